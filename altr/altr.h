@@ -1,0 +1,452 @@
+/*
+ * altr.h: the one private header of altr, the rules-driven x86-64 (AT&T,
+ * GNU as) assembly-to-assembly translator.  A section per source file, in
+ * pipeline order: util, regs, asm (reading), insndb (what an instruction
+ * does), analyze (CFG, flag liveness, branch facts), rules (the rules
+ * language), match (rules against instructions), emit (writing assembly and
+ * the instrumentation offset table).  Everything not listed here is static.
+ */
+#ifndef ALTR_H
+#define ALTR_H
+
+#include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ALTR_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ util.c */
+
+/* A slice of some longer text (usually the input file); not NUL-terminated. */
+struct altr_str {
+	const char *p;
+	size_t len;
+};
+
+/* A growable byte buffer; p is always NUL-terminated when len > 0. */
+struct altr_buf {
+	char *p;
+	size_t len, cap;
+};
+
+void *altr_xmalloc(size_t n);
+void *altr_xcalloc(size_t nmemb, size_t n);
+void *altr_xrealloc(void *p, size_t n);
+char *altr_xstrndup(const char *s, size_t n);
+char *altr_strdup_str(struct altr_str s);
+bool altr_str_eq(struct altr_str s, const char *lit);
+bool altr_str_starts(struct altr_str s, const char *lit);
+void altr_buf_put(struct altr_buf *b, const char *s, size_t n);
+void altr_buf_puts(struct altr_buf *b, const char *s);
+void altr_buf_putc(struct altr_buf *b, char c);
+void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void altr_buf_free(struct altr_buf *b);
+/* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
+char *altr_read_file(const char *path, size_t *len);
+
+/* Diagnostics go to stderr as "altr:FILE:LINE[:COL]: message". */
+extern const char *altr_progname;
+extern unsigned long altr_nwarnings;
+extern bool altr_quiet_warnings;
+void altr_warn(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+_Noreturn void altr_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* Broken invariant: abort with file and line, on in release builds too. */
+#define ALTR_ASSERT(c)                                                       \
+	((c) ? (void)0 : altr_assert_fail(__FILE__, __LINE__, #c))
+_Noreturn void altr_assert_fail(const char *file, int line, const char *what);
+
+/* ------------------------------------------------------------------ regs.c */
+
+enum altr_regclass {
+	RC_GPR,   /* rax..r15 and all their sub-registers */
+	RC_IP,    /* rip, eip */
+	RC_SEG,   /* es cs ss ds fs gs */
+	RC_X87,   /* st, st(0)..st(7) */
+	RC_MMX,   /* mm0..mm7 */
+	RC_XMM,   /* xmm0..xmm31 */
+	RC_YMM,   /* ymm0..ymm31 */
+	RC_ZMM,   /* zmm0..zmm31 */
+	RC_MASK,  /* k0..k7 */
+	RC_OTHER, /* control, debug, bound registers */
+};
+
+struct altr_reg {
+	const char *name;        /* without '%' */
+	enum altr_regclass cls;
+	uint8_t num;             /* GPR: 0=rax 1=rcx 2=rdx 3=rbx 4=rsp 5=rbp
+	                            6=rsi 7=rdi 8..15=r8..r15; XMM/YMM/ZMM/K/MM/ST:
+	                            index; SEG: 0=es 1=cs 2=ss 3=ds 4=fs 5=gs */
+	uint8_t size;            /* bytes: 1 2 4 8 10 16 32 64 */
+	bool high8;              /* ah ch dh bh */
+};
+
+enum { ALTR_GPR_RSP = 4, ALTR_SEG_FS = 4, ALTR_SEG_GS = 5 };
+
+extern const struct altr_reg altr_regs[];
+extern const int altr_nregs;
+/* Index into altr_regs of the register named s (no '%', case-insensitive,
+ * "st(3)" form accepted), or -1. */
+int altr_reg_lookup(const char *s, size_t len);
+
+/* ------------------------------------------------------------------- asm.c */
+
+#define ALTR_MAXOPS 5
+
+enum altr_opkind {
+	OPK_REG,    /* %rax */
+	OPK_IMM,    /* $expr */
+	OPK_MEM,    /* disp(base,index,scale), seg:..., or a bare expression
+	               that names memory (movl x, %eax) */
+	OPK_TARGET, /* bare expression naming a branch/call target; insndb
+	               turns OPK_MEM into this for direct jumps and calls */
+};
+
+struct altr_operand {
+	enum altr_opkind kind;
+	bool star;              /* written with a leading '*' (indirect) */
+	struct altr_str text;   /* as written, trimmed, without '*' and deco */
+	struct altr_str deco;   /* AVX-512 decorations "{%k1}{z}", or empty */
+	int reg;                /* OPK_REG: index into altr_regs */
+	/* OPK_MEM (and OPK_TARGET: only disp is set) */
+	int seg;                /* index into altr_regs, or -1 */
+	struct altr_str disp;   /* displacement expression, may be empty */
+	int base, index;        /* indices into altr_regs, or -1 */
+	int scale;              /* 1, 2, 4, 8; 1 when absent */
+};
+
+/* Prefixes as separate words before the mnemonic ("lock", "rep", ...). */
+enum {
+	PFX_LOCK = 1 << 0,
+	PFX_REP = 1 << 1,      /* rep, repe, repz */
+	PFX_REPNE = 1 << 2,    /* repne, repnz */
+	PFX_DATA16 = 1 << 3,
+	PFX_ADDR32 = 1 << 4,
+	PFX_NOTRACK = 1 << 5,
+	PFX_REX = 1 << 6,      /* rex, rex64, rex.W ... */
+	PFX_SEG = 1 << 7,      /* cs ds es ss fs gs written as a prefix word */
+	PFX_OTHER = 1 << 8,    /* xacquire, xrelease, bnd, {vex3}, {evex} ... */
+};
+
+/* Memory access directions. */
+enum { ACC_READ = 1, ACC_WRITE = 2 };
+
+/* Status flags; DF kept apart since hooks never touch it. */
+enum {
+	FL_CF = 1 << 0,
+	FL_PF = 1 << 1,
+	FL_AF = 1 << 2,
+	FL_ZF = 1 << 3,
+	FL_SF = 1 << 4,
+	FL_OF = 1 << 5,
+	FL_DF = 1 << 6,
+	FL_STATUS = 0x3f,
+};
+
+/* Instruction attributes (insndb fills them; rules match them by name). */
+enum {
+	ATTR_LOAD = 1ull << 0,      /* reads memory (explicitly or implicitly) */
+	ATTR_STORE = 1ull << 1,     /* writes memory */
+	ATTR_RMW = 1ull << 2,       /* reads and writes the same memory */
+	ATTR_ATOMIC = 1ull << 3,    /* lock prefix, xchg with memory, and
+	                               cmpxchg/xadd with lock */
+	ATTR_STRING = 1ull << 4,    /* movs stos lods cmps scas ins outs */
+	ATTR_PUSH = 1ull << 5,      /* push pushf (implicit stack store) */
+	ATTR_POP = 1ull << 6,       /* pop popf (implicit stack load) */
+	ATTR_CALL = 1ull << 7,
+	ATTR_RET = 1ull << 8,
+	ATTR_LEAVE = 1ull << 9,     /* leave, enter */
+	ATTR_JMP = 1ull << 10,      /* unconditional jump */
+	ATTR_JCC = 1ull << 11,      /* conditional jump, loop*, jrcxz */
+	ATTR_SYSCALL = 1ull << 12,  /* syscall, sysenter, int $0x80 */
+	ATTR_NONDET = 1ull << 13,   /* rdtsc rdtscp rdrand rdseed cpuid rdpid
+	                               xgetbv rdpmc */
+	ATTR_NOP = 1ull << 14,      /* nop, including nopw with a memory operand */
+	ATTR_ADDR_ONLY = 1ull << 15, /* lea, prefetch*, clflush...: has a memory
+	                               operand it does not access */
+	ATTR_X87 = 1ull << 16,
+	ATTR_SSE = 1ull << 17,      /* SSE..SSE4.2, incl. MMX */
+	ATTR_AVX = 1ull << 18,      /* VEX-encoded */
+	ATTR_AVX512 = 1ull << 19,   /* EVEX-encoded */
+	ATTR_BMI = 1ull << 20,
+	ATTR_TRAP = 1ull << 21,     /* ud2, int3, int $n, hlt: no fall-through
+	                               is assumed for ud2 and hlt only */
+	ATTR_NOFALL = 1ull << 22,   /* control never falls through (jmp, ret,
+	                               ud2, hlt) */
+	ATTR_STACK = 1ull << 23,    /* any implicit stack memory access */
+	ATTR_SETS_RSP = 1ull << 24, /* changes %rsp (explicitly or implicitly) */
+	ATTR_PRIV = 1ull << 25,     /* system instruction (in/out, cli, ...) */
+};
+
+struct altr_iinfo {
+	uint64_t attrs;
+	int8_t mem;              /* index of the explicit memory operand, or -1 */
+	uint8_t mem_acc;         /* ACC_* through it; 0: address only (lea) */
+	uint16_t mem_size;       /* bytes accessed through it; 0 if unknown */
+	uint8_t op_acc[ALTR_MAXOPS]; /* ACC_* per operand (registers too) */
+	uint16_t impl_size;      /* bytes per implicit access (push: 8, pushw:
+	                            2, movsb: 1, ret: 8); 0 if none */
+	uint8_t flags_read;      /* FL_* read */
+	uint8_t flags_written;   /* FL_* always written or left undefined:
+	                            these kill liveness */
+	uint8_t flags_maybe;     /* FL_* written only sometimes (shift by %cl
+	                            may leave flags untouched): no kill */
+};
+
+struct altr_idesc; /* an instruction database row; opaque outside insndb.c */
+
+struct altr_insn {
+	unsigned prefixes;          /* PFX_* */
+	struct altr_str mnem;       /* as written, e.g. "movl", "vmovdqu" */
+	int nops;
+	struct altr_operand ops[ALTR_MAXOPS]; /* AT&T order: sources first */
+	const struct altr_idesc *desc;        /* NULL: not in the database */
+	struct altr_iinfo info;               /* filled by altr_insn_decode */
+};
+
+enum altr_stmtkind {
+	STMT_LABEL,     /* name: */
+	STMT_DIRECTIVE, /* .name args */
+	STMT_INSN,      /* [prefixes] mnemonic operands */
+	STMT_OTHER,     /* anything else (symbol = expr, lines altr passes
+	                   through without understanding) */
+};
+
+/* Statement facts computed by asm.c (context) and analyze.c. */
+enum {
+	SF_IN_APP = 1 << 0,      /* between #APP and #NO_APP */
+	SF_EXEC = 1 << 1,        /* in a section that holds code */
+	SF_OPAQUE = 1 << 2,      /* .intel_syntax, .code16/32, .macro or .rept
+	                            body: passed through, never instrumented */
+	SF_BACKWARD = 1 << 3,    /* branch to a label earlier in the function */
+	SF_FORWARD = 1 << 4,     /* branch to a label later in the function */
+	SF_TAIL = 1 << 5,        /* jump (jmp or jcc) to a target outside the
+	                            function: another function */
+	SF_HAS_LOC = 1 << 6,     /* a .loc directive precedes this insn */
+	SF_CFA_RSP = 1 << 7,     /* CFA is %rsp-based at this insn (inside a
+	                            .cfi_startproc region): inserted pushes
+	                            need .cfi_adjust_cfa_offset */
+};
+
+struct altr_stmt {
+	enum altr_stmtkind kind;
+	int line;                /* 1-based input line */
+	unsigned facts;          /* SF_* */
+	struct altr_str text;    /* the statement, trimmed, without comment */
+	struct altr_str name;    /* label name (no ':') or directive (".loc") */
+	struct altr_str args;    /* directive arguments, trimmed */
+	struct altr_insn *insn;  /* STMT_INSN only */
+	int func;                /* index into unit->funcs, or -1 */
+	uint8_t flags_live_in;   /* FL_STATUS bits live just before the insn */
+	uint8_t flags_live_out;  /* ... just after it */
+	int target;              /* direct branch: index of the target label
+	                            stmt, or -1 */
+};
+
+/* An input line and the statements on it (';'-separated, labels split). */
+struct altr_line {
+	struct altr_str text;    /* the whole line, without its '\n' */
+	bool has_newline;        /* false only for a last line lacking '\n' */
+	int first, n;            /* statements stmts[first .. first+n) */
+	struct altr_str comment; /* trailing '#' or '/ * * /' comment, or empty */
+};
+
+/* A function: a region of code between a non-local label that starts it
+ * (or .type @function) and its .size or the next function. */
+struct altr_func {
+	struct altr_str name;
+	int first, last;         /* statement range [first, last] */
+};
+
+struct altr_unit {
+	const char *path;        /* for messages */
+	char *src;
+	size_t len;
+	struct altr_line *lines;
+	int nlines;
+	struct altr_stmt *stmts;
+	int nstmts;
+	struct altr_func *funcs;
+	int nfuncs;
+	unsigned long ninsns, nunknown;
+};
+
+/* Reads src (takes ownership) into lines and statements; decodes every
+ * instruction with insndb.  Never fails: what it cannot parse becomes
+ * STMT_OTHER and passes through. */
+void altr_asm_read(struct altr_unit *u, const char *path, char *src,
+                   size_t len);
+/* Parses one statement's text (no ';', no comment) as an instruction into
+ * *in; false if it is not one.  Used for rule templates too. */
+bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in);
+void altr_asm_free(struct altr_unit *u);
+
+/* ---------------------------------------------------------------- insndb.c */
+
+/* Looks the instruction up in the database and fills in->desc and
+ * in->info; turns direct branch/call operands into OPK_TARGET.  Returns
+ * false (desc NULL, info conservative: unknown access) when the mnemonic
+ * or its operand form is not known. */
+bool altr_insn_decode(struct altr_insn *in);
+/* Canonical name of the database row (for --stats and the oracle). */
+const char *altr_idesc_name(const struct altr_idesc *d);
+/* Number of rows, and the row's name by index (for tests). */
+int altr_insndb_size(void);
+
+/* --------------------------------------------------------------- analyze.c */
+
+/* Finds functions, resolves direct branch targets (including 1f/1b),
+ * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP and computes
+ * flag liveness over each function's control-flow graph. */
+void altr_analyze(struct altr_unit *u);
+
+/* ----------------------------------------------------------------- rules.c
+ * (rules.l and rules.y build this; rules.c holds the tables and helpers) */
+
+/* Named predicates rules may use; declared once in preds.def. */
+enum altr_pred {
+#define PRED(id, name, doc) PRED_##id,
+#include "preds.def"
+#undef PRED
+	PRED_COUNT
+};
+extern const char *const altr_pred_names[];
+extern const char *const altr_pred_docs[];
+int altr_pred_lookup(const char *name);   /* enum value or -1 */
+
+/* Comparable fields: field OP value. */
+enum altr_field {
+	FIELD_SIZE,     /* memory access size in bytes (explicit or implicit) */
+	FIELD_BASE,     /* base register of the memory operand */
+	FIELD_INDEX,    /* index register */
+	FIELD_SEG,      /* segment register */
+	FIELD_SCALE,
+	FIELD_NOPS,     /* number of operands */
+	FIELD_PRIORITY, /* unused in expressions; keeps the enum open */
+};
+
+/* Regex subjects: mnemonic =~ /re/, op1 =~ /re/, insn =~ /re/, mem =~ /re/ */
+enum altr_subject { SUBJ_MNEM, SUBJ_INSN, SUBJ_MEM, SUBJ_OP /* + n */ };
+
+enum altr_exprop {
+	EX_TRUE,
+	EX_NOT,
+	EX_AND,
+	EX_OR,
+	EX_PRED,   /* pred */
+	EX_CMP,    /* field cmp (num | reg); reg -1 means "none" */
+	EX_MATCH,  /* subject [opnd] =~ re (negate: !~) */
+};
+
+enum altr_cmp { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+
+struct altr_expr {
+	enum altr_exprop op;
+	struct altr_expr *l, *r;
+	int pred;
+	enum altr_field field;
+	enum altr_cmp cmp;
+	long num;
+	int reg;                 /* for register-valued fields; -1 = none */
+	bool is_reg;             /* value is a register (or none) not a number */
+	enum altr_subject subj;
+	int opnd;                /* SUBJ_OP: 1-based operand number */
+	bool negate;             /* !~ */
+	regex_t re;              /* POSIX extended, compiled at parse time */
+	char *re_src;
+	int nsub;                /* capture groups in re */
+};
+
+enum altr_place { PLACE_BEFORE, PLACE_AFTER, PLACE_REPLACE };
+
+/* An assembly template: raw text with ${...} substitutions, validated at
+ * parse time (unknown names are errors there). */
+struct altr_action {
+	enum altr_place place;
+	char *tmpl;
+	const char *file;        /* where the template starts, for messages */
+	int line;
+	struct altr_action *next;
+};
+
+/* One alternative: when (NULL: always / "else") -> actions. */
+struct altr_case {
+	struct altr_expr *when;
+	struct altr_action *actions;
+	struct altr_case *next;
+};
+
+struct altr_rule {
+	char *name;
+	int priority;            /* higher first; default 0 */
+	int order;               /* position in load order, ties by order */
+	bool final;              /* when it applies, later rules do not */
+	struct altr_expr *match;
+	struct altr_case *cases; /* the first whose when holds is applied */
+	const char *file;
+	int line;
+	unsigned long nmatched;  /* for --stats */
+	struct altr_rule *next;
+};
+
+struct altr_var {
+	char *name, *value;
+	bool from_cmdline;       /* -D wins over the file's var */
+	struct altr_var *next;
+};
+
+struct altr_ruleset {
+	struct altr_rule *rules; /* sorted by (priority desc, order) after
+	                            altr_rules_finish */
+	int nrules;
+	struct altr_var *vars;
+};
+
+/* Defines a variable from the command line (-D NAME=VALUE). */
+void altr_rules_define(struct altr_ruleset *rs, const char *name,
+                       const char *value);
+/* Parses path (and what it includes) into rs; on error prints
+ * "altr:FILE:LINE:COL: message" and returns -1. */
+int altr_rules_load(struct altr_ruleset *rs, const char *path);
+/* Sorts the rules; call once after the last load. */
+void altr_rules_finish(struct altr_ruleset *rs);
+const char *altr_rules_var(const struct altr_ruleset *rs, const char *name);
+void altr_rules_free(struct altr_ruleset *rs);
+/* Names a template may use besides variables and numbers; for validation
+ * and docs: "0", "mem", "addr", "size", "base", "index", "scale", "disp",
+ * "seg", "mnemonic", "label", "label1".."label9", "c1".."c9". */
+bool altr_tmpl_name_ok(const struct altr_ruleset *rs, const char *name);
+
+/* ----------------------------------------------------------------- match.c */
+
+/* Evaluates e against statement s; captures of the last successful regex
+ * are stored in *caps (array of 10 slices, [0] whole match). */
+bool altr_expr_eval(const struct altr_expr *e, const struct altr_unit *u,
+                    const struct altr_stmt *s, struct altr_str caps[10]);
+
+/* ------------------------------------------------------------------ emit.c */
+
+struct altr_opts {
+	bool strict;             /* unknown instructions are errors */
+	bool stats;
+	bool iot;                /* emit .rdb_iot (default true) */
+};
+
+struct altr_stats {
+	unsigned long insns, matched_insns, flags_live_sites, groups;
+	unsigned long unknown, opaque;
+};
+
+/* Applies rs to u and writes the result to out.  Returns 0, or -1 after
+ * reporting an error (strict mode, bad template expansion). */
+int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
+              const struct altr_opts *o, FILE *out, struct altr_stats *st);
+
+#endif
