@@ -233,6 +233,10 @@ enum {
 	SF_CFA_RSP = 1 << 7,     /* CFA is %rsp-based at this insn (inside a
 	                            .cfi_startproc region): inserted pushes
 	                            need .cfi_adjust_cfa_offset */
+	SF_PREFIX_ONLY = 1 << 8, /* STMT_OTHER holding only prefixes ("rep" on
+	                            its own line): they belong to the next
+	                            insn, and code inserted before that insn
+	                            goes before this statement */
 };
 
 struct altr_stmt {

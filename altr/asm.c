@@ -1,0 +1,617 @@
+/*
+ * asm.c: reading GNU as (AT&T) assembly into lines and statements.
+ *
+ * The reader never rejects input: what it does not understand becomes
+ * STMT_OTHER and is written back byte for byte.  It tokenizes rather than
+ * guessing from columns: strings, character constants, '#' and C comments,
+ * ';'-separated statements and labels sharing a line are all split here.
+ * It also tracks the context a rule may ask about: inside #APP, inside an
+ * executable section, inside a region altr must not touch (.intel_syntax,
+ * .code16/.code32, macro and repeat bodies).
+ */
+#include "altr.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------- small helpers */
+
+static struct altr_str mkstr(const char *p, size_t n)
+{
+	struct altr_str s = {p, n};
+	return s;
+}
+
+static struct altr_str trim(struct altr_str s)
+{
+	while (s.len && isspace((unsigned char)s.p[0]))
+		s.p++, s.len--;
+	while (s.len && isspace((unsigned char)s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+static bool is_ident_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
+}
+
+static bool is_ident_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '.' || c == '$';
+}
+
+static bool str_ieq(struct altr_str s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.len == n && strncasecmp(s.p, lit, n) == 0;
+}
+
+/* Skips a string literal starting at p[i] == '"'; returns index after it. */
+static size_t skip_string(const char *p, size_t i, size_t end)
+{
+	for (i++; i < end; i++) {
+		if (p[i] == '\\' && i + 1 < end)
+			i++;
+		else if (p[i] == '"')
+			return i + 1;
+	}
+	return end;
+}
+
+/* ------------------------------------------------------------- prefixes */
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} prefix_words[] = {
+	{"lock", PFX_LOCK},     {"rep", PFX_REP},         {"repe", PFX_REP},
+	{"repz", PFX_REP},      {"repne", PFX_REPNE},     {"repnz", PFX_REPNE},
+	{"data16", PFX_DATA16}, {"data32", PFX_OTHER},    {"addr32", PFX_ADDR32},
+	{"addr16", PFX_OTHER},  {"notrack", PFX_NOTRACK}, {"rex", PFX_REX},
+	{"rex64", PFX_REX},     {"rex.w", PFX_REX},       {"rex.b", PFX_REX},
+	{"rex.x", PFX_REX},     {"rex.r", PFX_REX},       {"rex.wb", PFX_REX},
+	{"rex.wx", PFX_REX},    {"rex.wr", PFX_REX},      {"rex.wxb", PFX_REX},
+	{"cs", PFX_SEG},        {"ds", PFX_SEG},          {"es", PFX_SEG},
+	{"fs", PFX_SEG},        {"gs", PFX_SEG},          {"ss", PFX_SEG},
+	{"xacquire", PFX_OTHER}, {"xrelease", PFX_OTHER}, {"bnd", PFX_OTHER},
+	{"{vex}", PFX_OTHER},   {"{vex2}", PFX_OTHER},    {"{vex3}", PFX_OTHER},
+	{"{evex}", PFX_OTHER},  {"{load}", PFX_OTHER},    {"{store}", PFX_OTHER},
+	{"{disp8}", PFX_OTHER}, {"{disp32}", PFX_OTHER},  {"{nooptimize}", PFX_OTHER},
+};
+
+static unsigned prefix_bit(struct altr_str w)
+{
+	for (size_t i = 0; i < sizeof prefix_words / sizeof prefix_words[0]; i++)
+		if (str_ieq(w, prefix_words[i].name))
+			return prefix_words[i].bit;
+	return 0;
+}
+
+/* Next whitespace-delimited word of s starting at *i. */
+static struct altr_str next_word(struct altr_str s, size_t *i)
+{
+	/* ';' separates too: "lock ; cmpxchg" arrives as one statement. */
+	while (*i < s.len && (isspace((unsigned char)s.p[*i]) || s.p[*i] == ';'))
+		(*i)++;
+	size_t b = *i;
+	while (*i < s.len && !isspace((unsigned char)s.p[*i]) && s.p[*i] != ';')
+		(*i)++;
+	return mkstr(s.p + b, *i - b);
+}
+
+/* True if the statement text consists only of prefix words. */
+static bool only_prefixes(struct altr_str s)
+{
+	size_t i = 0;
+	bool any = false;
+	for (;;) {
+		struct altr_str w = next_word(s, &i);
+		if (!w.len)
+			return any;
+		if (!prefix_bit(w))
+			return false;
+		any = true;
+	}
+}
+
+/* -------------------------------------------------------------- operands */
+
+/* Splits s at top-level commas (outside (), {} and strings). */
+static int split_operands(struct altr_str s, struct altr_str *out, int max)
+{
+	int n = 0, depth = 0;
+	size_t b = 0;
+	for (size_t i = 0; i <= s.len; i++) {
+		char c = i < s.len ? s.p[i] : ',';
+		if (i < s.len && c == '"') {
+			i = skip_string(s.p, i, s.len) - 1;
+			continue;
+		}
+		if (i < s.len && c == '\'' && i + 1 < s.len) {
+			i++;
+			continue;
+		}
+		if (c == '(' || c == '{')
+			depth++;
+		else if ((c == ')' || c == '}') && depth > 0)
+			depth--;
+		else if (c == ',' && (depth == 0 || i == s.len)) {
+			if (n == max)
+				return -1;
+			out[n++] = trim(mkstr(s.p + b, i - b));
+			b = i + 1;
+		}
+	}
+	return n;
+}
+
+/* Register operand "%name" (whole string); -1 if it is not one. */
+static int parse_reg(struct altr_str s)
+{
+	s = trim(s);
+	if (s.len < 2 || s.p[0] != '%')
+		return -1;
+	return altr_reg_lookup(s.p + 1, s.len - 1);
+}
+
+/* Parses "(base,index,scale)" contents; false if not register syntax. */
+static bool parse_bis(struct altr_str in, struct altr_operand *op)
+{
+	struct altr_str part[3];
+	int n = split_operands(in, part, 3);
+	if (n < 1)
+		return false;
+	if (part[0].len) {
+		if ((op->base = parse_reg(part[0])) < 0)
+			return false;
+	}
+	if (n >= 2 && part[1].len && (op->index = parse_reg(part[1])) < 0)
+		return false;
+	if (n == 3 && part[2].len) {
+		char buf[8];
+		if (part[2].len >= sizeof buf)
+			return false;
+		memcpy(buf, part[2].p, part[2].len);
+		buf[part[2].len] = 0;
+		char *end;
+		long sc = strtol(buf, &end, 0);
+		if (*end || (sc != 1 && sc != 2 && sc != 4 && sc != 8))
+			return false;
+		op->scale = (int)sc;
+	}
+	return n == 1 ? part[0].len > 0 : true;
+}
+
+static void parse_operand(struct altr_str s, struct altr_operand *op)
+{
+	memset(op, 0, sizeof *op);
+	op->reg = op->seg = op->base = op->index = -1;
+	op->scale = 1;
+	s = trim(s);
+	if (s.len && s.p[0] == '*') {
+		op->star = true;
+		s = trim(mkstr(s.p + 1, s.len - 1));
+	}
+	/* AVX-512 decorations trail the operand: %zmm0{%k1}{z}. */
+	if (s.len && s.p[s.len - 1] == '}' && s.p[0] != '{') {
+		size_t b = s.len;
+		while (b > 0 && s.p[b - 1] == '}') {
+			size_t j = b - 1;
+			while (j > 0 && s.p[j] != '{')
+				j--;
+			if (s.p[j] != '{')
+				break;
+			b = j;
+		}
+		op->deco = mkstr(s.p + b, s.len - b);
+		s = trim(mkstr(s.p, b));
+	}
+	op->text = s;
+	if (s.len && s.p[0] == '$') {
+		op->kind = OPK_IMM;
+		return;
+	}
+	if (s.len && s.p[0] == '{') { /* {rn-sae} and friends */
+		op->kind = OPK_IMM;
+		return;
+	}
+	int r = parse_reg(s);
+	if (r >= 0) {
+		op->kind = OPK_REG;
+		op->reg = r;
+		return;
+	}
+	op->kind = OPK_MEM;
+	/* Segment override: %fs:... */
+	if (s.len > 4 && s.p[0] == '%' && s.p[3] == ':') {
+		int sr = altr_reg_lookup(s.p + 1, 2);
+		if (sr >= 0 && altr_regs[sr].cls == RC_SEG) {
+			op->seg = sr;
+			s = trim(mkstr(s.p + 4, s.len - 4));
+		}
+	}
+	/* A trailing "(...)" holding registers is base/index/scale; any other
+	 * parenthesis belongs to the displacement expression. */
+	if (s.len && s.p[s.len - 1] == ')') {
+		size_t depth = 0, j = s.len;
+		while (j-- > 0) {
+			if (s.p[j] == ')')
+				depth++;
+			else if (s.p[j] == '(' && --depth == 0)
+				break;
+		}
+		if (depth == 0) {
+			struct altr_str inner = trim(mkstr(s.p + j + 1, s.len - j - 2));
+			if (!inner.len || inner.p[0] == '%' || inner.p[0] == ',') {
+				struct altr_operand tmp = *op;
+				if (parse_bis(inner, &tmp)) {
+					*op = tmp;
+					op->disp = trim(mkstr(s.p, j));
+					return;
+				}
+			}
+		}
+	}
+	op->disp = s;
+}
+
+bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in)
+{
+	memset(in, 0, sizeof *in);
+	text = trim(text);
+	size_t i = 0;
+	struct altr_str w;
+	for (;;) {
+		size_t save = i;
+		w = next_word(text, &i);
+		if (!w.len)
+			return false;
+		unsigned bit = prefix_bit(w);
+		if (!bit) {
+			i = save;
+			w = next_word(text, &i);
+			break;
+		}
+		in->prefixes |= bit;
+	}
+	if (!w.len || !(isalpha((unsigned char)w.p[0]) || w.p[0] == '{'))
+		return false;
+	for (size_t k = 0; k < w.len; k++)
+		if (!isalnum((unsigned char)w.p[k]) && w.p[k] != '_' && w.p[k] != '.' &&
+		    w.p[k] != '{' && w.p[k] != '}')
+			return false;
+	in->mnem = w;
+	struct altr_str rest = trim(mkstr(text.p + i, text.len - i));
+	if (rest.len) {
+		struct altr_str parts[ALTR_MAXOPS];
+		int n = split_operands(rest, parts, ALTR_MAXOPS);
+		if (n < 0)
+			return false;
+		for (int k = 0; k < n; k++) {
+			if (!parts[k].len)
+				return false;
+			parse_operand(parts[k], &in->ops[k]);
+		}
+		in->nops = n;
+	}
+	altr_insn_decode(in);
+	return true;
+}
+
+/* ------------------------------------------------------- reading context */
+
+struct reader {
+	struct altr_unit *u;
+	int cap_lines, cap_stmts;
+	bool in_app;
+	bool in_comment;          /* inside a C comment spanning lines */
+	int opaque_depth;         /* .macro/.rept nesting */
+	bool intel, code32;       /* .intel_syntax / .code16/.code32 in force */
+	bool warned_intel, warned_macro, warned_code32;
+	bool exec;                /* current section holds code */
+	bool prev_exec, stack_exec[64];
+	int stack_n;
+};
+
+static bool section_is_exec(struct altr_str args)
+{
+	struct altr_str parts[4];
+	int n = split_operands(args, parts, 4);
+	if (n < 1)
+		return false;
+	struct altr_str name = parts[0];
+	if (name.len && name.p[0] == '"' && name.len >= 2)
+		name = mkstr(name.p + 1, name.len - 2);
+	if (n >= 2 && parts[1].len && parts[1].p[0] == '"')
+		return memchr(parts[1].p, 'x', parts[1].len) != NULL;
+	return altr_str_starts(name, ".text") || altr_str_eq(name, ".init") ||
+	       altr_str_eq(name, ".fini") || altr_str_starts(name, ".gnu.linkonce.t");
+}
+
+static void set_section(struct reader *r, bool exec)
+{
+	r->prev_exec = r->exec;
+	r->exec = exec;
+}
+
+/* Updates the context for a directive; returns SF_OPAQUE if this directive
+ * itself belongs to an opaque region. */
+static void directive_context(struct reader *r, struct altr_stmt *s)
+{
+	struct altr_str d = s->name;
+	const char *path = r->u->path;
+	if (str_ieq(d, ".text")) {
+		set_section(r, true);
+	} else if (str_ieq(d, ".data") || str_ieq(d, ".bss")) {
+		set_section(r, false);
+	} else if (str_ieq(d, ".section")) {
+		set_section(r, section_is_exec(s->args));
+	} else if (str_ieq(d, ".pushsection")) {
+		if (r->stack_n < 64)
+			r->stack_exec[r->stack_n++] = r->exec;
+		set_section(r, section_is_exec(s->args));
+	} else if (str_ieq(d, ".popsection")) {
+		if (r->stack_n > 0)
+			set_section(r, r->stack_exec[--r->stack_n]);
+	} else if (str_ieq(d, ".previous")) {
+		bool t = r->prev_exec;
+		r->prev_exec = r->exec;
+		r->exec = t;
+	} else if (str_ieq(d, ".intel_syntax")) {
+		r->intel = true;
+		if (!r->warned_intel)
+			altr_warn(path, s->line, ".intel_syntax region passed through "
+			                         "uninstrumented");
+		r->warned_intel = true;
+	} else if (str_ieq(d, ".att_syntax")) {
+		r->intel = false;
+	} else if (str_ieq(d, ".code16") || str_ieq(d, ".code32")) {
+		r->code32 = true;
+		if (!r->warned_code32)
+			altr_warn(path, s->line, "%.*s region passed through "
+			          "uninstrumented", (int)d.len, d.p);
+		r->warned_code32 = true;
+	} else if (str_ieq(d, ".code64")) {
+		r->code32 = false;
+	} else if (str_ieq(d, ".macro") || str_ieq(d, ".rept") ||
+	           str_ieq(d, ".irp") || str_ieq(d, ".irpc")) {
+		r->opaque_depth++;
+		if (!r->warned_macro)
+			altr_warn(path, s->line, "macro/repeat body passed through "
+			                         "uninstrumented");
+		r->warned_macro = true;
+	} else if (str_ieq(d, ".endm") || str_ieq(d, ".endr")) {
+		if (r->opaque_depth > 0)
+			r->opaque_depth--;
+		s->facts |= SF_OPAQUE;
+	}
+}
+
+static struct altr_stmt *new_stmt(struct reader *r)
+{
+	struct altr_unit *u = r->u;
+	if (u->nstmts == r->cap_stmts) {
+		r->cap_stmts = r->cap_stmts ? 2 * r->cap_stmts : 1024;
+		u->stmts = altr_xrealloc(u->stmts, (size_t)r->cap_stmts * sizeof *u->stmts);
+	}
+	struct altr_stmt *s = &u->stmts[u->nstmts++];
+	memset(s, 0, sizeof *s);
+	s->func = -1;
+	s->target = -1;
+	return s;
+}
+
+/* Splits off a leading "label:" (identifier, numeric, or quoted); returns
+ * its length including ':' or 0. */
+static size_t label_len(struct altr_str t)
+{
+	size_t i = 0;
+	if (!t.len)
+		return 0;
+	if (t.p[0] == '"') {
+		i = skip_string(t.p, 0, t.len);
+	} else if (isdigit((unsigned char)t.p[0])) {
+		while (i < t.len && isdigit((unsigned char)t.p[i]))
+			i++;
+	} else if (is_ident_start((unsigned char)t.p[0])) {
+		while (i < t.len && is_ident_char((unsigned char)t.p[i]))
+			i++;
+	} else {
+		return 0;
+	}
+	if (i < t.len && t.p[i] == ':' && !(i + 1 < t.len && t.p[i + 1] == ':'))
+		return i + 1;
+	return 0;
+}
+
+static void add_piece(struct reader *r, struct altr_str t, int line)
+{
+	for (;;) {
+		t = trim(t);
+		if (!t.len)
+			return;
+		size_t ll = label_len(t);
+		if (!ll)
+			break;
+		struct altr_stmt *s = new_stmt(r);
+		s->kind = STMT_LABEL;
+		s->line = line;
+		s->text = mkstr(t.p, ll);
+		s->name = mkstr(t.p, ll - 1);
+		if (r->intel || r->code32 || r->opaque_depth)
+			s->facts |= SF_OPAQUE;
+		t = mkstr(t.p + ll, t.len - ll);
+	}
+	struct altr_stmt *s = new_stmt(r);
+	s->line = line;
+	s->text = t;
+	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
+	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
+	s->facts = ctx;
+	if (t.p[0] == '.' && !(t.len > 1 && isdigit((unsigned char)t.p[1]))) {
+		size_t i = 0;
+		s->kind = STMT_DIRECTIVE;
+		s->name = next_word(t, &i);
+		/* ".set x, 1" is a directive; ".x = 1" an assignment. */
+		struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
+		if (rest.len && rest.p[0] == '=') {
+			s->kind = STMT_OTHER;
+			return;
+		}
+		s->args = rest;
+		directive_context(r, s);
+		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
+		return;
+	}
+	if (ctx & SF_OPAQUE) {
+		s->kind = STMT_OTHER;
+		return;
+	}
+	if (only_prefixes(t)) {
+		s->kind = STMT_OTHER;
+		s->facts |= SF_PREFIX_ONLY;
+		return;
+	}
+	/* "sym = expr" assignments. */
+	size_t i = 0;
+	next_word(t, &i);
+	struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
+	if (rest.len && rest.p[0] == '=' && !(rest.len > 1 && rest.p[1] == '=')) {
+		s->kind = STMT_OTHER;
+		return;
+	}
+	struct altr_insn in;
+	if (!altr_asm_parse_insn(t, &in)) {
+		s->kind = STMT_OTHER;
+		return;
+	}
+	s->kind = STMT_INSN;
+	s->insn = altr_xmalloc(sizeof *s->insn);
+	*s->insn = in;
+	/* Prefixes written as a statement of their own belong to this insn. */
+	if (r->u->nstmts >= 2) {
+		struct altr_stmt *p = &r->u->stmts[r->u->nstmts - 2];
+		if (p->facts & SF_PREFIX_ONLY) {
+			size_t k = 0;
+			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
+				s->insn->prefixes |= prefix_bit(w);
+			altr_insn_decode(s->insn);
+		}
+	}
+	r->u->ninsns++;
+	if (!s->insn->desc)
+		r->u->nunknown++;
+}
+
+/* Handles "#APP"/"#NO_APP" markers, which gcc and clang emit as comments. */
+static void app_marker(struct reader *r, struct altr_str comment)
+{
+	struct altr_str c = trim(comment);
+	if (altr_str_eq(c, "#APP"))
+		r->in_app = true;
+	else if (altr_str_eq(c, "#NO_APP"))
+		r->in_app = false;
+}
+
+static void read_line(struct reader *r, struct altr_line *L, int lineno)
+{
+	const char *p = L->text.p;
+	size_t n = L->text.len, b = 0, i = 0;
+	L->first = r->u->nstmts;
+	/* A C comment opened on an earlier line. */
+	if (r->in_comment) {
+		const char *e = NULL;
+		for (size_t k = 0; k + 1 < n; k++)
+			if (p[k] == '*' && p[k + 1] == '/') {
+				e = p + k;
+				break;
+			}
+		if (!e) {
+			L->n = 0;
+			return;
+		}
+		r->in_comment = false;
+		b = i = (size_t)(e - p) + 2;
+	}
+	while (i < n) {
+		char c = p[i];
+		if (c == '"') {
+			i = skip_string(p, i, n);
+		} else if (c == '\'' && i + 1 < n) {
+			i += 2;
+		} else if (c == '#') {
+			add_piece(r, mkstr(p + b, i - b), lineno);
+			L->comment = mkstr(p + i, n - i);
+			app_marker(r, L->comment);
+			b = i = n;
+			break;
+		} else if (c == '/' && i + 1 < n && p[i + 1] == '*') {
+			add_piece(r, mkstr(p + b, i - b), lineno);
+			size_t k = i + 2;
+			while (k + 1 < n && !(p[k] == '*' && p[k + 1] == '/'))
+				k++;
+			if (k + 1 >= n) {
+				r->in_comment = true;
+				L->comment = mkstr(p + i, n - i);
+				b = i = n;
+				break;
+			}
+			b = i = k + 2;
+		} else if (c == ';') {
+			/* "lock ; cmpxchg": a prefix statement joins the next one. */
+			struct altr_str piece = trim(mkstr(p + b, i - b));
+			if (piece.len && only_prefixes(piece) && !label_len(piece)) {
+				i++;
+				continue;
+			}
+			add_piece(r, mkstr(p + b, i - b), lineno);
+			b = ++i;
+		} else {
+			i++;
+		}
+	}
+	if (b < n)
+		add_piece(r, mkstr(p + b, n - b), lineno);
+	L->n = r->u->nstmts - L->first;
+}
+
+void altr_asm_read(struct altr_unit *u, const char *path, char *src,
+                   size_t len)
+{
+	memset(u, 0, sizeof *u);
+	u->path = path;
+	u->src = src;
+	u->len = len;
+	struct reader r = {.u = u, .exec = false};
+	size_t pos = 0;
+	int lineno = 0;
+	while (pos < len) {
+		const char *nl = memchr(src + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - src) : len;
+		if (u->nlines == r.cap_lines) {
+			r.cap_lines = r.cap_lines ? 2 * r.cap_lines : 1024;
+			u->lines = altr_xrealloc(u->lines,
+			                         (size_t)r.cap_lines * sizeof *u->lines);
+		}
+		struct altr_line *L = &u->lines[u->nlines++];
+		memset(L, 0, sizeof *L);
+		L->text = mkstr(src + pos, end - pos);
+		L->has_newline = nl != NULL;
+		read_line(&r, L, ++lineno);
+		pos = nl ? end + 1 : len;
+	}
+}
+
+void altr_asm_free(struct altr_unit *u)
+{
+	for (int i = 0; i < u->nstmts; i++)
+		free(u->stmts[i].insn);
+	free(u->stmts);
+	free(u->lines);
+	free(u->funcs);
+	free(u->src);
+	memset(u, 0, sizeof *u);
+}
