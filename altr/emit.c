@@ -129,6 +129,26 @@ static bool expand_name(struct emitter *em, const char *name,
 	} else if (strcmp(name, "seg") == 0) {
 		if (m)
 			put_reg(b, m->seg);
+	} else if (strcmp(name, "sfx") == 0 || strncmp(name, "sreg:", 5) == 0) {
+		/* Sized by the access: b w l q, and %r12b %r12w %r12d %r12. */
+		static const char sfx[] = {0, 'b', 'w', 0, 'l', 0, 0, 0, 'q'};
+		unsigned n = access_size(in);
+		if (n > 8 || !sfx[n])
+			return false;
+		if (name[1] == 'f') {
+			altr_buf_putc(b, sfx[n]);
+			return true;
+		}
+		int r = altr_reg_lookup(name + 5, strlen(name + 5));
+		if (r < 0 || altr_regs[r].cls != RC_GPR)
+			return false;
+		for (int k = 0; k < altr_nregs; k++)
+			if (altr_regs[k].cls == RC_GPR && !altr_regs[k].high8 &&
+			    altr_regs[k].num == altr_regs[r].num && altr_regs[k].size == n) {
+				put_reg(b, k);
+				return true;
+			}
+		return false;
 	} else if (strcmp(name, "mnemonic") == 0) {
 		altr_buf_put(b, in->mnem.p, in->mnem.len);
 	} else if (strncmp(name, "label", 5) == 0) {
