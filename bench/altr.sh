@@ -1,0 +1,79 @@
+#!/bin/sh
+# altr.sh ALTR [RULES] [BUILD_DIR]: altr's translation speed on a large
+# realistic input: sqlite3.c (Debian's sqlite3 source package, amalgamated
+# with its own `make sqlite3.c`; fetched once and cached in
+# BUILD_DIR/sqlite3) compiled with gcc -O2 -S. Reports MB/s of assembly
+# translated with RULES (default rules/trace.rules, else count-loads.rules)
+# and the ratio of altr's time to gcc -O2 -S's, both measured in this run.
+# A report, not a test: it asserts nothing about the numbers.
+set -eu
+
+die() { echo "bench/altr: $*" >&2; exit 1; }
+
+[ $# -ge 1 ] || die "usage: bench/altr.sh ALTR [RULES] [BUILD_DIR]"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+altr=$1
+[ -x "$altr" ] || die "altr '$altr' is not an executable"
+rules=${2:-}
+if [ -z "$rules" ]; then
+	rules=$repo/rules/trace.rules
+	[ -f "$rules" ] || rules=$repo/rules/count-loads.rules
+fi
+[ -r "$rules" ] || die "rules '$rules' not readable"
+build=${3:-$repo/build}
+d=$build/sqlite3
+mkdir -p "$d"
+d=$(cd "$d" && pwd)
+reps=${REPS:-3}
+# gcc takes a minute on sqlite3.c: once is precise enough for a ratio.
+gcc_reps=${GCC_REPS:-1}
+
+# Amalgamated sqlite3.c, cached.
+if [ ! -f "$d/bld/sqlite3.c" ]; then
+	command -v tclsh >/dev/null || die "tclsh needed to amalgamate sqlite3.c (scripts/setup-debian.sh installs tcl)"
+	ls "$d"/download/sqlite3_*.orig.tar.xz >/dev/null 2>&1 ||
+		"$repo/scripts/apt-source.sh" sqlite3 "$d" >/dev/null
+	tarball=$(ls "$d"/download/sqlite3_*.orig.tar.xz | grep -v -- -www | head -n 1)
+	rm -rf "$d/src" "$d/bld"
+	mkdir -p "$d/src" "$d/bld"
+	tar -xJf "$tarball" -C "$d/src" --strip-components=1 || die "cannot unpack $tarball"
+	echo "bench/altr: amalgamating sqlite3.c (once)" >&2
+	(cd "$d/bld" && ../src/configure --disable-tcl >configure.log 2>&1 &&
+		make sqlite3.c >make.log 2>&1) || die "make sqlite3.c failed, see $d/bld/make.log"
+fi
+
+# now: seconds since the epoch with nanoseconds.
+now() { date +%s.%N; }
+# best N CMD...: the fastest of N runs of CMD, in seconds.
+best() {
+	n=$1
+	shift
+	b=
+	i=0
+	while [ $i -lt "$n" ]; do
+		t0=$(now)
+		"$@"
+		t1=$(now)
+		b=$(echo "$t0 $t1 ${b:-}" | awk '{ t = $2 - $1; if ($3 != "" && $3 < t) t = $3; printf "%.4f", t }')
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+
+cd "$d/bld"
+echo "bench/altr: gcc -O2 -S sqlite3.c, best of $gcc_reps" >&2
+tgcc=$(best "$gcc_reps" gcc -O2 -S -o sqlite3.s sqlite3.c)
+# The flags rdb-cc adds for trace.rules (reserved registers, no red zone)
+# change the code a little; plain -O2 is the realistic bulk input here.
+echo "bench/altr: altr -r $(basename "$rules"), best of $reps" >&2
+taltr=$(best "$reps" "$altr" -q -r "$rules" -o sqlite3.rdb.s sqlite3.s)
+size=$(wc -c < sqlite3.s)
+osize=$(wc -c < sqlite3.rdb.s)
+lines=$(wc -l < sqlite3.s)
+awk -v s="$size" -v o="$osize" -v l="$lines" -v g="$tgcc" -v a="$taltr" -v r="$(basename "$rules")" 'BEGIN {
+	printf "input:  sqlite3.c -> gcc -O2 -S: %.1f MB, %d lines\n", s / 1e6, l
+	printf "output: %.1f MB with %s (%.2fx the input)\n", o / 1e6, r, o / s
+	printf "gcc -O2 -S: %.3f s\n", g
+	printf "altr:       %.3f s = %.1f MB/s\n", a, s / 1e6 / a
+	printf "altr / gcc -O2 -S time: %.3f (translation adds %.1f%%)\n", a / g, 100 * a / g
+}'
