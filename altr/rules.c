@@ -53,7 +53,7 @@ static bool field_is_reg(int f)
 /* Built-in template names other than the digit and numbered families. */
 static const char *const tmpl_names[] = {
 	"mem", "addr", "size", "base", "index", "scale", "disp", "seg",
-	"mnemonic", "label",
+	"mnemonic", "label", "sfx",
 };
 
 static bool builtin_name(const char *n)
@@ -64,6 +64,11 @@ static bool builtin_name(const char *n)
 	     !n[6]) ||
 	    (n[0] == 'c' && n[1] >= '1' && n[1] <= '9' && !n[2]))
 		return true;
+	if (strncmp(n, "sreg:", 5) == 0) { /* sreg:REG, REG a 64-bit GPR */
+		int r = altr_reg_lookup(n + 5, strlen(n + 5));
+		return r >= 0 && altr_regs[r].cls == RC_GPR &&
+		       altr_regs[r].size == 8;
+	}
 	for (size_t i = 0; i < sizeof tmpl_names / sizeof *tmpl_names; i++)
 		if (strcmp(n, tmpl_names[i]) == 0)
 			return true;
