@@ -2,6 +2,7 @@
 #ifndef SUITES_H
 #define SUITES_H
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include "altr.h"
 
