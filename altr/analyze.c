@@ -1,0 +1,835 @@
+/*
+ * analyze.c: the facts rules ask about that no single statement shows.
+ * Partitions code into functions, resolves direct branch targets (named,
+ * .L and numeric 1f/1b labels), marks backward, forward and tail branches,
+ * follows .loc and CFI state in text order, and computes status-flag
+ * liveness per function by backward dataflow to a fixpoint.  Whatever is
+ * not understood (indirect jumps, unknown instructions, opaque regions,
+ * data in code, entry points from outside) counts as "all flags live".
+ * Linear in the statements: names are hashed, the fixpoint is a worklist.
+ */
+#include "altr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------- names to statements */
+
+/* Open-addressing map from a name (a slice of the source) to an int.  The
+ * hash is kept so that a probe rarely touches the text itself. */
+struct smap_ent {
+	const char *p;
+	uint32_t len, hash;
+	int val;
+};
+
+struct smap {
+	struct smap_ent *e;
+	size_t cap, n; /* cap a power of two, or 0 */
+};
+
+static uint32_t hash_str(const char *p, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 1099511628211ull;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static struct smap_ent *smap_slot(const struct smap *m, const char *p,
+                                  size_t len, uint32_t h)
+{
+	size_t mask = m->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct smap_ent *e = &m->e[i];
+		if (!e->p || (e->hash == h && e->len == len &&
+		              memcmp(e->p, p, len) == 0))
+			return e;
+	}
+}
+
+/* Value for name, or -1. */
+static int smap_get(const struct smap *m, struct altr_str s)
+{
+	if (!m->cap || !s.len)
+		return -1;
+	struct smap_ent *e = smap_slot(m, s.p, s.len, hash_str(s.p, s.len));
+	return e->p ? e->val : -1;
+}
+
+/* Sets name to val; with keep, an existing entry is left as it is. */
+static void smap_set(struct smap *m, struct altr_str s, int val, bool keep)
+{
+	if (!s.len)
+		return;
+	if (2 * (m->n + 1) > m->cap) {
+		struct smap old = *m;
+		m->cap = old.cap ? 2 * old.cap : 64;
+		m->e = altr_xcalloc(m->cap, sizeof *m->e);
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.e[i].p)
+				*smap_slot(m, old.e[i].p, old.e[i].len,
+				           old.e[i].hash) = old.e[i];
+		free(old.e);
+	}
+	uint32_t h = hash_str(s.p, s.len);
+	struct smap_ent *e = smap_slot(m, s.p, s.len, h);
+	if (e->p && keep)
+		return;
+	if (!e->p)
+		m->n++;
+	*e = (struct smap_ent){s.p, (uint32_t)s.len, h, val};
+}
+
+static void smap_put(struct smap *m, struct altr_str s, int val)
+{
+	smap_set(m, s, val, false);
+}
+
+static void smap_free(struct smap *m)
+{
+	free(m->e);
+	*m = (struct smap){0};
+}
+
+/* --------------------------------------------------------- small helpers */
+
+static struct altr_str str_trim(struct altr_str s)
+{
+	while (s.len && (*s.p == ' ' || *s.p == '\t')) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && (s.p[s.len - 1] == ' ' || s.p[s.len - 1] == '\t'))
+		s.len--;
+	return s;
+}
+
+/* The first argument of a directive: up to a ',' or blank, unquoted. */
+static struct altr_str first_arg(struct altr_str a)
+{
+	a = str_trim(a);
+	if (a.len && a.p[0] == '"') {
+		size_t i = 1;
+		while (i < a.len && a.p[i] != '"')
+			i++;
+		return (struct altr_str){a.p + 1, i - 1};
+	}
+	size_t i = 0;
+	while (i < a.len && a.p[i] != ',' && a.p[i] != ' ' && a.p[i] != '\t')
+		i++;
+	return (struct altr_str){a.p, i};
+}
+
+/* What follows the first ',' of the arguments, trimmed. */
+static struct altr_str rest_args(struct altr_str a)
+{
+	const char *c = memchr(a.p, ',', a.len);
+	if (!c)
+		return (struct altr_str){a.p + a.len, 0};
+	return str_trim((struct altr_str){c + 1, a.len - (size_t)(c + 1 - a.p)});
+}
+
+static bool str_contains(struct altr_str s, const char *lit)
+{
+	size_t n = strlen(lit);
+	for (size_t i = 0; i + n <= s.len; i++)
+		if (memcmp(s.p + i, lit, n) == 0)
+			return true;
+	return false;
+}
+
+static bool all_digits(const char *p, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+/* A numeric local label "N". */
+static bool is_numeric_label(struct altr_str s)
+{
+	return all_digits(s.p, s.len);
+}
+
+/* Non-local: neither .L... nor numeric (gas keeps those out of the symbol
+ * table, so nothing outside the unit can reach them). */
+static bool is_nonlocal_label(struct altr_str s)
+{
+	return s.len && !(s.len >= 2 && s.p[0] == '.' && s.p[1] == 'L') &&
+	       !is_numeric_label(s);
+}
+
+/* What a directive means to the analyses; computed once per statement. */
+enum dirkind {
+	DK_NONE,       /* not a directive */
+	DK_OTHER,      /* transparent: .p2align, .globl, .set, .cfi_offset ... */
+	DK_DATA,       /* puts bytes (or holes) into the section: in code,
+	                  hand-encoded instructions we cannot see through */
+	DK_BARRIER,    /* assembly-time control (.if, .rept, .macro ...): text
+	                  order is not execution order around it */
+	DK_TEXT,       /* .text .data .bss: switch to the section so named */
+	DK_SECTION,
+	DK_PREVIOUS,
+	DK_PUSHSECTION,
+	DK_POPSECTION,
+	DK_TYPE,
+	DK_SIZE,
+	DK_LOC,
+	DK_CFI_START,
+	DK_CFI_END,
+	DK_CFI_DEF,    /* .cfi_def_cfa, .cfi_def_cfa_register */
+	DK_CFI_ESCAPE,
+	DK_CFI_REMEMBER,
+	DK_CFI_RESTORE,
+};
+
+static const struct {
+	const char *name;
+	uint8_t kind;
+} dir_table[] = {
+	{".byte", DK_DATA}, {".2byte", DK_DATA}, {".4byte", DK_DATA},
+	{".8byte", DK_DATA}, {".short", DK_DATA}, {".word", DK_DATA},
+	{".hword", DK_DATA}, {".int", DK_DATA}, {".long", DK_DATA},
+	{".quad", DK_DATA}, {".octa", DK_DATA}, {".value", DK_DATA},
+	{".ascii", DK_DATA}, {".asciz", DK_DATA}, {".zero", DK_DATA},
+	{".skip", DK_DATA}, {".space", DK_DATA}, {".fill", DK_DATA},
+	{".float", DK_DATA}, {".single", DK_DATA}, {".double", DK_DATA},
+	{".tfloat", DK_DATA}, {".sleb128", DK_DATA}, {".uleb128", DK_DATA},
+	{".incbin", DK_DATA}, {".org", DK_DATA}, {".base64", DK_DATA},
+	{".else", DK_BARRIER}, {".elseif", DK_BARRIER}, {".endif", DK_BARRIER},
+	{".macro", DK_BARRIER}, {".endm", DK_BARRIER}, {".rept", DK_BARRIER},
+	{".irp", DK_BARRIER}, {".irpc", DK_BARRIER}, {".endr", DK_BARRIER},
+	{".exitm", DK_BARRIER}, {".purgem", DK_BARRIER},
+	{".include", DK_BARRIER}, {".err", DK_BARRIER}, {".error", DK_BARRIER},
+	{".text", DK_TEXT}, {".data", DK_TEXT}, {".bss", DK_TEXT},
+	{".section", DK_SECTION}, {".previous", DK_PREVIOUS},
+	{".pushsection", DK_PUSHSECTION}, {".popsection", DK_POPSECTION},
+	{".type", DK_TYPE}, {".size", DK_SIZE}, {".loc", DK_LOC},
+	{".cfi_startproc", DK_CFI_START}, {".cfi_endproc", DK_CFI_END},
+	{".cfi_def_cfa", DK_CFI_DEF}, {".cfi_def_cfa_register", DK_CFI_DEF},
+	{".cfi_escape", DK_CFI_ESCAPE},
+	{".cfi_remember_state", DK_CFI_REMEMBER},
+	{".cfi_restore_state", DK_CFI_RESTORE},
+};
+
+static struct smap dir_map; /* dir_table by name, built on first use */
+
+static enum dirkind dir_kind(const struct altr_stmt *s)
+{
+	if (s->kind != STMT_DIRECTIVE)
+		return DK_NONE;
+	if (!dir_map.cap)
+		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++)
+			smap_put(&dir_map,
+			         (struct altr_str){dir_table[i].name,
+			                           strlen(dir_table[i].name)},
+			         dir_table[i].kind);
+	char low[32];
+	struct altr_str n = s->name;
+	if (n.len >= sizeof low)
+		return DK_OTHER;
+	for (size_t i = 0; i < n.len; i++)
+		low[i] = (char)(n.p[i] >= 'A' && n.p[i] <= 'Z' ? n.p[i] + 32
+		                                                : n.p[i]);
+	struct altr_str l = {low, n.len};
+	int k = smap_get(&dir_map, l);
+	if (k >= 0)
+		return (enum dirkind)k;
+#define STARTS(lit) (l.len >= sizeof lit - 1 && !memcmp(low, lit, sizeof lit - 1))
+	if (STARTS(".string") || STARTS(".dc") || STARTS(".ds"))
+		return DK_DATA;
+	if (STARTS(".if"))
+		return DK_BARRIER;
+	return DK_OTHER;
+#undef STARTS
+}
+
+/* ------------------------------------------------------------- sections */
+
+/* The current section as gas tracks it, enough to tell "back in the
+ * section the function started in" after a jump table in .rodata. */
+#define SEC_STACK 32
+
+struct sections {
+	struct altr_str cur, prev;
+	struct altr_str stack[SEC_STACK][2];
+	int depth;
+};
+
+/* Updates sec for a directive of kind k; false if it is no section
+ * directive. */
+static bool section_change(struct sections *sec, const struct altr_stmt *s,
+                           uint8_t k)
+{
+	struct altr_str to;
+	switch (k) {
+	case DK_TEXT:
+		to = s->name;
+		break;
+	case DK_SECTION:
+		to = first_arg(s->args);
+		break;
+	case DK_PREVIOUS:
+		to = sec->prev;
+		break;
+	case DK_PUSHSECTION:
+		if (sec->depth < SEC_STACK) {
+			sec->stack[sec->depth][0] = sec->cur;
+			sec->stack[sec->depth][1] = sec->prev;
+		}
+		sec->depth++;
+		to = first_arg(s->args);
+		break;
+	case DK_POPSECTION:
+		if (sec->depth > 0 && --sec->depth < SEC_STACK) {
+			sec->cur = sec->stack[sec->depth][0];
+			sec->prev = sec->stack[sec->depth][1];
+		}
+		return true;
+	default:
+		return false;
+	}
+	sec->prev = sec->cur;
+	sec->cur = to;
+	return true;
+}
+
+static bool str_same(struct altr_str a, struct altr_str b)
+{
+	return a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+}
+
+/* ------------------------------------------------------------ functions */
+
+/* What the analyses keep per statement, in one array for locality. */
+enum {
+	AX_EXEC = 1,     /* in an executable section (labels: as what follows) */
+	AX_FOLLOWED = 2, /* an instruction follows before data or a section
+	                    change: a non-local label here names code */
+	AX_START = 4,    /* label: a name its function is entered by */
+	AX_ENTRY = 8,    /* label: non-local, inside a function: reachable from
+	                    outside in any state */
+	AX_QUEUED = 16,  /* on the liveness worklist */
+	AX_NUMREF = 32,  /* branch: its target is a numeric Nf/Nb reference */
+	AX_EXTERN = 64,  /* branch: to a plain name defined nowhere in the unit */
+};
+
+/* How an instruction passes control on, cached from insndb's attributes
+ * so that later walks need not touch the instruction. */
+enum {
+	CTL_NONE,    /* not an instruction we understand */
+	CTL_PLAIN,   /* falls through */
+	CTL_NOFALL,  /* ud2, hlt */
+	CTL_CALL,
+	CTL_RET,
+	CTL_JMP,
+	CTL_JCC,
+};
+
+struct aux {
+	int prv, nxt;    /* neighbours within the function */
+	int refs, nref;  /* label: first branch of its function to it; branch:
+	                    the next one to the same label.  Nf references
+	                    waiting for their label use nref too. */
+	uint8_t live;    /* flags live before the statement runs */
+	uint8_t dk;      /* enum dirkind */
+	uint8_t bits;    /* AX_* */
+	uint8_t ctl;     /* CTL_* */
+	uint8_t fr, fw;  /* status flags read, written (killed) */
+	int8_t tgt;      /* operand index of a direct target, or -1 */
+};
+
+struct an {
+	struct altr_unit *u;
+	struct aux *x;
+	struct smap labels;   /* non-numeric label name -> first stmt */
+	struct smap typed;    /* names given .type @function */
+	bool any_typed;
+	int *work;            /* liveness worklist */
+	int funcs_cap;
+};
+
+static int new_func(struct an *a, struct altr_str name, int first)
+{
+	struct altr_unit *u = a->u;
+	if (u->nfuncs == a->funcs_cap) {
+		a->funcs_cap = a->funcs_cap ? 2 * a->funcs_cap : 16;
+		u->funcs = altr_xrealloc(u->funcs,
+		                         (size_t)a->funcs_cap * sizeof *u->funcs);
+	}
+	u->funcs[u->nfuncs] = (struct altr_func){name, first, first};
+	return u->nfuncs++;
+}
+
+/* AX_EXEC and AX_FOLLOWED, walking backward.  A label takes its section
+ * from the next non-label statement (whose context is the label's even when
+ * it is a section directive), whatever the reader put on it. */
+static void exec_and_followed(struct an *a)
+{
+	const struct altr_unit *u = a->u;
+	bool exec = false, followed = false;
+	for (int i = u->nstmts - 1; i >= 0; i--) {
+		const struct altr_stmt *s = &u->stmts[i];
+		struct aux *x = &a->x[i];
+		uint8_t k = x->dk;
+		if (s->kind == STMT_LABEL) {
+			if (s->facts & SF_EXEC)
+				exec = true;
+		} else {
+			exec = s->facts & SF_EXEC;
+		}
+		if (s->kind == STMT_INSN)
+			followed = true;
+		else if (k == DK_DATA || k == DK_BARRIER ||
+		         (k >= DK_TEXT && k <= DK_POPSECTION))
+			followed = false;
+		x->bits |= (exec ? AX_EXEC : 0) | (followed ? AX_FOLLOWED : 0);
+	}
+}
+
+/* Whether the non-local label at i starts a function; marks it. */
+static bool starts_function(struct an *a, int i, bool active, int cur_insns)
+{
+	struct aux *x = &a->x[i];
+	if (active && cur_insns == 0) {
+		x->bits |= AX_START; /* another name for the function entered */
+		return false;
+	}
+	bool start;
+	if (smap_get(&a->typed, a->u->stmts[i].name) > 0)
+		start = true;
+	else if (active)
+		start = !a->any_typed && (x->bits & AX_FOLLOWED);
+	else
+		start = x->bits & AX_FOLLOWED;
+	x->bits |= start ? AX_START : active ? AX_ENTRY : 0;
+	return start;
+}
+
+/* --------------------------------------------------------------- labels */
+
+/* The direct target operand of a branch or call, or NULL. */
+static const struct altr_operand *direct_target(const struct altr_insn *in)
+{
+	for (int k = 0; k < in->nops; k++)
+		if (in->ops[k].kind == OPK_TARGET && !in->ops[k].star)
+			return &in->ops[k];
+	return NULL;
+}
+
+/* Fills x->ctl, fr, fw and tgt from the instruction of s. */
+static void classify_insn(struct aux *x, const struct altr_stmt *s)
+{
+	const struct altr_insn *in = s->insn;
+	x->tgt = -1;
+	if (!in || !in->desc || (s->facts & SF_OPAQUE)) {
+		/* unknown: reads all flags, writes none */
+		x->ctl = CTL_NONE;
+		x->fr = FL_STATUS;
+		return;
+	}
+	uint64_t at = in->info.attrs;
+	x->fr = in->info.flags_read & FL_STATUS;
+	x->fw = in->info.flags_written & FL_STATUS;
+	x->ctl = (at & ATTR_CALL)     ? CTL_CALL
+	       : (at & ATTR_RET)      ? CTL_RET
+	       : (at & ATTR_JMP)      ? CTL_JMP
+	       : (at & ATTR_JCC)      ? CTL_JCC
+	       : (at & ATTR_NOFALL)   ? CTL_NOFALL
+	                              : CTL_PLAIN;
+	if (x->ctl == CTL_CALL) {
+		x->fr = 0;          /* nothing is passed into a callee */
+		x->fw = FL_STATUS;  /* nor comes back from it */
+	}
+	if (x->ctl == CTL_CALL || x->ctl == CTL_JMP || x->ctl == CTL_JCC) {
+		const struct altr_operand *op = direct_target(in);
+		if (op)
+			x->tgt = (int8_t)(op - in->ops);
+	}
+}
+
+/* The symbol a target names ("foo" of "foo@PLT"); empty when it is an
+ * expression we do not resolve. */
+static struct altr_str target_name(const struct altr_operand *op)
+{
+	struct altr_str t = str_trim(op->disp.len ? op->disp : op->text);
+	const char *at = memchr(t.p, '@', t.len);
+	if (at)
+		t.len = (size_t)(at - t.p);
+	for (size_t i = 0; i < t.len; i++) {
+		char c = t.p[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$'))
+			return (struct altr_str){t.p, 0};
+	}
+	return t;
+}
+
+/* Numeric reference "Nb"/"Nf": the digits, and dir 'b' or 'f'. */
+static bool numeric_ref(struct altr_str t, struct altr_str *digits, char *dir)
+{
+	if (t.len < 2 || (t.p[t.len - 1] != 'b' && t.p[t.len - 1] != 'f') ||
+	    !all_digits(t.p, t.len - 1))
+		return false;
+	*digits = (struct altr_str){t.p, t.len - 1};
+	*dir = t.p[t.len - 1];
+	return true;
+}
+
+/* Numeric labels as gas sees them: N -> its latest definition (for Nb)
+ * and N -> the first of a chain of Nf references waiting for the next. */
+struct numlabels {
+	struct smap last, waiting;
+};
+
+static void numeric_label(struct an *a, struct numlabels *nl, int i)
+{
+	struct altr_str n = a->u->stmts[i].name;
+	smap_put(&nl->last, n, i);
+	int w = smap_get(&nl->waiting, n);
+	if (w < 0)
+		return;
+	for (int j = w, next; j >= 0; j = next) {
+		next = a->x[j].nref;
+		a->x[j].nref = -1;
+		a->u->stmts[j].target = i;
+	}
+	smap_put(&nl->waiting, n, -1);
+}
+
+/* Sets s->target for the branch or call at i, or leaves it -1. */
+static void resolve_target(struct an *a, struct numlabels *nl, int i)
+{
+	struct altr_stmt *s = &a->u->stmts[i];
+	struct altr_str t = target_name(&s->insn->ops[a->x[i].tgt]), d;
+	char dir;
+	if (!numeric_ref(t, &d, &dir)) {
+		s->target = smap_get(&a->labels, t);
+		if (s->target < 0 && t.len)
+			a->x[i].bits |= AX_EXTERN;
+		return;
+	}
+	a->x[i].bits |= AX_NUMREF;
+	if (dir == 'b') {
+		s->target = smap_get(&nl->last, d);
+	} else {
+		a->x[i].nref = smap_get(&nl->waiting, d);
+		smap_put(&nl->waiting, d, i);
+	}
+}
+
+/* One forward walk: partitions code into functions (stmt.func, AX_START,
+ * AX_ENTRY) and resolves direct targets.  One function is open at a time;
+ * it is suspended while another section is current (gcc puts jump tables
+ * in .rodata mid-function) and resumes when its own section comes back.
+ * It closes at its .size, at .cfi_endproc, or when the next one starts. */
+static void functions_and_targets(struct an *a)
+{
+	struct altr_unit *u = a->u;
+	struct sections sec = {0};
+	struct numlabels nl = {0};
+	int cur = -1, cur_insns = 0;
+	bool active = false;
+	struct altr_str cur_sec = {0};
+
+	for (int i = 0; i < u->nstmts; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		struct aux *x = &a->x[i];
+		s->func = -1;
+		s->target = -1;
+		if (s->kind == STMT_INSN) {
+			if (x->tgt >= 0)
+				resolve_target(a, &nl, i);
+		} else if (s->kind == STMT_LABEL) {
+			if (is_numeric_label(s->name)) {
+				numeric_label(a, &nl, i);
+			} else if ((x->bits & AX_EXEC) && !(s->facts & SF_OPAQUE) &&
+			           is_nonlocal_label(s->name) &&
+			           starts_function(a, i, active, cur_insns)) {
+				cur = new_func(a, s->name, i);
+				cur_sec = sec.cur;
+				cur_insns = 0;
+				active = true;
+			}
+		} else if (section_change(&sec, s, x->dk)) {
+			active = cur >= 0 && str_same(sec.cur, cur_sec);
+		}
+		if (!active || !(x->bits & AX_EXEC))
+			continue;
+		s->func = cur;
+		u->funcs[cur].last = i;
+		if (s->kind == STMT_INSN)
+			cur_insns++;
+		bool closes = x->dk == DK_CFI_END;
+		if (x->dk == DK_SIZE) {
+			struct altr_str n = first_arg(s->args);
+			int l = smap_get(&a->labels, n);
+			closes = str_same(n, u->funcs[cur].name) ||
+			         (l >= 0 && u->stmts[l].func == cur &&
+			          (a->x[l].bits & AX_START));
+		}
+		if (closes) {
+			cur = -1;
+			active = false;
+		}
+	}
+	/* Nf references that found no label stay unresolved */
+	for (size_t k = 0; k < nl.waiting.cap; k++)
+		for (int j = nl.waiting.e[k].p ? nl.waiting.e[k].val : -1, next;
+		     j >= 0; j = next) {
+			next = a->x[j].nref;
+			a->x[j].nref = -1;
+		}
+	smap_free(&nl.last);
+	smap_free(&nl.waiting);
+}
+
+/* ------------------------------------------------- branches, .loc, CFI */
+
+#define CFI_STACK 64
+
+struct cfi {
+	bool loc, in_proc, rsp;
+	bool saved[CFI_STACK];
+	int depth;
+};
+
+/* .loc and CFI state in text order, as gas applies them. */
+static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
+{
+	struct altr_str r;
+	switch (dk) {
+	case DK_LOC:
+		c->loc = true;
+		break;
+	case DK_CFI_START:
+		c->in_proc = c->rsp = true;
+		c->depth = 0;
+		break;
+	case DK_CFI_END:
+		c->in_proc = false;
+		break;
+	case DK_CFI_DEF:
+		r = first_arg(s->args);
+		if (r.len && r.p[0] == '%') {
+			r.p++;
+			r.len--;
+		}
+		c->rsp = altr_str_eq(r, "rsp") || altr_str_eq(r, "7");
+		break;
+	case DK_CFI_ESCAPE:
+		/* DW_CFA_def_cfa_expression: no longer rsp + offset */
+		r = first_arg(s->args);
+		if (altr_str_eq(r, "0xf") || altr_str_eq(r, "0x0f") ||
+		    altr_str_eq(r, "15"))
+			c->rsp = false;
+		break;
+	case DK_CFI_REMEMBER:
+		if (c->depth < CFI_STACK)
+			c->saved[c->depth] = c->rsp;
+		c->depth++;
+		break;
+	case DK_CFI_RESTORE:
+		if (c->depth > 0 && --c->depth < CFI_STACK)
+			c->rsp = c->saved[c->depth];
+		break;
+	default:
+		break;
+	}
+}
+
+/* SF_BACKWARD / SF_FORWARD for jumps within the function, SF_TAIL for
+ * jumps anywhere else (code outside any function counts as one region);
+ * the lists of branches to each label; SF_HAS_LOC and SF_CFA_RSP. */
+static void branch_facts(struct an *a)
+{
+	struct altr_unit *u = a->u;
+	struct cfi c = {0};
+	for (int i = 0; i < u->nstmts; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		if (s->kind != STMT_INSN) {
+			loc_and_cfi(&c, s, a->x[i].dk);
+			continue;
+		}
+		if (c.loc)
+			s->facts |= SF_HAS_LOC;
+		if (c.in_proc && c.rsp)
+			s->facts |= SF_CFA_RSP;
+		c.loc = false;
+		if (a->x[i].tgt < 0)
+			continue;
+		int t = s->target;
+		bool same = t >= 0 && u->stmts[t].func == s->func;
+		if (same && s->func >= 0) {
+			a->x[i].nref = a->x[t].refs;
+			a->x[t].refs = i;
+		}
+		if (a->x[i].ctl == CTL_CALL)
+			continue;
+		if (same)
+			s->facts |= t < i ? SF_BACKWARD : SF_FORWARD;
+		else
+			s->facts |= SF_TAIL;
+	}
+}
+
+/* ------------------------------------------------------ flag liveness */
+
+/* Flags live on arrival at a jump's target, as seen from statement i. */
+static uint8_t target_live(const struct an *a, int i)
+{
+	const struct altr_unit *u = a->u;
+	const struct aux *x = &a->x[i];
+	if (x->tgt < 0)
+		return FL_STATUS; /* indirect: jump tables, computed goto */
+	int t = u->stmts[i].target;
+	if (t >= 0 && u->stmts[t].func == u->stmts[i].func)
+		return a->x[t].live;
+	if (t >= 0)
+		/* another function: the ABI holds at its entry, not inside */
+		return (a->x[t].bits & AX_START) ? 0 : FL_STATUS;
+	return (x->bits & AX_EXTERN) ? 0 : FL_STATUS;
+}
+
+/* Flags live before statement i, given those live at the next statement
+ * of the function; fills in the instruction's in/out sets. */
+static uint8_t transfer(struct an *a, int i, uint8_t next)
+{
+	struct altr_stmt *s = &a->u->stmts[i];
+	const struct aux *x = &a->x[i];
+	uint8_t out;
+	switch (s->kind) {
+	case STMT_LABEL:
+		if (s->facts & SF_OPAQUE)
+			return FL_STATUS;
+		return (x->bits & AX_ENTRY) ? FL_STATUS : next;
+	case STMT_DIRECTIVE:
+		if ((s->facts & SF_OPAQUE) || x->dk == DK_DATA ||
+		    x->dk == DK_BARRIER)
+			return FL_STATUS;
+		return next;
+	case STMT_OTHER:
+		/* prefixes of the next insn and "sym = expr" are transparent;
+		 * anything else may be code */
+		if (!(s->facts & SF_OPAQUE) &&
+		    ((s->facts & SF_PREFIX_ONLY) ||
+		     memchr(s->text.p, '=', s->text.len)))
+			return next;
+		return FL_STATUS;
+	case STMT_INSN:
+		break;
+	}
+	switch (x->ctl) {
+	case CTL_RET:
+	case CTL_NOFALL:
+		out = 0;
+		break;
+	case CTL_JMP:
+		out = target_live(a, i);
+		break;
+	case CTL_JCC:
+		out = next | target_live(a, i);
+		break;
+	case CTL_NONE:
+		out = (s->facts & SF_OPAQUE) ? FL_STATUS : next;
+		break;
+	default:
+		out = next;
+		break;
+	}
+	s->flags_live_out = out;
+	s->flags_live_in = (uint8_t)((out & ~x->fw) | x->fr);
+	return s->flags_live_in;
+}
+
+static void push_work(struct an *a, int *n, int i)
+{
+	if (i >= 0 && !(a->x[i].bits & AX_QUEUED)) {
+		a->x[i].bits |= AX_QUEUED;
+		a->work[(*n)++] = i;
+	}
+}
+
+/* Worklist to a fixpoint over f.  Statements start on the stack in text
+ * order, so the first sweep runs backward; a statement whose live set
+ * grows requeues its fall-through predecessor and, for a label, the jumps
+ * to it.  Sets only grow (6 bits), so the work is linear. */
+static void liveness(struct an *a, int f)
+{
+	struct altr_unit *u = a->u;
+	const struct altr_func *fn = &u->funcs[f];
+	int n = 0, prev = -1;
+	for (int i = fn->first; i <= fn->last; i++) {
+		if (u->stmts[i].func != f)
+			continue;
+		a->x[i].prv = prev;
+		a->x[i].nxt = -1;
+		if (prev >= 0)
+			a->x[prev].nxt = i;
+		prev = i;
+		push_work(a, &n, i);
+	}
+	while (n > 0) {
+		int i = a->work[--n];
+		struct aux *x = &a->x[i];
+		x->bits &= (uint8_t)~AX_QUEUED;
+		uint8_t l = transfer(a, i, x->nxt >= 0 ? a->x[x->nxt].live
+		                                       : FL_STATUS);
+		if (l == x->live)
+			continue;
+		x->live = l;
+		push_work(a, &n, x->prv);
+		for (int j = x->refs; j >= 0; j = a->x[j].nref)
+			push_work(a, &n, j);
+	}
+}
+
+/* ------------------------------------------------------------------ all */
+
+void altr_analyze(struct altr_unit *u)
+{
+	struct an a = {.u = u};
+	free(u->funcs);
+	u->funcs = NULL;
+	u->nfuncs = 0;
+	a.x = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *a.x);
+	for (int i = 0; i < u->nstmts; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		struct aux *x = &a.x[i];
+		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
+		                  .tgt = -1};
+		s->facts &= ~(unsigned)(SF_BACKWARD | SF_FORWARD | SF_TAIL |
+		                        SF_HAS_LOC | SF_CFA_RSP);
+		s->flags_live_in = s->flags_live_out = FL_STATUS;
+		if (s->kind == STMT_INSN) {
+			classify_insn(x, s);
+		} else if (s->kind == STMT_LABEL) {
+			if (!is_numeric_label(s->name))
+				smap_set(&a.labels, s->name, i, true);
+		} else if (s->kind == STMT_DIRECTIVE) {
+			x->dk = (uint8_t)dir_kind(s);
+			struct altr_str t = rest_args(s->args);
+			if (x->dk == DK_TYPE && (str_contains(t, "function") ||
+			                         str_contains(t, "STT_FUNC"))) {
+				smap_put(&a.typed, first_arg(s->args), 1);
+				a.any_typed = true;
+			}
+		}
+	}
+	exec_and_followed(&a);
+	functions_and_targets(&a);
+	branch_facts(&a);
+	a.work = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *a.work);
+	for (int f = 0; f < u->nfuncs; f++)
+		liveness(&a, f);
+	free(a.work);
+	free(a.x);
+	smap_free(&a.labels);
+	smap_free(&a.typed);
+}
