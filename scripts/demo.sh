@@ -33,8 +33,8 @@ echo "(instructions instrumented: $(grep -o '[0-9]* instrumented' stats.txt | he
 
 say "diff -u life.s life.rdb.s (excerpt)"
 diff -u life.s life.rdb.s > life.diff || true
-sed -n '1,/^+.*incq/p' life.diff | tail -n 12
-grep -A 8 -m 1 'pushfq' life.diff || true
+# The first two hunks (every hunk adds code: the rules only insert).
+awk '/^@@/ { n++ } n >= 1 && n <= 2' life.diff
 echo "... ($(grep -c '^+[^+]' life.diff) lines added in total)"
 
 say "assemble and link both versions, run them"

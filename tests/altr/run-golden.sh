@@ -15,6 +15,7 @@ shift
 altr=$(cd "$(dirname "$altr")" && pwd)/$(basename "$altr")
 here=$(cd "$(dirname "$0")" && pwd)
 rulesdir=${RULES_DIR:-$here/../../rules}
+[ -d "$rulesdir" ] && rulesdir=$(cd "$rulesdir" && pwd)
 [ $# -gt 0 ] || set -- "$here"/*.s
 [ -f "$1" ] || die "no golden cases found (looked for $1)"
 

@@ -6,13 +6,18 @@
 # the C programs in tests/programs/ and examples/. musl is fetched (once)
 # into BUILD_DIR/musl. Outputs are cached: a file is only recompiled when its
 # source is newer, and a stamp makes a no-change run return at once.
-# Files that fail to compile are skipped and counted. Uses 2 jobs; set JOBS.
+# Files that fail to compile, or whose assembly GNU as (the assembler rdb
+# uses) rejects, are skipped and counted. Uses 2 jobs; set JOBS.
 set -eu
 
 die() { echo "make-corpus: $*" >&2; exit 1; }
 
+# Bump when the flags or the file set change: a new version rebuilds all.
+version=2
+
 # Worker mode: each argument is "OUT|COMPILER|SRC|FLAGS". Compile to a
-# temporary file and rename, so an interrupted run leaves no half files.
+# temporary file, check that `as --64` accepts it, and rename, so an
+# interrupted run leaves no half files.
 if [ "${1:-}" = --worker ]; then
 	shift
 	failfile=$1
@@ -26,8 +31,9 @@ if [ "${1:-}" = --worker ]; then
 		cpp) gcc -E -P -o "$out.tmp" "$src" $flags ;;
 		*) # shellcheck disable=SC2086 # flag lists are split on purpose
 			$cc -S -w -o "$out.tmp" $flags "$src" ;;
-		esac >/dev/null 2>&1 && mv "$out.tmp" "$out" ||
-			{ rm -f "$out.tmp"; echo "$src $cc${flags%% -std=*}" >> "$failfile"; }
+		esac >/dev/null 2>&1 && as --64 -o "$out.o" "$out.tmp" >/dev/null 2>&1 &&
+			rm -f "$out.o" && mv "$out.tmp" "$out" ||
+			{ rm -f "$out.tmp" "$out.o"; echo "$src $cc${flags%% -std=*}" >> "$failfile"; }
 	done
 	exit 0
 fi
@@ -42,7 +48,9 @@ stamp=$corpus/.stamp
 jobs=${JOBS:-2}
 
 # Fast path: nothing changed since the last complete run.
-if [ -f "$stamp" ] && [ "$stamp" -nt "$self" ]; then
+if [ "$(cat "$corpus/.version" 2>/dev/null)" != "$version" ]; then
+	rm -rf "$corpus"
+elif [ -f "$stamp" ] && [ "$stamp" -nt "$self" ]; then
 	newer=$(find "$repo/tests/programs" "$repo/examples" -name '*.c' -newer "$stamp" 2>/dev/null | head -n 1)
 	if [ -z "$newer" ]; then
 		echo "make-corpus: up to date: $(cat "$stamp")"
@@ -69,6 +77,10 @@ musl_cflags="-std=c99 -nostdinc -ffreestanding -D_XOPEN_SOURCE=700 -I$src/arch/x
 
 configs="gcc-O0 gcc-O2 gcc-O3 clang-O0 clang-O2 clang-O3"
 for c in $configs asm; do mkdir -p "$corpus/$c"; done
+echo "$version" > "$corpus/.version"
+# clang's -S output carries .addrsig directives only its integrated
+# assembler knows; GNU as rejects them.
+clang_flags=-fno-addrsig
 : > "$corpus/failed.txt"
 
 jobfile=$corpus/.jobs
@@ -100,6 +112,7 @@ while read -r f; do
 	k=0
 	for c in $configs; do
 		cc=${c%-*} opt=-${c#*-}
+		[ "$cc" = clang ] && opt="$opt $clang_flags"
 		add "$corpus/$c/musl_$name.s" "$cc" "$src/$f" "$opt$(variant $n $k) $musl_cflags"
 		k=$((k + 1))
 	done
@@ -126,6 +139,7 @@ for f in "$repo"/tests/programs/*.c "$repo"/examples/*.c; do
 	k=0
 	for c in $configs; do
 		cc=${c%-*} opt=-${c#*-}
+		[ "$cc" = clang ] && opt="$opt $clang_flags"
 		add "$corpus/$c/${d}_$name.s" "$cc" "$f" "$opt$(variant $nprog $k)"
 		k=$((k + 1))
 	done
@@ -142,6 +156,6 @@ if [ "$todo" -gt 0 ]; then
 fi
 failed=$(wc -l < "$corpus/failed.txt")
 total=$(find "$corpus" -name '*.s' | wc -l)
-summary="$total .s files in $corpus; $failed compiles failed and skipped this run (list: $corpus/failed.txt)"
+summary="$total .s files in $corpus; $failed failed to compile or assemble and were skipped this run (list: $corpus/failed.txt)"
 echo "make-corpus: $summary; $(($(date +%s) - start)) s"
 echo "$summary" > "$stamp"
