@@ -441,8 +441,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->line = line;
 		s->text = mkstr(t.p, ll);
 		s->name = mkstr(t.p, ll - 1);
-		if (r->intel || r->code32 || r->opaque_depth)
-			s->facts |= SF_OPAQUE;
+		s->facts = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
+		           ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 		t = mkstr(t.p + ll, t.len - ll);
 	}
 	struct altr_stmt *s = new_stmt(r);
@@ -585,7 +585,8 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 	u->path = path;
 	u->src = src;
 	u->len = len;
-	struct reader r = {.u = u, .exec = false};
+	/* gas starts in .text: hand-written files often never say so. */
+	struct reader r = {.u = u, .exec = true};
 	size_t pos = 0;
 	int lineno = 0;
 	while (pos < len) {
