@@ -1,0 +1,31 @@
+/* start.S: the program's entry point (paper Fig. 19).  The kernel enters
+ * here with %rsp at argc/argv/envp/auxv.  __rdb_start (runtime/start.c)
+ * maps the shadow planes and the runtime state and sets the %gs base;
+ * then the reserved registers get their values (docs/hooks.md) and musl's
+ * own _start (renamed __musl_start) runs with the stack as the kernel
+ * left it: its static-pie self-relocation is instrumented code, so the
+ * planes must exist first. */
+#include "layout.h"
+
+	.text
+	.globl _start
+	.type _start,@function
+_start:
+	.cfi_startproc
+	.cfi_undefined %rip
+	xor %ebp, %ebp
+	mov %rsp, %rbx			/* callee-saved: survives the call */
+	mov %rsp, %rdi
+	and $-16, %rsp
+	call __rdb_start
+	mov %rbx, %rsp
+	xor %ebx, %ebx			/* as the kernel left it */
+	movabs $RDB_R_CONST, %r13
+	movabs $-RDB_R_OFFSET, %r14
+	xor %r15d, %r15d		/* the SIC */
+	xor %r12d, %r12d
+	jmp __musl_start
+	.cfi_endproc
+	.size _start, .-_start
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,107 @@
+/* iot.c: the instrumentation offset table (.rdb_iot, altr/emit.c): one
+ * entry per inserted sequence with the access it guards.  The runtime asks
+ * it whether a pc lies inside a sequence (a fault in a hook; later, an
+ * async event to defer: DESIGN.md invariant 3).  Section headers are not
+ * loaded, so the section is found in /proc/self/exe at start-up (raw
+ * syscalls, stack buffers: this runs before self-relocation).  Entries
+ * hold image offsets once the rdb-iot pass has rewritten and sorted them
+ * (binary search); before that they are PC-relative (linear scan). */
+#include "rt.h"
+
+static long pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	return rdb_sys6(__NR_pread64, fd, (long)buf, (long)n, (long)off, 0, 0);
+}
+
+struct shdr {
+	uint32_t name, type;
+	uint64_t flags, addr, offset, size;
+	uint32_t link, info;
+	uint64_t addralign, entsize;
+};
+
+static void find_section(int fd)
+{
+	unsigned char eh[64];
+	if (pread_all(fd, eh, 64, 0) != 64 || eh[0] != 0x7f || eh[1] != 'E' ||
+	    eh[4] != 2 /* ELFCLASS64 */)
+		return;
+	uint64_t shoff;
+	uint16_t shentsize, shnum, shstrndx;
+	rdb_memcpy(&shoff, eh + 0x28, 8);
+	rdb_memcpy(&shentsize, eh + 0x3a, 2);
+	rdb_memcpy(&shnum, eh + 0x3c, 2);
+	rdb_memcpy(&shstrndx, eh + 0x3e, 2);
+	if (shentsize != sizeof(struct shdr) || shstrndx >= shnum)
+		return;
+	struct shdr strtab, sh;
+	if (pread_all(fd, &strtab, sizeof strtab, shoff + (uint64_t)shstrndx * shentsize) !=
+	    (long)sizeof strtab)
+		return;
+	for (unsigned i = 1; i < shnum; i++) {
+		char name[16];
+		if (pread_all(fd, &sh, sizeof sh, shoff + (uint64_t)i * shentsize) !=
+		        (long)sizeof sh ||
+		    pread_all(fd, name, 9, strtab.offset + sh.name) != 9)
+			return;
+		name[9] = 0;
+		if (rdb_strcmp(name, ".rdb_iot") == 0 && sh.addr) {
+			RT->iot = (const struct rdb_iot *)(RT->bias + sh.addr);
+			RT->n_iot = sh.size / sizeof(struct rdb_iot);
+			return;
+		}
+	}
+}
+
+void rdb_iot_init(void)
+{
+	long fd = rdb_sys3(__NR_open, "/proc/self/exe", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	find_section((int)fd);
+	rdb_sys1(__NR_close, fd);
+
+	/* Offsets: all inside the image and sorted.  PC-relative entries
+	 * point back from the table into the text, so they fail this. */
+	const struct rdb_iot *t = RT->iot;
+	size_t n = RT->n_iot;
+	int64_t size = (int64_t)(RT->image_hi - RT->bias), prev = 0;
+	RT->iot_offsets = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].start < prev || t[i].start + (int64_t)t[i].len > size) {
+			RT->iot_offsets = 0;
+			break;
+		}
+		prev = t[i].start;
+	}
+}
+
+const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start)
+{
+	const struct rdb_iot *t = RT->iot;
+	size_t n = RT->n_iot;
+	if (RT->iot_offsets) {
+		int64_t off = (int64_t)(pc - RT->bias);
+		size_t lo = 0, hi = n; /* the last entry starting at or before off */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t[mid].start <= off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && off < t[lo - 1].start + (int64_t)t[lo - 1].len) {
+			*start = RT->bias + (uintptr_t)t[lo - 1].start;
+			return &t[lo - 1];
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t s = (uintptr_t)&t[i] + (uintptr_t)t[i].start;
+		if (pc >= s && pc < s + t[i].len) {
+			*start = s;
+			return &t[i];
+		}
+	}
+	return 0;
+}

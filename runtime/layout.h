@@ -1,0 +1,35 @@
+/* layout.h: the address layout of an instrumented process (docs/hooks.md),
+ * shared by the runtime's C and assembly and by crt/start.S.  Only
+ * #defines: it is included from .S files. */
+#ifndef RDB_LAYOUT_H
+#define RDB_LAYOUT_H
+
+/* Program memory the planes cover: [RDB_COVER_LO, RDB_COVER_HI). */
+#define RDB_COVER_LO 0x600000000000
+#define RDB_COVER_HI 0x800000000000
+
+/* R(a) = a - RDB_R_OFFSET, S(a) = a - RDB_S_OFFSET.  %r14 = -RDB_R_OFFSET,
+ * %gs base = -RDB_S_OFFSET (a kernel-half canonical address: wrgsbase). */
+#define RDB_R_OFFSET 0x5fffffefefc0
+#define RDB_S_OFFSET 0x3fffffdfdf80
+#define RDB_R_CONST 0x0303030303030303 /* %r13 */
+
+/* Runtime state: a private mapping replay never restores. */
+#define RDB_STATE_ADDR 0x500000000000
+#define RDB_STATE_SIZE 0x100000
+/* Offsets of the fields the assembly uses (checked in rt.h). */
+#define RDB_STATE_VFORK_RET 8
+
+/* The emulated brk heap: a PROT_NONE reservation at the bottom of the
+ * covered range, made readable and writable as the break grows. */
+#define RDB_BRK_BASE 0x600000000000
+#define RDB_BRK_SIZE 0x4000000000 /* 256 GiB */
+
+/* Shadow byte values and bits (docs/hooks.md). */
+#define RDB_R_READ 0x03
+#define RDB_S_W 0x01    /* first access in the interval was a write */
+#define RDB_S_X 0x02    /* written in the interval */
+#define RDB_S_RW 0x04   /* written after a read (ignored) */
+#define RDB_S_K 0x08    /* written by the kernel (a syscall) in the interval */
+
+#endif

@@ -1,0 +1,141 @@
+/* rt.h: librdb's private header, one section per file.
+ *
+ * Rules for every file of the runtime (DESIGN.md invariant 6): never
+ * instrumented, never calls libc, raw syscalls only, state only in the
+ * private region at RDB_STATE_ADDR (never .data/.bss), and nothing that
+ * needs a dynamic relocation on the paths __rdb_start runs (it runs before
+ * musl's static-pie self-relocation).  Compiled with -ffixed-r12..r15, so
+ * %r13-%r15 keep the hooks' constants and the SIC everywhere, including in
+ * signal handlers and in callbacks into the program. */
+#ifndef RDB_RT_H
+#define RDB_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every runtime symbol is hidden, declarations too: references are then
+ * PC-relative, with no GOT entry to relocate before musl has relocated. */
+#pragma GCC visibility push(hidden)
+
+#include "layout.h"
+#include "rdb.h"
+#include "sys.h"
+
+#define RDB_NSIG 65 /* signals 1..64 */
+#define RDB_MAX_CB 16
+
+/* The kernel's struct sigaction for rt_sigaction on x86-64. */
+struct rdb_ksigaction {
+	uintptr_t handler;
+	unsigned long flags;
+	uintptr_t restorer;
+	uint64_t mask;
+};
+
+/* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
+struct rdb_iot {
+	int64_t start; /* image offset after rdb-iot; PC-relative before */
+	uint32_t len;
+	uint32_t flags;
+};
+
+struct rdb_state {
+	uint64_t magic;
+	uintptr_t vfork_ret; /* RDB_STATE_VFORK_RET: syscall.S */
+	long *sp;            /* the initial stack: argc, argv, envp, auxv */
+	long argc;
+	char **argv, **envp;
+	unsigned long *auxv;
+	uintptr_t image_lo, image_hi; /* the loaded image, [lo, hi) */
+	uintptr_t bias;               /* load address minus link address */
+	int debug;                    /* RDB_DEBUG is set: explain faults */
+
+	/* brk emulation */
+	uintptr_t brk_cur, brk_mapped;
+
+	/* .rdb_iot */
+	const struct rdb_iot *iot;
+	size_t n_iot;
+	int iot_offsets; /* 1: entries hold image offsets, sorted */
+
+	/* callbacks */
+	int n_term, n_sig, terminated;
+	rdb_term_fn *term[RDB_MAX_CB];
+	rdb_signal_fn *sig[RDB_MAX_CB];
+
+	/* signals: the program's view */
+	struct rdb_ksigaction view[RDB_NSIG];
+	uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
+	uint64_t reserved_blocked; /* the program's view of their mask bits */
+	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
+	int fault_in_hook;
+};
+
+#define RT ((struct rdb_state *)RDB_STATE_ADDR)
+#define RDB_MAGIC 0x7264622d72740001ull /* "rdb-rt" v1 */
+
+_Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFORK_RET,
+               "layout.h RDB_STATE_VFORK_RET");
+_Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
+
+static inline int rdb_covered(uintptr_t a, size_t n)
+{
+	return a >= RDB_COVER_LO && a <= RDB_COVER_HI && n <= RDB_COVER_HI - a;
+}
+
+/* ---- util.c ----------------------------------------------------------- */
+void *rdb_memset(void *d, int c, size_t n);
+void *rdb_memcpy(void *d, const void *s, size_t n);
+size_t rdb_strlen(const char *s);
+int rdb_strcmp(const char *a, const char *b);
+void rdb_write_all(int fd, const char *p, size_t n);
+_Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define RDB_ASSERT(c)                                                       \
+	((c) ? (void)0 : rdb_die("%s:%d: assertion failed: %s\n", __FILE__,    \
+	                         __LINE__, #c))
+
+/* ---- start.c ---------------------------------------------------------- */
+void __rdb_start(long *sp);
+unsigned long rdb_getauxval(unsigned long type);
+
+/* ---- shadow.c --------------------------------------------------------- */
+/* Read / write / syscall-write transitions over a byte range (any length,
+ * any alignment); addresses outside the covered range are ignored. */
+void rdb_shadow_read(uintptr_t a, size_t n);
+void rdb_shadow_write(uintptr_t a, size_t n);
+void rdb_shadow_syswrite(uintptr_t a, size_t n);
+/* Forget the range (unmapped or replaced memory): both planes to zero. */
+void rdb_shadow_clear(uintptr_t a, size_t n);
+
+/* ---- syscall.c -------------------------------------------------------- */
+long rdb_syscall_dispatch(long nr, const long args[6]);
+void rdb_run_term(int status, int signo);
+
+/* ---- systab.c: syscallgen's table (rdb_syscalls.h), behind one door --- */
+#define RDB_NPRE 4
+typedef void rdb_emit_fn(void *ctx, uintptr_t addr, size_t len);
+/* 0 when the call may run; else writes why not into buf (NUL-terminated). */
+size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap);
+/* Before the call: captures what the writes need. */
+void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE]);
+/* After it: calls emit for each region of program memory the kernel wrote. */
+void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
+                       long ret, rdb_emit_fn *emit, void *ctx);
+
+/* ---- signal.c --------------------------------------------------------- */
+void rdb_signal_init(void);
+void rdb_sig_entry(int sig, void *si, void *uc); /* the kernel's handler */
+void rdb_restore_rt(void);                         /* syscall.S */
+long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
+                    struct rdb_ksigaction *oact, long setsize);
+long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
+                      long setsize);
+
+/* ---- iot.c ------------------------------------------------------------ */
+void rdb_iot_init(void);
+/* The entry whose sequence holds pc, or NULL. */
+const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
+
+#pragma GCC visibility pop
+
+#endif

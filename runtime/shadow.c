@@ -1,0 +1,99 @@
+/* shadow.c: the monitoring machine's transitions over byte ranges, for
+ * the runtime's callers (string instructions, syscall writes, unmaps) and
+ * the query API.  The hooks in rules/trace.rules do the same per access:
+ * read: R = 0x03; write: S |= R + 0x03 (W|X if unread, X|RW if read);
+ * syscall write: the write transition plus K (docs/hooks.md). */
+#include "rt.h"
+
+#define R_OF(a) ((unsigned char *)((a) - RDB_R_OFFSET))
+#define S_OF(a) ((unsigned char *)((a) - RDB_S_OFFSET))
+
+/* Clips [*a, *a + *n) to the covered range; 0 if nothing is left. */
+static int clip(uintptr_t *a, size_t *n)
+{
+	uintptr_t lo = *a, hi = *a + *n;
+	if (hi < lo)
+		hi = ~(uintptr_t)0;
+	if (lo < RDB_COVER_LO)
+		lo = RDB_COVER_LO;
+	if (hi > RDB_COVER_HI)
+		hi = RDB_COVER_HI;
+	if (lo >= hi)
+		return 0;
+	*a = lo;
+	*n = hi - lo;
+	return 1;
+}
+
+void rdb_shadow_read(uintptr_t a, size_t n)
+{
+	if (clip(&a, &n))
+		rdb_memset(R_OF(a), RDB_R_READ, n);
+}
+
+/* S |= R + 0x03 | extra, a word at a time (no carry crosses a byte). */
+static void fold(uintptr_t a, size_t n, uint64_t extra)
+{
+	if (!clip(&a, &n))
+		return;
+	const unsigned char *r = R_OF(a);
+	unsigned char *s = S_OF(a);
+	size_t i = 0;
+	for (; i < n && ((uintptr_t)(r + i) & 7); i++)
+		s[i] |= (unsigned char)((r[i] + RDB_R_READ) | extra);
+	for (; i + 8 <= n; i += 8) {
+		uint64_t rv, sv;
+		__builtin_memcpy(&rv, r + i, 8);
+		__builtin_memcpy(&sv, s + i, 8);
+		sv |= (rv + RDB_R_CONST) | (extra * 0x0101010101010101ull);
+		__builtin_memcpy(s + i, &sv, 8);
+	}
+	for (; i < n; i++)
+		s[i] |= (unsigned char)((r[i] + RDB_R_READ) | extra);
+}
+
+void rdb_shadow_write(uintptr_t a, size_t n) { fold(a, n, 0); }
+
+void rdb_shadow_syswrite(uintptr_t a, size_t n) { fold(a, n, RDB_S_K); }
+
+/* Whole shadow pages go back to the kernel (they read as zero again);
+ * the partial pages at either end are zeroed by hand. */
+static void clear_plane(unsigned char *p, size_t n)
+{
+	uintptr_t lo = ((uintptr_t)p + 0xfff) & ~0xfffull;
+	uintptr_t hi = ((uintptr_t)p + n) & ~0xfffull;
+	if (lo >= hi) {
+		rdb_memset(p, 0, n);
+		return;
+	}
+	rdb_memset(p, 0, lo - (uintptr_t)p);
+	rdb_sys3(__NR_madvise, lo, hi - lo, RDB_MADV_DONTNEED);
+	rdb_memset((void *)hi, 0, (uintptr_t)p + n - hi);
+}
+
+void rdb_shadow_clear(uintptr_t a, size_t n)
+{
+	if (!clip(&a, &n))
+		return;
+	clear_plane(R_OF(a), n);
+	clear_plane(S_OF(a), n);
+}
+
+unsigned rdb_shadow_r(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	return rdb_covered(a, 1) && a < RDB_COVER_HI ? *R_OF(a) : 0;
+}
+
+unsigned rdb_shadow_s(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	return rdb_covered(a, 1) && a < RDB_COVER_HI ? *S_OF(a) : 0;
+}
+
+uint64_t rdb_sic(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%r15, %0" : "=r"(v));
+	return v;
+}

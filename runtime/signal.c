@@ -1,0 +1,216 @@
+/* signal.c: the runtime owns every signal (paper 3.2.3).
+ *
+ * The program's rt_sigaction changes only its view (RT->view); the kernel
+ * gets the runtime's handler wherever something must happen first:
+ *   - the program's handler: rdb_sig_entry calls it, then writes the
+ *     handler's SIC into the saved context, because rt_sigreturn restores
+ *     the interrupted %r15 and would roll the SIC back;
+ *   - SIG_DFL of a signal that kills: termination callbacks, then the
+ *     default action re-raised (refault, or tgkill with the signal left as
+ *     the only one unblocked) so exit status and core are as without rdb.
+ * SIG_IGN, and SIG_DFL of signals that ignore, stop or continue, go to the
+ * kernel as they are: a handler there would make blocking calls return
+ * EINTR where the program's would not.  Instrumentation libraries see
+ * every delivery first (rdb_on_signal). */
+#include "rt.h"
+
+/* The kernel's ucontext and siginfo, the fields we use. */
+#define UC_GREGS 40
+#define UC_SIGMASK 296
+#define REG_R15 7
+#define REG_RIP 16
+#define SI_CODE 8
+#define SI_ADDR 16
+
+static uint64_t *gregs(void *uc) { return (uint64_t *)((char *)uc + UC_GREGS); }
+static uint64_t *ucmask(void *uc) { return (uint64_t *)((char *)uc + UC_SIGMASK); }
+
+static uint64_t bit(int sig) { return 1ull << (sig - 1); }
+
+enum dfl { DFL_TERM, DFL_CORE, DFL_IGN, DFL_STOP, DFL_CONT };
+
+static enum dfl dfl_action(int sig)
+{
+	switch (sig) {
+	case 3: case 4: case 5: case 6: case 7: case 8: case 11: case 24: case 25:
+	case 31: /* QUIT ILL TRAP ABRT BUS FPE SEGV XCPU XFSZ SYS */
+		return DFL_CORE;
+	case RDB_SIGCHLD: case RDB_SIGURG: case RDB_SIGWINCH:
+		return DFL_IGN;
+	case RDB_SIGSTOP: case RDB_SIGTSTP: case RDB_SIGTTIN: case RDB_SIGTTOU:
+		return DFL_STOP;
+	case RDB_SIGCONT:
+		return DFL_CONT;
+	default:
+		return DFL_TERM; /* including the realtime signals */
+	}
+}
+
+static long ksigaction(int sig, const struct rdb_ksigaction *k,
+                       struct rdb_ksigaction *old)
+{
+	return rdb_sys4(__NR_rt_sigaction, sig, k, old, 8);
+}
+
+/* What the kernel gets for the program's view of sig. */
+static long install(int sig)
+{
+	const struct rdb_ksigaction *v = &RT->view[sig];
+	struct rdb_ksigaction k;
+	k.restorer = (uintptr_t)&rdb_restore_rt;
+	if (v->handler == RDB_SIG_IGN ||
+	    (v->handler == RDB_SIG_DFL && dfl_action(sig) >= DFL_IGN)) {
+		k.handler = v->handler;
+		k.flags = (v->flags & ~(unsigned long)RDB_SA_RESETHAND) | RDB_SA_RESTORER;
+		k.mask = v->mask;
+	} else if (v->handler == RDB_SIG_DFL) {
+		/* All blocked in our handler: the re-raise stays pending. */
+		k.handler = (uintptr_t)&rdb_sig_entry;
+		k.flags = RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_ONSTACK | RDB_SA_RESTART;
+		k.mask = ~0ull;
+	} else {
+		/* The program's flags and mask; SA_RESETHAND is emulated so the
+		 * reset goes through the view. */
+		k.handler = (uintptr_t)&rdb_sig_entry;
+		k.flags = (v->flags & ~(unsigned long)RDB_SA_RESETHAND) | RDB_SA_SIGINFO |
+		          RDB_SA_RESTORER;
+		k.mask = v->mask;
+	}
+	return ksigaction(sig, &k, 0);
+}
+
+void rdb_signal_init(void)
+{
+	for (int sig = 1; sig < RDB_NSIG; sig++) {
+		struct rdb_ksigaction old;
+		if (sig == RDB_SIGKILL || sig == RDB_SIGSTOP ||
+		    ksigaction(sig, 0, &old) < 0) {
+			rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+			continue;
+		}
+		RT->view[sig] = old; /* inherited across exec: DFL or IGN */
+		install(sig);
+	}
+}
+
+long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
+                    struct rdb_ksigaction *oact, long setsize)
+{
+	if (setsize != 8 || sig < 1 || sig >= RDB_NSIG)
+		return -RDB_EINVAL;
+	if (act && (sig == RDB_SIGKILL || sig == RDB_SIGSTOP))
+		return -RDB_EINVAL;
+	struct rdb_ksigaction old = RT->view[sig];
+	if (act) {
+		RT->view[sig] = *act;
+		RT->view[sig].mask &= ~(bit(RDB_SIGKILL) | bit(RDB_SIGSTOP));
+		if (!(RT->reserved_sigs & bit((int)sig))) {
+			long r = install((int)sig);
+			if (r < 0) {
+				RT->view[sig] = old;
+				return r;
+			}
+		}
+	}
+	if (oact) {
+		*oact = old;
+		rdb_shadow_syswrite((uintptr_t)oact, sizeof *oact);
+	}
+	return 0;
+}
+
+/* The program may not block the runtime's own signals; it sees its own
+ * idea of their mask bits. */
+long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
+                      long setsize)
+{
+	uint64_t s = 0, o = 0, res = RT->reserved_sigs;
+	if (setsize != 8 || (set && how != RDB_SIG_BLOCK && how != RDB_SIG_UNBLOCK &&
+	                     how != RDB_SIG_SETMASK))
+		return rdb_sys4(__NR_rt_sigprocmask, how, set, oset, setsize);
+	if (set)
+		s = *set; /* before the kernel writes oset: they may alias */
+	uint64_t was = RT->reserved_blocked;
+	long r = rdb_sys4(__NR_rt_sigprocmask, how, set ? &s : 0, oset ? &o : 0, 8);
+	if (r < 0)
+		return r;
+	if (set && res) {
+		uint64_t want = s & res;
+		if (how == RDB_SIG_BLOCK)
+			RT->reserved_blocked |= want;
+		else if (how == RDB_SIG_UNBLOCK)
+			RT->reserved_blocked &= ~want;
+		else
+			RT->reserved_blocked = want;
+		/* Undo what the kernel blocked of ours. */
+		if (how != RDB_SIG_UNBLOCK && want)
+			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_UNBLOCK, &want, 0, 8);
+	}
+	if (oset) {
+		*oset = (o & ~res) | was;
+		rdb_shadow_syswrite((uintptr_t)oset, 8);
+	}
+	return 0;
+}
+
+/* A fault in an instrumentation sequence is the program's own access
+ * faulting in its hook (the planes are always mapped): say so when asked
+ * (RDB_DEBUG in the environment), the exit status is as without rdb. */
+static void note_fault(int sig, void *si, void *uc)
+{
+	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
+	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	RT->fault_pc = pc;
+	RT->fault_in_hook = e != 0;
+	if (!RT->debug)
+		return;
+	uintptr_t addr = *(uintptr_t *)((char *)si + SI_ADDR);
+	if (e)
+		rdb_printf("rdb: signal %d at pc %p in the hook sequence [%p, +%u) "
+		           "of an instrumented access (fault address %p)\n",
+		           sig, (void *)pc, (void *)start, e->len, (void *)addr);
+	else
+		rdb_printf("rdb: signal %d at pc %p (fault address %p)\n", sig,
+		           (void *)pc, (void *)addr);
+}
+
+static void default_action(int sig, void *si, void *uc)
+{
+	int code = *(int *)((char *)si + SI_CODE);
+	int sync = code > 0 && (sig == RDB_SIGSEGV || sig == RDB_SIGBUS ||
+	                        sig == RDB_SIGILL || sig == RDB_SIGFPE);
+	if (sync)
+		note_fault(sig, si, uc);
+	rdb_run_term(-1, sig);
+	struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
+	ksigaction(sig, &k, 0);
+	if (sync)
+		return; /* the instruction faults again, now fatally */
+	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+	rdb_sys3(__NR_tgkill, pid, tid, sig);
+	*ucmask(uc) = ~bit(sig);
+}
+
+void rdb_sig_entry(int sig, void *si, void *uc)
+{
+	for (int i = 0; i < RT->n_sig; i++)
+		if (RT->sig[i](sig, si, uc))
+			return;
+	struct rdb_ksigaction v = RT->view[sig];
+	if (v.handler == RDB_SIG_IGN)
+		return;
+	if (v.handler == RDB_SIG_DFL) {
+		default_action(sig, si, uc);
+		return;
+	}
+	if (v.flags & RDB_SA_RESETHAND) {
+		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+		install(sig);
+	}
+	/* %r13-%r15 are the program's here (the runtime never touches them),
+	 * so the handler runs with the SIC of the interrupted code. */
+	((void (*)(int, void *, void *))v.handler)(sig, si, uc);
+	uint64_t sic = rdb_sic();
+	if (sic > gregs(uc)[REG_R15])
+		gregs(uc)[REG_R15] = sic;
+}

@@ -1,0 +1,140 @@
+/* start.c: __rdb_start, called by crt/start.S before libc's start-up
+ * (paper Fig. 19).  It runs before musl's static-pie self-relocation, so
+ * everything it reaches uses PC-relative references only, and before the
+ * reserved registers are set (crt does that after it returns).  Order:
+ * check the address space (re-exec without ASLR if the program lies outside
+ * the covered range), map the state region and the two shadow planes, set
+ * the %gs base, reserve the brk heap, take over the signals, find .rdb_iot,
+ * run the init callbacks. */
+#include "rt.h"
+
+/* The rdb_init section always exists: this entry is the runtime's own. */
+void rdb_init_self(void) {}
+RDB_INIT(rdb_init_self);
+extern const int64_t __start_rdb_init[] __attribute__((visibility("hidden")));
+extern const int64_t __stop_rdb_init[] __attribute__((visibility("hidden")));
+
+unsigned long rdb_getauxval(unsigned long type)
+{
+	for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
+		if (a[0] == type)
+			return a[1];
+	return 0;
+}
+
+static int in_cover(uintptr_t a) { return a >= RDB_COVER_LO && a < RDB_COVER_HI; }
+
+/* With ASLR on, a static-pie image or the stack may land outside the
+ * covered range: re-exec ourselves once with ADDR_NO_RANDOMIZE. */
+static void check_address_space(long *sp, char **argv, char **envp)
+{
+	uintptr_t text = (uintptr_t)&__rdb_start;
+	if (in_cover(text) && in_cover((uintptr_t)sp))
+		return;
+	long pers = rdb_sys1(__NR_personality, 0xffffffff);
+	if (pers >= 0 && !(pers & RDB_ADDR_NO_RANDOMIZE) &&
+	    rdb_sys1(__NR_personality, pers | RDB_ADDR_NO_RANDOMIZE) >= 0) {
+		long r = rdb_sys3(__NR_execve, "/proc/self/exe", argv, envp);
+		rdb_die("cannot re-execute /proc/self/exe without ASLR (error %ld)\n", -r);
+	}
+	rdb_die("the program (text %p, stack %p) lies outside the covered range "
+	        "[%p, %p) even without ASLR\n",
+	        (void *)text, (void *)sp, (void *)RDB_COVER_LO, (void *)RDB_COVER_HI);
+}
+
+static void *map_fixed(uintptr_t lo, uintptr_t hi, int prot, const char *what)
+{
+	lo &= ~0xfffull;
+	hi = (hi + 0xfff) & ~0xfffull;
+	long r = rdb_sys6(__NR_mmap, (long)lo, (long)(hi - lo), prot,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+	                      RDB_MAP_FIXED_NOREPLACE,
+	                  -1, 0);
+	if (r < 0 && r > -4096)
+		rdb_die("cannot map the %s at [%p, %p): error %ld\n", what, (void *)lo,
+		        (void *)hi, -r);
+	if ((uintptr_t)r != lo) /* kernel older than 4.17: the flag was a hint */
+		rdb_die("the %s landed at %p, not %p\n", what, (void *)r, (void *)lo);
+	return (void *)r;
+}
+
+/* %gs base = -S_OFFSET is a kernel-half canonical address: arch_prctl
+ * refuses it (>= TASK_SIZE_MAX), the FSGSBASE instruction does not. */
+static void set_gs_base(void)
+{
+	uint64_t base = -(uint64_t)RDB_S_OFFSET;
+	if (!(rdb_getauxval(RDB_AT_HWCAP2) & RDB_HWCAP2_FSGSBASE))
+		rdb_die("this kernel or CPU does not allow user code to set the %%gs "
+		        "base (FSGSBASE, Linux >= 5.9); rdb needs it for the S plane\n");
+	__asm__ volatile("wrgsbase %0" : : "r"(base) : "memory");
+}
+
+/* The loaded image's bounds from our program headers (AT_PHDR).  The ELF
+ * header (__ehdr_start, from the linker) opens the lowest PT_LOAD, which
+ * gives the load bias even without a PT_PHDR entry. */
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+
+static void find_image(void)
+{
+	struct phdr {
+		uint32_t type, flags;
+		uint64_t offset, vaddr, paddr, filesz, memsz, align;
+	};
+	const struct phdr *ph = (const struct phdr *)rdb_getauxval(RDB_AT_PHDR);
+	unsigned long n = rdb_getauxval(RDB_AT_PHNUM);
+	uintptr_t lo = ~(uintptr_t)0, hi = 0;
+	for (unsigned long i = 0; i < n; i++)
+		if (ph[i].type == 1 /* PT_LOAD */) {
+			if (ph[i].vaddr < lo)
+				lo = ph[i].vaddr & ~0xfffull;
+			if (ph[i].vaddr + ph[i].memsz > hi)
+				hi = ph[i].vaddr + ph[i].memsz;
+		}
+	uintptr_t bias = (uintptr_t)__ehdr_start - lo;
+	RT->bias = bias;
+	RT->image_lo = bias + lo;
+	RT->image_hi = bias + hi;
+}
+
+void __rdb_start(long *sp)
+{
+	long argc = sp[0];
+	char **argv = (char **)(sp + 1);
+	char **envp = argv + argc + 1;
+	check_address_space(sp, argv, envp);
+
+	map_fixed(RDB_STATE_ADDR, RDB_STATE_ADDR + RDB_STATE_SIZE, RDB_PROT_RW,
+	          "runtime state");
+	RT->magic = RDB_MAGIC;
+	RT->sp = sp;
+	RT->argc = argc;
+	RT->argv = argv;
+	RT->envp = envp;
+	char **e = envp;
+	while (*e)
+		e++;
+	RT->auxv = (unsigned long *)(e + 1);
+	for (e = envp; *e; e++)
+		if (rdb_strcmp(*e, "RDB_DEBUG=1") == 0)
+			RT->debug = 1;
+
+	/* The planes stay in fork children: the program's own children run
+	 * hooks too.  MADV_DONTFORK belongs around the runtime's own forks
+	 * (interval children, next issue). */
+	map_fixed(RDB_COVER_LO - RDB_R_OFFSET, RDB_COVER_HI - RDB_R_OFFSET,
+	          RDB_PROT_RW, "R shadow plane");
+	map_fixed(RDB_COVER_LO - RDB_S_OFFSET, RDB_COVER_HI - RDB_S_OFFSET,
+	          RDB_PROT_RW, "S shadow plane");
+	set_gs_base();
+
+	map_fixed(RDB_BRK_BASE, RDB_BRK_BASE + RDB_BRK_SIZE, RDB_PROT_NONE,
+	          "brk heap reservation");
+	RT->brk_cur = RT->brk_mapped = RDB_BRK_BASE;
+
+	find_image();
+	rdb_signal_init();
+	rdb_iot_init();
+
+	for (const int64_t *p = __start_rdb_init; p < __stop_rdb_init; p++)
+		((rdb_init_fn *)((uintptr_t)p + (uintptr_t)*p))();
+}

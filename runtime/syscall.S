@@ -1,0 +1,136 @@
+/* syscall.S: __rdb_syscall, called in place of every `syscall`
+ * instruction (rules/trace.rules).  It behaves like the instruction: the
+ * number in %rax, arguments in %rdi %rsi %rdx %r10 %r8 %r9, the result in
+ * %rax, %rcx = the return address and %r11 = RFLAGS (what the kernel
+ * leaves), every other register and the flags preserved.
+ *
+ * Four numbers never reach the C dispatch, because the call's return
+ * address or our frame would disturb them:
+ *   rt_sigreturn (15): pop the return address, enter with the program's
+ *     %rsp; it never returns.
+ *   clone (56) with a new stack: push the return address onto the new
+ *     stack, so the child returns into the program from there.
+ *   vfork (58) and clone(CLONE_VM) on the same stack: the child runs on
+ *     our stack while the parent sleeps, so keep nothing on it: the return
+ *     address waits in the runtime state (the same value for both).
+ * Everything else (fork included: the child gets a copy of our frame)
+ * goes through rdb_syscall_dispatch(nr, args). */
+#include "layout.h"
+
+	.text
+	.globl __rdb_syscall
+	.hidden __rdb_syscall
+	.type __rdb_syscall,@function
+__rdb_syscall:
+	.cfi_startproc
+	pushfq
+	.cfi_adjust_cfa_offset 8
+	cmp $15, %eax
+	je .Lsigreturn
+	cmp $58, %eax
+	je .Lvfork
+	cmp $56, %eax
+	je .Lclone
+.Lgeneric:
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r10
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	lea 8(%rsp), %rsi		/* args[0..5] = rdi rsi rdx r10 r8 r9 */
+	mov %rax, %rdi
+	and $-16, %rsp
+	cld
+	call rdb_syscall_dispatch
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %r11
+	popfq
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %rcx
+	ret
+
+	.cfi_adjust_cfa_offset 8
+.Lsigreturn:
+	popfq
+	.cfi_adjust_cfa_offset -8
+	lea 8(%rsp), %rsp
+	syscall
+	ud2
+
+	.cfi_adjust_cfa_offset 8
+.Lclone:
+	test %rsi, %rsi
+	jnz .Lclone_stack
+	test $0x100, %edi		/* CLONE_VM on our own stack: like vfork */
+	jnz .Lvfork
+	jmp .Lgeneric
+
+.Lclone_stack:
+	popfq
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %rcx
+	lea -8(%rsi), %rsi
+	mov %rcx, (%rsi)
+	syscall
+	lea 8(%rsi), %rsi		/* both: the argument register as it was */
+	mov (%rsp), %rcx		/* the child returns from its new stack */
+	ret
+
+	.cfi_adjust_cfa_offset 8
+.Lvfork:
+	popfq
+	.cfi_adjust_cfa_offset -8
+	pop %r11
+	.cfi_adjust_cfa_offset -8
+	.cfi_register %rip, %r11
+	movabs $(RDB_STATE_ADDR + RDB_STATE_VFORK_RET), %rcx
+	mov %r11, (%rcx)
+	syscall
+	movabs $(RDB_STATE_ADDR + RDB_STATE_VFORK_RET), %rcx
+	push (%rcx)
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rip, -8
+	mov (%rsp), %rcx
+	ret
+	.cfi_endproc
+	.size __rdb_syscall, .-__rdb_syscall
+
+/* The restorer of every handler the runtime installs (SA_RESTORER). */
+	.globl rdb_restore_rt
+	.hidden rdb_restore_rt
+	.type rdb_restore_rt,@function
+rdb_restore_rt:
+	mov $15, %eax
+	syscall
+	ud2
+	.size rdb_restore_rt, .-rdb_restore_rt
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,173 @@
+/* syscall.c: what the runtime does around each syscall of the program
+ * (reached from __rdb_syscall in syscall.S).  Most calls run as they are
+ * and the regions the kernel wrote get the SYSWRITE transition; a few are
+ * the runtime's: brk is emulated inside the covered range, address-space
+ * calls may not reach outside it, the signal calls keep the program's
+ * view (signal.c), exit runs the termination callbacks.  Recording and
+ * replay (next issue) hook in here, around rdb_sys6. */
+#include "rt.h"
+
+static void emit_syswrite(void *ctx, uintptr_t a, size_t n)
+{
+	(void)ctx;
+	rdb_shadow_syswrite(a, n);
+}
+
+void rdb_run_term(int status, int signo)
+{
+	if (RT->terminated)
+		return;
+	RT->terminated = 1;
+	for (int i = 0; i < RT->n_term; i++)
+		RT->term[i](status, signo);
+}
+
+/* brk: the kernel's heap lies outside the covered range, so the runtime
+ * keeps its own at RDB_BRK_BASE (deterministic: replay needs no trace). */
+static long sys_brk(uintptr_t want)
+{
+	if (want < RDB_BRK_BASE || want > RDB_BRK_BASE + RDB_BRK_SIZE)
+		return (long)RT->brk_cur;
+	uintptr_t need = (want + 0xfff) & ~0xfffull;
+	if (need > RT->brk_mapped) {
+		long r = rdb_sys3(__NR_mprotect, RT->brk_mapped, need - RT->brk_mapped,
+		                  RDB_PROT_RW);
+		if (r < 0)
+			return (long)RT->brk_cur;
+	} else if (need < RT->brk_mapped) {
+		/* Shrinking drops the pages, as the kernel does: regrown memory
+		 * reads as zero. */
+		long r = rdb_sys6(__NR_mmap, (long)need, (long)(RT->brk_mapped - need),
+		                  RDB_PROT_NONE,
+		                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+		                      RDB_MAP_FIXED,
+		                  -1, 0);
+		if (r < 0 && r > -4096)
+			return (long)RT->brk_cur;
+		rdb_shadow_clear(need, RT->brk_mapped - need);
+	}
+	RT->brk_mapped = need;
+	RT->brk_cur = want;
+	return (long)want;
+}
+
+static long refuse_range(const char *call, uintptr_t a, size_t n)
+{
+	rdb_printf("rdb: refused %s at [%p, %p): outside the covered range "
+	           "[%p, %p) that rdb's shadow memory monitors\n",
+	           call, (void *)a, (void *)(a + n), (void *)RDB_COVER_LO,
+	           (void *)RDB_COVER_HI);
+	return -RDB_ENOMEM;
+}
+
+static long sys_mmap(const long *a)
+{
+	uintptr_t addr = (uintptr_t)a[0];
+	size_t len = (size_t)a[1];
+	long flags = a[3];
+	if (flags & (RDB_MAP_FIXED | RDB_MAP_FIXED_NOREPLACE)) {
+		if (!rdb_covered(addr, len))
+			return refuse_range("mmap(MAP_FIXED)", addr, len);
+	} else if (addr && !rdb_covered(addr, len)) {
+		addr = 0; /* a hint outside: let the kernel choose */
+	}
+	long r = rdb_sys6(__NR_mmap, (long)addr, (long)len, a[2], flags, a[4], a[5]);
+	if (r < 0 && r > -4096)
+		return r;
+	if (!rdb_covered((uintptr_t)r, len)) {
+		rdb_sys2(__NR_munmap, r, len);
+		return refuse_range("mmap result", (uintptr_t)r, len);
+	}
+	/* Fresh memory: forget what the shadow said about the old bytes. */
+	rdb_shadow_clear((uintptr_t)r, len);
+	return r;
+}
+
+static long sys_mremap(const long *a)
+{
+	uintptr_t old = (uintptr_t)a[0];
+	size_t olen = (size_t)a[1], nlen = (size_t)a[2];
+	if (!rdb_covered(old, olen))
+		return refuse_range("mremap", old, olen);
+	if ((a[3] & RDB_MREMAP_FIXED) && !rdb_covered((uintptr_t)a[4], nlen))
+		return refuse_range("mremap(MREMAP_FIXED)", (uintptr_t)a[4], nlen);
+	long r = rdb_sys6(__NR_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r < 0 && r > -4096)
+		return r;
+	if (!rdb_covered((uintptr_t)r, nlen))
+		rdb_die("mremap moved [%p, +%lu) outside the covered range, to %p\n",
+		        (void *)old, (unsigned long)olen, (void *)r);
+	/* The contents moved: the new range counts as written (the old bytes'
+	 * states do not follow them yet), the old range is forgotten. */
+	if ((uintptr_t)r != old) {
+		size_t keep = olen < nlen ? olen : nlen;
+		rdb_shadow_clear(old, olen);
+		rdb_shadow_clear((uintptr_t)r, nlen);
+		rdb_shadow_syswrite((uintptr_t)r, keep);
+	} else if (nlen > olen) {
+		rdb_shadow_clear(old + olen, nlen - olen);
+	}
+	return r;
+}
+
+long rdb_syscall_dispatch(long nr, const long a[6])
+{
+	switch (nr) {
+	case __NR_brk:
+		return sys_brk((uintptr_t)a[0]);
+	case __NR_mmap:
+		return sys_mmap(a);
+	case __NR_mremap:
+		return sys_mremap(a);
+	case __NR_munmap:
+	case __NR_mprotect:
+		if (!rdb_covered((uintptr_t)a[0], (size_t)a[1]))
+			return refuse_range(nr == __NR_munmap ? "munmap" : "mprotect",
+			                    (uintptr_t)a[0], (size_t)a[1]);
+		if (nr == __NR_munmap) {
+			long r = rdb_sys2(__NR_munmap, a[0], a[1]);
+			if (r == 0)
+				rdb_shadow_clear((uintptr_t)a[0], (size_t)a[1]);
+			return r;
+		}
+		break;
+	case __NR_rt_sigaction:
+		return rdb_sig_action(a[0], (const struct rdb_ksigaction *)a[1],
+		                      (struct rdb_ksigaction *)a[2], a[3]);
+	case __NR_rt_sigprocmask:
+		return rdb_sig_procmask(a[0], (const uint64_t *)a[1], (uint64_t *)a[2],
+		                        a[3]);
+	case __NR_arch_prctl:
+		/* %gs holds the S plane's base: the program cannot have it. */
+		if (a[0] == RDB_ARCH_SET_GS) {
+			rdb_printf("rdb: refused arch_prctl(ARCH_SET_GS): %%gs is rdb's\n");
+			return -RDB_EPERM;
+		}
+		if (a[0] == RDB_ARCH_GET_GS) {
+			*(unsigned long *)a[1] = 0;
+			rdb_shadow_syswrite((uintptr_t)a[1], 8);
+			return 0;
+		}
+		break;
+	case __NR_clone3:
+		/* Its stack comes in a struct the entry stub does not read yet;
+		 * callers fall back to clone. */
+		return -RDB_ENOSYS;
+	case __NR_exit:
+	case __NR_exit_group:
+		rdb_run_term((int)a[0] & 0xff, 0);
+		break;
+	default: {
+		char why[200];
+		if (rdb_systab_refusal(nr, a, why, sizeof why)) {
+			rdb_printf("rdb: refused %s\n", why);
+			return -RDB_ENOSYS;
+		}
+	}
+	}
+	long pre[RDB_NPRE];
+	rdb_systab_pre(nr, a, pre);
+	long r = rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	rdb_systab_writes(nr, a, pre, r, emit_syswrite, 0);
+	return r;
+}

@@ -1,0 +1,64 @@
+/* systab.c: the one door between the syscall dispatch and syscallgen's
+ * generated table (syscallgen/rdb_syscalls.h).  Built with the table when
+ * the build has it (RDB_HAVE_SYSCALLGEN); without it every call passes and
+ * no SYSWRITE transition is applied.  The table holds pointers, so it may
+ * only be used after musl's self-relocation: the dispatch is, __rdb_start
+ * is not. */
+#include "rt.h"
+
+#ifdef RDB_HAVE_SYSCALLGEN
+#include "rdb_syscalls.h"
+
+_Static_assert(RDB_NPRE == RDB_SYS_NPRE, "rt.h RDB_NPRE");
+_Static_assert(RDB_SYS_MAXARGS == 6, "six syscall arguments");
+
+/* Reads program memory without faulting: an unreadable address makes the
+ * kernel fail the call itself, it must not kill us first. */
+static int peek(void *ctx, uintptr_t addr, void *out, size_t len)
+{
+	(void)ctx;
+	struct iov {
+		void *base;
+		size_t len;
+	} local = {out, len}, remote = {(void *)addr, len};
+	long pid = rdb_sys0(__NR_getpid);
+	long r = rdb_sys6(__NR_process_vm_readv, pid, (long)&local, 1, (long)&remote,
+	                  1, 0);
+	return r == (long)len ? 0 : -1;
+}
+
+size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap)
+{
+	return rdb_sys_refusal_message(nr, args, buf, cap);
+}
+
+void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE])
+{
+	rdb_sys_pre(nr, args, pre, peek, 0);
+}
+
+void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
+                       long ret, rdb_emit_fn *emit, void *ctx)
+{
+	rdb_sys_writes(nr, args, pre, ret, emit, ctx);
+}
+
+#else /* no table yet: pass everything through */
+
+size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap)
+{
+	(void)nr, (void)args, (void)buf, (void)cap;
+	return 0;
+}
+
+void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE])
+{
+	(void)nr, (void)args, (void)pre;
+}
+
+void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
+                       long ret, rdb_emit_fn *emit, void *ctx)
+{
+	(void)nr, (void)args, (void)pre, (void)ret, (void)emit, (void)ctx;
+}
+#endif

@@ -1,0 +1,151 @@
+/* util.c: the runtime's own small libc: memory and string helpers and a
+ * formatted message to fd 2 through raw write(2).  Nothing here may call
+ * the program's (instrumented) libc, so these are named rdb_* and the
+ * build checks that librdb.a has no undefined symbol outside itself. */
+#include <stdarg.h>
+
+#include "rt.h"
+
+void *rdb_memset(void *d, int c, size_t n)
+{
+	void *r = d;
+	__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+	return r;
+}
+
+void *rdb_memcpy(void *d, const void *s, size_t n)
+{
+	void *r = d;
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+	return r;
+}
+
+size_t rdb_strlen(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+int rdb_strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+long rdb_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	return rdb_sys6(nr, a, b, c, d, e, f);
+}
+
+void rdb_write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		long r = rdb_sys3(__NR_write, fd, p, n);
+		if (r == -4) /* EINTR */
+			continue;
+		if (r <= 0)
+			return;
+		p += r;
+		n -= (size_t)r;
+	}
+}
+
+/* A bounded buffer: messages longer than it are cut, never overflow. */
+struct out {
+	char buf[512];
+	size_t n;
+};
+
+static void put(struct out *o, char c)
+{
+	if (o->n < sizeof o->buf)
+		o->buf[o->n++] = c;
+}
+
+static void put_u(struct out *o, unsigned long v, unsigned base)
+{
+	char tmp[24];
+	int k = 0;
+	do {
+		tmp[k++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (k)
+		put(o, tmp[--k]);
+}
+
+static void vformat(struct out *o, const char *f, va_list ap)
+{
+	for (; *f; f++) {
+		if (*f != '%') {
+			put(o, *f);
+			continue;
+		}
+		int lng = 0;
+		f++;
+		while (*f == 'l')
+			lng = 1, f++;
+		switch (*f) {
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			for (s = s ? s : "(null)"; *s; s++)
+				put(o, *s);
+			break;
+		}
+		case 'd': {
+			long v = lng ? va_arg(ap, long) : va_arg(ap, int);
+			if (v < 0)
+				put(o, '-'), v = -v;
+			put_u(o, (unsigned long)v, 10);
+			break;
+		}
+		case 'u':
+			put_u(o, lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned), 10);
+			break;
+		case 'x':
+			put_u(o, lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned), 16);
+			break;
+		case 'p':
+			put(o, '0'), put(o, 'x');
+			put_u(o, (unsigned long)va_arg(ap, void *), 16);
+			break;
+		case '%':
+			put(o, '%');
+			break;
+		default:
+			put(o, '%'), put(o, *f);
+			if (!*f)
+				return;
+		}
+	}
+}
+
+void rdb_printf(const char *fmt, ...)
+{
+	struct out o;
+	o.n = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vformat(&o, fmt, ap);
+	va_end(ap);
+	rdb_write_all(2, o.buf, o.n);
+}
+
+_Noreturn void rdb_die(const char *fmt, ...)
+{
+	struct out o;
+	o.n = 0;
+	const char *p = "rdb: ";
+	while (*p)
+		put(&o, *p++);
+	va_list ap;
+	va_start(ap, fmt);
+	vformat(&o, fmt, ap);
+	va_end(ap);
+	rdb_write_all(2, o.buf, o.n);
+	for (;;)
+		rdb_sys1(__NR_exit_group, 127);
+}

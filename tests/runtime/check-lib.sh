@@ -1,0 +1,26 @@
+#!/bin/sh
+# check-lib.sh LIBRDB_A: librdb.a defines every symbol it uses (no call can
+# reach the program's instrumented libc), and its code needs no absolute
+# relocation (R_X86_64_64, GOT) that musl's self-relocation would have to
+# apply first: __rdb_start runs before it.  The syscall table (pointers in
+# .data.rel.ro, used only after start-up) is the one allowed exception.
+set -u
+lib=$1
+fail=0
+undef=$(nm -u "$lib" | awk 'NF==2{print $2}' | sort -u)
+defined=$(nm --defined-only "$lib" | awk 'NF==3{print $3}' | sort -u)
+for s in $undef; do
+	case $s in __start_rdb_init|__stop_rdb_init|__ehdr_start) continue ;; esac
+	if ! echo "$defined" | grep -qx "$s"; then
+		echo "FAIL librdb uses $s, defined outside it"; fail=1
+	fi
+done
+bad=$(readelf -rW "$lib" | awk '
+	/^File:/ { f = $2 }
+	/^Relocation section/ { sec = $3 }
+	/R_X86_64_/ && $3 !~ /^R_X86_64_(PC32|PLT32|PC64)$/ && f !~ /rdb_syscalls_gen/ && sec !~ /eh_frame|debug/ { print f, sec, $3, $5 }')
+if [ -n "$bad" ]; then
+	echo "FAIL relocations that need the image relocated first:"; echo "$bad"; fail=1
+fi
+[ $fail = 0 ] && echo "ok librdb: self-contained, PC-relative only"
+exit $fail
