@@ -326,12 +326,20 @@ static bool is_gpr(int reg, int num, int size)
 	       !altr_regs[reg].high8;
 }
 
-/* The kind bits an actual operand has. */
-static uint16_t kind_of_op(const struct altr_operand *op)
+/* A bare expression (no '*', base, index or segment): a branch target for
+ * direct jumps and calls, absolute memory for everything else. */
+static bool is_bare(const struct altr_operand *op)
+{
+	return op->kind == OPK_MEM && !op->star && op->base < 0 &&
+	       op->index < 0 && op->seg < 0;
+}
+
+/* The kind bits an actual operand has (in a branch row or not). */
+static uint16_t kind_of_op(const struct altr_operand *op, bool branch)
 {
 	switch (op->kind) {
 	case OPK_IMM: return K_IMM;
-	case OPK_MEM: return K_MEM;
+	case OPK_MEM: return branch && is_bare(op) ? K_TGT : K_MEM;
 	case OPK_TARGET: return K_TGT;
 	case OPK_REG: break;
 	default: return 0;
@@ -353,16 +361,17 @@ static uint16_t kind_of_op(const struct altr_operand *op)
 static const struct form *match_form(int r, const struct altr_insn *in)
 {
 	const struct rowforms *rf = &row_forms[r];
+	bool branch = rows[r].attrs & X_BRANCH;
 	for (int a = 0; a < rf->nalt; a++) {
 		const struct form *f = &rf->alt[a];
 		if (f->n != in->nops)
 			continue;
 		int i, nmem = 0;
 		for (i = 0; i < f->n; i++) {
-			uint16_t k = kind_of_op(&in->ops[i]);
+			uint16_t k = kind_of_op(&in->ops[i], branch);
 			if (!(k & f->kinds[i]))
 				break;
-			nmem += in->ops[i].kind == OPK_MEM;
+			nmem += k == K_MEM;
 		}
 		if (i == f->n && (nmem <= 1 || (rows[r].attrs & X_MULTI)))
 			return f;
@@ -370,16 +379,11 @@ static const struct form *match_form(int r, const struct altr_insn *in)
 	return NULL;
 }
 
-/* Direct branches: a bare expression (no '*', no base or index) is the
- * target, not an absolute memory operand. */
 static void mark_targets(struct altr_insn *in)
 {
-	for (int i = 0; i < in->nops; i++) {
-		struct altr_operand *op = &in->ops[i];
-		if (op->kind == OPK_MEM && !op->star && op->base < 0 &&
-		    op->index < 0 && op->seg < 0)
-			op->kind = OPK_TARGET;
-	}
+	for (int i = 0; i < in->nops; i++)
+		if (is_bare(&in->ops[i]))
+			in->ops[i].kind = OPK_TARGET;
 }
 
 static int widest_vec(const struct altr_insn *in)
@@ -571,13 +575,11 @@ bool altr_insn_decode(struct altr_insn *in)
 {
 	for (int e = lookup(in->mnem); e >= 0; e = entries[e].next) {
 		const struct altr_idesc *d = &rows[entries[e].row];
-		struct altr_insn try = *in;
-		if (d->attrs & X_BRANCH)
-			mark_targets(&try);
-		const struct form *f = match_form(entries[e].row, &try);
+		const struct form *f = match_form(entries[e].row, in);
 		if (!f)
 			continue;
-		*in = try;
+		if (d->attrs & X_BRANCH)
+			mark_targets(in);
 		in->desc = d;
 		fill(in, &entries[e], f);
 		return true;

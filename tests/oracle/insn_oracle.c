@@ -62,7 +62,8 @@ static struct exception {
 	 "vextracti64x4 vextractf32x4 vcvtps2ph vmovhps vmovlps vstmxcsr",
 	 "*,m*", CK_ACC, "1", "capstone 4 marks this store's destination as "
 	 "read; the SDM defines it as written only", 0},
-	{"fst fstp fist fistp fisttp fnstcw fnstsw stmxcsr set# fxsave "
+	{"fst fstp fist fistp fisttp fnstcw fstcw fnstsw fstsw fnstenv fstenv "
+	 "fnsave fsave stmxcsr set# fxsave "
 	 "fxsave64", "*", CK_ACC, "1", "as above (single-operand stores)", 0},
 	{"rol ror rcl rcr shl sal shr sar cmpxchg cmpxchg8b cmpxchg16b", "*",
 	 CK_ACC, "1", "capstone 4 marks the destination read only; the SDM "
@@ -579,6 +580,14 @@ static void check_form(csh cs, const struct form *f, const unsigned char *text)
 	cs_insn *ci = NULL;
 	size_t n = cs_disasm(cs, text + f->offset, (size_t)(f->end - f->offset),
 	                     (uint64_t)f->offset, 1, &ci);
+	/* fstcw, fstsw, fstenv, fsave, fclex, finit are fwait + the fn...
+	 * form: compare the second instruction. */
+	if (n && ci->id == X86_INS_WAIT && f->offset + ci->size < f->end) {
+		long at = f->offset + ci->size;
+		cs_free(ci, n);
+		n = cs_disasm(cs, text + at, (size_t)(f->end - at), (uint64_t)at, 1,
+		              &ci);
+	}
 	if (!in.desc) {
 		disagree(f, n ? ci : NULL, &in, CK_UNKNOWN,
 		         "unknown mnemonic or form", n ? "knows it" : "-");
