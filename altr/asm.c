@@ -197,16 +197,19 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	}
 	/* AVX-512 decorations trail the operand: %zmm0{%k1}{z}. */
 	if (s.len && s.p[s.len - 1] == '}' && s.p[0] != '{') {
-		size_t b = s.len;
+		size_t b = s.len, first = s.len;
 		while (b > 0 && s.p[b - 1] == '}') {
 			size_t j = b - 1;
 			while (j > 0 && s.p[j] != '{')
 				j--;
 			if (s.p[j] != '{')
 				break;
-			b = j;
+			b = first = j;
+			/* clang writes "%ymm1 {%k1} {z}" with blanks between */
+			while (b > 0 && isspace((unsigned char)s.p[b - 1]))
+				b--;
 		}
-		op->deco = mkstr(s.p + b, s.len - b);
+		op->deco = mkstr(s.p + first, s.len - first);
 		s = trim(mkstr(s.p, b));
 	}
 	op->text = s;

@@ -78,6 +78,12 @@ START_TEST(memory_operands)
 	ck_assert(str_is(in.ops[1].deco, "{%k2}{z}"));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
 
+	t.p = "vmovdqa32 %ymm1, %ymm1 {%k1} {z}";
+	t.len = strlen(t.p);
+	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
+	ck_assert(str_is(in.ops[1].deco, "{%k1} {z}"));
+
 	t.p = "fstp %st(1)";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in));
