@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------ tables */
 
@@ -730,6 +731,13 @@ static int load_file(struct rules_load *ld, const char *path,
 	if (in_list(ld->done, ld->ndone, rp)) { /* included before: once */
 		free(rp);
 		return 0;
+	}
+	struct stat st;
+	if (stat(rp, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/zero... */
+		rules_error(at, aline, acol, "cannot read '%s': not a regular "
+		            "file", path);
+		free(rp);
+		return -1;
 	}
 	size_t len;
 	char *src = altr_read_file(rp, &len);

@@ -604,6 +604,9 @@ static const struct bad bads[] = {
 	 "rule 'x' is already defined at "},
 	{"include \"nope.rules\"", 1, 9, "cannot read '"},
 	{"include nope", 1, 9, "syntax error"},
+	{"\ninclude \"/dev/zero\"", 2, 9,
+	 "cannot read '/dev/zero': not a regular file"},
+	{"include \".\"", 1, 9, "cannot read '"},
 	{"# only a comment\n  match load", 2, 3, "syntax error"},
 	{"rule match { match load }", 1, 6, "syntax error"},
 };
