@@ -45,6 +45,9 @@ void altr_buf_putc(struct altr_buf *b, char c);
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void altr_buf_free(struct altr_buf *b);
+void *altr_big_alloc(size_t n);
+void *altr_big_realloc(void *p, size_t old, size_t n);
+void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
 
@@ -280,6 +283,8 @@ struct altr_unit {
 	struct altr_func *funcs;
 	int nfuncs;
 	unsigned long ninsns, nunknown;
+	struct insn_chunk *arena; /* where the insns live (asm.c) */
+	size_t cap_lines, cap_stmts; /* allocated sizes of lines, stmts */
 };
 
 /* Reads src (takes ownership) into lines and statements; decodes every
