@@ -218,6 +218,48 @@ EOF
 	make -q CC="$RDBCC" CFLAGS=-O2 prog || fail "not up to date after build"
 	pass ;;
 
+setjmp)
+	need_link
+	cat > sj.c <<'EOF'
+#include <setjmp.h>
+#include <stdio.h>
+static jmp_buf env;
+static unsigned long sic(void) { unsigned long v; __asm__ volatile("mov %%r15, %0" : "=r"(v)); return v; }
+static void deep(int n) { if (n) deep(n - 1); else longjmp(env, 7); }
+int main(void)
+{
+	volatile int round = 0;
+	volatile unsigned long before = 0;
+	int v = setjmp(env);
+	if (v) {
+		unsigned long after = sic();
+		/* longjmp must not roll the SIC back to setjmp's value */
+		printf("back %d %s\n", v, after > before ? "sic-forward" : "sic-rolled-back");
+	}
+	if (round++ < 3) {
+		before = sic();
+		deep(10);
+	}
+	return 0;
+}
+EOF
+	"$RDBCC" -O1 sj.c -o sj || fail "build"
+	./sj > out || fail "./sj exited $?"
+	[ "$(cat out)" = "$(printf 'back 7 sic-forward\nback 7 sic-forward\nback 7 sic-forward')" ] ||
+		fail "./sj printed: $(cat out)"
+	pass ;;
+
+install)
+	need_link
+	build=$(dirname "$bindir")
+	cmake --install "$build" --prefix "$work/prefix" > install.log 2>&1 ||
+		{ cat install.log >&2; fail "cmake --install"; }
+	"$work/prefix/bin/rdb-cc" --version | grep -q "rules: $work/prefix/share/rdb/rules/trace.rules" ||
+		fail "installed rdb-cc does not use the installed rules: $("$work/prefix/bin/rdb-cc" --version)"
+	(cd / && "$work/prefix/bin/rdb-cc" -O2 "$work/hello.c" -o "$work/hi") || fail "installed rdb-cc"
+	[ "$(./hi)" = hello ] || fail "./hi"
+	pass ;;
+
 *)
 	echo "driver-test.sh: unknown case $case" >&2
 	exit 2 ;;
