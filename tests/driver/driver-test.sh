@@ -260,6 +260,18 @@ install)
 	[ "$(./hi)" = hello ] || fail "./hi"
 	pass ;;
 
+iot-cli)
+	iot=$bindir/rdb-iot
+	"$iot" --help | grep -q 'usage: rdb-iot' || fail "--help"
+	echo text > notelf
+	"$iot" notelf > out 2>&1 && fail "accepted a text file"
+	[ "$(cat out)" = "rdb-iot:notelf: not an ELF file" ] || fail "message: $(cat out)"
+	printf 'int main(void){return 0;}\n' > m.c
+	gcc m.c -o plainexe || fail "gcc"
+	"$iot" plainexe || fail "an executable without .rdb_iot is not an error"
+	"$iot" --dump plainexe | grep -q 'no .rdb_iot section' || fail "--dump without section"
+	pass ;;
+
 *)
 	echo "driver-test.sh: unknown case $case" >&2
 	exit 2 ;;
