@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_RULES_REPLAY
-static int replay(const char *path)
+static int replay(const char *path, int *nfiles)
 {
 	struct stat st;
 	if (stat(path, &st)) {
@@ -87,7 +87,7 @@ static int replay(const char *path)
 			if (ents[i]->d_name[0] != '.') {
 				char *p = malloc(strlen(path) + strlen(ents[i]->d_name) + 2);
 				sprintf(p, "%s/%s", path, ents[i]->d_name);
-				bad |= replay(p);
+				bad |= replay(p, nfiles);
 				free(p);
 			}
 			free(ents[i]);
@@ -101,6 +101,7 @@ static int replay(const char *path)
 		return 1;
 	LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
 	free(buf);
+	++*nfiles;
 	return 0;
 }
 
@@ -110,9 +111,9 @@ int main(int argc, char **argv)
 	/* the corpus is full of deliberate errors: keep their messages out */
 	if (!getenv("FUZZ_RULES_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (int i = 1; i < argc; i++, n++)
-		bad |= replay(argv[i]);
-	printf("fuzz_rules: replayed %d path(s)%s\n", n, bad ? ", with errors" : "");
+	for (int i = 1; i < argc; i++)
+		bad |= replay(argv[i], &n);
+	printf("fuzz_rules: replayed %d file(s)%s\n", n, bad ? ", with errors" : "");
 	return bad || n == 0;
 }
 #endif
