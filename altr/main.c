@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -39,6 +40,18 @@ static int write_output(const char *out, struct altr_unit *u,
 		if (altr_emit(u, rs, o, stdout, st) < 0)
 			return -1;
 		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	/* A device or fifo (-o /dev/null) is written in place: renaming a
+	 * temporary file over it would replace the device node. */
+	struct stat sb;
+	if (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		FILE *f = fopen(out, "w");
+		if (!f) {
+			altr_error_at(out, 0, 0, "cannot open output: %s", strerror(errno));
+			return -1;
+		}
+		int rc = altr_emit(u, rs, o, f, st);
+		return fclose(f) == 0 ? rc : -1;
 	}
 	/* Write beside the target, then rename: nothing half-written. */
 	size_t n = strlen(out);
