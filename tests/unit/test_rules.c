@@ -8,6 +8,22 @@
 
 static char tmpdir[64];
 
+/* The shipped rules folder: $ALTR_TEST_RULES (ctest sets it), else found
+ * from this file's path (CMake compiles it by absolute path). */
+static const char *rules_dir(void)
+{
+	static char dir[512];
+	const char *env = getenv("ALTR_TEST_RULES");
+	if (env)
+		return env;
+	snprintf(dir, sizeof dir, "%s", __FILE__);
+	char *p = strstr(dir, "tests/unit/test_rules.c");
+	if (!p)
+		return "rules";
+	strcpy(p, "rules");
+	return dir;
+}
+
 static void setup(void)
 {
 	strcpy(tmpdir, "/tmp/test_rulesXXXXXX");
@@ -107,10 +123,8 @@ END_TEST
 /* docs/rules.md lists every predicate of preds.def. */
 START_TEST(docs_list_every_pred)
 {
-	const char *rules = getenv("ALTR_TEST_RULES");
-	char path[512];
-	snprintf(path, sizeof path, "%s/../docs/rules.md",
-	         rules ? rules : "rules");
+	char path[600];
+	snprintf(path, sizeof path, "%s/../docs/rules.md", rules_dir());
 	size_t len;
 	char *doc = altr_read_file(path, &len);
 	ck_assert_msg(doc != NULL, "cannot read %s", path);
@@ -146,16 +160,16 @@ END_TEST
 
 START_TEST(shipped_files)
 {
-	const char *dir = getenv("ALTR_TEST_RULES");
-	char path[512];
+	const char *dir = rules_dir();
+	char path[600];
 	struct altr_ruleset rs = {0};
 	char err[1024];
-	snprintf(path, sizeof path, "%s/identity.rules", dir ? dir : "rules");
+	snprintf(path, sizeof path, "%s/identity.rules", dir);
 	ck_assert_int_eq(load_err(&rs, path, err, sizeof err), 0);
 	ck_assert_int_eq(rs.nrules, 0);
 	ck_assert_ptr_null(rs.rules);
 
-	snprintf(path, sizeof path, "%s/count-loads.rules", dir ? dir : "rules");
+	snprintf(path, sizeof path, "%s/count-loads.rules", dir);
 	ck_assert_int_eq(load_err(&rs, path, err, sizeof err), 0);
 	ck_assert_int_eq(rs.nrules, 1);
 	const struct altr_rule *r = rs.rules;
@@ -177,7 +191,7 @@ START_TEST(shipped_files)
 	ck_assert_ptr_null(c->next);
 	altr_rules_free(&rs);
 
-	snprintf(path, sizeof path, "%s/trace.rules", dir ? dir : "rules");
+	snprintf(path, sizeof path, "%s/trace.rules", dir);
 	if (access(path, R_OK) == 0) { /* the tracing rules parse too */
 		int rc = load_err(&rs, path, err, sizeof err);
 		ck_assert_msg(rc == 0, "%s", err);
