@@ -7,7 +7,8 @@
 # relocations. Output text identical to the input passes at once (it cannot
 # assemble differently: both are fed to as through stdin, so even the file
 # name as records is the same); otherwise both are assembled and compared
-# with `objdump -s -r`, ignoring altr's own .rdb_* sections.
+# with `objdump -s -r`, ignoring altr's own .rdb_* sections. (make-corpus.sh
+# keeps only files `as` accepts, so the fast path hides no broken input.)
 #
 # --assemble: only check that altr succeeds and its output assembles without
 # errors (for instrumenting rules such as count-loads.rules).
@@ -20,8 +21,8 @@ set -eu
 die() { echo "identity: $*" >&2; exit 2; }
 
 # Worker: check each file given, print one result line per file:
-# "ok FILE", "same FILE" (text differs, object identical), "warn FILE",
-# or "FAIL FILE: hint".
+# "ok FILE", "same FILE" (text differs, object identical) or
+# "FAIL FILE: hint"; ok/same lines note altr's first stderr line, if any.
 if [ "${1:-}" = --worker ]; then
 	shift
 	w=$(mktemp -d "${TMPDIR:-/tmp}/identity.XXXXXX")
@@ -30,8 +31,8 @@ if [ "${1:-}" = --worker ]; then
 		rel=${f#"$CORPUS"/}
 		keep() { # keep the work files of a failure
 			k="$KEEP/$(echo "$rel" | tr / _)"
-			mkdir -p "$k" && cp "$w"/* "$k"/ 2>/dev/null
-			ln -sf "$f" "$k/input.s"
+			mkdir -p "$k" && cp "$w"/* "$k"/ 2>/dev/null || true
+			ln -sf "$f" "$k/input.s" || true
 		}
 		rm -f "$w"/*
 		# shellcheck disable=SC2086 # ALTR_ARGS is a word list
