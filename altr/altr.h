@@ -42,6 +42,7 @@ bool altr_str_starts(struct altr_str s, const char *lit);
 void altr_buf_put(struct altr_buf *b, const char *s, size_t n);
 void altr_buf_puts(struct altr_buf *b, const char *s);
 void altr_buf_putc(struct altr_buf *b, char c);
+void altr_buf_putl(struct altr_buf *b, long v); /* decimal, as "%ld" */
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void altr_buf_free(struct altr_buf *b);
@@ -113,16 +114,16 @@ enum altr_opkind {
 };
 
 struct altr_operand {
-	enum altr_opkind kind;
-	bool star;              /* written with a leading '*' (indirect) */
 	struct altr_str text;   /* as written, trimmed, without '*' and deco */
 	struct altr_str deco;   /* AVX-512 decorations "{%k1}{z}", or empty */
-	int reg;                /* OPK_REG: index into altr_regs */
 	/* OPK_MEM (and OPK_TARGET: only disp is set) */
-	int seg;                /* index into altr_regs, or -1 */
 	struct altr_str disp;   /* displacement expression, may be empty */
-	int base, index;        /* indices into altr_regs, or -1 */
-	int scale;              /* 1, 2, 4, 8; 1 when absent */
+	uint8_t kind;           /* enum altr_opkind */
+	bool star;              /* written with a leading '*' (indirect) */
+	uint8_t scale;          /* 1, 2, 4, 8; 1 when absent */
+	int16_t reg;            /* OPK_REG: index into altr_regs */
+	int16_t seg;            /* index into altr_regs, or -1 */
+	int16_t base, index;    /* indices into altr_regs, or -1 */
 };
 
 /* Prefixes as separate words before the mnemonic ("lock", "rep", ...). */
@@ -205,13 +206,16 @@ struct altr_iinfo {
 
 struct altr_idesc; /* an instruction database row; opaque outside insndb.c */
 
+/* 64 bytes plus the operands: a unit holds one per instruction, and
+ * their size was most of altr's page faults. */
 struct altr_insn {
-	unsigned prefixes;          /* PFX_* */
 	struct altr_str mnem;       /* as written, e.g. "movl", "vmovdqu" */
-	int nops;
-	struct altr_operand ops[ALTR_MAXOPS]; /* AT&T order: sources first */
 	const struct altr_idesc *desc;        /* NULL: not in the database */
+	struct altr_operand *ops;   /* nops of them, AT&T order: sources
+	                               first; in a unit they follow the insn */
 	struct altr_iinfo info;               /* filled by altr_insn_decode */
+	uint16_t prefixes;          /* PFX_* */
+	int nops;
 };
 
 enum altr_stmtkind {
@@ -293,8 +297,10 @@ struct altr_unit {
 void altr_asm_read(struct altr_unit *u, const char *path, char *src,
                    size_t len);
 /* Parses one statement's text (no ';', no comment) as an instruction into
- * *in; false if it is not one.  Used for rule templates too. */
-bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in);
+ * *in, its operands into ops (room for ALTR_MAXOPS; in->ops points there);
+ * false if it is not one.  Used for rule templates too. */
+bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
+                         struct altr_operand ops[ALTR_MAXOPS]);
 void altr_asm_free(struct altr_unit *u);
 
 /* ---------------------------------------------------------------- insndb.c */

@@ -11,12 +11,48 @@
  */
 #include "altr.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 /* ---------------------------------------------------------- small helpers */
+
+/* Character classes as <ctype.h> has them in the C locale (altr never
+ * calls setlocale), by table: the ctype calls were a tenth of reading. */
+enum { C_SPACE = 1, C_DIGIT = 2, C_ALPHA = 4, C_IDENT = 8, C_IDSTART = 16,
+       C_SCAN = 32, C_SPLIT = 64, C_MNEM = 128 };
+static uint8_t cclass[256];
+
+static void init_cclass(void)
+{
+	if (cclass['a'])
+		return;
+	for (int c = 0; c < 256; c++) {
+		uint8_t k = 0;
+		if (c == ' ' || (c >= '\t' && c <= '\r'))
+			k |= C_SPACE;
+		if (c >= '0' && c <= '9')
+			k |= C_DIGIT | C_IDENT | C_MNEM;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			k |= C_ALPHA | C_IDENT | C_IDSTART | C_MNEM;
+		if (c == '_' || c == '.' || c == '$' || c == '@')
+			k |= C_IDENT;
+		if (c == '_' || c == '.' || c == '$')
+			k |= C_IDSTART;
+		if (c == '_' || c == '.' || c == '{' || c == '}')
+			k |= C_MNEM;
+		/* what read_line stops at */
+		if (c == '"' || c == '\'' || c == '#' || c == '/' || c == ';')
+			k |= C_SCAN;
+		/* what split_operands stops at */
+		if (c == '"' || c == '\'' || c == '(' || c == ')' || c == '{' ||
+		    c == '}' || c == ',')
+			k |= C_SPLIT;
+		cclass[c] = k;
+	}
+}
+
+#define IS(c, k) (cclass[(unsigned char)(c)] & (k))
 
 static struct altr_str mkstr(const char *p, size_t n)
 {
@@ -26,21 +62,11 @@ static struct altr_str mkstr(const char *p, size_t n)
 
 static struct altr_str trim(struct altr_str s)
 {
-	while (s.len && isspace((unsigned char)s.p[0]))
+	while (s.len && IS(s.p[0], C_SPACE))
 		s.p++, s.len--;
-	while (s.len && isspace((unsigned char)s.p[s.len - 1]))
+	while (s.len && IS(s.p[s.len - 1], C_SPACE))
 		s.len--;
 	return s;
-}
-
-static bool is_ident_char(int c)
-{
-	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
-}
-
-static bool is_ident_start(int c)
-{
-	return isalpha(c) || c == '_' || c == '.' || c == '$';
 }
 
 static bool str_ieq(struct altr_str s, const char *lit)
@@ -86,12 +112,21 @@ static const struct {
  * length and first letter before comparing names. */
 static unsigned prefix_bit(struct altr_str w)
 {
-	if (w.len < 2 || w.len > 12 || !strchr("lLrRdDaAnNcCeEfFgGsSxXbB{", w.p[0]))
+	static uint8_t first[256]; /* 1 + index of the first row with that
+	                              lowercase initial, or 0 */
+	if (!first['l'])
+		for (size_t i = sizeof prefix_words / sizeof prefix_words[0]; i-- > 0;)
+			first[(unsigned char)prefix_words[i].name[0]] = (uint8_t)(i + 1);
+	if (w.len < 2 || w.len > 12)
 		return 0;
-	for (size_t i = 0; i < sizeof prefix_words / sizeof prefix_words[0]; i++) {
+	unsigned char c0 = (unsigned char)w.p[0];
+	if (c0 >= 'A' && c0 <= 'Z')
+		c0 += 'a' - 'A';
+	if (!first[c0])
+		return 0;
+	for (size_t i = first[c0] - 1u; i < sizeof prefix_words / sizeof prefix_words[0]; i++) {
 		const char *n = prefix_words[i].name;
-		if (tolower((unsigned char)w.p[0]) == n[0] && strlen(n) == w.len &&
-		    strncasecmp(w.p, n, w.len) == 0)
+		if (n[0] == c0 && strlen(n) == w.len && strncasecmp(w.p, n, w.len) == 0)
 			return prefix_words[i].bit;
 	}
 	return 0;
@@ -101,19 +136,21 @@ static unsigned prefix_bit(struct altr_str w)
 static struct altr_str next_word(struct altr_str s, size_t *i)
 {
 	/* ';' separates too: "lock ; cmpxchg" arrives as one statement. */
-	while (*i < s.len && (isspace((unsigned char)s.p[*i]) || s.p[*i] == ';'))
-		(*i)++;
-	size_t b = *i;
-	while (*i < s.len && !isspace((unsigned char)s.p[*i]) && s.p[*i] != ';')
-		(*i)++;
-	return mkstr(s.p + b, *i - b);
+	size_t k = *i;
+	while (k < s.len && (IS(s.p[k], C_SPACE) || s.p[k] == ';'))
+		k++;
+	size_t b = k;
+	while (k < s.len && !IS(s.p[k], C_SPACE) && s.p[k] != ';')
+		k++;
+	*i = k;
+	return mkstr(s.p + b, k - b);
 }
 
-/* True if the statement text consists only of prefix words. */
-static bool only_prefixes(struct altr_str s)
+/* True if the statement text consists only of prefix words (any: some
+ * came before s). */
+static bool only_prefixes(struct altr_str s, bool any)
 {
 	size_t i = 0;
-	bool any = false;
 	for (;;) {
 		struct altr_str w = next_word(s, &i);
 		if (!w.len)
@@ -132,14 +169,19 @@ static int split_operands(struct altr_str s, struct altr_str *out, int max)
 	int n = 0, depth = 0;
 	size_t b = 0;
 	for (size_t i = 0; i <= s.len; i++) {
-		char c = i < s.len ? s.p[i] : ',';
-		if (i < s.len && c == '"') {
-			i = skip_string(s.p, i, s.len) - 1;
-			continue;
-		}
-		if (i < s.len && c == '\'' && i + 1 < s.len) {
-			i++;
-			continue;
+		char c = ',';
+		if (i < s.len) {
+			c = s.p[i];
+			if (!IS(c, C_SPLIT))
+				continue;
+			if (c == '"') {
+				i = skip_string(s.p, i, s.len) - 1;
+				continue;
+			}
+			if (c == '\'' && i + 1 < s.len) {
+				i++;
+				continue;
+			}
 		}
 		if (c == '(' || c == '{')
 			depth++;
@@ -177,7 +219,10 @@ static bool parse_bis(struct altr_str in, struct altr_operand *op)
 	}
 	if (n >= 2 && part[1].len && (op->index = parse_reg(part[1])) < 0)
 		return false;
-	if (n == 3 && part[2].len) {
+	if (n == 3 && part[2].len == 1 && (part[2].p[0] == '1' ||
+	    part[2].p[0] == '2' || part[2].p[0] == '4' || part[2].p[0] == '8')) {
+		op->scale = (uint8_t)(part[2].p[0] - '0');
+	} else if (n == 3 && part[2].len) {
 		char buf[8];
 		if (part[2].len >= sizeof buf)
 			return false;
@@ -187,16 +232,15 @@ static bool parse_bis(struct altr_str in, struct altr_operand *op)
 		long sc = strtol(buf, &end, 0);
 		if (*end || (sc != 1 && sc != 2 && sc != 4 && sc != 8))
 			return false;
-		op->scale = (int)sc;
+		op->scale = (uint8_t)sc;
 	}
 	return n == 1 ? part[0].len > 0 : true;
 }
 
 static void parse_operand(struct altr_str s, struct altr_operand *op)
 {
-	memset(op, 0, sizeof *op);
-	op->reg = op->seg = op->base = op->index = -1;
-	op->scale = 1;
+	*op = (struct altr_operand){.reg = -1, .seg = -1, .base = -1,
+	                            .index = -1, .scale = 1};
 	s = trim(s);
 	if (s.len && s.p[0] == '*') {
 		op->star = true;
@@ -213,7 +257,7 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 				break;
 			b = first = j;
 			/* clang writes "%ymm1 {%k1} {z}" with blanks between */
-			while (b > 0 && isspace((unsigned char)s.p[b - 1]))
+			while (b > 0 && IS(s.p[b - 1], C_SPACE))
 				b--;
 		}
 		op->deco = mkstr(s.p + first, s.len - first);
@@ -231,7 +275,7 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	int r = parse_reg(s);
 	if (r >= 0) {
 		op->kind = OPK_REG;
-		op->reg = r;
+		op->reg = (int16_t)r;
 		return;
 	}
 	op->kind = OPK_MEM;
@@ -239,7 +283,7 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	if (s.len > 4 && s.p[0] == '%' && s.p[3] == ':') {
 		int sr = altr_reg_lookup(s.p + 1, 2);
 		if (sr >= 0 && altr_regs[sr].cls == RC_SEG) {
-			op->seg = sr;
+			op->seg = (int16_t)sr;
 			s = trim(mkstr(s.p + 4, s.len - 4));
 		}
 	}
@@ -268,30 +312,24 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	op->disp = s;
 }
 
-bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in)
+/* altr_asm_parse_insn after its first word: w, ending at text[i], with
+ * prefix bit `bit` (0: w is the mnemonic); text is trimmed. */
+static bool parse_insn_from(struct altr_str text, size_t i, struct altr_str w,
+                            unsigned bit, struct altr_insn *in,
+                            struct altr_operand ops[ALTR_MAXOPS])
 {
-	memset(in, 0, sizeof *in);
-	text = trim(text);
-	size_t i = 0;
-	struct altr_str w;
-	for (;;) {
-		size_t save = i;
+	*in = (struct altr_insn){.ops = ops};
+	while (bit) {
+		in->prefixes |= (uint16_t)bit;
 		w = next_word(text, &i);
 		if (!w.len)
 			return false;
-		unsigned bit = prefix_bit(w);
-		if (!bit) {
-			i = save;
-			w = next_word(text, &i);
-			break;
-		}
-		in->prefixes |= bit;
+		bit = prefix_bit(w);
 	}
-	if (!w.len || !(isalpha((unsigned char)w.p[0]) || w.p[0] == '{'))
+	if (!w.len || !(IS(w.p[0], C_ALPHA) || w.p[0] == '{'))
 		return false;
 	for (size_t k = 0; k < w.len; k++)
-		if (!isalnum((unsigned char)w.p[k]) && w.p[k] != '_' && w.p[k] != '.' &&
-		    w.p[k] != '{' && w.p[k] != '}')
+		if (!IS(w.p[k], C_MNEM))
 			return false;
 	in->mnem = w;
 	struct altr_str rest = trim(mkstr(text.p + i, text.len - i));
@@ -303,12 +341,26 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in)
 		for (int k = 0; k < n; k++) {
 			if (!parts[k].len)
 				return false;
-			parse_operand(parts[k], &in->ops[k]);
+			parse_operand(parts[k], &ops[k]);
 		}
 		in->nops = n;
 	}
 	altr_insn_decode(in);
 	return true;
+}
+
+bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
+                         struct altr_operand ops[ALTR_MAXOPS])
+{
+	init_cclass();
+	text = trim(text);
+	size_t i = 0;
+	struct altr_str w = next_word(text, &i);
+	if (!w.len) {
+		*in = (struct altr_insn){.ops = ops};
+		return false;
+	}
+	return parse_insn_from(text, i, w, prefix_bit(w), in, ops);
 }
 
 /* ------------------------------------------------------- reading context */
@@ -353,6 +405,8 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 {
 	struct altr_str d = s->name;
 	const char *path = r->u->path;
+	if (d.len < 4 || d.len > 13) /* none of the names below */
+		return;
 	if (str_ieq(d, ".text")) {
 		set_section(r, true);
 	} else if (str_ieq(d, ".data") || str_ieq(d, ".bss")) {
@@ -400,25 +454,33 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 	}
 }
 
-/* Instructions live in chunks freed together: one malloc per instruction
- * was a fifth of the reading time. */
-#define CHUNK_INSNS 4500 /* about 2 MB: one huge page */
+/* Instructions live in chunks freed together, each followed by its own
+ * operands only: one malloc per instruction was a fifth of the reading
+ * time, and room for five operands each most of the page faults. */
+#define CHUNK_BYTES (2u << 20) /* one huge page */
 struct insn_chunk {
 	struct insn_chunk *next;
-	int used;
-	struct altr_insn insns[CHUNK_INSNS];
+	size_t used;
+	_Alignas(16) char mem[];
 };
 
-static struct altr_insn *new_insn(struct altr_unit *u)
+static struct altr_insn *new_insn(struct altr_unit *u, const struct altr_insn *in)
 {
+	size_t n = sizeof *in + (size_t)in->nops * sizeof *in->ops;
+	n = (n + 15) & ~(size_t)15;
 	struct insn_chunk *c = u->arena;
-	if (!c || c->used == CHUNK_INSNS) {
-		c = altr_big_alloc(sizeof *c);
+	if (!c || c->used + n > CHUNK_BYTES - sizeof *c) {
+		c = altr_big_alloc(CHUNK_BYTES);
 		c->next = u->arena;
 		c->used = 0;
 		u->arena = c;
 	}
-	return &c->insns[c->used++];
+	struct altr_insn *x = (struct altr_insn *)(void *)(c->mem + c->used);
+	c->used += n;
+	*x = *in;
+	x->ops = (struct altr_operand *)(x + 1);
+	memcpy(x->ops, in->ops, (size_t)in->nops * sizeof *in->ops);
+	return x;
 }
 
 static struct altr_stmt *new_stmt(struct reader *r)
@@ -431,9 +493,7 @@ static struct altr_stmt *new_stmt(struct reader *r)
 		u->cap_stmts = n;
 	}
 	struct altr_stmt *s = &u->stmts[u->nstmts++];
-	memset(s, 0, sizeof *s);
-	s->func = -1;
-	s->target = -1;
+	*s = (struct altr_stmt){.func = -1, .target = -1};
 	return s;
 }
 
@@ -446,11 +506,11 @@ static size_t label_len(struct altr_str t)
 		return 0;
 	if (t.p[0] == '"') {
 		i = skip_string(t.p, 0, t.len);
-	} else if (isdigit((unsigned char)t.p[0])) {
-		while (i < t.len && isdigit((unsigned char)t.p[i]))
+	} else if (IS(t.p[0], C_DIGIT)) {
+		while (i < t.len && IS(t.p[i], C_DIGIT))
 			i++;
-	} else if (is_ident_start((unsigned char)t.p[0])) {
-		while (i < t.len && is_ident_char((unsigned char)t.p[i]))
+	} else if (IS(t.p[0], C_IDSTART)) {
+		while (i < t.len && IS(t.p[i], C_IDENT))
 			i++;
 	} else {
 		return 0;
@@ -484,7 +544,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 	s->facts = ctx;
-	if (t.p[0] == '.' && !(t.len > 1 && isdigit((unsigned char)t.p[1]))) {
+	if (t.p[0] == '.' && !(t.len > 1 && IS(t.p[1], C_DIGIT))) {
 		size_t i = 0;
 		s->kind = STMT_DIRECTIVE;
 		s->name = next_word(t, &i);
@@ -503,27 +563,29 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_OTHER;
 		return;
 	}
-	if (only_prefixes(t)) {
+	/* The first word: a prefix, an assignment's symbol or the mnemonic. */
+	size_t i = 0;
+	struct altr_str w = next_word(t, &i);
+	unsigned bit = w.len ? prefix_bit(w) : 0;
+	if (bit && only_prefixes(mkstr(t.p + i, t.len - i), true)) {
 		s->kind = STMT_OTHER;
 		s->facts |= SF_PREFIX_ONLY;
 		return;
 	}
 	/* "sym = expr" assignments. */
-	size_t i = 0;
-	next_word(t, &i);
 	struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
 	if (rest.len && rest.p[0] == '=' && !(rest.len > 1 && rest.p[1] == '=')) {
 		s->kind = STMT_OTHER;
 		return;
 	}
 	struct altr_insn in;
-	if (!altr_asm_parse_insn(t, &in)) {
+	struct altr_operand ops[ALTR_MAXOPS];
+	if (!w.len || !parse_insn_from(t, i, w, bit, &in, ops)) {
 		s->kind = STMT_OTHER;
 		return;
 	}
 	s->kind = STMT_INSN;
-	s->insn = new_insn(r->u);
-	*s->insn = in;
+	s->insn = new_insn(r->u, &in);
 	/* Prefixes written as a statement of their own belong to this insn. */
 	if (r->u->nstmts >= 2) {
 		struct altr_stmt *p = &r->u->stmts[r->u->nstmts - 2];
@@ -571,7 +633,9 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno)
 	}
 	while (i < n) {
 		char c = p[i];
-		if (c == '"') {
+		if (!IS(c, C_SCAN)) {
+			i++;
+		} else if (c == '"') {
 			i = skip_string(p, i, n);
 		} else if (c == '\'' && i + 1 < n) {
 			i += 2;
@@ -596,7 +660,7 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno)
 		} else if (c == ';') {
 			/* "lock ; cmpxchg": a prefix statement joins the next one. */
 			struct altr_str piece = trim(mkstr(p + b, i - b));
-			if (piece.len && only_prefixes(piece) && !label_len(piece)) {
+			if (piece.len && only_prefixes(piece, false) && !label_len(piece)) {
 				i++;
 				continue;
 			}
@@ -618,25 +682,27 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 	u->path = path;
 	u->src = src;
 	u->len = len;
+	init_cclass();
 	/* gas starts in .text: hand-written files often never say so. */
 	struct reader r = {.u = u, .exec = true};
+	/* Room for every line, and for as many statements, up front. */
+	size_t nl = 1;
+	for (const char *q = src, *e = src + len; (q = memchr(q, '\n', (size_t)(e - q))); q++)
+		nl++;
+	u->cap_lines = nl;
+	u->lines = altr_big_alloc(nl * sizeof *u->lines);
+	u->cap_stmts = nl + 64;
+	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
 	size_t pos = 0;
 	int lineno = 0;
 	while (pos < len) {
-		const char *nl = memchr(src + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - src) : len;
-		if ((size_t)u->nlines == u->cap_lines) {
-			size_t n = u->cap_lines ? 2 * u->cap_lines : 4096;
-			u->lines = altr_big_realloc(u->lines, u->cap_lines * sizeof *u->lines,
-			                            n * sizeof *u->lines);
-			u->cap_lines = n;
-		}
+		const char *nlp = memchr(src + pos, '\n', len - pos);
+		size_t end = nlp ? (size_t)(nlp - src) : len;
 		struct altr_line *L = &u->lines[u->nlines++];
-		memset(L, 0, sizeof *L);
-		L->text = mkstr(src + pos, end - pos);
-		L->has_newline = nl != NULL;
+		*L = (struct altr_line){.text = mkstr(src + pos, end - pos),
+		                        .has_newline = nlp != NULL};
 		read_line(&r, L, ++lineno);
-		pos = nl ? end + 1 : len;
+		pos = nlp ? end + 1 : len;
 	}
 }
 
@@ -645,7 +711,7 @@ void altr_asm_free(struct altr_unit *u)
 	while (u->arena) {
 		struct insn_chunk *c = u->arena;
 		u->arena = c->next;
-		altr_big_free(c, sizeof *c);
+		altr_big_free(c, CHUNK_BYTES);
 	}
 	altr_big_free(u->stmts, u->cap_stmts * sizeof *u->stmts);
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);

@@ -216,6 +216,7 @@ static const struct cond cc_none[] = {{"", 0}, {NULL, 0}};
 /* One spelling: a row with the suffix and condition it was spelled with. */
 struct entry {
 	char key[24];
+	uint8_t klen;  /* strlen(key) */
 	int16_t row;
 	uint16_t sfx_size;
 	uint8_t cc_flags;
@@ -236,13 +237,14 @@ static unsigned hash_key(const char *s, size_t n)
 	return h;
 }
 
-/* Slot holding key, or the empty slot where it would go. */
-static unsigned find_slot(const char *key, size_t n)
+/* Slot holding key (whose hash_key is h), or the empty slot where it
+ * would go. */
+static unsigned find_slot(const char *key, size_t n, unsigned h)
 {
-	unsigned h = hash_key(key, n) & (HSIZE - 1);
+	h &= HSIZE - 1;
 	while (hslot[h] >= 0) {
-		const char *k = entries[hslot[h]].key;
-		if (strlen(k) == n && memcmp(k, key, n) == 0)
+		const struct entry *e = &entries[hslot[h]];
+		if (e->klen == n && memcmp(e->key, key, n) == 0)
 			break;
 		h = (h + 1) & (HSIZE - 1);
 	}
@@ -258,11 +260,12 @@ static void add_entry(const char *key, int row, uint16_t size, uint8_t cc)
 	ALTR_ASSERT(nentries < HSIZE / 2 && strlen(key) < sizeof entries->key);
 	struct entry *e = &entries[nentries];
 	strcpy(e->key, key);
+	e->klen = (uint8_t)strlen(key);
 	e->row = (int16_t)row;
 	e->sfx_size = size;
 	e->cc_flags = cc;
 	e->next = -1;
-	unsigned h = find_slot(key, strlen(key));
+	unsigned h = find_slot(key, strlen(key), hash_key(key, strlen(key)));
 	if (hslot[h] < 0) {
 		hslot[h] = nentries;
 	} else { /* keep table order within a spelling */
@@ -564,11 +567,17 @@ static int lookup(struct altr_str mnem)
 	char key[24];
 	if (mnem.len == 0 || mnem.len >= sizeof key)
 		return -1;
-	for (size_t i = 0; i < mnem.len; i++)
-		key[i] = (char)tolower((unsigned char)mnem.p[i]);
+	unsigned h = 2166136261u; /* hash_key of key, as it grows */
+	for (size_t i = 0; i < mnem.len; i++) {
+		unsigned char c = (unsigned char)mnem.p[i];
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		key[i] = (char)c;
+		h = (h ^ c) * 16777619u;
+	}
 	if (!built)
 		build();
-	return hslot[find_slot(key, mnem.len)];
+	return hslot[find_slot(key, mnem.len, h)];
 }
 
 bool altr_insn_decode(struct altr_insn *in)

@@ -75,6 +75,7 @@ const int altr_nregs = (int)(sizeof altr_regs / sizeof altr_regs[0]);
 /* Open-addressing hash over lowercase names, built on first use. */
 #define HASH_SIZE 1024
 static short hash_slot[HASH_SIZE];
+static uint8_t reg_len[256]; /* strlen of each name */
 static bool hash_built;
 
 static unsigned hash_name(const char *s, size_t len)
@@ -89,7 +90,9 @@ static void build_hash(void)
 {
 	for (int i = 0; i < HASH_SIZE; i++)
 		hash_slot[i] = -1;
+	ALTR_ASSERT(altr_nregs <= 256);
 	for (int r = 0; r < altr_nregs; r++) {
+		reg_len[r] = (uint8_t)strlen(altr_regs[r].name);
 		unsigned h = hash_name(altr_regs[r].name, strlen(altr_regs[r].name));
 		while (hash_slot[h % HASH_SIZE] >= 0)
 			h++;
@@ -102,22 +105,31 @@ int altr_reg_lookup(const char *s, size_t len)
 {
 	char tmp[16];
 	size_t n = 0;
+	unsigned h = 2166136261u; /* hash_name of tmp, as it grows */
+	bool nul = false;
 	/* "st (3)" and "st(3)" are the same register; drop blanks. */
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == ' ' || s[i] == '\t')
+		unsigned char c = (unsigned char)s[i];
+		if (c == ' ' || c == '\t')
 			continue;
 		if (n + 1 >= sizeof tmp)
 			return -1;
-		tmp[n++] = (char)tolower((unsigned char)s[i]);
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		nul |= c == 0;
+		tmp[n++] = (char)c;
+		h = (h ^ c) * 16777619u;
 	}
 	tmp[n] = 0;
 	if (!hash_built)
 		build_hash();
-	for (unsigned h = hash_name(tmp, n);; h++) {
+	for (;; h++) {
 		int r = hash_slot[h % HASH_SIZE];
 		if (r < 0)
 			return -1;
-		if (strcmp(altr_regs[r].name, tmp) == 0)
+		/* names hold no NUL: compared as C strings, as tmp may */
+		if (nul ? strcmp(altr_regs[r].name, tmp) == 0
+		        : reg_len[r] == n && memcmp(altr_regs[r].name, tmp, n) == 0)
 			return r;
 	}
 }

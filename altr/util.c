@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 const char *altr_progname = "altr";
 unsigned long altr_nwarnings;
@@ -87,6 +88,18 @@ void altr_buf_putc(struct altr_buf *b, char c)
 	altr_buf_put(b, &c, 1);
 }
 
+void altr_buf_putl(struct altr_buf *b, long v)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	altr_buf_put(b, p, (size_t)(e - p));
+}
+
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 {
 	char small[256];
@@ -121,10 +134,26 @@ char *altr_read_file(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	struct altr_buf b = {0};
+	/* A regular file is read into a buffer of its size at once: growing
+	 * one by copying cost page faults and time on large inputs. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		b.cap = (size_t)st.st_size + 1;
+		b.p = altr_xmalloc(b.cap);
+	}
 	char chunk[65536];
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		altr_buf_put(&b, chunk, n);
+	for (;;) {
+		if (b.cap - b.len > sizeof chunk) { /* read in place */
+			n = fread(b.p + b.len, 1, b.cap - b.len - 1, f);
+			b.len += n;
+			b.p[b.len] = 0;
+		} else if ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+			altr_buf_put(&b, chunk, n);
+		}
+		if (!n)
+			break;
+	}
 	int err = ferror(f) ? errno : 0;
 	if (f != stdin)
 		fclose(f);
@@ -189,12 +218,26 @@ _Noreturn void altr_assert_fail(const char *file, int line, const char *what)
 }
 
 /* Large arrays (statements, instructions) come from mmap with transparent
- * huge pages requested: page faults were a quarter of the reading time. */
+ * huge pages requested: page faults were a quarter of the reading time.
+ * Those of 2 MB or more start on a 2 MB boundary, or no huge page fits. */
+#define HUGE_PAGE ((size_t)2 << 20)
 void *altr_big_alloc(size_t n)
 {
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
+	char *p = mmap(NULL, n + extra, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		altr_die("out of memory (%zu bytes)", n);
+	if (extra) {
+		size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+		if (head)
+			munmap(p, head);
+		/* the mapping is n rounded up to pages, plus extra */
+		size_t pg = 4096, end = (n + pg - 1) / pg * pg;
+		if (extra > head)
+			munmap(p + head + end, extra - head);
+		p += head;
+	}
 	madvise(p, n, MADV_HUGEPAGE);
 	return p;
 }

@@ -573,8 +573,9 @@ static void compare_flags(csh cs, const struct form *f,
 static void check_form(csh cs, const struct form *f, const unsigned char *text)
 {
 	struct altr_insn in;
+	struct altr_operand ops[ALTR_MAXOPS];
 	if (!altr_asm_parse_insn((struct altr_str){f->text, strlen(f->text)},
-	                         &in))
+	                         &in, ops))
 		altr_die("%s: cannot parse again: %s", f->where, f->text);
 	nchecked++;
 	cs_insn *ci = NULL;

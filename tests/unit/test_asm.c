@@ -45,8 +45,9 @@ END_TEST
 START_TEST(memory_operands)
 {
 	struct altr_insn in;
+	struct altr_operand ops[ALTR_MAXOPS];
 	struct altr_str t = {"movl %fs:-8(%rbx,%rcx,4), %eax", 30};
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.nops, 2);
 	const struct altr_operand *m = &in.ops[0];
 	ck_assert_int_eq(m->kind, OPK_MEM);
@@ -59,7 +60,7 @@ START_TEST(memory_operands)
 
 	t.p = "jmp *.L4(,%rax,8)";
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert(in.ops[0].star);
 	ck_assert_int_eq(in.ops[0].base, -1);
 	ck_assert_str_eq(altr_regs[in.ops[0].index].name, "rax");
@@ -68,31 +69,31 @@ START_TEST(memory_operands)
 	/* A parenthesis that is not registers belongs to the displacement. */
 	t.p = "movq (8*4)(%rsp), %rax";
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert(str_is(in.ops[0].disp, "(8*4)"));
 	ck_assert_str_eq(altr_regs[in.ops[0].base].name, "rsp");
 
 	t.p = "vmovdqu64 (%rdi), %zmm1{%k2}{z}";
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert(str_is(in.ops[1].deco, "{%k2}{z}"));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
 
 	t.p = "vmovdqa32 %ymm1, %ymm1 {%k1} {z}";
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
 	ck_assert(str_is(in.ops[1].deco, "{%k1} {z}"));
 
 	t.p = "fstp %st(1)";
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[0].kind, OPK_REG);
 	ck_assert_int_eq(altr_regs[in.ops[0].reg].cls, RC_X87);
 
 	t.p = "movl foo+4, %eax"; /* absolute memory, no parenthesis */
 	t.len = strlen(t.p);
-	ck_assert(altr_asm_parse_insn(t, &in));
+	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[0].kind, OPK_MEM);
 	ck_assert(str_is(in.ops[0].disp, "foo+4"));
 }
