@@ -19,6 +19,7 @@
 #define RDB_STATE_SIZE 0x100000
 /* Offsets of the fields the assembly uses (checked in rt.h). */
 #define RDB_STATE_VFORK_RET 8
+#define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

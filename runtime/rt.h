@@ -20,9 +20,13 @@
 #include "layout.h"
 #include "rdb.h"
 #include "sys.h"
+#include "trace_format.h"
 
 #define RDB_NSIG 65 /* signals 1..64 */
 #define RDB_MAX_CB 16
+#define RDB_MAX_REGIONS 1100 /* > IOV_MAX */
+#define RDB_SBUF (64 << 10)
+#define RDB_RBUF (256 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
 struct rdb_ksigaction {
@@ -42,6 +46,7 @@ struct rdb_iot {
 struct rdb_state {
 	uint64_t magic;
 	uintptr_t vfork_ret; /* RDB_STATE_VFORK_RET: syscall.S */
+	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (record.c) */
 	long *sp;            /* the initial stack: argc, argv, envp, auxv */
 	long argc;
 	char **argv, **envp;
@@ -69,6 +74,17 @@ struct rdb_state {
 	uint64_t reserved_blocked; /* the program's view of their mask bits */
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
 	int fault_in_hook;
+
+	/* record.c: the channel to rdb (trace_format.h) */
+	int quiet;            /* replay: do not re-execute stdout/stderr writes */
+	int spawn_warned;
+	uint64_t sc_id;       /* syscalls so far: the last one's id */
+	size_t nreg;          /* regions the kernel wrote in the current call */
+	struct { uint64_t addr, len; } reg[RDB_MAX_REGIONS];
+	size_t sn;            /* bytes waiting in sbuf */
+	size_t rpos, rend;    /* unread bytes of rbuf: [rpos, rend) */
+	char sbuf[RDB_SBUF];
+	char rbuf[RDB_RBUF];
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)
@@ -76,6 +92,8 @@ struct rdb_state {
 
 _Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFORK_RET,
                "layout.h RDB_STATE_VFORK_RET");
+_Static_assert(__builtin_offsetof(struct rdb_state, mode) == RDB_STATE_MODE,
+               "layout.h RDB_STATE_MODE");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 
 static inline int rdb_covered(uintptr_t a, size_t n)
@@ -109,11 +127,36 @@ void rdb_shadow_clear(uintptr_t a, size_t n);
 
 /* ---- syscall.c -------------------------------------------------------- */
 long rdb_syscall_dispatch(long nr, const long args[6]);
+typedef void rdb_emit_fn_t(uintptr_t addr, size_t len);
 void rdb_run_term(int status, int signo);
+
+/* ---- record.c: record and replay over the channel ------------------- */
+/* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
+void rdb_chan_init(void);
+/* The dispatch in record or replay mode (RT->mode != 0). */
+long rdb_rr_syscall(long nr, const long args[6]);
+/* rdb_run_term's part: send or check the TERM record. */
+void rdb_rr_term(int status, int signo);
+/* The program's operation on the channel's fd: refused with EBADF. */
+int rdb_rr_hidden(long nr, const long args[6]);
+
+/* ---- syscall.c (continued) -------------------------------------------- */
+/* The syscall as the runtime runs it unrecorded; emit sees each region the
+ * kernel wrote (after the SYSWRITE transition), when not NULL. */
+long rdb_run_syscall(long nr, const long args[6], rdb_emit_fn_t *emit);
 
 /* ---- systab.c: syscallgen's table (rdb_syscalls.h), behind one door --- */
 #define RDB_NPRE 4
 typedef void rdb_emit_fn(void *ctx, uintptr_t addr, size_t len);
+/* "read" for 0, NULL if unknown; the row's attributes (RDB_SYS_*). */
+const char *rdb_systab_name(long nr);
+#define RDB_ATTR_ADDRSPACE (1u << 3) /* checked against rdb_syscalls.h */
+#define RDB_ATTR_SIGNAL (1u << 4)
+#define RDB_ATTR_PROCESS (1u << 5)
+#define RDB_ATTR_REEXEC (1u << 6)
+unsigned rdb_systab_attrs(long nr);
+/* 1 if one of the call's fd arguments equals fd. */
+int rdb_systab_uses_fd(long nr, const long args[6], long fd);
 /* 0 when the call may run; else writes why not into buf (NUL-terminated). */
 size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap);
 /* Before the call: captures what the writes need. */

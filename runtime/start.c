@@ -134,6 +134,7 @@ void __rdb_start(long *sp)
 	find_image();
 	rdb_signal_init();
 	rdb_iot_init();
+	rdb_chan_init(); /* replay: restores AT_RANDOM before libc reads it */
 
 	for (const int64_t *p = __start_rdb_init; p < __stop_rdb_init; p++)
 		((rdb_init_fn *)((uintptr_t)p + (uintptr_t)*p))();

@@ -28,6 +28,10 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 
 #define RDB_EPERM 1
 #define RDB_ENOENT 2
+#define RDB_EINTR 4
+#define RDB_EBADF 9
+#define RDB_EAGAIN 11
+#define RDB_EPIPE 32
 #define RDB_ENOMEM 12
 #define RDB_EEXIST 17
 #define RDB_EINVAL 22
@@ -82,6 +86,18 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 #define RDB_SIGWINCH 28
 
 #define RDB_O_RDONLY 0
+#define RDB_F_GETFD 1
+#define RDB_F_SETFD 2
+#define RDB_FD_CLOEXEC 1
+#define RDB_MSG_NOSIGNAL 0x4000
+#define RDB_CLONE_VM 0x100
+#define RDB_CLONE_VFORK 0x4000
+#define RDB_CLONE_THREAD 0x10000
+#define RDB_MAP_SHARED 0x01
+#define RDB_MAP_TYPE 0x0f
+#define RDB_PROT_READ 1
+#define RDB_PROT_WRITE 2
+#define RDB_AT_RANDOM 25
 #define RDB_O_CLOEXEC 02000000
 
 #endif

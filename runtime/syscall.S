@@ -14,7 +14,9 @@
  *     our stack while the parent sleeps, so keep nothing on it: the return
  *     address waits in the runtime state (the same value for both).
  * Everything else (fork included: the child gets a copy of our frame)
- * goes through rdb_syscall_dispatch(nr, args). */
+ * goes through rdb_syscall_dispatch(nr, args).  While recording or
+ * replaying (RT->mode != 0) vfork and clone go there too: record.c refuses
+ * the CLONE_VM ones and runs the others as fork. */
 #include "layout.h"
 
 	.text
@@ -27,6 +29,9 @@ __rdb_syscall:
 	.cfi_adjust_cfa_offset 8
 	cmp $15, %eax
 	je .Lsigreturn
+	movabs $(RDB_STATE_ADDR + RDB_STATE_MODE), %rcx	/* %rcx: clobbered anyway */
+	cmpq $0, (%rcx)
+	jne .Lgeneric
 	cmp $58, %eax
 	je .Lvfork
 	cmp $56, %eax

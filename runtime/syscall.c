@@ -3,14 +3,16 @@
  * and the regions the kernel wrote get the SYSWRITE transition; a few are
  * the runtime's: brk is emulated inside the covered range, address-space
  * calls may not reach outside it, the signal calls keep the program's
- * view (signal.c), exit runs the termination callbacks.  Recording and
- * replay (next issue) hook in here, around rdb_sys6. */
+ * view (signal.c), exit runs the termination callbacks.  In record and
+ * replay mode (record.c) the dispatch goes through rdb_rr_syscall, which
+ * runs calls here with rdb_run_syscall. */
 #include "rt.h"
 
 static void emit_syswrite(void *ctx, uintptr_t a, size_t n)
 {
-	(void)ctx;
 	rdb_shadow_syswrite(a, n);
+	if (ctx)
+		((rdb_emit_fn_t *)ctx)(a, n);
 }
 
 void rdb_run_term(int status, int signo)
@@ -18,6 +20,8 @@ void rdb_run_term(int status, int signo)
 	if (RT->terminated)
 		return;
 	RT->terminated = 1;
+	if (RT->mode)
+		rdb_rr_term(status, signo);
 	for (int i = 0; i < RT->n_term; i++)
 		RT->term[i](status, signo);
 }
@@ -112,6 +116,16 @@ static long sys_mremap(const long *a)
 
 long rdb_syscall_dispatch(long nr, const long a[6])
 {
+	if (RT->mode) {
+		if (rdb_rr_hidden(nr, a))
+			return -RDB_EBADF;
+		return rdb_rr_syscall(nr, a);
+	}
+	return rdb_run_syscall(nr, a, 0);
+}
+
+long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
+{
 	switch (nr) {
 	case __NR_brk:
 		return sys_brk((uintptr_t)a[0]);
@@ -168,6 +182,6 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 	long pre[RDB_NPRE];
 	rdb_systab_pre(nr, a, pre);
 	long r = rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	rdb_systab_writes(nr, a, pre, r, emit_syswrite, 0);
+	rdb_systab_writes(nr, a, pre, r, emit_syswrite, (void *)emit);
 	return r;
 }

@@ -10,6 +10,35 @@
 #include "rdb_syscalls.h"
 
 _Static_assert(RDB_NPRE == RDB_SYS_NPRE, "rt.h RDB_NPRE");
+_Static_assert(RDB_ATTR_ADDRSPACE == RDB_SYS_ADDRSPACE && RDB_ATTR_SIGNAL == RDB_SYS_SIGNAL &&
+                   RDB_ATTR_PROCESS == RDB_SYS_PROCESS && RDB_ATTR_REEXEC == RDB_SYS_REEXEC,
+               "rt.h RDB_ATTR_*");
+
+const char *rdb_systab_name(long nr) { return rdb_sys_name(nr); }
+
+unsigned rdb_systab_attrs(long nr)
+{
+	const struct rdb_sys_info *i = rdb_sys_info(nr);
+	return i ? i->attrs : 0;
+}
+
+/* An argument is an fd when it is an int whose name ends in "fd" (fd,
+ * dirfd, oldfd, newfd, epfd, in_fd, ...). */
+int rdb_systab_uses_fd(long nr, const long args[6], long fd)
+{
+	const struct rdb_sys_info *i = rdb_sys_info(nr);
+	if (!i || !i->name)
+		return 0;
+	for (int k = 0; k < i->nargs; k++) {
+		const char *n = i->arg_name[k];
+		if (i->arg_kind[k] != RDB_ARG_INT || !n || (int)args[k] != (int)fd)
+			continue;
+		size_t l = rdb_strlen(n);
+		if (l >= 2 && n[l - 2] == 'f' && n[l - 1] == 'd')
+			return 1;
+	}
+	return 0;
+}
 _Static_assert(RDB_SYS_MAXARGS == 6, "six syscall arguments");
 
 /* Reads program memory without faulting: an unreadable address makes the
@@ -44,6 +73,14 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
 }
 
 #else /* no table yet: pass everything through */
+
+const char *rdb_systab_name(long nr) { (void)nr; return 0; }
+unsigned rdb_systab_attrs(long nr) { (void)nr; return 0; }
+int rdb_systab_uses_fd(long nr, const long args[6], long fd)
+{
+	(void)nr, (void)args;
+	return fd >= 0 && (nr == 3 || nr == 0 || nr == 1) && args[0] == fd;
+}
 
 size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap)
 {

@@ -1,0 +1,104 @@
+/* main.c: rdb's command line: record, replay, info, truss; shared helpers.
+ * Messages go to stderr prefixed "rdb:". */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdb.h"
+
+_Noreturn void rdb_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("rdb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+void rdb_warn(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("rdb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *rdb_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		rdb_fatal("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *rdb_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		rdb_fatal("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *rdb_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(rdb_xmalloc(n), s, n);
+}
+
+char *rdb_path(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = rdb_xmalloc(a + b + 2);
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: rdb COMMAND ...\n"
+	      "Record and replay programs built with rdb-cc.\n\n"
+	      "  rdb record [-o DIR] -- PROG ARGS...   run PROG, writing a trace set\n"
+	      "  rdb replay [--quiet] DIR              re-run the recorded run from the trace\n"
+	      "  rdb info DIR                          what the trace holds\n"
+	      "  rdb truss DIR                         the recorded syscalls, like strace\n\n"
+	      "'rdb COMMAND --help' says more.  The trace format: docs/trace-format.md.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *c = argv[1];
+	if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(c, "--version")) {
+		printf("rdb (trace format %d)\n", RDB_TF_VERSION);
+		return 0;
+	}
+	if (!strcmp(c, "record"))
+		return rdb_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(c, "replay"))
+		return rdb_cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(c, "info"))
+		return rdb_cmd_info(argc - 1, argv + 1);
+	if (!strcmp(c, "truss"))
+		return rdb_cmd_truss(argc - 1, argv + 1);
+	rdb_warn("unknown command '%s'", c);
+	usage(stderr);
+	return 2;
+}

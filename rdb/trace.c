@@ -1,0 +1,451 @@
+/* trace.c: writing and reading a trace set (runtime/trace_format.h).
+ * Writer: records accumulate per stream and go out as whole frames, each
+ * one write(2) of a frame header and a zstd frame, then an index entry:
+ * a recording killed at any point leaves complete frames behind.
+ * Reader: every size and offset is checked against the file; bad input
+ * stops with the file name and offset, never a crash. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "rdb.h"
+
+const char *const rdb_stream_names[RDB_TF_NSTREAMS] = RDB_TF_STREAM_NAMES;
+
+#define FRAME_TARGET (1u << 20) /* raw bytes per frame, usually */
+#define ZLEVEL 3
+
+static void write_all(int fd, const void *p, size_t n, const char *path)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t r = write(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			rdb_fatal("%s: write: %s", path, strerror(errno));
+		c += r;
+		n -= (size_t)r;
+	}
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+struct wstream {
+	int fd;
+	char *path;
+	char *buf;
+	size_t n, cap;
+	uint64_t off;     /* file size */
+	uint64_t nrec;    /* records written or pending */
+	uint64_t first;   /* index of the pending frame's first record */
+	uint64_t first_id;
+	uint32_t frame_nrec;
+};
+
+struct rdb_tw {
+	char *dir;
+	int hfd, ifd;
+	char *hpath, *ipath;
+	struct wstream s[RDB_TF_NSTREAMS];
+};
+
+static int create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		rdb_fatal("%s: %s", path, strerror(errno));
+	return fd;
+}
+
+struct rdb_tw *rdb_tw_open(const char *dir)
+{
+	struct rdb_tw *w = calloc(1, sizeof *w);
+	if (!w)
+		rdb_fatal("out of memory");
+	w->dir = rdb_xstrdup(dir);
+	w->hpath = rdb_path(dir, "header");
+	w->ipath = rdb_path(dir, "index");
+	w->hfd = create(w->hpath);
+	w->ifd = create(w->ipath);
+	struct rdb_tf_hmagic m = {RDB_TF_MAGIC, RDB_TF_VERSION, 0};
+	rdb_tw_header(w, RDB_TF_H_MAGIC, &m, sizeof m);
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		struct wstream *s = &w->s[i];
+		s->path = rdb_path(dir, rdb_stream_names[i]);
+		s->fd = create(s->path);
+		struct rdb_tf_shdr h;
+		memcpy(h.magic, RDB_TF_SMAGIC, 8);
+		h.version = RDB_TF_VERSION;
+		h.stream = (uint32_t)i;
+		write_all(s->fd, &h, sizeof h, s->path);
+		s->off = sizeof h;
+	}
+	return w;
+}
+
+void rdb_tw_header(struct rdb_tw *w, uint32_t type, const void *p, size_t n)
+{
+	struct rdb_tf_rec h = {type, (uint32_t)n};
+	char *b = rdb_xmalloc(sizeof h + n);
+	memcpy(b, &h, sizeof h);
+	if (n)
+		memcpy(b + sizeof h, p, n);
+	write_all(w->hfd, b, sizeof h + n, w->hpath);
+	free(b);
+}
+
+static void frame(struct rdb_tw *w, int i)
+{
+	struct wstream *s = &w->s[i];
+	if (!s->n)
+		return;
+	size_t bound = ZSTD_compressBound(s->n);
+	char *out = rdb_xmalloc(sizeof(struct rdb_tf_fhdr) + bound);
+	size_t c = ZSTD_compress(out + sizeof(struct rdb_tf_fhdr), bound, s->buf, s->n, ZLEVEL);
+	if (ZSTD_isError(c))
+		rdb_fatal("%s: zstd: %s", s->path, ZSTD_getErrorName(c));
+	struct rdb_tf_fhdr fh = {RDB_TF_FMAGIC, (uint32_t)c, (uint32_t)s->n, s->frame_nrec,
+	                         s->first, s->first_id};
+	memcpy(out, &fh, sizeof fh);
+	write_all(s->fd, out, sizeof fh + c, s->path);
+	free(out);
+	struct rdb_tf_index ix = {(uint32_t)i, (uint32_t)c, s->off, s->first, s->frame_nrec,
+	                          (uint32_t)s->n};
+	write_all(w->ifd, &ix, sizeof ix, w->ipath);
+	s->off += sizeof fh + c;
+	s->first += s->frame_nrec;
+	s->frame_nrec = 0;
+	s->n = 0;
+}
+
+void rdb_tw_add(struct rdb_tw *w, int i, uint32_t type, const void *p, size_t n,
+                const void *q, size_t m)
+{
+	struct wstream *s = &w->s[i];
+	size_t all = sizeof(struct rdb_tf_rec) + n + m;
+	if (s->n && s->n + all > FRAME_TARGET)
+		frame(w, i);
+	if (all > RDB_TF_FRAME_MAX)
+		rdb_fatal("%s: a %zu-byte record is too large for one frame", s->path, all);
+	if (s->n + all > s->cap) {
+		s->cap = s->n + all > 2 * s->cap ? s->n + all : 2 * s->cap;
+		s->buf = rdb_xrealloc(s->buf, s->cap);
+	}
+	struct rdb_tf_rec h = {type, (uint32_t)(n + m)};
+	memcpy(s->buf + s->n, &h, sizeof h);
+	memcpy(s->buf + s->n + sizeof h, p, n);
+	if (m)
+		memcpy(s->buf + s->n + sizeof h + n, q, m);
+	if (!s->frame_nrec) {
+		uint64_t id = 0;
+		if (n >= 8 && (type == RDB_TF_TRAP || type == RDB_TF_DATA || type == RDB_TF_EXEC))
+			memcpy(&id, p, 8);
+		s->first_id = id;
+	}
+	s->n += all;
+	s->nrec++;
+	s->frame_nrec++;
+}
+
+void rdb_tw_flush(struct rdb_tw *w)
+{
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++)
+		frame(w, i);
+}
+
+void rdb_tw_exit(struct rdb_tw *w, const struct rdb_tf_exit *x)
+{
+	rdb_tw_flush(w);
+	char *p = rdb_path(w->dir, "exit");
+	int fd = create(p);
+	struct rdb_tf_rec h = {RDB_TF_X_EXIT, sizeof *x};
+	char b[sizeof h + sizeof *x];
+	memcpy(b, &h, sizeof h);
+	memcpy(b + sizeof h, x, sizeof *x);
+	write_all(fd, b, sizeof b, p);
+	close(fd);
+	free(p);
+}
+
+void rdb_tw_close(struct rdb_tw *w)
+{
+	rdb_tw_flush(w);
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		close(w->s[i].fd);
+		free(w->s[i].path);
+		free(w->s[i].buf);
+	}
+	close(w->hfd);
+	close(w->ifd);
+	free(w->hpath);
+	free(w->ipath);
+	free(w->dir);
+	free(w);
+}
+
+/* ---- reader ----------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len, int must)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (!must && errno == ENOENT)
+			return NULL;
+		rdb_fatal("%s: %s", path, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		rdb_fatal("%s: not a regular file", path);
+	size_t n = (size_t)st.st_size, got = 0;
+	char *b = rdb_xmalloc(n + 1);
+	while (got < n) {
+		ssize_t r = read(fd, b + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			rdb_fatal("%s: %s", path, strerror(errno));
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	b[got] = 0;
+	*len = got;
+	return b;
+}
+
+static char *strndup_x(const char *p, size_t n)
+{
+	char *s = rdb_xmalloc(n + 1);
+	memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+static void push_str(char ***v, size_t *n, const char *p, size_t len)
+{
+	*v = rdb_xrealloc(*v, (*n + 2) * sizeof **v);
+	(*v)[(*n)++] = strndup_x(p, len);
+	(*v)[*n] = NULL;
+}
+
+void rdb_read_header(const char *dir, struct rdb_header *h)
+{
+	memset(h, 0, sizeof *h);
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		rdb_fatal("%s: not a trace set (a folder written by 'rdb record')", dir);
+	char *path = rdb_path(dir, "header");
+	size_t n;
+	char *b = slurp(path, &n, 1);
+	h->argv = rdb_xmalloc(sizeof(char *));
+	h->envp = rdb_xmalloc(sizeof(char *));
+	h->argv[0] = h->envp[0] = NULL;
+	size_t o = 0;
+	int first = 1;
+	while (o < n) {
+		struct rdb_tf_rec r;
+		if (n - o < sizeof r)
+			rdb_fatal("%s: offset %zu: truncated record header", path, o);
+		memcpy(&r, b + o, sizeof r);
+		if (r.len > n - o - sizeof r)
+			rdb_fatal("%s: offset %zu: record of %u bytes runs past the end of the "
+			          "file (%zu bytes)", path, o, r.len, n);
+		const char *p = b + o + sizeof r;
+		if (first) {
+			struct rdb_tf_hmagic m;
+			if (r.type != RDB_TF_H_MAGIC || r.len != sizeof m)
+				rdb_fatal("%s: offset 0: not an rdb trace header", path);
+			memcpy(&m, p, sizeof m);
+			if (memcmp(m.magic, RDB_TF_MAGIC, 8))
+				rdb_fatal("%s: offset 0: bad magic: not an rdb trace header", path);
+			if (m.version != RDB_TF_VERSION)
+				rdb_fatal("%s: offset 8: trace format version %u; this rdb reads "
+				          "version %d", path, m.version, RDB_TF_VERSION);
+			first = 0;
+		}
+		switch (r.type) {
+		case RDB_TF_H_EXE: h->exe = strndup_x(p, r.len); break;
+		case RDB_TF_H_BUILDID:
+			if (r.len > sizeof h->buildid)
+				rdb_fatal("%s: offset %zu: build-id of %u bytes", path, o, r.len);
+			memcpy(h->buildid, p, r.len);
+			h->buildid_len = r.len;
+			break;
+		case RDB_TF_H_ARG: push_str(&h->argv, &h->argc, p, r.len); break;
+		case RDB_TF_H_ENV: push_str(&h->envp, &h->envc, p, r.len); break;
+		case RDB_TF_H_AUXV:
+			if (r.len % 16)
+				rdb_fatal("%s: offset %zu: auxv of %u bytes", path, o, r.len);
+			free(h->auxv);
+			h->auxv = rdb_xmalloc(r.len);
+			memcpy(h->auxv, p, r.len);
+			h->nauxv = r.len / 16;
+			break;
+		case RDB_TF_H_RANDOM:
+			if (r.len != 16)
+				rdb_fatal("%s: offset %zu: AT_RANDOM of %u bytes", path, o, r.len);
+			memcpy(h->random, p, 16);
+			h->have_random = 1;
+			break;
+		case RDB_TF_H_MACHINE: free(h->machine); h->machine = strndup_x(p, r.len); break;
+		case RDB_TF_H_CWD: free(h->cwd); h->cwd = strndup_x(p, r.len); break;
+		case RDB_TF_H_START:
+			if (r.len != sizeof h->start)
+				rdb_fatal("%s: offset %zu: start record of %u bytes", path, o, r.len);
+			memcpy(&h->start, p, sizeof h->start);
+			break;
+		case RDB_TF_H_RLIMIT_STACK:
+			if (r.len != 16)
+				rdb_fatal("%s: offset %zu: rlimit record of %u bytes", path, o, r.len);
+			memcpy(h->rlimit_stack, p, 16);
+			h->have_rlimit = 1;
+			break;
+		default:
+			break; /* newer entries of this version: skipped */
+		}
+		o += sizeof r + r.len;
+	}
+	if (first)
+		rdb_fatal("%s: empty: not an rdb trace header", path);
+	if (!h->exe || !h->argc)
+		rdb_fatal("%s: no executable path or argv: the trace header is incomplete", path);
+	free(b);
+	free(path);
+	path = rdb_path(dir, "exit");
+	b = slurp(path, &n, 0);
+	if (b) {
+		struct rdb_tf_rec r;
+		if (n != sizeof r + sizeof h->exit)
+			rdb_fatal("%s: offset 0: %zu bytes, expected %zu", path, n,
+			          sizeof r + sizeof h->exit);
+		memcpy(&r, b, sizeof r);
+		if (r.type != RDB_TF_X_EXIT || r.len != sizeof h->exit)
+			rdb_fatal("%s: offset 0: not an exit record", path);
+		memcpy(&h->exit, b + sizeof r, sizeof h->exit);
+		h->have_exit = 1;
+		free(b);
+	}
+	free(path);
+}
+
+struct rdb_tr {
+	char *path;
+	char *file;
+	size_t flen, off;      /* next frame header at off */
+	char *raw;
+	size_t rawn, pos;      /* records of the current frame: raw[pos..rawn) */
+	size_t frame_off;
+	uint64_t frames, rawtotal;
+	char where[512];
+	ZSTD_DCtx *z;
+};
+
+struct rdb_tr *rdb_tr_open(const char *dir, int stream)
+{
+	struct rdb_tr *r = calloc(1, sizeof *r);
+	if (!r)
+		rdb_fatal("out of memory");
+	r->path = rdb_path(dir, rdb_stream_names[stream]);
+	r->file = slurp(r->path, &r->flen, 1);
+	struct rdb_tf_shdr h;
+	if (r->flen < sizeof h)
+		rdb_fatal("%s: offset 0: truncated stream header (%zu bytes)", r->path, r->flen);
+	memcpy(&h, r->file, sizeof h);
+	if (memcmp(h.magic, RDB_TF_SMAGIC, 8))
+		rdb_fatal("%s: offset 0: bad magic: not an rdb trace stream", r->path);
+	if (h.version != RDB_TF_VERSION)
+		rdb_fatal("%s: offset 8: trace format version %u; this rdb reads version %d",
+		          r->path, h.version, RDB_TF_VERSION);
+	if (h.stream != (uint32_t)stream)
+		rdb_fatal("%s: offset 12: stream %u, expected %d (%s)", r->path, h.stream, stream,
+		          rdb_stream_names[stream]);
+	r->off = sizeof h;
+	r->z = ZSTD_createDCtx();
+	return r;
+}
+
+static int next_frame(struct rdb_tr *r)
+{
+	if (r->off == r->flen)
+		return 0;
+	struct rdb_tf_fhdr fh;
+	size_t o = r->off;
+	if (r->flen - o < sizeof fh)
+		rdb_fatal("%s: offset %zu: truncated frame header (%zu bytes left)", r->path, o,
+		          r->flen - o);
+	memcpy(&fh, r->file + o, sizeof fh);
+	if (fh.magic != RDB_TF_FMAGIC)
+		rdb_fatal("%s: offset %zu: bad frame magic", r->path, o);
+	if (fh.csize > r->flen - o - sizeof fh)
+		rdb_fatal("%s: offset %zu: truncated frame: %u compressed bytes announced, %zu "
+		          "left in the file", r->path, o, fh.csize, r->flen - o - sizeof fh);
+	if (fh.raw_size > RDB_TF_FRAME_MAX)
+		rdb_fatal("%s: offset %zu: frame of %u bytes is too large", r->path, o, fh.raw_size);
+	unsigned long long want = ZSTD_getFrameContentSize(r->file + o + sizeof fh, fh.csize);
+	if (want != fh.raw_size)
+		rdb_fatal("%s: offset %zu: the zstd frame's size disagrees with the frame header",
+		          r->path, o);
+	free(r->raw);
+	r->raw = rdb_xmalloc(fh.raw_size);
+	size_t d = ZSTD_decompressDCtx(r->z, r->raw, fh.raw_size, r->file + o + sizeof fh,
+	                               fh.csize);
+	if (ZSTD_isError(d) || d != fh.raw_size)
+		rdb_fatal("%s: offset %zu: corrupt frame (%s)", r->path, o,
+		          ZSTD_isError(d) ? ZSTD_getErrorName(d) : "short");
+	r->rawn = d;
+	r->pos = 0;
+	r->frame_off = o;
+	r->off = o + sizeof fh + fh.csize;
+	r->frames++;
+	r->rawtotal += d;
+	return 1;
+}
+
+int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len)
+{
+	while (r->pos == r->rawn)
+		if (!next_frame(r))
+			return 0;
+	struct rdb_tf_rec h;
+	snprintf(r->where, sizeof r->where, "%s: frame at offset %zu, byte %zu", r->path,
+	         r->frame_off, r->pos);
+	if (r->rawn - r->pos < sizeof h)
+		rdb_fatal("%s: truncated record header", r->where);
+	memcpy(&h, r->raw + r->pos, sizeof h);
+	if (h.len > r->rawn - r->pos - sizeof h)
+		rdb_fatal("%s: record of %u bytes runs past its frame", r->where, h.len);
+	*type = h.type;
+	*p = r->raw + r->pos + sizeof h;
+	*len = h.len;
+	r->pos += sizeof h + h.len;
+	return 1;
+}
+
+const char *rdb_tr_where(struct rdb_tr *r) { return r->where; }
+
+void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file)
+{
+	while (next_frame(r))
+		;
+	*frames = r->frames;
+	*raw = r->rawtotal;
+	*file = r->flen;
+}
+
+void rdb_tr_close(struct rdb_tr *r)
+{
+	if (!r)
+		return;
+	ZSTD_freeDCtx(r->z);
+	free(r->raw);
+	free(r->file);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,502 @@
+/* record.c: whole-run record and replay over the channel (trace_format.h,
+ * docs/trace-format.md).  rdb passes one end of a socketpair as fd
+ * RDB_CHAN_FD and sends HELLO first; without that fd the program runs
+ * unrecorded.  Record: each syscall runs as usual, then its TRAP record
+ * and one DATA record per region the kernel wrote go to rdb, which
+ * compresses and writes them (the runtime never touches the disk).
+ * Replay: each syscall takes the next TRAP record, checks it is the same
+ * call, copies the DATA into memory and returns the recorded result without
+ * entering the kernel; only calls that shape the address space or the
+ * kernel's view of the process (ADDRSPACE, REEXEC, the signal framework,
+ * exit) and writes to fds 1 and 2 run for real.  Everything here is reached
+ * from the dispatch (after musl's self-relocation) except rdb_chan_init,
+ * which runs in __rdb_start: it uses no pointer in data. */
+#include "rt.h"
+
+#define FD RDB_CHAN_FD
+
+/* ---- the channel ------------------------------------------------------ */
+
+static void chan_lost(const char *why, long err)
+{
+	long was = RT->mode;
+	RT->mode = 0;
+	rdb_sys1(__NR_close, FD);
+	if (was == RDB_TF_MODE_REPLAY)
+		rdb_die("replay lost its channel to rdb (%s, error %ld)\n", why, -err);
+	rdb_printf("rdb: the recording lost its channel to rdb (%s, error %ld); "
+	           "the program continues unrecorded\n", why, -err);
+}
+
+static int send_all(const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		long r = rdb_sys6(__NR_sendto, FD, (long)c, (long)n, RDB_MSG_NOSIGNAL, 0, 0);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0) {
+			chan_lost("send", r);
+			return -1;
+		}
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static void chan_flush(void)
+{
+	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD)
+		send_all(RT->sbuf, RT->sn);
+	RT->sn = 0;
+}
+
+/* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
+static void chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	struct rdb_tf_rec h = {type, (uint32_t)(n + m)};
+	size_t all = sizeof h + n + m;
+	if (RT->sn + all > RDB_SBUF)
+		chan_flush();
+	if (all <= RDB_SBUF) {
+		rdb_memcpy(RT->sbuf + RT->sn, &h, sizeof h);
+		rdb_memcpy(RT->sbuf + RT->sn + sizeof h, p, n);
+		if (m)
+			rdb_memcpy(RT->sbuf + RT->sn + sizeof h + n, q, m);
+		RT->sn += all;
+		return;
+	}
+	rdb_memcpy(RT->sbuf, &h, sizeof h);
+	rdb_memcpy(RT->sbuf + sizeof h, p, n);
+	RT->sn = sizeof h + n;
+	chan_flush();
+	if (RT->mode)
+		send_all(q, m);
+}
+
+/* Reads exactly n bytes (into d, or discarded when d is NULL); 0 at a
+ * clean end of stream before any byte, -1 on a short read. */
+static int chan_read(void *d, size_t n)
+{
+	char *o = d;
+	size_t got = 0;
+	while (got < n) {
+		if (RT->rpos == RT->rend) {
+			if (n - got >= RDB_RBUF && o) { /* large: straight into place */
+				long r = rdb_sys3(__NR_read, FD, o + got, n - got);
+				if (r == -RDB_EINTR)
+					continue;
+				if (r <= 0)
+					return got ? -1 : 0;
+				got += (size_t)r;
+				continue;
+			}
+			long r = rdb_sys3(__NR_read, FD, RT->rbuf, RDB_RBUF);
+			if (r == -RDB_EINTR)
+				continue;
+			if (r <= 0)
+				return got ? -1 : 0;
+			RT->rpos = 0;
+			RT->rend = (size_t)r;
+		}
+		size_t k = RT->rend - RT->rpos;
+		if (k > n - got)
+			k = n - got;
+		if (o)
+			rdb_memcpy(o + got, RT->rbuf + RT->rpos, k);
+		RT->rpos += k;
+		got += k;
+	}
+	return 1;
+}
+
+/* ---- start-up --------------------------------------------------------- */
+
+/* auxv entries that may differ between runs and that replay restores:
+ * ids, AT_SECURE, hardware capabilities, clock tick, page size. */
+static int restorable(uint64_t type)
+{
+	return type == 6 || type == 11 || type == 12 || type == 13 || type == 14 ||
+	       type == 16 || type == 17 || type == 23 || type == 51;
+}
+
+void rdb_chan_init(void)
+{
+	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0)
+		return; /* no channel: unrecorded */
+	struct rdb_tf_rec h;
+	struct rdb_tf_hello hello;
+	if (chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len < sizeof hello ||
+	    chan_read(&hello, sizeof hello) != 1)
+		rdb_die("fd %d is open but does not start with rdb's HELLO record; "
+		        "rdb uses that fd for its channel\n", FD);
+	if (hello.version != RDB_TF_VERSION)
+		rdb_die("rdb speaks trace format %u, this program's runtime %u: "
+		        "rebuild it with this rdb-cc\n", hello.version, RDB_TF_VERSION);
+	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
+	if (hello.mode == RDB_TF_MODE_RECORD) {
+		RT->mode = RDB_TF_MODE_RECORD;
+		size_t na = 0;
+		while (RT->auxv[2 * na] != RDB_AT_NULL)
+			na++;
+		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
+		chan_put(RDB_TF_INIT, &in, sizeof in, RT->auxv, na * 16);
+		chan_flush();
+		return;
+	}
+	if (hello.mode != RDB_TF_MODE_REPLAY ||
+	    h.len != sizeof hello + (uint64_t)hello.nauxv * 16 + 16)
+		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
+	RT->mode = RDB_TF_MODE_REPLAY;
+	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
+	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
+	 * (musl's stack canary and more): before libc's start-up reads them. */
+	for (uint32_t i = 0; i < hello.nauxv; i++) {
+		uint64_t tv[2];
+		chan_read(tv, sizeof tv);
+		if (!restorable(tv[0]))
+			continue;
+		for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
+			if (a[0] == tv[0])
+				a[1] = tv[1];
+	}
+	uint64_t r[2];
+	chan_read(r, sizeof r);
+	if (rnd)
+		rnd[0] = r[0], rnd[1] = r[1];
+}
+
+/* ---- record ----------------------------------------------------------- */
+
+static void add_region(uintptr_t a, size_t n)
+{
+	if (RT->nreg == RDB_MAX_REGIONS)
+		rdb_die("syscall #%lu wrote more than %d regions\n",
+		        (unsigned long)RT->sc_id, RDB_MAX_REGIONS);
+	RT->reg[RT->nreg].addr = a;
+	RT->reg[RT->nreg].len = n;
+	RT->nreg++;
+}
+
+static int is_file_mmap(long nr, const long *a)
+{
+	return nr == __NR_mmap && !(a[3] & RDB_MAP_ANONYMOUS) && (int)a[4] >= 0;
+}
+
+/* vfork and clone(CLONE_VM) (posix_spawn, threads) share our memory and
+ * channel: not traced yet, refused while recording (milestone 2). */
+static int is_spawn(long nr, const long *a)
+{
+	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
+}
+
+static void send_note(uint32_t kind, int64_t value)
+{
+	struct rdb_tf_note n = {kind, 0, RT->sc_id, value};
+	chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+}
+
+static long record(long nr, const long *a)
+{
+	struct rdb_tf_trap t;
+	t.id = ++RT->sc_id;
+	t.nr = nr;
+	for (int i = 0; i < 6; i++)
+		t.args[i] = a[i];
+	t.flags = 0;
+	RT->nreg = 0;
+	long r;
+	if (is_spawn(nr, a)) {
+		if (!RT->spawn_warned++)
+			rdb_printf("rdb: vfork/clone(CLONE_VM) (posix_spawn, system, "
+			           "threads) is not recorded yet: the call fails with ENOSYS\n");
+		send_note(RDB_TF_NOTE_SPAWN, nr);
+		r = -RDB_ENOSYS;
+	} else {
+		if (nr == __NR_execve || nr == __NR_execveat) {
+			chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
+			chan_flush();
+		}
+		r = rdb_run_syscall(nr, a, add_region);
+		if ((nr == __NR_fork || nr == __NR_clone) && r == 0) {
+			/* The child runs untraced: the parent's record says so. */
+			RT->mode = 0;
+			RT->sn = 0;
+			rdb_sys1(__NR_close, FD);
+			return 0;
+		}
+		if ((nr == __NR_fork || nr == __NR_clone) && r > 0)
+			send_note(RDB_TF_NOTE_FORK, r);
+		if (is_file_mmap(nr, a) && (r < 0 || r > -4096) && (a[2] & RDB_PROT_READ)) {
+			/* replay maps anonymous memory and copies the file's bytes */
+			uint64_t st[18];
+			if (rdb_sys2(__NR_fstat, a[4], st) == 0) {
+				uint64_t size = st[6], off = (uint64_t)a[5], n = (uint64_t)a[1];
+				uint64_t avail = size > off ? ((size - off + 0xfff) & ~0xfffull) : 0;
+				if (avail < n)
+					n = avail;
+				if (n)
+					add_region((uintptr_t)r, n);
+			}
+		}
+	}
+	t.ret = r;
+	t.ndata = (uint32_t)RT->nreg;
+	chan_put(RDB_TF_TRAP, &t, sizeof t, 0, 0);
+	for (size_t i = 0; i < RT->nreg && RT->mode; i++) {
+		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
+		chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
+	}
+	chan_flush();
+	return r;
+}
+
+/* ---- replay ----------------------------------------------------------- */
+
+static const char *name(long nr)
+{
+	const char *n = rdb_systab_name(nr);
+	return n ? n : "?";
+}
+
+/* Ends the replay as the recording ended: END says how. */
+static _Noreturn void replay_end(const char *why)
+{
+	struct rdb_tf_exit x;
+	rdb_memset(&x, 0, sizeof x);
+	struct rdb_tf_rec h;
+	/* skip to END */
+	while (chan_read(&h, sizeof h) == 1) {
+		if (h.type == RDB_TF_END && h.len == sizeof x) {
+			chan_read(&x, sizeof x);
+			break;
+		}
+		chan_read(0, h.len);
+	}
+	if (why)
+		rdb_printf("rdb: replay: %s\n", why);
+	RT->mode = 0;
+	if (x.how == RDB_TF_EXIT_SIGNAL && x.value > 0 && x.value < RDB_NSIG) {
+		struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
+		rdb_sys4(__NR_rt_sigaction, x.value, &k, 0, 8);
+		uint64_t m = 1ull << (x.value - 1);
+		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_UNBLOCK, &m, 0, 8);
+		rdb_sys3(__NR_tgkill, rdb_sys0(__NR_getpid), rdb_sys0(__NR_gettid), x.value);
+		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
+	}
+	for (;;)
+		rdb_sys1(__NR_exit_group, x.how == RDB_TF_EXIT_STATUS ? x.value : 125);
+}
+
+static _Noreturn void diverged(uint64_t id, const struct rdb_tf_trap *t, long nr,
+                               const long *a, const char *what)
+{
+	RT->mode = 0;
+	if (t)
+		rdb_printf("rdb: replay diverged at syscall #%lu: %s: recorded %s(%lx, %lx, "
+		           "%lx, ...) = %ld, the program asked for %s(%lx, %lx, %lx, ...)\n",
+		           (unsigned long)id, what, name(t->nr), (unsigned long)t->args[0],
+		           (unsigned long)t->args[1], (unsigned long)t->args[2], (long)t->ret,
+		           name(nr), (unsigned long)a[0], (unsigned long)a[1],
+		           (unsigned long)a[2]);
+	else
+		rdb_printf("rdb: replay diverged at syscall #%lu: %s (the program asked for "
+		           "%s)\n", (unsigned long)id, what, name(nr));
+	for (;;)
+		rdb_sys1(__NR_exit_group, 125);
+}
+
+/* The next record of the syscall stream, skipping notes.  TERM or END
+ * where a syscall is wanted: the recorded run ended here. */
+static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
+{
+	for (;;) {
+		struct rdb_tf_rec h;
+		int r = chan_read(&h, sizeof h);
+		if (r != 1)
+			rdb_die("replay: the channel from rdb ended at syscall #%lu\n",
+			        (unsigned long)RT->sc_id);
+		if (h.type == RDB_TF_NOTE || h.type == RDB_TF_EXEC || h.type == RDB_TF_NONDET) {
+			chan_read(0, h.len);
+			continue;
+		}
+		if (h.type == RDB_TF_TERM) {
+			chan_read(0, h.len);
+			replay_end(0); /* it died here: by a signal, or exit in a handler */
+		}
+		if (h.type == RDB_TF_END) {
+			struct rdb_tf_exit x;
+			rdb_memset(&x, 0, sizeof x);
+			if (h.len != sizeof x || chan_read(&x, sizeof x) != 1)
+				rdb_die("replay: bad END record from rdb\n");
+			RT->mode = 0;
+			if (x.execd)
+				rdb_printf("rdb: replay ends at syscall #%lu: the recorded program "
+				           "exec'd another one, which ran untraced\n",
+				           (unsigned long)RT->sc_id);
+			else
+				rdb_printf("rdb: replay reached the end of the trace at syscall #%lu "
+				           "(%s): the recording was cut short\n",
+				           (unsigned long)RT->sc_id, name(nr));
+			(void)a;
+			if (x.how == RDB_TF_EXIT_SIGNAL) {
+				rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), x.value);
+				rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
+			}
+			for (;;)
+				rdb_sys1(__NR_exit_group, x.value);
+		}
+		if (h.type != RDB_TF_TRAP || h.len != sizeof *t)
+			rdb_die("replay: unexpected record type %u (%u bytes) at syscall #%lu\n",
+			        h.type, h.len, (unsigned long)RT->sc_id);
+		chan_read(t, sizeof *t);
+		return;
+	}
+}
+
+static void copy_data(const struct rdb_tf_trap *t, long nr, const long *a)
+{
+	for (uint32_t i = 0; i < t->ndata; i++) {
+		struct rdb_tf_rec h;
+		struct rdb_tf_data d;
+		if (chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_DATA ||
+		    chan_read(&d, sizeof d) != 1 || h.len != sizeof d + d.len || d.id != t->id)
+			diverged(t->id, t, nr, a, "bad DATA record");
+		if (!rdb_covered(d.addr, d.len))
+			diverged(t->id, t, nr, a, "DATA outside the program's memory");
+		if (chan_read((void *)d.addr, d.len) != 1)
+			rdb_die("replay: the channel ended inside syscall #%lu's data\n",
+			        (unsigned long)t->id);
+		rdb_shadow_syswrite(d.addr, d.len);
+	}
+}
+
+static int is_std_write(long nr, const long *a)
+{
+	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
+	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
+	       (a[0] == 1 || a[0] == 2);
+}
+
+static long replay(long nr, const long *a)
+{
+	uint64_t id = ++RT->sc_id;
+	struct rdb_tf_trap t;
+	next_trap(&t, nr, a);
+	if (t.id != id)
+		diverged(id, &t, nr, a, "the trace skips a syscall id");
+	if (t.nr != nr)
+		diverged(id, &t, nr, a, "a different syscall");
+	for (int i = 0; i < 6; i++)
+		if (t.args[i] != a[i])
+			diverged(id, &t, nr, a, "different arguments");
+	unsigned at = rdb_systab_attrs(nr);
+	if (is_file_mmap(nr, a) && !(t.ret < 0 && t.ret > -4096)) {
+		long b[6] = {t.ret, a[1], a[2] | (t.ndata ? RDB_PROT_WRITE : 0),
+		             (a[3] & ~RDB_MAP_TYPE) | RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS |
+		                 RDB_MAP_FIXED,
+		             -1, 0};
+		long r = rdb_run_syscall(__NR_mmap, b, 0);
+		if (r != t.ret)
+			diverged(id, &t, nr, a, "the file mapping could not be re-created");
+		copy_data(&t, nr, a);
+		if (b[2] != a[2])
+			rdb_sys3(__NR_mprotect, r, a[1], a[2]);
+		return r;
+	}
+	if (is_spawn(nr, a))
+		return t.ret;
+	if ((at & RDB_ATTR_ADDRSPACE) || nr == __NR_rt_sigaction ||
+	    nr == __NR_rt_sigprocmask || nr == __NR_sigaltstack) {
+		long r = rdb_run_syscall(nr, a, 0);
+		if (r != t.ret)
+			diverged(id, &t, nr, a, "re-executed, it returned another result");
+		return r;
+	}
+	if (at & RDB_ATTR_REEXEC) {
+		rdb_run_syscall(nr, a, 0);
+		return t.ret;
+	}
+	if (nr == __NR_exit || nr == __NR_exit_group)
+		return rdb_run_syscall(nr, a, 0);
+	if (is_std_write(nr, a) && !RT->quiet)
+		rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	copy_data(&t, nr, a);
+	return t.ret;
+}
+
+/* ---- the dispatch's entry -------------------------------------------- */
+
+int rdb_rr_hidden(long nr, const long a[6])
+{
+	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
+	    (unsigned long)a[1] >= FD)
+		return 0; /* split below */
+	return rdb_systab_uses_fd(nr, a, FD);
+}
+
+long rdb_rr_syscall(long nr, const long a[6])
+{
+	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
+	    (unsigned long)a[1] >= FD && RT->mode == RDB_TF_MODE_RECORD) {
+		/* Leave the channel open: two ranges around it. */
+		long lo[6] = {a[0], FD - 1, a[2], 0, 0, 0};
+		long hi[6] = {FD + 1, a[1], a[2], 0, 0, 0};
+		long r = a[0] < FD ? record(nr, lo) : 0;
+		if (r == 0 && (unsigned long)a[1] > FD)
+			r = record(nr, hi);
+		return r;
+	}
+	if (nr == __NR_exit || nr == __NR_exit_group) {
+		rdb_run_term((int)a[0] & 0xff, 0);
+		if (RT->mode == RDB_TF_MODE_RECORD) {
+			chan_flush();
+			return rdb_run_syscall(nr, a, 0);
+		}
+	}
+	if (RT->mode == RDB_TF_MODE_RECORD)
+		return record(nr, a);
+	if (RT->mode == RDB_TF_MODE_REPLAY)
+		return replay(nr, a);
+	return rdb_run_syscall(nr, a, 0);
+}
+
+void rdb_rr_term(int status, int signo)
+{
+	struct rdb_tf_term t = {status, signo, RT->sc_id};
+	if (RT->mode == RDB_TF_MODE_RECORD) {
+		chan_put(RDB_TF_TERM, &t, sizeof t, 0, 0);
+		chan_flush();
+		return;
+	}
+	/* Replay: the recording must end here too. */
+	struct rdb_tf_rec h;
+	for (;;) {
+		if (chan_read(&h, sizeof h) != 1)
+			return;
+		if (h.type == RDB_TF_NOTE || h.type == RDB_TF_NONDET || h.type == RDB_TF_EXEC) {
+			chan_read(0, h.len);
+			continue;
+		}
+		break;
+	}
+	if (h.type == RDB_TF_TERM && h.len == sizeof t) {
+		struct rdb_tf_term r;
+		chan_read(&r, sizeof r);
+		if (r.status != status || r.signo != signo)
+			rdb_printf("rdb: replay ends with status %d signal %d, the recording "
+			           "with status %d signal %d\n", status, signo, r.status, r.signo);
+		RT->mode = 0;
+		return;
+	}
+	RT->mode = 0;
+	rdb_printf("rdb: replay diverged after syscall #%lu: the program ends here "
+	           "(status %d, signal %d), the recording went on (record type %u)\n",
+	           (unsigned long)RT->sc_id, status, signo, h.type);
+	for (;;)
+		rdb_sys1(__NR_exit_group, 125);
+}

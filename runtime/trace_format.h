@@ -1,0 +1,219 @@
+/* trace_format.h: the one header shared by the runtime (librdb, inside the
+ * traced process) and the rdb tool: the records they exchange over the
+ * channel and the files of a trace set (docs/trace-format.md is the prose).
+ * Freestanding: fixed-width integers only, no libc types.  All integers are
+ * little-endian (x86-64 native); every struct has a fixed size, checked
+ * below.  Bump RDB_TF_VERSION on any change a reader could misread. */
+#ifndef RDB_TRACE_FORMAT_H
+#define RDB_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define RDB_TF_VERSION 1
+
+/* ---- the channel ---------------------------------------------------------
+ * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
+ * RDB_CHAN_FD.  rdb sends the first record, HELLO, which says the mode.
+ * No fd there: the program runs unrecorded.  The runtime marks the fd
+ * close-on-exec and hides it from the program (EBADF). */
+#define RDB_CHAN_FD 1000
+
+/* Every record, on the channel and inside a stream frame: this header,
+ * then len payload bytes (len < RDB_TF_MAX_PAYLOAD, except DATA). */
+struct rdb_tf_rec {
+	uint32_t type; /* enum rdb_tf_type */
+	uint32_t len;  /* payload bytes that follow */
+};
+
+enum rdb_tf_type {
+	RDB_TF_HELLO = 1,  /* rdb -> runtime: struct rdb_tf_hello (+ auxv in replay) */
+	RDB_TF_INIT = 2,   /* runtime -> rdb: struct rdb_tf_init, then auxv pairs */
+	RDB_TF_TRAP = 3,   /* a syscall: struct rdb_tf_trap */
+	RDB_TF_DATA = 4,   /* bytes the kernel wrote: struct rdb_tf_data, then bytes */
+	RDB_TF_NONDET = 5, /* a nondeterministic instruction: struct rdb_tf_nondet */
+	RDB_TF_TERM = 6,   /* runtime: the program is exiting: struct rdb_tf_term */
+	RDB_TF_EXEC = 7,   /* runtime: execve about to run: struct rdb_tf_trap (ret 0) */
+	RDB_TF_END = 8,    /* rdb -> runtime (replay): the recorded end: rdb_tf_exit */
+	RDB_TF_NOTE = 9,   /* runtime -> rdb: struct rdb_tf_note (not traced: ...) */
+	/* header file entries (file "header") */
+	RDB_TF_H_MAGIC = 16,   /* struct rdb_tf_hmagic: first entry */
+	RDB_TF_H_EXE = 17,     /* absolute path, bytes (no NUL) */
+	RDB_TF_H_BUILDID = 18, /* NT_GNU_BUILD_ID descriptor bytes */
+	RDB_TF_H_ARG = 19,     /* one argv string (no NUL), in order */
+	RDB_TF_H_ENV = 20,     /* one envp string (no NUL), in order */
+	RDB_TF_H_AUXV = 21,    /* uint64 pairs (type, value), the program's auxv */
+	RDB_TF_H_RANDOM = 22,  /* the 16 AT_RANDOM bytes */
+	RDB_TF_H_MACHINE = 23, /* "sysname release version machine" of uname */
+	RDB_TF_H_START = 24,   /* struct rdb_tf_hstart */
+	RDB_TF_H_CWD = 25,     /* the working directory, bytes */
+	RDB_TF_H_RLIMIT_STACK = 26, /* uint64 cur, max: fixes the mmap base */
+	/* file "exit" */
+	RDB_TF_X_EXIT = 32,    /* struct rdb_tf_exit */
+};
+
+#define RDB_TF_MAX_PAYLOAD (64u << 20) /* sanity bound for non-DATA records */
+
+enum rdb_tf_mode { RDB_TF_MODE_RECORD = 1, RDB_TF_MODE_REPLAY = 2 };
+
+struct rdb_tf_hello {
+	uint32_t version; /* RDB_TF_VERSION: the runtime refuses another */
+	uint32_t mode;    /* enum rdb_tf_mode */
+	uint32_t flags;   /* RDB_TF_HELLO_QUIET: replay does not re-execute writes */
+	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
+};
+#define RDB_TF_HELLO_QUIET 1u
+
+struct rdb_tf_init {
+	uint64_t random[2]; /* the AT_RANDOM bytes */
+	uint32_t nauxv;     /* uint64 (type, value) pairs follow */
+	uint32_t pad;
+};
+
+/* A syscall: id counts the program's syscalls from 1, run-unique. */
+struct rdb_tf_trap {
+	uint64_t id;
+	int64_t nr;
+	int64_t args[6];
+	int64_t ret;   /* the raw kernel return: -errno on failure */
+	uint32_t ndata; /* DATA records that follow for this id */
+	uint32_t flags; /* RDB_TF_TRAP_* */
+};
+#define RDB_TF_TRAP_REPLAYED 1u /* re-executed on replay (address space etc.) */
+
+/* Bytes the kernel wrote at addr; len bytes follow (record len - 24). */
+struct rdb_tf_data {
+	uint64_t id; /* the syscall's id */
+	uint64_t addr;
+	uint64_t len;
+};
+
+enum rdb_tf_nondet_kind {
+	RDB_TF_ND_RDTSC = 1, RDB_TF_ND_RDTSCP, RDB_TF_ND_RDRAND, RDB_TF_ND_RDSEED,
+	RDB_TF_ND_CPUID,
+};
+
+/* After syscall `after` (0: before the first): the instruction's results. */
+struct rdb_tf_nondet {
+	uint64_t after;
+	uint32_t kind;
+	uint32_t pad;
+	uint64_t in[2];  /* cpuid: eax, ecx; else 0 */
+	uint64_t out[4]; /* rdtsc: rax rdx; rdtscp: rax rdx rcx; rdrand/rdseed:
+	                    value, CF; cpuid: eax ebx ecx edx */
+};
+
+struct rdb_tf_term {
+	int32_t status; /* exit status, or -1 */
+	int32_t signo;  /* the fatal signal, or 0 */
+	uint64_t after; /* syscalls before it */
+};
+
+enum rdb_tf_note_kind {
+	RDB_TF_NOTE_FORK = 1,  /* a child (pid in value) ran untraced */
+	RDB_TF_NOTE_LOST = 2,  /* the runtime lost the channel */
+	RDB_TF_NOTE_SPAWN = 3, /* vfork/clone(CLONE_VM) refused while recording */
+};
+
+struct rdb_tf_note {
+	uint32_t kind;
+	uint32_t pad;
+	uint64_t id;    /* the syscall id it concerns */
+	int64_t value;
+};
+
+/* ---- the trace set: a folder ---------------------------------------------
+ * header   : records (rdb_tf_rec + payload) H_MAGIC first, uncompressed
+ * exit     : one X_EXIT record, written when the run ended (absent: cut short
+ *            while rdb itself was killed)
+ * index    : struct rdb_tf_index entries, one per frame written, appended
+ * STREAM   : struct rdb_tf_shdr, then frames: struct rdb_tf_fhdr + a zstd
+ *            frame of raw_size bytes of records; each frame decodes alone. */
+#define RDB_TF_MAGIC "RDBTRACE" /* 8 bytes */
+
+struct rdb_tf_hmagic {
+	char magic[8];
+	uint32_t version;
+	uint32_t pad;
+};
+
+struct rdb_tf_hstart {
+	int64_t sec, nsec; /* CLOCK_REALTIME when the recording started */
+	int32_t pid;       /* the recorded process */
+	uint32_t pad;
+};
+
+enum rdb_tf_exit_how {
+	RDB_TF_EXIT_STATUS = 1, /* exited with status */
+	RDB_TF_EXIT_SIGNAL = 2, /* killed by signal */
+};
+
+struct rdb_tf_exit {
+	uint32_t how;     /* enum rdb_tf_exit_how */
+	int32_t value;    /* status or signal */
+	uint32_t cut;     /* 1: the trace ended early (no TERM record) */
+	uint32_t execd;   /* 1: the program exec'd: the rest ran untraced */
+	uint64_t nsyscalls;
+	int64_t end_sec, end_nsec;
+};
+
+/* Streams: file names in docs/trace-format.md, in this order. */
+enum rdb_tf_stream {
+	RDB_TF_S_SYSCALLS = 0, /* TRAP, EXEC, TERM, NOTE records */
+	RDB_TF_S_SYSDATA,      /* DATA records */
+	RDB_TF_S_NONDET,       /* NONDET records */
+	/* placeholders for milestone 2 (empty: stream header only) */
+	RDB_TF_S_INTERVALS,
+	RDB_TF_S_STACK,
+	RDB_TF_S_CONTEXT,
+	RDB_TF_S_MAPPINGS,
+	RDB_TF_S_VALUES,
+	RDB_TF_S_SIGNALS,
+	RDB_TF_NSTREAMS
+};
+#define RDB_TF_STREAM_NAMES                                                   \
+	{ "syscalls", "sysdata", "nondet", "intervals", "stack", "context",     \
+	  "mappings", "values", "signals" }
+
+#define RDB_TF_SMAGIC "RDBSTRM1" /* 8 bytes */
+struct rdb_tf_shdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t stream; /* enum rdb_tf_stream */
+};
+
+#define RDB_TF_FMAGIC 0x46424452u /* "RDBF" */
+#define RDB_TF_FRAME_MAX (1u << 30) /* raw bytes per frame, at most (reader bound) */
+struct rdb_tf_fhdr {
+	uint32_t magic;     /* RDB_TF_FMAGIC */
+	uint32_t csize;     /* compressed bytes that follow */
+	uint32_t raw_size;  /* decompressed bytes */
+	uint32_t nrecords;
+	uint64_t first;     /* index of the frame's first record in the stream */
+	uint64_t first_id;  /* syscall id of the first record's syscall, or 0 */
+};
+
+struct rdb_tf_index {
+	uint32_t stream;
+	uint32_t csize;
+	uint64_t offset;   /* of the frame header in the stream file */
+	uint64_t first;    /* as in the frame header */
+	uint32_t nrecords;
+	uint32_t raw_size;
+};
+
+_Static_assert(sizeof(struct rdb_tf_rec) == 8, "rec");
+_Static_assert(sizeof(struct rdb_tf_hello) == 16, "hello");
+_Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
+_Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
+_Static_assert(sizeof(struct rdb_tf_data) == 24, "data");
+_Static_assert(sizeof(struct rdb_tf_nondet) == 64, "nondet");
+_Static_assert(sizeof(struct rdb_tf_term) == 16, "term");
+_Static_assert(sizeof(struct rdb_tf_note) == 24, "note");
+_Static_assert(sizeof(struct rdb_tf_hmagic) == 16, "hmagic");
+_Static_assert(sizeof(struct rdb_tf_hstart) == 24, "hstart");
+_Static_assert(sizeof(struct rdb_tf_exit) == 40, "exit");
+_Static_assert(sizeof(struct rdb_tf_shdr) == 16, "shdr");
+_Static_assert(sizeof(struct rdb_tf_fhdr) == 32, "fhdr");
+_Static_assert(sizeof(struct rdb_tf_index) == 32, "index");
+
+#endif

@@ -1,0 +1,8 @@
+/* rr: prints a token to stdout and stderr. */
+#include <stdio.h>
+int main(void)
+{
+	printf("hello from rdb\n");
+	fprintf(stderr, "to stderr\n");
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* rr: the channel's fd is invisible to the program (EBADF), and closing
+ * every fd does not cut the recording. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void)
+{
+	int r = fcntl(1000, F_GETFD);
+	printf("fcntl(1000) = %d (%s)\n", r, r < 0 ? strerror(errno) : "open");
+	r = close(1000);
+	printf("close(1000) = %d (%s)\n", r, r < 0 ? strerror(errno) : "closed");
+	r = dup2(1, 1000);
+	printf("dup2(1, 1000) = %d\n", r);
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	printf("still recorded\n");
+	return 0;
+}

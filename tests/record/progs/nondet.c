@@ -1,0 +1,32 @@
+/* rr: output that differs run to run: time, pid, getrandom, /dev/urandom,
+ * clock, localtime (a mapped file). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+int main(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("time %ld.%09ld pid %d ppid %d\n", (long)ts.tv_sec, ts.tv_nsec, (int)getpid(),
+	       (int)getppid());
+	unsigned char b[8];
+	if (getrandom(b, sizeof b, 0) != sizeof b)
+		return 1;
+	printf("getrandom %02x%02x%02x%02x%02x%02x%02x%02x\n", b[0], b[1], b[2], b[3], b[4],
+	       b[5], b[6], b[7]);
+	int fd = open("/dev/urandom", O_RDONLY);
+	if (fd < 0 || read(fd, b, sizeof b) != sizeof b)
+		return 1;
+	close(fd);
+	printf("urandom %02x%02x%02x%02x\n", b[0], b[1], b[2], b[3]);
+	time_t t = time(0);
+	char buf[64];
+	strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", localtime(&t));
+	printf("local %s\n", buf);
+	char host[256];
+	gethostname(host, sizeof host);
+	printf("host-len %d\n", (int)sizeof host > 0);
+	return 0;
+}

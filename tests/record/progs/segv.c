@@ -1,0 +1,10 @@
+/* rr: death by a fault (SIGSEGV). */
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	(void)argv;
+	printf("faulting\n");
+	fflush(stdout);
+	volatile int *p = (volatile int *)(long)(argc - 1);
+	return *p;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# rr.sh: record each program, replay it, and require that the replay's
+# stdout, stderr and exit status equal the recording's byte for byte.
+#
+#   rr.sh RDB RDB_CC PROG.c...     (or PROG executables built with rdb-cc)
+#
+# A .c file is built with RDB_CC first.  Its comment may say, one per line:
+#   rr-args: ARGS            arguments (shell words)
+#   rr-stdin: TEXT           stdin for the recording (printf format); else /dev/null
+#   rr-setup: SHELL          run in the work folder before recording
+#   rr-before-replay: SHELL  run before replay (e.g. delete the input file)
+# Each program runs in its own work folder; a failing one keeps its folder
+# and prints where it is.  Exit status: the number of failures (0: all pass).
+set -u
+RDB=$1 RDB_CC=$2
+shift 2
+fails=0
+for prog in "$@"; do
+	name=$(basename "$prog" .c)
+	W=$(mktemp -d "${TMPDIR:-/tmp}/rr-$name.XXXXXX")
+	tag() { sed -n "s/^.*$1: //p" "$prog" | sed "s/ *\*\/ *$//" | head -n 1; }
+	args="" stdin="" setup="" before=""
+	case $prog in
+	*.c)
+		args=$(tag rr-args) stdin=$(tag rr-stdin) setup=$(tag rr-setup)
+		before=$(tag rr-before-replay)
+		if ! "$RDB_CC" -O1 "$prog" -o "$W/$name" 2>"$W/cc.err"; then
+			echo "FAIL $name: rdb-cc failed (see $W/cc.err)"
+			fails=$((fails + 1))
+			continue
+		fi
+		exe=$W/$name ;;
+	*) exe=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog") ;;
+	esac
+	(
+		cd "$W" || exit 1
+		[ -n "$setup" ] && sh -c "$setup"
+		if [ -n "$stdin" ]; then printf "$stdin" > stdin.txt; else : > stdin.txt; fi
+		eval "set -- $args"
+		"$RDB" record -o trace -- "$exe" "$@" < stdin.txt > rec.out 2> rec.err
+		echo $? > rec.status
+		[ -n "$before" ] && sh -c "$before"
+		"$RDB" replay trace < /dev/null > rep.out 2> rep.err
+		echo $? > rep.status
+	)
+	ok=1
+	for f in out err status; do
+		if ! cmp -s "$W/rec.$f" "$W/rep.$f"; then
+			ok=0
+			echo "FAIL $name: replay $f differs from the recording's:"
+			diff "$W/rec.$f" "$W/rep.$f" | head -n 20
+		fi
+	done
+	if [ $ok = 1 ]; then
+		echo "ok   $name (status $(cat "$W/rec.status"))"
+		rm -rf "$W"
+	else
+		echo "     work folder kept: $W"
+		fails=$((fails + 1))
+	fi
+done
+exit $fails
