@@ -86,6 +86,12 @@ int rdb_cmd_info(int argc, char **argv)
 	}
 	rdb_tr_close(sc);
 	printf("syscalls:   %llu\n", (unsigned long long)traps);
+	uint64_t nds = 0;
+	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
+	while (rdb_tr_next(nd, &type, &p, &n))
+		nds += type == RDB_TF_NONDET;
+	rdb_tr_close(nd);
+	printf("nondeterministic instructions: %llu\n", (unsigned long long)nds);
 	char eb[128];
 	if (h.have_exit) {
 		printf("ended:      %s\n", exit_text(&h.exit, eb, sizeof eb));

@@ -139,6 +139,9 @@ long rdb_rr_syscall(long nr, const long args[6]);
 void rdb_rr_term(int status, int signo);
 /* The program's operation on the channel's fd: refused with EBADF. */
 int rdb_rr_hidden(long nr, const long args[6]);
+/* nondet.S's helpers: run, record or replay one instruction; g holds the
+ * saved registers (r12 r11 r10 r9 r8 rbp rdi rsi rdx rcx rbx rax flags). */
+void rdb_nondet(uint32_t kind, uint64_t *g);
 
 /* ---- syscall.c (continued) -------------------------------------------- */
 /* The syscall as the runtime runs it unrecorded; emit sees each region the

@@ -1,0 +1,76 @@
+/* nondet.S: the helpers rules/trace.rules calls in place of rdtsc,
+ * rdtscp, cpuid, rdrand and rdseed.  Each saves every general register and
+ * the flags in one array on the stack, lets rdb_nondet (record.c) run,
+ * record or replay the instruction by editing the array, and restores
+ * them: outputs and flags (rdrand's CF) as the instruction leaves them,
+ * everything else untouched.  rdrand/rdseed return their value in %r12. */
+#include "layout.h"
+
+.macro ND name, kind
+	.globl __rdb_nd_\name
+	.hidden __rdb_nd_\name
+	.type __rdb_nd_\name,@function
+__rdb_nd_\name:
+	.cfi_startproc
+	pushfq
+	.cfi_adjust_cfa_offset 8
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %r10
+	.cfi_adjust_cfa_offset 8
+	push %r11
+	.cfi_adjust_cfa_offset 8
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	mov %rsp, %rbp			/* the array: r12 r11 r10 r9 r8 rbp rdi rsi rdx rcx rbx rax flags */
+	.cfi_def_cfa_register %rbp
+	mov $\kind, %edi
+	mov %rsp, %rsi
+	and $-16, %rsp
+	cld
+	call rdb_nondet
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %r12
+	pop %r11
+	pop %r10
+	pop %r9
+	pop %r8
+	pop %rbp
+	pop %rdi
+	pop %rsi
+	pop %rdx
+	pop %rcx
+	pop %rbx
+	pop %rax
+	popfq
+	ret
+	.cfi_endproc
+	.size __rdb_nd_\name, .-__rdb_nd_\name
+.endm
+
+	.text
+	ND rdtsc, 1
+	ND rdtscp, 2
+	ND rdrand, 3
+	ND rdseed, 4
+	ND cpuid, 5
+
+	.section .note.GNU-stack,"",@progbits
