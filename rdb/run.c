@@ -265,7 +265,7 @@ int rdb_cmd_record(int argc, char **argv)
 		struct rdb_tf_rec h;
 		struct rdb_tf_hello m;
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, 0, 0}};
+	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, 0, 0, 0, 0}};
 	send_all(sv[0], &hello, sizeof hello);
 
 	struct reader r = {sv[0], w, NULL, 0, 0};
@@ -448,7 +448,8 @@ int rdb_cmd_replay(int argc, char **argv)
 	size_t hl = sizeof(struct rdb_tf_hello) + h.nauxv * 16 + 16;
 	char *hb = rdb_xmalloc(hl);
 	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY,
-	                         quiet ? RDB_TF_HELLO_QUIET : 0u, (uint32_t)h.nauxv};
+	                         quiet ? RDB_TF_HELLO_QUIET : 0u, (uint32_t)h.nauxv,
+	                         h.start.pid, 0};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h.auxv, h.nauxv * 16);
 	memcpy(hb + sizeof m + h.nauxv * 16, h.random, 16);

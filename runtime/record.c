@@ -153,6 +153,7 @@ void rdb_chan_init(void)
 		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
 	RT->mode = RDB_TF_MODE_REPLAY;
 	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
+	RT->rec_pid = hello.pid;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
 	 * (musl's stack canary and more): before libc's start-up reads them. */
 	for (uint32_t i = 0; i < hello.nauxv; i++) {
@@ -200,24 +201,39 @@ static void send_note(uint32_t kind, int64_t value)
 	chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
 }
 
+/* A handler of the program may run on the return of any of our syscalls
+ * and record its own: signals stay blocked while a record is built and
+ * sent (when the program has handlers), the id is taken after the call,
+ * and regions are a stack (base .. nreg), so nested records come out
+ * whole and in id order. */
+static int has_handlers(void)
+{
+	for (int s = 1; s < RDB_NSIG; s++)
+		if (RT->view[s].handler > RDB_SIG_IGN)
+			return 1;
+	return 0;
+}
+
 static long record(long nr, const long *a)
 {
 	struct rdb_tf_trap t;
-	t.id = ++RT->sc_id;
 	t.nr = nr;
 	for (int i = 0; i < 6; i++)
 		t.args[i] = a[i];
 	t.flags = 0;
-	RT->nreg = 0;
+	size_t base = RT->nreg;
 	long r;
 	if (is_spawn(nr, a)) {
 		if (!RT->spawn_warned++)
 			rdb_printf("rdb: vfork/clone(CLONE_VM) (posix_spawn, system, "
 			           "threads) is not recorded yet: the call fails with ENOSYS\n");
-		send_note(RDB_TF_NOTE_SPAWN, nr);
+		send_note(RDB_TF_NOTE_SPAWN, RT->sc_id + 1);
 		r = -RDB_ENOSYS;
 	} else {
 		if (nr == __NR_execve || nr == __NR_execveat) {
+			t.id = RT->sc_id + 1;
+			t.ret = 0;
+			t.ndata = 0;
 			chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
 			chan_flush();
 		}
@@ -230,7 +246,7 @@ static long record(long nr, const long *a)
 			return 0;
 		}
 		if ((nr == __NR_fork || nr == __NR_clone) && r > 0)
-			send_note(RDB_TF_NOTE_FORK, r);
+			send_note(RDB_TF_NOTE_FORK, r); /* id: the syscall before the fork */
 		if (is_file_mmap(nr, a) && (r < 0 || r > -4096) && (a[2] & RDB_PROT_READ)) {
 			/* replay maps anonymous memory and copies the file's bytes */
 			uint64_t st[18];
@@ -244,14 +260,22 @@ static long record(long nr, const long *a)
 			}
 		}
 	}
+	uint64_t all = ~0ull, old = 0;
+	int mask = has_handlers();
+	if (mask)
+		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	t.id = ++RT->sc_id;
 	t.ret = r;
-	t.ndata = (uint32_t)RT->nreg;
+	t.ndata = (uint32_t)(RT->nreg - base);
 	chan_put(RDB_TF_TRAP, &t, sizeof t, 0, 0);
-	for (size_t i = 0; i < RT->nreg && RT->mode; i++) {
+	for (size_t i = base; i < RT->nreg && RT->mode; i++) {
 		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
 		chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
 	}
 	chan_flush();
+	RT->nreg = base;
+	if (mask)
+		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	return r;
 }
 
@@ -396,8 +420,44 @@ static int is_std_write(long nr, const long *a)
 	       (a[0] == 1 || a[0] == 2);
 }
 
+static int self_signal(long nr, const long *a)
+{
+	long p = RT->rec_pid;
+	return p > 0 && ((nr == __NR_kill && (a[0] == p || a[0] == 0)) ||
+	                 (nr == __NR_tkill && a[0] == p) ||
+	                 (nr == __NR_tgkill && a[0] == p && a[1] == p));
+}
+
+/* Replayed calls that run for real: they run first, as in the recording,
+ * so a handler they let in (a signal the program sent itself) replays its
+ * syscalls before theirs: the recording gave those the earlier ids. */
+static int runs_first(long nr, const long *a)
+{
+	if (is_file_mmap(nr, a) || is_spawn(nr, a))
+		return 0;
+	return (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC)) ||
+	       nr == __NR_rt_sigaction || nr == __NR_rt_sigprocmask ||
+	       nr == __NR_sigaltstack || self_signal(nr, a);
+}
+
+static long run_first(long nr, const long *a)
+{
+	if (!self_signal(nr, a))
+		return rdb_run_syscall(nr, a, 0);
+	/* A signal to itself: sent for real to this process, so its handler or
+	 * default action runs where it ran in the recording. */
+	long pid = rdb_sys0(__NR_getpid);
+	if (nr == __NR_kill)
+		return rdb_sys2(__NR_kill, pid, a[1]);
+	if (nr == __NR_tkill)
+		return rdb_sys2(__NR_tkill, pid, a[1]);
+	return rdb_sys3(__NR_tgkill, pid, pid, a[2]);
+}
+
 static long replay(long nr, const long *a)
 {
+	int first = runs_first(nr, a);
+	long r = first ? run_first(nr, a) : 0;
 	uint64_t id = ++RT->sc_id;
 	struct rdb_tf_trap t;
 	next_trap(&t, nr, a);
@@ -408,13 +468,19 @@ static long replay(long nr, const long *a)
 	for (int i = 0; i < 6; i++)
 		if (t.args[i] != a[i])
 			diverged(id, &t, nr, a, "different arguments");
-	unsigned at = rdb_systab_attrs(nr);
+	if (first) {
+		/* Address space and signal framework: the result must agree. */
+		if (r != t.ret && !(rdb_systab_attrs(nr) & RDB_ATTR_REEXEC) &&
+		    !self_signal(nr, a))
+			diverged(id, &t, nr, a, "re-executed, it returned another result");
+		return t.ret;
+	}
 	if (is_file_mmap(nr, a) && !(t.ret < 0 && t.ret > -4096)) {
 		long b[6] = {t.ret, a[1], a[2] | (t.ndata ? RDB_PROT_WRITE : 0),
 		             (a[3] & ~RDB_MAP_TYPE) | RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS |
 		                 RDB_MAP_FIXED,
 		             -1, 0};
-		long r = rdb_run_syscall(__NR_mmap, b, 0);
+		r = rdb_run_syscall(__NR_mmap, b, 0);
 		if (r != t.ret)
 			diverged(id, &t, nr, a, "the file mapping could not be re-created");
 		copy_data(&t, nr, a);
@@ -424,19 +490,6 @@ static long replay(long nr, const long *a)
 	}
 	if (is_spawn(nr, a))
 		return t.ret;
-	if ((at & RDB_ATTR_ADDRSPACE) || nr == __NR_rt_sigaction ||
-	    nr == __NR_rt_sigprocmask || nr == __NR_sigaltstack) {
-		long r = rdb_run_syscall(nr, a, 0);
-		if (r != t.ret)
-			diverged(id, &t, nr, a, "re-executed, it returned another result");
-		return r;
-	}
-	if (at & RDB_ATTR_REEXEC) {
-		rdb_run_syscall(nr, a, 0);
-		return t.ret;
-	}
-	if (nr == __NR_exit || nr == __NR_exit_group)
-		return rdb_run_syscall(nr, a, 0);
 	if (is_std_write(nr, a) && !RT->quiet)
 		rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	copy_data(&t, nr, a);
@@ -533,8 +586,15 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		n = r;
 	} else {
 		execute(kind, n.in, n.out);
+		uint64_t all = ~0ull, old = 0;
+		int mask = RT->mode == RDB_TF_MODE_RECORD && has_handlers();
+		if (mask)
+			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+		n.after = RT->sc_id;
 		chan_put(RDB_TF_NONDET, &n, sizeof n, 0, 0);
 		chan_flush();
+		if (mask)
+			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	}
 	switch (kind) {
 	case RDB_TF_ND_RDTSCP:

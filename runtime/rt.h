@@ -77,6 +77,7 @@ struct rdb_state {
 
 	/* record.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */
+	long rec_pid;         /* replay: the recorded pid */
 	int spawn_warned;
 	uint64_t sc_id;       /* syscalls so far: the last one's id */
 	size_t nreg;          /* regions the kernel wrote in the current call */

@@ -60,6 +60,8 @@ struct rdb_tf_hello {
 	uint32_t mode;    /* enum rdb_tf_mode */
 	uint32_t flags;   /* RDB_TF_HELLO_QUIET: replay does not re-execute writes */
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
+	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
+	uint32_t pad;
 };
 #define RDB_TF_HELLO_QUIET 1u
 
@@ -202,7 +204,7 @@ struct rdb_tf_index {
 };
 
 _Static_assert(sizeof(struct rdb_tf_rec) == 8, "rec");
-_Static_assert(sizeof(struct rdb_tf_hello) == 16, "hello");
+_Static_assert(sizeof(struct rdb_tf_hello) == 24, "hello");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
 _Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");
