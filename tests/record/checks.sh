@@ -1,7 +1,7 @@
 #!/bin/sh
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
-# CASE: divergence | truncated | info | truss | sigkill | help.
+# CASE: divergence | truncated | info | truss | sigkill | rdbkill | help.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -115,6 +115,31 @@ sigkill)
 	"$RDB" replay t > rep.out 2> rep.err; s=$?
 	[ $s = 137 ] || fail "replay status $s"
 	cmp -s rec.out rep.out || fail "replay output differs"
+	expect rep.err "cut short"
+	;;
+rdbkill)
+	# rdb record itself killed by SIGKILL: the frames it wrote stay valid
+	# (it flushes when the channel is quiet), info says cut short, replay
+	# runs up to the end of the trace; the program goes on unrecorded.
+	build stdin prog
+	mkfifo in
+	"$RDB" record -o t -- ./prog < in > rec.out 2> rec.err &
+	rdbpid=$!
+	exec 3> in
+	printf 'one\n' >&3
+	sleep 1.5
+	kill -9 "$rdbpid"
+	wait "$rdbpid" 2>/dev/null
+	printf 'two\n' >&3
+	exec 3>&-
+	sleep 0.5
+	expect rec.err "lost its channel to rdb"
+	"$RDB" info t > i.out || fail "info"
+	expect i.out "^cut short: *yes: no exit file"
+	expect i.out "^syscalls: *[1-9]"
+	"$RDB" replay t > rep.out 2> rep.err; s=$?
+	[ $s = 137 ] || fail "replay status $s, expected 137 (cut short)"
+	expect rep.out "^read: one$"
 	expect rep.err "cut short"
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
