@@ -20,6 +20,7 @@ if [ -z "$rules" ]; then
 	[ -f "$rules" ] || rules=$repo/rules/count-loads.rules
 fi
 [ -r "$rules" ] || die "rules '$rules' not readable"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (scripts/setup-debian.sh installs it)"
 build=${3:-$repo/build}
 d=$build/sqlite3
 mkdir -p "$d"
@@ -42,19 +43,19 @@ if [ ! -f "$d/bld/sqlite3.c" ]; then
 		make sqlite3.c >make.log 2>&1) || die "make sqlite3.c failed, see $d/bld/make.log"
 fi
 
-# now: seconds since the epoch with nanoseconds.
-now() { date +%s.%N; }
-# best N CMD...: the fastest of N runs of CMD, in seconds.
+# best N CMD...: run CMD N times; print "WALL CPU" (seconds) of the run
+# with the least CPU time (user + system), which a loaded machine disturbs
+# less than wall time.
 best() {
 	n=$1
 	shift
 	b=
 	i=0
 	while [ $i -lt "$n" ]; do
-		t0=$(now)
-		"$@"
-		t1=$(now)
-		b=$(echo "$t0 $t1 ${b:-}" | awk '{ t = $2 - $1; if ($3 != "" && $3 < t) t = $3; printf "%.4f", t }')
+		/usr/bin/time -f '%e %U %S' -o "$d/time.out" "$@" || die "failed: $*"
+		b=$(awk -v prev="${b:-}" '{ c = $2 + $3 } END {
+			split(prev, p, " ")
+			if (prev != "" && p[2] <= c) print prev; else printf "%.3f %.3f\n", $1, c }' "$d/time.out")
 		i=$((i + 1))
 	done
 	echo "$b"
@@ -70,10 +71,15 @@ taltr=$(best "$reps" "$altr" -q -r "$rules" -o sqlite3.rdb.s sqlite3.s)
 size=$(wc -c < sqlite3.s)
 osize=$(wc -c < sqlite3.rdb.s)
 lines=$(wc -l < sqlite3.s)
-awk -v s="$size" -v o="$osize" -v l="$lines" -v g="$tgcc" -v a="$taltr" -v r="$(basename "$rules")" 'BEGIN {
+# shellcheck disable=SC2086 # "WALL CPU" pairs
+set -- $tgcc $taltr
+awk -v s="$size" -v o="$osize" -v l="$lines" -v gw="$1" -v gc="$2" -v aw="$3" -v ac="$4" \
+	-v r="$(basename "$rules")" 'BEGIN {
 	printf "input:  sqlite3.c -> gcc -O2 -S: %.1f MB, %d lines\n", s / 1e6, l
 	printf "output: %.1f MB with %s (%.2fx the input)\n", o / 1e6, r, o / s
-	printf "gcc -O2 -S: %.3f s\n", g
-	printf "altr:       %.3f s = %.1f MB/s\n", a, s / 1e6 / a
-	printf "altr / gcc -O2 -S time: %.3f (translation adds %.1f%%)\n", a / g, 100 * a / g
+	printf "gcc -O2 -S: %8.3f s wall, %8.3f s CPU\n", gw, gc
+	printf "altr:       %8.3f s wall, %8.3f s CPU\n", aw, ac
+	printf "altr speed: %.1f MB/s of CPU time (%.1f MB/s wall)\n", s / 1e6 / ac, s / 1e6 / aw
+	printf "altr / gcc -O2 -S: %.4f in CPU time, %.4f wall (translation adds %.1f%% to compile time)\n",
+		ac / gc, aw / gw, 100 * ac / gc
 }'
