@@ -51,6 +51,9 @@ void *altr_big_realloc(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
+/* The same, but a large regular file goes into altr_big_alloc memory of
+ * *big bytes (else *big is 0 and the buffer is malloc'ed). */
+char *altr_read_file_big(const char *path, size_t *len, size_t *big);
 
 /* Diagnostics go to stderr as "altr:FILE:LINE[:COL]: message". */
 extern const char *altr_progname;
@@ -288,6 +291,8 @@ struct altr_unit {
 	int nfuncs;
 	unsigned long ninsns, nunknown;
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
+	size_t src_big;          /* nonzero: src is altr_big_alloc memory of
+	                            this size, not malloc'ed */
 	size_t cap_lines, cap_stmts; /* allocated sizes of lines, stmts */
 };
 
@@ -445,6 +450,10 @@ bool altr_tmpl_name_ok(const struct altr_ruleset *rs, const char *name);
  * are stored in *caps (array of 10 slices, [0] whole match). */
 bool altr_expr_eval(const struct altr_expr *e, const struct altr_unit *u,
                     const struct altr_stmt *s, struct altr_str caps[10]);
+/* Between these, regex results are remembered by subject text; the
+ * rules evaluated must stay alive and unchanged until the end. */
+void altr_match_begin(void);
+void altr_match_end(void);
 
 /* ------------------------------------------------------------------ emit.c */
 

@@ -83,6 +83,23 @@ static void smap_set(struct smap *m, struct altr_str s, int val, bool keep)
 	*e = (struct smap_ent){s.p, (uint32_t)s.len, h, val};
 }
 
+/* Makes room for n names without growing. */
+static void smap_reserve(struct smap *m, size_t n)
+{
+	size_t cap = 64;
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	if (cap <= m->cap)
+		return;
+	struct smap old = *m;
+	m->cap = cap;
+	m->e = altr_xcalloc(m->cap, sizeof *m->e);
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.e[i].p)
+			*smap_slot(m, old.e[i].p, old.e[i].len, old.e[i].hash) = old.e[i];
+	free(old.e);
+}
+
 static void smap_put(struct smap *m, struct altr_str s, int val)
 {
 	smap_set(m, s, val, false);
@@ -798,7 +815,16 @@ void altr_analyze(struct altr_unit *u)
 	free(u->funcs);
 	u->funcs = NULL;
 	u->nfuncs = 0;
-	a.x = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *a.x);
+	/* the per-statement arrays are big: huge pages, fewer faults */
+	size_t nx = ((size_t)u->nstmts + 1) * sizeof *a.x;
+	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
+	a.x = altr_big_alloc(nx);
+	a.work = altr_big_alloc(nw);
+	/* room for every label name, so the map never grows */
+	size_t nlab = 0;
+	for (int i = 0; i < u->nstmts; i++)
+		nlab += u->stmts[i].kind == STMT_LABEL;
+	smap_reserve(&a.labels, nlab);
 	for (int i = 0; i < u->nstmts; i++) {
 		struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a.x[i];
@@ -825,11 +851,10 @@ void altr_analyze(struct altr_unit *u)
 	exec_and_followed(&a);
 	functions_and_targets(&a);
 	branch_facts(&a);
-	a.work = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *a.work);
 	for (int f = 0; f < u->nfuncs; f++)
 		liveness(&a, f);
-	free(a.work);
-	free(a.x);
+	altr_big_free(a.work, nw);
+	altr_big_free(a.x, nx);
 	smap_free(&a.labels);
 	smap_free(&a.typed);
 }

@@ -376,7 +376,69 @@ struct reader {
 	bool exec;                /* current section holds code */
 	bool prev_exec, stack_exec[64];
 	int stack_n;
+	struct memo *memo;        /* statement text -> what it was */
+	size_t capmemo, nmemo;
 };
+
+/* Compilers repeat instructions: three in four statements of sqlite3.s
+ * were read before with the same text.  Reading depends on the text alone,
+ * so the reader remembers what each text was and copies the instruction,
+ * moving its slices to the new text.  (Not insns that took a prefix
+ * statement's prefixes: those differ from what their text says.) */
+enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
+struct memo {
+	uint64_t hash;
+	const char *p;            /* the text it was read from */
+	size_t len;
+	int what;                 /* M_* */
+	const struct altr_insn *insn;
+};
+
+static uint64_t hash_text(struct altr_str t)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < t.len; i++)
+		h = (h ^ (unsigned char)t.p[i]) * 1099511628211ull;
+	return h;
+}
+
+static struct memo *memo_slot(struct memo *m, size_t cap, uint64_t h,
+                              struct altr_str t)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (m[i].what == M_NONE || (m[i].hash == h && m[i].len == t.len &&
+		                            memcmp(m[i].p, t.p, t.len) == 0))
+			return &m[i];
+}
+
+/* The entry for t (what == M_NONE if new), with room to fill it in. */
+static struct memo *memo_find(struct reader *r, struct altr_str t)
+{
+	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
+		size_t cap = r->capmemo ? 2 * r->capmemo : 4096;
+		struct memo *m = altr_big_alloc(cap * sizeof *m);
+		for (size_t i = 0; i < r->capmemo; i++)
+			if (r->memo[i].what != M_NONE)
+				*memo_slot(m, cap, r->memo[i].hash,
+				           mkstr(r->memo[i].p, r->memo[i].len)) = r->memo[i];
+		altr_big_free(r->memo, r->capmemo * sizeof *r->memo);
+		r->memo = m;
+		r->capmemo = cap;
+	}
+	uint64_t h = hash_text(t);
+	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
+	if (e->what == M_NONE)
+		*e = (struct memo){.hash = h, .p = t.p, .len = t.len};
+	return e;
+}
+
+static void memo_set(struct reader *r, struct memo *e, int what,
+                     const struct altr_insn *in)
+{
+	e->what = what;
+	e->insn = in;
+	r->nmemo++;
+}
 
 static bool section_is_exec(struct altr_str args)
 {
@@ -520,6 +582,51 @@ static size_t label_len(struct altr_str t)
 	return 0;
 }
 
+/* Moves the slices of a copied instruction by d bytes, to its own text. */
+static void rebase(struct altr_insn *in, ptrdiff_t d)
+{
+	in->mnem.p += d;
+	for (int k = 0; k < in->nops; k++) {
+		struct altr_operand *op = &in->ops[k];
+		if (op->text.p)
+			op->text.p += d;
+		if (op->deco.p)
+			op->deco.p += d;
+		if (op->disp.p)
+			op->disp.p += d;
+	}
+}
+
+/* Reads statement text t (trimmed, not a directive, not opaque) into s;
+ * returns M_PREFIXES, M_OTHER or M_INSN (then s->insn is set). */
+static int read_insn(struct reader *r, struct altr_stmt *s, struct altr_str t)
+{
+	/* The first word: a prefix, an assignment's symbol or the mnemonic. */
+	size_t i = 0;
+	struct altr_str w = next_word(t, &i);
+	unsigned bit = w.len ? prefix_bit(w) : 0;
+	if (bit && only_prefixes(mkstr(t.p + i, t.len - i), true)) {
+		s->kind = STMT_OTHER;
+		s->facts |= SF_PREFIX_ONLY;
+		return M_PREFIXES;
+	}
+	/* "sym = expr" assignments. */
+	struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
+	if (rest.len && rest.p[0] == '=' && !(rest.len > 1 && rest.p[1] == '=')) {
+		s->kind = STMT_OTHER;
+		return M_OTHER;
+	}
+	struct altr_insn in;
+	struct altr_operand ops[ALTR_MAXOPS];
+	if (!w.len || !parse_insn_from(t, i, w, bit, &in, ops)) {
+		s->kind = STMT_OTHER;
+		return M_OTHER;
+	}
+	s->kind = STMT_INSN;
+	s->insn = new_insn(r->u, &in);
+	return M_INSN;
+}
+
 static void add_piece(struct reader *r, struct altr_str t, int line)
 {
 	for (;;) {
@@ -563,36 +670,38 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_OTHER;
 		return;
 	}
-	/* The first word: a prefix, an assignment's symbol or the mnemonic. */
-	size_t i = 0;
-	struct altr_str w = next_word(t, &i);
-	unsigned bit = w.len ? prefix_bit(w) : 0;
-	if (bit && only_prefixes(mkstr(t.p + i, t.len - i), true)) {
+	struct memo *e = memo_find(r, t);
+	if (e->what == M_PREFIXES) {
 		s->kind = STMT_OTHER;
 		s->facts |= SF_PREFIX_ONLY;
 		return;
 	}
-	/* "sym = expr" assignments. */
-	struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
-	if (rest.len && rest.p[0] == '=' && !(rest.len > 1 && rest.p[1] == '=')) {
+	if (e->what == M_OTHER) {
 		s->kind = STMT_OTHER;
 		return;
 	}
-	struct altr_insn in;
-	struct altr_operand ops[ALTR_MAXOPS];
-	if (!w.len || !parse_insn_from(t, i, w, bit, &in, ops)) {
-		s->kind = STMT_OTHER;
-		return;
+	if (e->what == M_INSN) {
+		s->kind = STMT_INSN;
+		s->insn = new_insn(r->u, e->insn);
+		rebase(s->insn, t.p - e->p);
+	} else {
+		int what = read_insn(r, s, t);
+		if (what != M_INSN || !s->insn) {
+			memo_set(r, e, what, NULL);
+			return;
+		}
+		memo_set(r, e, M_INSN, s->insn);
 	}
-	s->kind = STMT_INSN;
-	s->insn = new_insn(r->u, &in);
 	/* Prefixes written as a statement of their own belong to this insn. */
 	if (r->u->nstmts >= 2) {
 		struct altr_stmt *p = &r->u->stmts[r->u->nstmts - 2];
 		if (p->facts & SF_PREFIX_ONLY) {
+			if (e->insn == s->insn) { /* keep the memo's insn as read */
+				s->insn = new_insn(r->u, e->insn);
+			}
 			size_t k = 0;
 			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
-				s->insn->prefixes |= prefix_bit(w);
+				s->insn->prefixes |= (uint16_t)prefix_bit(w);
 			altr_insn_decode(s->insn);
 		}
 	}
@@ -704,6 +813,7 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 		read_line(&r, L, ++lineno);
 		pos = nlp ? end + 1 : len;
 	}
+	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
 }
 
 void altr_asm_free(struct altr_unit *u)
@@ -716,6 +826,9 @@ void altr_asm_free(struct altr_unit *u)
 	altr_big_free(u->stmts, u->cap_stmts * sizeof *u->stmts);
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
 	free(u->funcs);
-	free(u->src);
+	if (u->src_big)
+		altr_big_free(u->src, u->src_big);
+	else
+		free(u->src);
 	memset(u, 0, sizeof *u);
 }

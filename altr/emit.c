@@ -411,6 +411,8 @@ static bool expand(struct emitter *em, const struct altr_action *a,
  * or -1 when nothing is inserted. */
 static int apply_rules(struct emitter *em, int si)
 {
+	if (!em->rs->rules)
+		return -1;
 	const struct altr_stmt *s = &em->u->stmts[si];
 	bool matched = false, has_replace = false;
 	struct altr_str caps[10];
@@ -749,6 +751,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	em.xi = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *em.xi);
 	for (int i = 0; i <= u->nstmts; i++)
 		em.xi[i] = -1;
+	altr_match_begin();
 	for (int i = 0; i < u->nstmts; i++) {
 		struct altr_stmt *s = &u->stmts[i];
 		if (s->kind != STMT_INSN)
@@ -770,6 +773,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		if (em.xi[i] >= 0)
 			st->matched_insns++;
 	}
+	altr_match_end();
 	int rc = 0;
 	if (em.errors) {
 		rc = -1;

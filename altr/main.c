@@ -158,14 +158,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
-	size_t len;
-	char *src = altr_read_file(in, &len);
+	size_t len, big;
+	char *src = altr_read_file_big(in, &len, &big);
 	if (!src) {
 		altr_error_at(in, 0, 0, "cannot read: %s", strerror(errno));
 		return 1;
 	}
 	struct altr_unit u;
 	altr_asm_read(&u, strcmp(in, "-") == 0 ? "<stdin>" : in, src, len);
+	u.src_big = big;
 	altr_analyze(&u);
 	struct altr_stats st = {0};
 	int rc = write_output(out, &u, &rs, &o, &st);

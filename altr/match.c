@@ -159,26 +159,157 @@ static struct altr_str subject(const struct altr_expr *e,
 	return none;
 }
 
+/* Regex results by (expression, subject text), while altr_match_begin is
+ * in force: regexec on instruction texts and operands was most of a trace
+ * run, and compilers repeat instructions.  The table is dropped by
+ * altr_match_end, so no key outlives its ruleset. */
+struct re_memo {
+	const struct altr_expr *e;   /* NULL: empty slot */
+	const char *p;               /* the subject text first seen */
+	uint32_t hash;
+	uint16_t len;
+	bool hit;
+	int16_t so0, eo0;            /* capture 0 when hit, or -1 */
+	int32_t more;                /* captures 1..9 in memo.caps (9 pairs
+	                                from here), or -1: all none */
+};
+
+static struct {
+	bool on;
+	struct re_memo *m;
+	size_t cap, n;
+	int16_t *caps;
+	size_t ncaps, capcaps;
+	struct {
+		const char *p;
+		size_t len;
+		uint64_t h;
+	} last[4];                   /* recent subjects' text hashes */
+} memo;
+
+void altr_match_begin(void)
+{
+	memo.on = true;
+}
+
+void altr_match_end(void)
+{
+	altr_big_free(memo.m, memo.cap * sizeof *memo.m);
+	free(memo.caps);
+	memset(&memo, 0, sizeof memo);
+}
+
+static struct re_memo *re_slot(struct re_memo *m, size_t cap,
+                               const struct altr_expr *e, uint32_t h,
+                               const char *p, size_t len)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!m[i].e || (m[i].e == e && m[i].hash == h && m[i].len == len &&
+		                (m[i].p == p || memcmp(m[i].p, p, len) == 0)))
+			return &m[i];
+}
+
+/* The entry for (e, subj); empty (e NULL, hash set) if there is none. */
+static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
+{
+	if (4 * (memo.n + 1) > 3 * memo.cap) {
+		size_t cap = memo.cap ? 2 * memo.cap : 4096;
+		struct re_memo *m = altr_big_alloc(cap * sizeof *m);
+		for (size_t i = 0; i < memo.cap; i++)
+			if (memo.m[i].e)
+				*re_slot(m, cap, memo.m[i].e, memo.m[i].hash, memo.m[i].p,
+				         memo.m[i].len) = memo.m[i];
+		altr_big_free(memo.m, memo.cap * sizeof *memo.m);
+		memo.m = m;
+		memo.cap = cap;
+	}
+	/* Several expressions test the same subject (the mnemonic, op1): its
+	 * hash is kept for the text last hashed at the same place. */
+	unsigned k = (unsigned)(((uintptr_t)subj.p >> 2) ^ subj.len) & 3;
+	uint64_t h;
+	if (memo.last[k].p == subj.p && memo.last[k].len == subj.len && subj.p) {
+		h = memo.last[k].h;
+	} else {
+		h = 1469598103934665603ull;
+		for (size_t i = 0; i < subj.len; i++)
+			h = (h ^ (unsigned char)subj.p[i]) * 1099511628211ull;
+		memo.last[k].p = subj.p, memo.last[k].len = subj.len, memo.last[k].h = h;
+	}
+	h = (h ^ (uint64_t)(uintptr_t)e) * 0x9e3779b97f4a7c15ull;
+	uint32_t h32 = (uint32_t)(h ^ (h >> 32));
+	struct re_memo *r = re_slot(memo.m, memo.cap, e, h32, subj.p, subj.len);
+	if (!r->e)
+		r->hash = h32; /* for the caller to fill in */
+	return r;
+}
+
+static void set_caps(struct altr_str caps[10], struct altr_str subj,
+                     const regoff_t so[10], const regoff_t eo[10])
+{
+	for (int i = 0; i < 10; i++) {
+		if (so[i] < 0) {
+			caps[i].p = "";
+			caps[i].len = 0;
+		} else {
+			caps[i].p = subj.p + so[i];
+			caps[i].len = (size_t)(eo[i] - so[i]);
+		}
+	}
+}
+
 static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
                        struct altr_str caps[10])
 {
 	struct altr_str subj = subject(e, s);
+	regoff_t so[10], eo[10];
+	struct re_memo *r = NULL;
+	if (memo.on && subj.len < 0x7fff) {
+		r = re_find(e, subj);
+		if (r->e) {
+			if (r->hit && caps) {
+				so[0] = r->so0, eo[0] = r->eo0;
+				for (int i = 1; i < 10; i++) {
+					so[i] = r->more < 0 ? -1 : memo.caps[r->more + 2 * (i - 1)];
+					eo[i] = r->more < 0 ? -1 : memo.caps[r->more + 2 * (i - 1) + 1];
+				}
+				set_caps(caps, subj, so, eo);
+			}
+			return e->negate ? !r->hit : r->hit;
+		}
+	}
 	char small[256];
 	char *buf = subj.len < sizeof small ? small : altr_xmalloc(subj.len + 1);
 	memcpy(buf, subj.p, subj.len);
 	buf[subj.len] = 0;
 	regmatch_t m[10];
 	bool hit = regexec(&e->re, buf, 10, m, 0) == 0;
-	if (hit && caps) {
-		for (int i = 0; i < 10; i++) {
-			if (m[i].rm_so < 0) {
-				caps[i].p = "";
-				caps[i].len = 0;
-			} else {
-				caps[i].p = subj.p + m[i].rm_so;
-				caps[i].len = (size_t)(m[i].rm_eo - m[i].rm_so);
+	for (int i = 0; i < 10; i++) {
+		so[i] = hit ? m[i].rm_so : -1;
+		eo[i] = hit ? m[i].rm_eo : -1;
+	}
+	if (hit && caps)
+		set_caps(caps, subj, so, eo);
+	if (r) {
+		/* the slot is still free: nothing was added since re_find */
+		*r = (struct re_memo){.e = e, .p = subj.p, .hash = r->hash,
+		                      .len = (uint16_t)subj.len, .hit = hit,
+		                      .so0 = (int16_t)so[0], .eo0 = (int16_t)eo[0],
+		                      .more = -1};
+		bool any = false;
+		for (int i = 1; i < 10; i++)
+			any |= so[i] >= 0;
+		if (any) {
+			if (memo.ncaps + 18 > memo.capcaps) {
+				memo.capcaps = memo.capcaps ? 2 * memo.capcaps : 1024;
+				memo.caps = altr_xrealloc(memo.caps, memo.capcaps * sizeof *memo.caps);
+			}
+			r->more = (int32_t)memo.ncaps;
+			for (int i = 1; i < 10; i++) {
+				memo.caps[memo.ncaps++] = (int16_t)so[i];
+				memo.caps[memo.ncaps++] = (int16_t)eo[i];
 			}
 		}
+		memo.n++;
 	}
 	if (buf != small)
 		free(buf);

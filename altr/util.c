@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 const char *altr_progname = "altr";
 unsigned long altr_nwarnings;
@@ -166,6 +168,38 @@ char *altr_read_file(const char *path, size_t *len)
 		b.p = altr_xcalloc(1, 1);
 	*len = b.len;
 	return b.p;
+}
+
+char *altr_read_file_big(const char *path, size_t *len, size_t *big)
+{
+	*big = 0;
+	struct stat st;
+	int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (1 << 20)) {
+		if (fd >= 0)
+			close(fd);
+		return altr_read_file(path, len);
+	}
+	size_t n = (size_t)st.st_size, got = 0;
+	char *p = altr_big_alloc(n + 1);
+	while (got < n) {
+		ssize_t k = read(fd, p + got, n - got);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	char extra;
+	bool whole = got == n && read(fd, &extra, 1) == 0;
+	close(fd);
+	if (!whole) { /* changed under us: the slow way sees what is there */
+		altr_big_free(p, n + 1);
+		return altr_read_file(path, len);
+	}
+	p[n] = 0;
+	*len = n;
+	*big = n + 1;
+	return p;
 }
 
 void altr_warn(const char *file, int line, const char *fmt, ...)
