@@ -632,13 +632,16 @@ int rdb_rr_hidden(long nr, const long a[6])
 long rdb_rr_syscall(long nr, const long a[6])
 {
 	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
-	    (unsigned long)a[1] >= FD && RT->mode == RDB_TF_MODE_RECORD) {
-		/* Leave the channel open: two ranges around it. */
+	    (unsigned long)a[1] >= FD) {
+		/* Leave the channel open: two ranges around it (two records). */
+		int rec = RT->mode == RDB_TF_MODE_RECORD;
 		long lo[6] = {a[0], FD - 1, a[2], 0, 0, 0};
 		long hi[6] = {FD + 1, a[1], a[2], 0, 0, 0};
-		long r = a[0] < FD ? record(nr, lo) : 0;
+		long r = 0;
+		if ((unsigned long)a[0] < FD)
+			r = rec ? record(nr, lo) : replay(nr, lo);
 		if (r == 0 && (unsigned long)a[1] > FD)
-			r = record(nr, hi);
+			r = rec ? record(nr, hi) : replay(nr, hi);
 		return r;
 	}
 	if (nr == __NR_exit || nr == __NR_exit_group) {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 int main(void)
 {
@@ -15,6 +16,8 @@ int main(void)
 	printf("dup2(1, 1000) = %d\n", r);
 	for (int fd = 3; fd < 1024; fd++)
 		close(fd);
+	r = (int)syscall(436 /* close_range */, 3u, ~0u, 0u);
+	printf("close_range(3, ~0) = %d\n", r);
 	printf("still recorded\n");
 	return 0;
 }
