@@ -124,7 +124,9 @@ int main(void)
 	for (int i = 0; i < 8; i++)
 		arr[i] = i & 1 ? b2 : make_big(i);
 	b2 = arr[5];
-	printf("struct copies: %016llx %ld %.13s\n", (unsigned long long)fnv(arr, sizeof arr, 0), b2.a[36],
-	       b2.tail);
+	uint64_t hs = 0; /* fields only: the 3 padding bytes are not copied values */
+	for (int i = 0; i < 8; i++)
+		hs = fnv(arr[i].tail, sizeof arr[i].tail, fnv(arr[i].a, sizeof arr[i].a, hs));
+	printf("struct copies: %016llx %ld %.13s\n", (unsigned long long)hs, b2.a[36], b2.tail);
 	return prog_done("rep_movs");
 }
