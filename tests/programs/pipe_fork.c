@@ -126,16 +126,15 @@ int main(int argc, char **argv)
 	close(p[1]);
 	signal(SIGPIPE, SIG_DFL);
 
-	/* a child that dies of SIGPIPE */
+	/* a child that dies of SIGPIPE (no read end anywhere: closed first) */
 	CHECK(pipe(p) == 0);
+	close(p[0]);
 	pid = fork();
 	if (pid == 0) {
-		close(p[0]);
 		if (write(p[1], "z", 1) < 0)
 			_exit(4);
 		_exit(4);
 	}
-	close(p[0]);
 	close(p[1]);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	printf("child 3: signaled %d signal %d / exited %d\n", WIFSIGNALED(status),

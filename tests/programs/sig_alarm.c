@@ -63,6 +63,14 @@ int main(void)
 	}
 	CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0);
 	r = read(p[0], &c, 1);
+	/* on a loaded machine the child may write before the tick: wait for it */
+	sigset_t alrm, old_mask;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old_mask);
+	while (alarms < 3)
+		sigsuspend(&old_mask);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	printf("restarted read: %d '%c', alarms %d\n", r, r == 1 ? c : '?', (int)alarms);
 	int st;
 	while (wait(&st) != pid)
