@@ -465,7 +465,7 @@ static long replay(long nr, const long *a)
 		diverged(id, &t, nr, a, "the trace skips a syscall id");
 	if (t.nr != nr)
 		diverged(id, &t, nr, a, "a different syscall");
-	for (int i = 0; i < 6; i++)
+	for (int i = 0, n = rdb_systab_nargs(nr); i < n; i++)
 		if (t.args[i] != a[i])
 			diverged(id, &t, nr, a, "different arguments");
 	if (first) {
@@ -473,6 +473,7 @@ static long replay(long nr, const long *a)
 		if (r != t.ret && !(rdb_systab_attrs(nr) & RDB_ATTR_REEXEC) &&
 		    !self_signal(nr, a))
 			diverged(id, &t, nr, a, "re-executed, it returned another result");
+		copy_data(&t, nr, a); /* e.g. sigaltstack's old_ss: as recorded */
 		return t.ret;
 	}
 	if (is_file_mmap(nr, a) && !(t.ret < 0 && t.ret > -4096)) {

@@ -159,6 +159,9 @@ const char *rdb_systab_name(long nr);
 #define RDB_ATTR_PROCESS (1u << 5)
 #define RDB_ATTR_REEXEC (1u << 6)
 unsigned rdb_systab_attrs(long nr);
+/* How many arguments the call takes (6 when unknown): the registers past
+ * them hold whatever the caller left, which may differ on replay. */
+int rdb_systab_nargs(long nr);
 /* 1 if one of the call's fd arguments equals fd. */
 int rdb_systab_uses_fd(long nr, const long args[6], long fd);
 /* 0 when the call may run; else writes why not into buf (NUL-terminated). */

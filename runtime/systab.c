@@ -22,6 +22,12 @@ unsigned rdb_systab_attrs(long nr)
 	return i ? i->attrs : 0;
 }
 
+int rdb_systab_nargs(long nr)
+{
+	const struct rdb_sys_info *i = rdb_sys_info(nr);
+	return i && i->name ? i->nargs : 6;
+}
+
 /* An argument is an fd when it is an int whose name ends in "fd" (fd,
  * dirfd, oldfd, newfd, epfd, in_fd, ...). */
 int rdb_systab_uses_fd(long nr, const long args[6], long fd)
@@ -76,6 +82,7 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
 
 const char *rdb_systab_name(long nr) { (void)nr; return 0; }
 unsigned rdb_systab_attrs(long nr) { (void)nr; return 0; }
+int rdb_systab_nargs(long nr) { (void)nr; return 6; }
 int rdb_systab_uses_fd(long nr, const long args[6], long fd)
 {
 	(void)nr, (void)args;

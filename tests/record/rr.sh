@@ -6,13 +6,15 @@
 #
 # A .c file is built with RDB_CC first.  Its comment may say, one per line:
 #   rr-args: ARGS            arguments (shell words)
-#   rr-stdin: TEXT           stdin for the recording (printf format); else /dev/null
+#   rr-stdin: TEXT           stdin for the recording (printf format); else
+#                            the file $RR_STDIN if set, else empty
 #   rr-setup: SHELL          run in the work folder before recording
 #   rr-before-replay: SHELL  run before replay (e.g. delete the input file)
 # Each program runs in its own work folder; a failing one keeps its folder
 # and prints where it is.  Exit status: the number of failures (0: all pass).
+# RR_CFLAGS: more flags for RDB_CC.
 set -u
-RDB=$1 RDB_CC=$2
+RDB=$1 RDB_CC=$2 RR_CFLAGS=${RR_CFLAGS:-}
 shift 2
 fails=0
 for prog in "$@"; do
@@ -24,7 +26,7 @@ for prog in "$@"; do
 	*.c)
 		args=$(tag rr-args) stdin=$(tag rr-stdin) setup=$(tag rr-setup)
 		before=$(tag rr-before-replay)
-		if ! "$RDB_CC" -O1 "$prog" -o "$W/$name" 2>"$W/cc.err"; then
+		if ! "$RDB_CC" -O1 $RR_CFLAGS "$prog" -o "$W/$name" 2>"$W/cc.err"; then
 			echo "FAIL $name: rdb-cc failed (see $W/cc.err)"
 			fails=$((fails + 1))
 			continue
@@ -35,7 +37,9 @@ for prog in "$@"; do
 	(
 		cd "$W" || exit 1
 		[ -n "$setup" ] && sh -c "$setup"
-		if [ -n "$stdin" ]; then printf "$stdin" > stdin.txt; else : > stdin.txt; fi
+		if [ -n "$stdin" ]; then printf "$stdin" > stdin.txt
+		elif [ -n "${RR_STDIN:-}" ]; then cp "$RR_STDIN" stdin.txt
+		else : > stdin.txt; fi
 		eval "set -- $args"
 		"$RDB" record -o trace -- "$exe" "$@" < stdin.txt > rec.out 2> rec.err
 		echo $? > rec.status
