@@ -65,6 +65,9 @@ static struct exception {
 	{"fst fstp fist fistp fisttp fnstcw fstcw fnstsw fstsw fnstenv fstenv "
 	 "fnsave fsave stmxcsr set# fxsave "
 	 "fxsave64", "*", CK_ACC, "1", "as above (single-operand stores)", 0},
+	{"test", "*$,m*", CK_ACC, "3", "capstone 4 marks test's memory operand "
+	 "read and written; test only reads it (SDM: TEST computes an AND, sets "
+	 "flags and discards the result)", 0},
 	{"rol ror rcl rcr shl sal shr sar cmpxchg cmpxchg8b cmpxchg16b", "*",
 	 CK_ACC, "1", "capstone 4 marks the destination read only; the SDM "
 	 "writes it (cmpxchg writes it back even when the compare fails)", 0},
