@@ -174,6 +174,29 @@ static void note_fault(int sig, void *si, void *uc)
 		           (void *)pc, (void *)addr);
 }
 
+/* A program access outside the covered range (a null pointer) faults in
+ * its hook, on the shadow address: give the program's handler the address
+ * it accessed.  Inside the range the planes are mapped, so a fault there is
+ * the program's own instruction.  The S plane is reached through %gs (a
+ * 0x65 prefix), the R plane through %r14. */
+static void unshadow_fault_addr(int sig, void *si, void *uc)
+{
+	int code = *(int *)((char *)si + SI_CODE);
+	if ((sig != RDB_SIGSEGV && sig != RDB_SIGBUS) || code <= 0)
+		return;
+	uintptr_t *addr = (uintptr_t *)((char *)si + SI_ADDR);
+	if (*addr >= RDB_COVER_LO && *addr < RDB_COVER_HI)
+		return;
+	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
+	if (!rdb_iot_find(pc, &start))
+		return;
+	const unsigned char *p = (const unsigned char *)pc;
+	int gs = 0;
+	for (int i = 0; i < 4; i++)
+		gs |= p[i] == 0x65;
+	*addr += gs ? RDB_S_OFFSET : RDB_R_OFFSET;
+}
+
 static void default_action(int sig, void *si, void *uc)
 {
 	int code = *(int *)((char *)si + SI_CODE);
@@ -207,6 +230,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
 		install(sig);
 	}
+	unshadow_fault_addr(sig, si, uc);
 	/* %r13-%r15 are the program's here (the runtime never touches them),
 	 * so the handler runs with the SIC of the interrupted code. */
 	((void (*)(int, void *, void *))v.handler)(sig, si, uc);
