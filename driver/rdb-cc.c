@@ -517,6 +517,9 @@ static void plan_link(struct plan *pl, const struct cmdline *c, const struct rdb
 		return;
 	}
 	rdbcc_argv_push(a, "-static-pie");
+	/* rdb replay refuses a trace from another build: it needs the id,
+	 * whatever the system gcc's defaults are. */
+	rdbcc_argv_push(a, "-Wl,--build-id=sha1");
 	rdbcc_argv_push(a, "-nostdlib");
 	rdbcc_argv_push(a, "-nostartfiles");
 	rdbcc_argv_push(a, "-o");
