@@ -245,6 +245,12 @@ static void parse(struct cmdline *c)
 			c->refuse = "only x86-64 code (-m64) can be instrumented";
 			continue;
 		}
+		if (!strcmp(s, "-masm=intel")) {
+			c->refuse = "-masm=intel is not supported: altr reads AT&T "
+			            "syntax and would pass Intel syntax through "
+			            "uninstrumented";
+			continue;
+		}
 		if (has_prefix(s, "-flto") && !libc_build()) {
 			c->refuse = "-flto is not supported: instrumentation works on the "
 			            "assembly gcc emits, which -flto replaces with bytecode";
@@ -329,8 +335,9 @@ static void usage(void)
 	       "static-pie against rdb's crt, librdb and an instrumented musl.\n"
 	       "\n"
 	       "All gcc options are accepted.  -E, -M, -MM and -print-* calls go to\n"
-	       "gcc untouched.  -shared, -m32 and -flto are refused; -static, -pie,\n"
-	       "-no-pie and -pipe are ignored (the output is always static-pie).\n"
+	       "gcc untouched.  -shared, -m32, -masm=intel and -flto are refused;\n"
+	       "-static, -pie, -no-pie and -pipe are ignored (the output is always\n"
+	       "static-pie).\n"
 	       "\n"
 	       "  -v, --version   say what rdb-cc is and which compiler it drives\n"
 	       "  -###            print the commands instead of running them\n"
@@ -469,7 +476,8 @@ static void plan_compile(struct plan *pl, const struct cmdline *c,
 	                                 : rdbcc_xasprintf("%s/%d.rdb.s", tmp, k);
 	struct rdbcc_argv *a = plan_add(pl);
 	rdbcc_argv_push(a, p->altr);
-	rdbcc_argv_push(a, "-q");
+	/* no -q: an instruction altr does not know escapes the hooks, and the
+	 * user must hear of it */
 	rdbcc_argv_push(a, "-r");
 	rdbcc_argv_push(a, p->rules);
 	rdbcc_argv_push(a, pre);

@@ -247,7 +247,7 @@ static long record(long nr, const long *a)
 		}
 		if ((nr == __NR_fork || nr == __NR_clone) && r > 0)
 			send_note(RDB_TF_NOTE_FORK, r); /* id: the syscall before the fork */
-		if (is_file_mmap(nr, a) && (r < 0 || r > -4096) && (a[2] & RDB_PROT_READ)) {
+		if (is_file_mmap(nr, a) && !(r < 0 && r > -4096) && (a[2] & RDB_PROT_READ)) {
 			/* replay maps anonymous memory and copies the file's bytes */
 			uint64_t st[18];
 			if (rdb_sys2(__NR_fstat, a[4], st) == 0) {

@@ -94,7 +94,7 @@ dry-run)
 	"$RDBCC" -### -O2 -c plain.c > out 2>&1 || fail "-### failed: $(cat out)"
 	grep -q '"-ffixed-r15"' out || fail "no -ffixed-r15 in: $(cat out)"
 	grep -q '"-mno-red-zone"' out || fail "no -mno-red-zone"
-	grep -q 'altr" "-q" "-r" ".*trace.rules"' out || fail "no altr step with trace.rules"
+	grep -q 'altr" "-r" ".*trace.rules"' out || fail "no altr step with trace.rules"
 	grep -q '"-c" "-x" "assembler"' out || fail "no assemble step"
 	[ ! -e plain.o ] || fail "-### made plain.o"
 	"$RDBCC" -### plain.c -o prog > out 2>&1
