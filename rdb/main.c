@@ -47,6 +47,8 @@ void *rdb_xrealloc(void *p, size_t n)
 	return p;
 }
 
+void rdb_free(void *p) { free(p); }
+
 char *rdb_xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

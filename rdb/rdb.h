@@ -8,11 +8,12 @@
 
 #include "trace_format.h"
 
-/* ---- util (main.c) ---------------------------------------------------- */
+/* ---- util (main.c; tests/fuzz/fuzz_trace.c has its own) ----------------- */
 _Noreturn void rdb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
+void rdb_free(void *p); /* what rdb_x* and rdb_path return */
 char *rdb_xstrdup(const char *s);
 char *rdb_path(const char *dir, const char *name); /* dir/name, malloc'd */
 
@@ -49,6 +50,11 @@ struct rdb_tr; /* one stream being read */
 struct rdb_tr *rdb_tr_open(const char *dir, int stream);
 /* The next record: 1 (type, payload in *p, len), 0 at the end. */
 int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len);
+/* The replay reader: the syscalls, sysdata and nondet streams merged back
+ * into program order (each TRAP, its DATA; NONDET by 'after'), each record
+ * passed to emit; stops when emit returns nonzero, and returns that. */
+int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
+                 int (*emit)(void *ctx, uint32_t type, const void *p, size_t n), void *ctx);
 /* Where the last record came from, for messages: "file: offset N". */
 const char *rdb_tr_where(struct rdb_tr *r);
 void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file);

@@ -376,6 +376,11 @@ static int feed(int fd, uint32_t type, const void *p, size_t n)
 	return send_all(fd, &h, sizeof h) || send_all(fd, p, n) ? -1 : 0;
 }
 
+static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
+{
+	return feed(*(int *)ctx, type, p, n);
+}
+
 int rdb_cmd_replay(int argc, char **argv)
 {
 	int quiet = 0;
@@ -454,57 +459,9 @@ int rdb_cmd_replay(int argc, char **argv)
 	memcpy(hb + sizeof m, h.auxv, h.nauxv * 16);
 	memcpy(hb + sizeof m + h.nauxv * 16, h.random, 16);
 	int dead = feed(fd, RDB_TF_HELLO, hb, hl);
-	free(hb);
+	rdb_free(hb);
 
-	/* Program order: each TRAP, then its ndata DATA records; NONDET records
-	 * before the first TRAP whose id is greater than their 'after'. */
-	uint32_t t, nt = 0;
-	const void *p, *np = NULL;
-	size_t n, nn = 0;
-	int have_nd = rdb_tr_next(nd, &nt, &np, &nn);
-	while (!dead && rdb_tr_next(sc, &t, &p, &n)) {
-		if (t == RDB_TF_TRAP) {
-			struct rdb_tf_trap tr;
-			if (n != sizeof tr)
-				rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
-			memcpy(&tr, p, sizeof tr);
-			while (have_nd && !dead) {
-				struct rdb_tf_nondet v;
-				if (nn != sizeof v)
-					rdb_fatal("%s: NONDET record of %zu bytes", rdb_tr_where(nd), nn);
-				memcpy(&v, np, sizeof v);
-				if (v.after >= tr.id)
-					break;
-				dead = feed(fd, nt, np, nn);
-				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
-			}
-			dead = dead || feed(fd, t, p, n);
-			for (uint32_t k = 0; k < tr.ndata && !dead; k++) {
-				uint32_t dt;
-				const void *dp;
-				size_t dn;
-				struct rdb_tf_data dd;
-				if (!rdb_tr_next(sd, &dt, &dp, &dn))
-					rdb_fatal("%s: syscall #%llu: its data is missing from the sysdata "
-					          "stream", rdb_tr_where(sc), (unsigned long long)tr.id);
-				if (dt != RDB_TF_DATA || dn < sizeof dd)
-					rdb_fatal("%s: not a DATA record", rdb_tr_where(sd));
-				memcpy(&dd, dp, sizeof dd);
-				if (dd.id != tr.id || dd.len != dn - sizeof dd)
-					rdb_fatal("%s: DATA record for syscall #%llu, expected #%llu",
-					          rdb_tr_where(sd), (unsigned long long)dd.id,
-					          (unsigned long long)tr.id);
-				dead = feed(fd, dt, dp, dn);
-			}
-			continue;
-		}
-		if (t == RDB_TF_TERM) /* remaining NONDET records come before it */
-			while (have_nd && !dead) {
-				dead = feed(fd, nt, np, nn);
-				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
-			}
-		dead = dead || feed(fd, t, p, n);
-	}
+	dead = dead || rdb_tr_merge(sc, sd, nd, feed_chan, &fd);
 	if (!dead)
 		feed(fd, RDB_TF_END, &h.exit, sizeof h.exit);
 	shutdown(fd, SHUT_WR);

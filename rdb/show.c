@@ -61,8 +61,10 @@ int rdb_cmd_info(int argc, char **argv)
 	if (h.machine)
 		printf("machine:    %s\n", h.machine);
 	time_t t0 = (time_t)h.start.sec;
+	struct tm tm;
 	char tb[64];
-	strftime(tb, sizeof tb, "%Y-%m-%d %H:%M:%S", localtime(&t0));
+	if (!localtime_r(&t0, &tm) || !strftime(tb, sizeof tb, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(tb, sizeof tb, "%lld s after the epoch", (long long)h.start.sec);
 	printf("started:    %s, pid %d\n", tb, h.start.pid);
 
 	uint64_t traps = 0, forks = 0, spawns = 0, execs = 0, terms = 0;
@@ -95,8 +97,8 @@ int rdb_cmd_info(int argc, char **argv)
 	char eb[128];
 	if (h.have_exit) {
 		printf("ended:      %s\n", exit_text(&h.exit, eb, sizeof eb));
-		double secs = (double)(h.exit.end_sec - h.start.sec) +
-		              (double)(h.exit.end_nsec - h.start.nsec) / 1e9;
+		double secs = ((double)h.exit.end_sec - (double)h.start.sec) +
+		              ((double)h.exit.end_nsec - (double)h.start.nsec) / 1e9;
 		printf("wall time:  %.3f s\n", secs);
 		if (h.exit.cut)
 			printf("cut short:  yes: the program ended without its runtime's last "

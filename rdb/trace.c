@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_decompressBound (zstd >= 1.4) */
 #include <zstd.h>
 
 #include "rdb.h"
@@ -65,9 +66,8 @@ static int create(const char *path)
 
 struct rdb_tw *rdb_tw_open(const char *dir)
 {
-	struct rdb_tw *w = calloc(1, sizeof *w);
-	if (!w)
-		rdb_fatal("out of memory");
+	struct rdb_tw *w = rdb_xmalloc(sizeof *w);
+	memset(w, 0, sizeof *w);
 	w->dir = rdb_xstrdup(dir);
 	w->hpath = rdb_path(dir, "header");
 	w->ipath = rdb_path(dir, "index");
@@ -97,7 +97,7 @@ void rdb_tw_header(struct rdb_tw *w, uint32_t type, const void *p, size_t n)
 	if (n)
 		memcpy(b + sizeof h, p, n);
 	write_all(w->hfd, b, sizeof h + n, w->hpath);
-	free(b);
+	rdb_free(b);
 }
 
 static void frame(struct rdb_tw *w, int i)
@@ -114,7 +114,7 @@ static void frame(struct rdb_tw *w, int i)
 	                         s->first, s->first_id};
 	memcpy(out, &fh, sizeof fh);
 	write_all(s->fd, out, sizeof fh + c, s->path);
-	free(out);
+	rdb_free(out);
 	struct rdb_tf_index ix = {(uint32_t)i, (uint32_t)c, s->off, s->first, s->frame_nrec,
 	                          (uint32_t)s->n};
 	write_all(w->ifd, &ix, sizeof ix, w->ipath);
@@ -170,7 +170,7 @@ void rdb_tw_exit(struct rdb_tw *w, const struct rdb_tf_exit *x)
 	memcpy(b + sizeof h, x, sizeof *x);
 	write_all(fd, b, sizeof b, p);
 	close(fd);
-	free(p);
+	rdb_free(p);
 }
 
 void rdb_tw_close(struct rdb_tw *w)
@@ -178,15 +178,15 @@ void rdb_tw_close(struct rdb_tw *w)
 	rdb_tw_flush(w);
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
 		close(w->s[i].fd);
-		free(w->s[i].path);
-		free(w->s[i].buf);
+		rdb_free(w->s[i].path);
+		rdb_free(w->s[i].buf);
 	}
 	close(w->hfd);
 	close(w->ifd);
-	free(w->hpath);
-	free(w->ipath);
-	free(w->dir);
-	free(w);
+	rdb_free(w->hpath);
+	rdb_free(w->ipath);
+	rdb_free(w->dir);
+	rdb_free(w);
 }
 
 /* ---- reader ----------------------------------------------------------- */
@@ -283,7 +283,7 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 		case RDB_TF_H_AUXV:
 			if (r.len % 16)
 				rdb_fatal("%s: offset %zu: auxv of %u bytes", path, o, r.len);
-			free(h->auxv);
+			rdb_free(h->auxv);
 			h->auxv = rdb_xmalloc(r.len);
 			memcpy(h->auxv, p, r.len);
 			h->nauxv = r.len / 16;
@@ -294,8 +294,8 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			memcpy(h->random, p, 16);
 			h->have_random = 1;
 			break;
-		case RDB_TF_H_MACHINE: free(h->machine); h->machine = strndup_x(p, r.len); break;
-		case RDB_TF_H_CWD: free(h->cwd); h->cwd = strndup_x(p, r.len); break;
+		case RDB_TF_H_MACHINE: rdb_free(h->machine); h->machine = strndup_x(p, r.len); break;
+		case RDB_TF_H_CWD: rdb_free(h->cwd); h->cwd = strndup_x(p, r.len); break;
 		case RDB_TF_H_START:
 			if (r.len != sizeof h->start)
 				rdb_fatal("%s: offset %zu: start record of %u bytes", path, o, r.len);
@@ -313,11 +313,12 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 		o += sizeof r + r.len;
 	}
 	if (first)
-		rdb_fatal("%s: empty: not an rdb trace header", path);
+		rdb_fatal("%s: offset 0: empty file: not an rdb trace header", path);
 	if (!h->exe || !h->argc)
-		rdb_fatal("%s: no executable path or argv: the trace header is incomplete", path);
-	free(b);
-	free(path);
+		rdb_fatal("%s: offset %zu (the end): no executable path or argv: the trace "
+		          "header is incomplete", path, n);
+	rdb_free(b);
+	rdb_free(path);
 	path = rdb_path(dir, "exit");
 	b = slurp(path, &n, 0);
 	if (b) {
@@ -330,9 +331,9 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			rdb_fatal("%s: offset 0: not an exit record", path);
 		memcpy(&h->exit, b + sizeof r, sizeof h->exit);
 		h->have_exit = 1;
-		free(b);
+		rdb_free(b);
 	}
-	free(path);
+	rdb_free(path);
 }
 
 struct rdb_tr {
@@ -344,14 +345,21 @@ struct rdb_tr {
 	size_t frame_off;
 	uint64_t frames, rawtotal;
 	char where[512];
-	ZSTD_DCtx *z;
 };
+
+/* One decompression context for every reader: each frame decodes alone. */
+static ZSTD_DCtx *dctx(void)
+{
+	static ZSTD_DCtx *z;
+	if (!z && !(z = ZSTD_createDCtx()))
+		rdb_fatal("out of memory (zstd)");
+	return z;
+}
 
 struct rdb_tr *rdb_tr_open(const char *dir, int stream)
 {
-	struct rdb_tr *r = calloc(1, sizeof *r);
-	if (!r)
-		rdb_fatal("out of memory");
+	struct rdb_tr *r = rdb_xmalloc(sizeof *r);
+	memset(r, 0, sizeof *r);
 	r->path = rdb_path(dir, rdb_stream_names[stream]);
 	r->file = slurp(r->path, &r->flen, 1);
 	struct rdb_tf_shdr h;
@@ -367,7 +375,6 @@ struct rdb_tr *rdb_tr_open(const char *dir, int stream)
 		rdb_fatal("%s: offset 12: stream %u, expected %d (%s)", r->path, h.stream, stream,
 		          rdb_stream_names[stream]);
 	r->off = sizeof h;
-	r->z = ZSTD_createDCtx();
 	return r;
 }
 
@@ -392,9 +399,15 @@ static int next_frame(struct rdb_tr *r)
 	if (want != fh.raw_size)
 		rdb_fatal("%s: offset %zu: the zstd frame's size disagrees with the frame header",
 		          r->path, o);
-	free(r->raw);
+	/* Allocate no more than the frame's blocks can produce: a few corrupt
+	 * bytes must not cost a gigabyte. */
+	unsigned long long most = ZSTD_decompressBound(r->file + o + sizeof fh, fh.csize);
+	if (most == ZSTD_CONTENTSIZE_ERROR || most < fh.raw_size)
+		rdb_fatal("%s: offset %zu: corrupt frame: its zstd blocks cannot hold the %u "
+		          "bytes announced", r->path, o, fh.raw_size);
+	rdb_free(r->raw);
 	r->raw = rdb_xmalloc(fh.raw_size);
-	size_t d = ZSTD_decompressDCtx(r->z, r->raw, fh.raw_size, r->file + o + sizeof fh,
+	size_t d = ZSTD_decompressDCtx(dctx(), r->raw, fh.raw_size, r->file + o + sizeof fh,
 	                               fh.csize);
 	if (ZSTD_isError(d) || d != fh.raw_size)
 		rdb_fatal("%s: offset %zu: corrupt frame (%s)", r->path, o,
@@ -428,6 +441,62 @@ int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len)
 	return 1;
 }
 
+int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
+                 int (*emit)(void *ctx, uint32_t type, const void *p, size_t n), void *ctx)
+{
+	/* Program order: each TRAP, then its ndata DATA records; NONDET records
+	 * before the first TRAP whose id is greater than their 'after'. */
+	int dead = 0;
+	uint32_t t, nt = 0;
+	const void *p, *np = NULL;
+	size_t n, nn = 0;
+	int have_nd = rdb_tr_next(nd, &nt, &np, &nn);
+	while (!dead && rdb_tr_next(sc, &t, &p, &n)) {
+		if (t == RDB_TF_TRAP) {
+			struct rdb_tf_trap tr;
+			if (n != sizeof tr)
+				rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
+			memcpy(&tr, p, sizeof tr);
+			while (have_nd && !dead) {
+				struct rdb_tf_nondet v;
+				if (nn != sizeof v)
+					rdb_fatal("%s: NONDET record of %zu bytes", rdb_tr_where(nd), nn);
+				memcpy(&v, np, sizeof v);
+				if (v.after >= tr.id)
+					break;
+				dead = emit(ctx, nt, np, nn);
+				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
+			}
+			dead = dead || emit(ctx, t, p, n);
+			for (uint32_t k = 0; k < tr.ndata && !dead; k++) {
+				uint32_t dt;
+				const void *dp;
+				size_t dn;
+				struct rdb_tf_data dd;
+				if (!rdb_tr_next(sd, &dt, &dp, &dn))
+					rdb_fatal("%s: syscall #%llu: its data is missing from the sysdata "
+					          "stream", rdb_tr_where(sc), (unsigned long long)tr.id);
+				if (dt != RDB_TF_DATA || dn < sizeof dd)
+					rdb_fatal("%s: not a DATA record", rdb_tr_where(sd));
+				memcpy(&dd, dp, sizeof dd);
+				if (dd.id != tr.id || dd.len != dn - sizeof dd)
+					rdb_fatal("%s: DATA record for syscall #%llu, expected #%llu",
+					          rdb_tr_where(sd), (unsigned long long)dd.id,
+					          (unsigned long long)tr.id);
+				dead = emit(ctx, dt, dp, dn);
+			}
+			continue;
+		}
+		if (t == RDB_TF_TERM) /* remaining NONDET records come before it */
+			while (have_nd && !dead) {
+				dead = emit(ctx, nt, np, nn);
+				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
+			}
+		dead = dead || emit(ctx, t, p, n);
+	}
+	return dead;
+}
+
 const char *rdb_tr_where(struct rdb_tr *r) { return r->where; }
 
 void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file)
@@ -443,9 +512,8 @@ void rdb_tr_close(struct rdb_tr *r)
 {
 	if (!r)
 		return;
-	ZSTD_freeDCtx(r->z);
-	free(r->raw);
-	free(r->file);
-	free(r->path);
-	free(r);
+	rdb_free(r->raw);
+	rdb_free(r->file);
+	rdb_free(r->path);
+	rdb_free(r);
 }

@@ -1,0 +1,322 @@
+/*
+ * fuzz_trace.c: libFuzzer harness for rdb's trace reader: each input is a
+ * trace set, read as `rdb info`, `rdb truss` and replay's stream merge
+ * (rdb_tr_merge) read it.  Every malformed input must end in rdb_fatal
+ * with a message naming a file of the set; a crash, sanitizer report,
+ * leak, hang or an allocation out of proportion to the input (more than
+ * zstd's best ratio, 1 MiB per 32 bytes) is a bug.
+ *
+ * Input framing: a line "@@rdb:NAME\n" starts file NAME of the set (header,
+ * exit, index, a stream name); its bytes run to the next such line.  A
+ * stream without a section gets a valid empty stream file, so mutations
+ * reach the frames.  A seed from a recorded trace set T:
+ *   for f in header exit index syscalls sysdata nondet; do
+ *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
+ *
+ * This file has its own rdb_fatal (longjmp back here) and allocator (every
+ * block freed after each input), replacing rdb/main.c's.  Build by hand:
+ *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+ *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
+ *     rdb/trace.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd -o fuzz_trace
+ * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
+ * and folders given as arguments: the regression test over
+ * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer.
+ */
+#include "rdb.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MARK "@@rdb:"
+
+/* ---- rdb's helpers, caught: fatal errors jump back, blocks are tracked -- */
+
+static jmp_buf *catcher;
+static size_t alloc_max; /* for the current input */
+static char dir[64];
+static unsigned long nfatal;
+
+_Noreturn void rdb_fatal(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	/* a clear error names the file of the set it concerns */
+	if (!strstr(msg, dir) || strstr(msg, "out of memory")) {
+		fprintf(stderr, "fuzz_trace: unclear error: %s\n", msg);
+		abort();
+	}
+	if (getenv("FUZZ_TRACE_VERBOSE"))
+		fprintf(stderr, "rdb: %s\n", msg);
+	nfatal++;
+	if (!catcher)
+		abort();
+	longjmp(*catcher, 1);
+}
+
+void rdb_warn(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+struct blk {
+	struct blk *prev, *next;
+	size_t n;
+	max_align_t data[];
+};
+static struct blk live = {&live, &live, 0};
+
+void *rdb_xmalloc(size_t n)
+{
+	if (n > alloc_max) {
+		fprintf(stderr, "fuzz_trace: allocation of %zu bytes\n", n);
+		abort();
+	}
+	struct blk *b = malloc(sizeof *b + n);
+	if (!b)
+		abort();
+	b->n = n;
+	b->prev = &live;
+	b->next = live.next;
+	live.next->prev = b;
+	live.next = b;
+	return b->data;
+}
+
+void rdb_free(void *p)
+{
+	if (!p)
+		return;
+	struct blk *b = (struct blk *)((char *)p - offsetof(struct blk, data));
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+	free(b);
+}
+
+void *rdb_xrealloc(void *p, size_t n)
+{
+	void *q = rdb_xmalloc(n);
+	if (p) {
+		struct blk *b = (struct blk *)((char *)p - offsetof(struct blk, data));
+		memcpy(q, p, b->n < n ? b->n : n);
+		rdb_free(p);
+	}
+	return q;
+}
+
+char *rdb_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(rdb_xmalloc(n), s, n);
+}
+
+char *rdb_path(const char *d, const char *name)
+{
+	size_t a = strlen(d), b = strlen(name);
+	char *p = rdb_xmalloc(a + b + 2);
+	memcpy(p, d, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
+static void free_all(void)
+{
+	while (live.next != &live)
+		rdb_free(live.next->data);
+}
+
+/* ---- the trace set of one input --------------------------------------- */
+
+static const char *const extra[] = {"header", "exit", "index"};
+#define NFILES (3 + RDB_TF_NSTREAMS)
+
+static const char *file_name(int i)
+{
+	return i < 3 ? extra[i] : rdb_stream_names[i - 3];
+}
+
+static void cleanup(void)
+{
+	for (int i = 0; i < NFILES; i++) {
+		char p[128];
+		snprintf(p, sizeof p, "%s/%s", dir, file_name(i));
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+static void setup(void)
+{
+	if (dir[0])
+		return;
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/fuzztraceXXXXXX", t && strlen(t) < 40 ? t : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("fuzz_trace: mkdtemp");
+		abort();
+	}
+	atexit(cleanup);
+	/* info and truss print; the output is not what is tested */
+	if (!getenv("FUZZ_TRACE_VERBOSE") && !freopen("/dev/null", "w", stdout))
+		abort();
+}
+
+static void put(const char *name, const void *p, size_t n)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || (n && write(fd, p, n) != (ssize_t)n)) {
+		perror(path);
+		abort();
+	}
+	close(fd);
+}
+
+static void write_set(const uint8_t *data, size_t size)
+{
+	int have[NFILES] = {0};
+	cleanup();
+	if (mkdir(dir, 0700)) {
+		perror(dir);
+		abort();
+	}
+	const uint8_t *end = data + size, *m = memmem(data, size, MARK, strlen(MARK));
+	while (m) {
+		const uint8_t *name = m + strlen(MARK);
+		const uint8_t *nl = memchr(name, '\n', (size_t)(end - name));
+		if (!nl)
+			break;
+		const uint8_t *body = nl + 1;
+		m = memmem(body, (size_t)(end - body), MARK, strlen(MARK));
+		size_t len = (size_t)((m ? m : end) - body);
+		for (int i = 0; i < NFILES; i++)
+			if (!have[i] && strlen(file_name(i)) == (size_t)(nl - name) &&
+			    !memcmp(name, file_name(i), (size_t)(nl - name))) {
+				put(file_name(i), body, len);
+				have[i] = 1;
+			}
+	}
+	for (int i = 3; i < NFILES; i++)
+		if (!have[i]) {
+			struct rdb_tf_shdr h = {RDB_TF_SMAGIC, RDB_TF_VERSION, (uint32_t)(i - 3)};
+			put(file_name(i), &h, sizeof h);
+		}
+}
+
+/* ---- the readers ------------------------------------------------------ */
+
+struct sink {
+	uint64_t n, bytes, sum;
+};
+
+static int emit(void *ctx, uint32_t type, const void *p, size_t n)
+{
+	struct sink *s = ctx;
+	s->n++;
+	s->bytes += n;
+	const uint8_t *c = p;
+	s->sum += type + (n ? c[0] + c[n - 1] : 0); /* touch both ends */
+	return 0;
+}
+
+/* What `rdb replay` reads before it starts the program, then the merge. */
+static void replay_reader(void)
+{
+	struct rdb_header h;
+	rdb_read_header(dir, &h);
+	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
+	struct rdb_tr *sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);
+	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
+	struct sink s = {0, 0, 0};
+	rdb_tr_merge(sc, sd, nd, emit, &s);
+	rdb_tr_close(sc);
+	rdb_tr_close(sd);
+	rdb_tr_close(nd);
+}
+
+static void run(int which)
+{
+	jmp_buf jb;
+	catcher = &jb;
+	if (!setjmp(jb)) {
+		char *argv[] = {which == 0 ? "info" : "truss", dir, NULL};
+		if (which == 0)
+			rdb_cmd_info(2, argv);
+		else if (which == 1)
+			rdb_cmd_truss(2, argv);
+		else
+			replay_reader();
+	}
+	catcher = NULL;
+	free_all();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	setup();
+	alloc_max = (1u << 20) + (size / 32 + 1) * (1u << 20);
+	write_set(data, size);
+	for (int which = 0; which < 3; which++)
+		run(which);
+	return 0;
+}
+
+#ifdef FUZZ_TRACE_REPLAY
+static int replay(const char *path, int *nfiles)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		fprintf(stderr, "fuzz_trace: cannot stat %s\n", path);
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		struct dirent **ents;
+		int n = scandir(path, &ents, NULL, alphasort), bad = 0;
+		if (n < 0)
+			return 1;
+		for (int i = 0; i < n; i++) {
+			if (ents[i]->d_name[0] != '.') {
+				char *p = malloc(strlen(path) + strlen(ents[i]->d_name) + 2);
+				sprintf(p, "%s/%s", path, ents[i]->d_name);
+				bad |= replay(p, nfiles);
+				free(p);
+			}
+			free(ents[i]);
+		}
+		free(ents);
+		return bad;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	uint8_t *buf = malloc((size_t)st.st_size + 1);
+	size_t len = fread(buf, 1, (size_t)st.st_size, f);
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, len);
+	free(buf);
+	++*nfiles;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int bad = 0, n = 0;
+	for (int i = 1; i < argc; i++)
+		bad |= replay(argv[i], &n);
+	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught%s\n", n,
+	        nfatal, bad ? ", with errors" : "");
+	return bad || n == 0;
+}
+#endif
