@@ -1,0 +1,27 @@
+trace.rules and rdb's reserved registers: an instruction naming %r12 gets
+no hook (the counter still counts a call); one writing %r13-%r15 gets an
+.error the assembler stops on, since every hook depends on them; reading
+%r15 (the SIC) is allowed.
+# @rules-file trace.rules
+# @args --no-iot
+# @input
+	.text
+g:
+	call *(%rax,%r12,8)
+	movq (%rdi,%r12), %rax
+	mov %rsi, %r14
+	movq %r15, %rax
+	movq (%rdi), %rax
+	ret
+# @expect
+	.text
+g:
+	lea 1(%r15), %r15
+	call *(%rax,%r12,8)
+	movq (%rdi,%r12), %rax
+	.error "rdb: this instruction writes %r13, %r14 or %r15, which rdb reserves (docs/hooks.md)"
+	mov %rsi, %r14
+	movq %r15, %rax
+	movq %r13, 0(%rdi,%r14)
+	movq (%rdi), %rax
+	ret
