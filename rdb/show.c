@@ -116,7 +116,7 @@ int rdb_cmd_info(int argc, char **argv)
 		printf(" %llu fork child%s (ran untraced, their own output is not replayed);",
 		       (unsigned long long)forks, forks == 1 ? "" : "ren"), none = 0;
 	if (spawns)
-		printf(" %llu vfork/clone(CLONE_VM) call%s refused with ENOSYS;",
+		printf(" %llu clone call%s of a thread refused with ENOSYS;",
 		       (unsigned long long)spawns, spawns == 1 ? "" : "s"), none = 0;
 	if (h.have_exit && h.exit.execd)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;

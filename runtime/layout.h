@@ -20,6 +20,8 @@
 /* Offsets of the fields the assembly uses (checked in rt.h). */
 #define RDB_STATE_VFORK_RET 8
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
+#define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
+#define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

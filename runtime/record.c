@@ -188,11 +188,38 @@ static int is_file_mmap(long nr, const long *a)
 	return nr == __NR_mmap && !(a[3] & RDB_MAP_ANONYMOUS) && (int)a[4] >= 0;
 }
 
-/* vfork and clone(CLONE_VM) (posix_spawn, threads) share our memory and
- * channel: not traced yet, refused while recording (milestone 2). */
+/* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
+ * this state and the channel with a child that runs untraced: they run as
+ * a fork instead (record_spawn).  Threads (or a shared fd table, signal
+ * handlers, cwd) cannot: refused while recording (milestone 2). */
 static int is_spawn(long nr, const long *a)
 {
 	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
+}
+
+static int is_thread(long nr, const long *a)
+{
+	return nr == __NR_clone && (a[0] & (RDB_CLONE_THREAD | RDB_CLONE_SIGHAND |
+	                                    RDB_CLONE_FILES | RDB_CLONE_FS));
+}
+
+/* The spawn as a fork: without CLONE_VM, on a copy of our stack; the parent
+ * still waits for the child's exec or exit (CLONE_VFORK, if asked).  The
+ * child, in its own copy of this state, stops tracing; for a clone with a
+ * new stack, syscall.S moves it there on the way out (clone_sp). */
+static long run_spawn(long nr, const long *a)
+{
+	long b[6] = {RDB_CLONE_VFORK | RDB_SIGCHLD, 0, 0, 0, 0, 0};
+	if (nr == __NR_clone)
+		for (int i = 0; i < 6; i++)
+			b[i] = i == 0 ? a[0] & ~(long)RDB_CLONE_VM : i == 1 ? 0 : a[i];
+	long r = rdb_run_syscall(__NR_clone, b, add_region);
+	if (r == 0 && nr == __NR_clone && a[1]) {
+		/* a: the registers syscall.S saved; the flags follow them */
+		RT->clone_frame = (uintptr_t)&a[6];
+		RT->clone_sp = (uintptr_t)a[1];
+	}
+	return r;
 }
 
 static void send_note(uint32_t kind, int64_t value)
@@ -223,10 +250,11 @@ static long record(long nr, const long *a)
 	t.flags = 0;
 	size_t base = RT->nreg;
 	long r;
-	if (is_spawn(nr, a)) {
+	if (is_thread(nr, a)) {
 		if (!RT->spawn_warned++)
-			rdb_printf("rdb: vfork/clone(CLONE_VM) (posix_spawn, system, "
-			           "threads) is not recorded yet: the call fails with ENOSYS\n");
+			rdb_printf("rdb: clone of a thread (CLONE_THREAD, CLONE_SIGHAND, "
+			           "CLONE_FILES or CLONE_FS) is not recorded yet: the call "
+			           "fails with ENOSYS\n");
 		send_note(RDB_TF_NOTE_SPAWN, RT->sc_id + 1);
 		r = -RDB_ENOSYS;
 	} else {
@@ -237,15 +265,16 @@ static long record(long nr, const long *a)
 			chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
 			chan_flush();
 		}
-		r = rdb_run_syscall(nr, a, add_region);
-		if ((nr == __NR_fork || nr == __NR_clone) && r == 0) {
+		r = is_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
+		int forks = nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone;
+		if (forks && r == 0) {
 			/* The child runs untraced: the parent's record says so. */
 			RT->mode = 0;
 			RT->sn = 0;
 			rdb_sys1(__NR_close, FD);
 			return 0;
 		}
-		if ((nr == __NR_fork || nr == __NR_clone) && r > 0)
+		if (forks && r > 0)
 			send_note(RDB_TF_NOTE_FORK, r); /* id: the syscall before the fork */
 		if (is_file_mmap(nr, a) && !(r < 0 && r > -4096) && (a[2] & RDB_PROT_READ)) {
 			/* replay maps anonymous memory and copies the file's bytes */

@@ -47,6 +47,10 @@ struct rdb_state {
 	uint64_t magic;
 	uintptr_t vfork_ret; /* RDB_STATE_VFORK_RET: syscall.S */
 	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (record.c) */
+	uintptr_t clone_sp;  /* RDB_STATE_CLONE_SP: syscall.S moves a clone child
+	                        (run as a fork by record.c) onto this stack */
+	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
+	                          that clone (%rsp at the flags), not a handler's */
 	long *sp;            /* the initial stack: argc, argv, envp, auxv */
 	long argc;
 	char **argv, **envp;
@@ -95,6 +99,10 @@ _Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFOR
                "layout.h RDB_STATE_VFORK_RET");
 _Static_assert(__builtin_offsetof(struct rdb_state, mode) == RDB_STATE_MODE,
                "layout.h RDB_STATE_MODE");
+_Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE_SP,
+               "layout.h RDB_STATE_CLONE_SP");
+_Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
+               "layout.h RDB_STATE_CLONE_FRAME");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 
 static inline int rdb_covered(uintptr_t a, size_t n)

@@ -93,6 +93,10 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 #define RDB_CLONE_VM 0x100
 #define RDB_CLONE_VFORK 0x4000
 #define RDB_CLONE_THREAD 0x10000
+#define RDB_CLONE_FS 0x200
+#define RDB_CLONE_FILES 0x400
+#define RDB_CLONE_SIGHAND 0x800
+#define RDB_SIGCHLD 17
 #define RDB_MAP_SHARED 0x01
 #define RDB_MAP_TYPE 0x0f
 #define RDB_PROT_READ 1

@@ -15,8 +15,9 @@
  *     address waits in the runtime state (the same value for both).
  * Everything else (fork included: the child gets a copy of our frame)
  * goes through rdb_syscall_dispatch(nr, args).  While recording or
- * replaying (RT->mode != 0) vfork and clone go there too: record.c refuses
- * the CLONE_VM ones and runs the others as fork. */
+ * replaying (RT->mode != 0) vfork and clone go there too: record.c runs
+ * them as a fork (threads are refused), and a clone child that asked for a
+ * new stack leaves through .Lclone_child, which moves it there. */
 #include "layout.h"
 
 	.text
@@ -76,6 +77,28 @@ __rdb_syscall:
 	.cfi_adjust_cfa_offset -8
 	pop %r9
 	.cfi_adjust_cfa_offset -8
+	movabs $(RDB_STATE_ADDR + RDB_STATE_CLONE_SP), %rcx
+	cmp %rsp, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
+	je .Lclone_child
+	mov (%rsp), %r11
+	popfq
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %rcx
+	ret
+
+	.cfi_adjust_cfa_offset 8
+.Lclone_child:
+	/* In the child only (its own copy of the state): the flags and the
+	 * return address go onto the new stack, and it returns from there
+	 * with %rsp = the stack argument, as the kernel would have started it. */
+	mov (%rcx), %r11
+	movq $0, (%rcx)
+	movq $0, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
+	mov 8(%rsp), %rcx
+	mov %rcx, -8(%r11)
+	mov (%rsp), %rcx
+	mov %rcx, -16(%r11)
+	lea -16(%r11), %rsp
 	mov (%rsp), %r11
 	popfq
 	.cfi_adjust_cfa_offset -8

@@ -113,7 +113,8 @@ struct rdb_tf_term {
 enum rdb_tf_note_kind {
 	RDB_TF_NOTE_FORK = 1,  /* a child (pid in value) ran untraced */
 	RDB_TF_NOTE_LOST = 2,  /* the runtime lost the channel */
-	RDB_TF_NOTE_SPAWN = 3, /* vfork/clone(CLONE_VM) refused while recording */
+	RDB_TF_NOTE_SPAWN = 3, /* clone of a thread refused while recording (vfork
+	                          and other clones run as forks: NOTE_FORK) */
 };
 
 struct rdb_tf_note {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
-# CASE: divergence | truncated | info | truss | sigkill | rdbkill | help.
+# CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | help.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -59,6 +59,26 @@ truncated)
 	printf 'garbage' > t/header
 	! "$RDB" info t > i.out 2> i.err || fail "info with a garbage header"
 	expect i.err "^rdb: t/header: offset 0"
+	;;
+spawn)
+	# system(), posix_spawn and vfork run their children as forks: the
+	# children's own output ("hi") is in the recording, not in the replay.
+	build spawn prog
+	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || fail "record"
+	[ ! -s rec.err ] || { cat rec.err; fail "record wrote to stderr"; }
+	expect rec.out "^hi$"
+	expect rec.out "^system: status 0, exited 1, exit status 0$"
+	expect rec.out "^system exit 3: exit status 3$"
+	expect rec.out "^posix_spawn /bin/true: 0, pid > 0: 1$"
+	expect rec.out "^true: exited 1, exit status 0$"
+	expect rec.out "^posix_spawn /nonexistent/prog: 2$"
+	expect rec.out "^vfork child: exit status 5$"
+	"$RDB" replay t > rep.out 2> rep.err || fail "replay"
+	[ ! -s rep.err ] || { cat rep.err; fail "replay wrote to stderr"; }
+	grep -v '^hi$' rec.out > want.out
+	cmp -s want.out rep.out || { diff want.out rep.out; fail "replay output is not the recording's without the children's"; }
+	"$RDB" info t > i.out || fail "info"
+	expect i.out "^not traced: 5 fork children"
 	;;
 info)
 	build pipechild prog
