@@ -480,6 +480,14 @@ static void plan_compile(struct plan *pl, const struct cmdline *c,
 	 * user must hear of it */
 	rdbcc_argv_push(a, "-r");
 	rdbcc_argv_push(a, p->rules);
+	if (in->lang == L_ASM || in->lang == L_ASMCPP) {
+		/* hand-written assembly may use the red zone: hooks that push or
+		 * call step over it (trace.rules, RZ_ENTER/RZ_LEAVE) */
+		rdbcc_argv_push(a, "-D");
+		rdbcc_argv_push(a, "RZ_ENTER=lea -128(%rsp), %rsp");
+		rdbcc_argv_push(a, "-D");
+		rdbcc_argv_push(a, "RZ_LEAVE=lea 128(%rsp), %rsp");
+	}
 	rdbcc_argv_push(a, pre);
 	rdbcc_argv_push(a, "-o");
 	rdbcc_argv_push(a, inst);

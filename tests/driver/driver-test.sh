@@ -218,6 +218,37 @@ EOF
 	make -q CC="$RDBCC" CFLAGS=-O2 prog || fail "not up to date after build"
 	pass ;;
 
+redzone)
+	# Hand-written assembly keeping a value in the red zone across hooks
+	# that push (flags live) and call (a 16-byte store's helper).
+	need_link
+	cat > rz.s <<'EOF'
+	.text
+	.globl rz
+	.type rz, @function
+rz:
+	movq $12345, -8(%rsp)
+	cmpq $0, %rdi
+	movq %rdi, 16(%rdi)
+	movdqu %xmm0, 32(%rdi)
+	je 1f
+	movq -8(%rsp), %rax
+	ret
+1:	xorl %eax, %eax
+	ret
+	.size rz, .-rz
+	.section .note.GNU-stack,"",@progbits
+EOF
+	cat > rzmain.c <<'EOF'
+#include <stdio.h>
+long rz(long *p);
+long buf[16];
+int main(void) { printf("%ld\n", rz(buf)); return 0; }
+EOF
+	"$RDBCC" -O2 rzmain.c rz.s -o rz > build.log 2>&1 || { cat build.log >&2; fail "build"; }
+	[ "$(./rz)" = 12345 ] || fail "red zone value lost: ./rz printed '$(./rz)'"
+	pass ;;
+
 setjmp)
 	need_link
 	cat > sj.c <<'EOF'
