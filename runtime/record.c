@@ -229,18 +229,10 @@ static void send_note(uint32_t kind, int64_t value)
 }
 
 /* A handler of the program may run on the return of any of our syscalls
- * and record its own: signals stay blocked while a record is built and
- * sent (when the program has handlers), the id is taken after the call,
- * and regions are a stack (base .. nreg), so nested records come out
- * whole and in id order. */
-static int has_handlers(void)
-{
-	for (int s = 1; s < RDB_NSIG; s++)
-		if (RT->view[s].handler > RDB_SIG_IGN)
-			return 1;
-	return 0;
-}
-
+ * and record its own, and a terminating signal makes the runtime append
+ * its own record: signals stay blocked while a record is built and sent,
+ * the id is taken after the call, and regions are a stack (base .. nreg),
+ * so records come out whole and in id order. */
 static long record(long nr, const long *a)
 {
 	struct rdb_tf_trap t;
@@ -290,9 +282,7 @@ static long record(long nr, const long *a)
 		}
 	}
 	uint64_t all = ~0ull, old = 0;
-	int mask = has_handlers();
-	if (mask)
-		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 	t.id = ++RT->sc_id;
 	t.ret = r;
 	t.ndata = (uint32_t)(RT->nreg - base);
@@ -303,8 +293,7 @@ static long record(long nr, const long *a)
 	}
 	chan_flush();
 	RT->nreg = base;
-	if (mask)
-		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	return r;
 }
 
@@ -617,7 +606,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 	} else {
 		execute(kind, n.in, n.out);
 		uint64_t all = ~0ull, old = 0;
-		int mask = RT->mode == RDB_TF_MODE_RECORD && has_handlers();
+		int mask = RT->mode == RDB_TF_MODE_RECORD;
 		if (mask)
 			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 		n.after = RT->sc_id;
