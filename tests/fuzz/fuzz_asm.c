@@ -11,11 +11,9 @@
  */
 #include "altr.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static struct altr_ruleset rules;
 static FILE *devnull;
@@ -53,48 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_ASM_REPLAY
-static int replay(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st)) {
-		fprintf(stderr, "fuzz_asm: cannot stat %s\n", path);
-		return 1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		struct dirent **ents;
-		int n = scandir(path, &ents, NULL, alphasort), bad = 0;
-		if (n < 0)
-			return 1;
-		for (int i = 0; i < n; i++) {
-			if (ents[i]->d_name[0] != '.') {
-				size_t len = strlen(path) + strlen(ents[i]->d_name) + 2;
-				char *p = altr_xmalloc(len);
-				snprintf(p, len, "%s/%s", path, ents[i]->d_name);
-				bad |= replay(p);
-				free(p);
-			}
-			free(ents[i]);
-		}
-		free(ents);
-		return bad;
-	}
-	size_t len;
-	char *buf = altr_read_file(path, &len);
-	if (!buf)
-		return 1;
-	LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
-	free(buf);
-	return 0;
-}
+#include "replay.h"
 
 int main(int argc, char **argv)
 {
-	int bad = 0, n = 0;
+	int n = 0;
 	if (!getenv("FUZZ_ASM_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (int i = 1; i < argc; i++, n++)
-		bad |= replay(argv[i]);
-	printf("fuzz_asm: replayed %d path(s)%s\n", n, bad ? ", with errors" : "");
+	int bad = fuzz_replay_args("fuzz_asm", argc, argv, &n);
+	printf("fuzz_asm: replayed %d file(s)%s\n", n, bad ? ", with errors" : "");
 	return bad || n == 0;
 }
 #endif

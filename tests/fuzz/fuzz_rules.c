@@ -13,11 +13,9 @@
  */
 #include "altr.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[64], in_path[96];
@@ -71,48 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_RULES_REPLAY
-static int replay(const char *path, int *nfiles)
-{
-	struct stat st;
-	if (stat(path, &st)) {
-		fprintf(stderr, "fuzz_rules: cannot stat %s\n", path);
-		return 1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		struct dirent **ents;
-		int n = scandir(path, &ents, NULL, alphasort), bad = 0;
-		if (n < 0)
-			return 1;
-		for (int i = 0; i < n; i++) {
-			if (ents[i]->d_name[0] != '.') {
-				char *p = malloc(strlen(path) + strlen(ents[i]->d_name) + 2);
-				sprintf(p, "%s/%s", path, ents[i]->d_name);
-				bad |= replay(p, nfiles);
-				free(p);
-			}
-			free(ents[i]);
-		}
-		free(ents);
-		return bad;
-	}
-	size_t len;
-	char *buf = altr_read_file(path, &len);
-	if (!buf)
-		return 1;
-	LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
-	free(buf);
-	++*nfiles;
-	return 0;
-}
+#include "replay.h"
 
 int main(int argc, char **argv)
 {
-	int bad = 0, n = 0;
+	int n = 0;
 	/* the corpus is full of deliberate errors: keep their messages out */
 	if (!getenv("FUZZ_RULES_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (int i = 1; i < argc; i++)
-		bad |= replay(argv[i], &n);
+	int bad = fuzz_replay_args("fuzz_rules", argc, argv, &n);
 	printf("fuzz_rules: replayed %d file(s)%s\n", n, bad ? ", with errors" : "");
 	return bad || n == 0;
 }

@@ -274,47 +274,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_TRACE_REPLAY
-static int replay(const char *path, int *nfiles)
-{
-	struct stat st;
-	if (stat(path, &st)) {
-		fprintf(stderr, "fuzz_trace: cannot stat %s\n", path);
-		return 1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		struct dirent **ents;
-		int n = scandir(path, &ents, NULL, alphasort), bad = 0;
-		if (n < 0)
-			return 1;
-		for (int i = 0; i < n; i++) {
-			if (ents[i]->d_name[0] != '.') {
-				char *p = malloc(strlen(path) + strlen(ents[i]->d_name) + 2);
-				sprintf(p, "%s/%s", path, ents[i]->d_name);
-				bad |= replay(p, nfiles);
-				free(p);
-			}
-			free(ents[i]);
-		}
-		free(ents);
-		return bad;
-	}
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 1;
-	uint8_t *buf = malloc((size_t)st.st_size + 1);
-	size_t len = fread(buf, 1, (size_t)st.st_size, f);
-	fclose(f);
-	LLVMFuzzerTestOneInput(buf, len);
-	free(buf);
-	++*nfiles;
-	return 0;
-}
+#include "replay.h"
 
 int main(int argc, char **argv)
 {
-	int bad = 0, n = 0;
-	for (int i = 1; i < argc; i++)
-		bad |= replay(argv[i], &n);
+	int n = 0;
+	int bad = fuzz_replay_args("fuzz_trace", argc, argv, &n);
 	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught%s\n", n,
 	        nfatal, bad ? ", with errors" : "");
 	return bad || n == 0;
