@@ -54,7 +54,8 @@ echo "same output ($(wc -l < gcc.out) lines); gcc build $(secs "$t0" "$t1") s," 
 say "rdb record -o trace -- ./life"
 t0=$(now); "$rdb" record -o trace -- ./life > record.out; t1=$(now)
 cmp -s gcc.out record.out || { echo "demo: recorded run prints something else" >&2; exit 1; }
-echo "recorded in $(secs "$t0" "$t1") s; trace $(du -sk trace | cut -f1) KB"
+echo "recorded in $(secs "$t0" "$t1") s; trace $(du -sb trace | cut -f1) bytes" \
+	"($(ls trace | wc -l) files)"
 
 say "rdb replay trace (from the trace alone)"
 t0=$(now); "$rdb" replay trace > replay.out; t1=$(now)

@@ -12,7 +12,8 @@
 #   rr-before-replay: SHELL  run before replay (e.g. delete the input file)
 # Each program runs in its own work folder; a failing one keeps its folder
 # and prints where it is.  Exit status: the number of failures (0: all pass).
-# RR_CFLAGS: more flags for RDB_CC.
+# RR_CFLAGS: more flags for RDB_CC; RR_TIMEOUT: seconds a replay may take
+# (default 120).
 set -u
 RDB=$1 RDB_CC=$2 RR_CFLAGS=${RR_CFLAGS:-}
 shift 2
@@ -44,7 +45,9 @@ for prog in "$@"; do
 		"$RDB" record -o trace -- "$exe" "$@" < stdin.txt > rec.out 2> rec.err
 		echo $? > rec.status
 		[ -n "$before" ] && sh -c "$before"
-		"$RDB" replay trace < /dev/null > rep.out 2> rep.err
+		# a replay that hangs (e.g. waiting for a signal that never comes)
+		# fails after RR_TIMEOUT seconds instead of hanging the suite
+		timeout "${RR_TIMEOUT:-120}" "$RDB" replay trace < /dev/null > rep.out 2> rep.err
 		echo $? > rep.status
 	)
 	ok=1
