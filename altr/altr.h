@@ -446,6 +446,12 @@ bool altr_tmpl_name_ok(const struct altr_ruleset *rs, const char *name);
 
 /* ----------------------------------------------------------------- match.c */
 
+/* The explicit memory operand the database found, or NULL. */
+const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in);
+/* Bytes the instruction accesses: its explicit operand's, else the
+ * implicit access's (push, string element); 0 if unknown. */
+unsigned altr_insn_access_size(const struct altr_insn *in);
+
 /* Evaluates e against statement s; captures of the last successful regex
  * are stored in *caps (array of 10 slices, [0] whole match). */
 bool altr_expr_eval(const struct altr_expr *e, const struct altr_unit *u,

@@ -82,13 +82,6 @@ static void put_reg(struct altr_buf *b, int r)
 	}
 }
 
-static const struct altr_operand *mem_op(const struct altr_insn *in)
-{
-	return in->info.mem >= 0 && in->info.mem < in->nops
-	               ? &in->ops[(int)in->info.mem]
-	               : NULL;
-}
-
 /* An address expression lea accepts: the operand without its segment. */
 static void put_addr(struct altr_buf *b, const struct altr_operand *m)
 {
@@ -115,13 +108,6 @@ static void put_operand(struct altr_buf *b, const struct altr_operand *op)
 		altr_buf_putc(b, '*');
 	altr_buf_put(b, op->text.p, op->text.len);
 	altr_buf_put(b, op->deco.p, op->deco.len);
-}
-
-static unsigned access_size(const struct altr_insn *in)
-{
-	if (in->info.mem >= 0 && in->info.mem_acc)
-		return in->info.mem_size;
-	return in->info.impl_size;
 }
 
 /* The general register of number num and size n, or -1. */
@@ -284,7 +270,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
                          struct altr_buf *b)
 {
 	const struct altr_insn *in = s->insn;
-	const struct altr_operand *m = mem_op(in);
+	const struct altr_operand *m = altr_insn_mem_operand(in);
 	unsigned n;
 	switch ((enum tkind)x->kind) {
 	case T_LIT:
@@ -310,7 +296,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		put_addr(b, m);
 		return true;
 	case T_SIZE:
-		altr_buf_putl(b, access_size(in));
+		altr_buf_putl(b, altr_insn_access_size(in));
 		return true;
 	case T_BASE:
 		if (m)
@@ -337,7 +323,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 	case T_SREG: {
 		/* Sized by the access: b w l q, and %r12b %r12w %r12d %r12. */
 		static const char sfx[] = {0, 'b', 'w', 0, 'l', 0, 0, 0, 'q'};
-		n = access_size(in);
+		n = altr_insn_access_size(in);
 		if (n > 8 || !sfx[n])
 			return false;
 		if (x->kind == T_SFX) {

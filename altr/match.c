@@ -9,15 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Size of the access the statement makes: explicit operand first. */
-static unsigned access_size(const struct altr_insn *in)
+unsigned altr_insn_access_size(const struct altr_insn *in)
 {
 	if (in->info.mem >= 0 && in->info.mem_acc)
 		return in->info.mem_size;
 	return in->info.impl_size;
 }
 
-static const struct altr_operand *mem_operand(const struct altr_insn *in)
+const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in)
 {
 	if (in->info.mem < 0 || in->info.mem >= in->nops)
 		return NULL;
@@ -33,8 +32,8 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
 	uint64_t a = in->info.attrs;
-	const struct altr_operand *m = mem_operand(in);
-	unsigned size = access_size(in);
+	const struct altr_operand *m = altr_insn_mem_operand(in);
+	unsigned size = altr_insn_access_size(in);
 	bool accessed = (a & (ATTR_LOAD | ATTR_STORE)) != 0;
 
 	switch ((enum altr_pred)pred) {
@@ -117,11 +116,11 @@ static bool cmp_num(long x, enum altr_cmp c, long y)
 
 static bool eval_cmp(const struct altr_expr *e, const struct altr_insn *in)
 {
-	const struct altr_operand *m = mem_operand(in);
+	const struct altr_operand *m = altr_insn_mem_operand(in);
 	int reg = -1;
 	long num = 0;
 	switch (e->field) {
-	case FIELD_SIZE: num = access_size(in); break;
+	case FIELD_SIZE: num = altr_insn_access_size(in); break;
 	case FIELD_SCALE: num = m ? m->scale : 0; break;
 	case FIELD_NOPS: num = in->nops; break;
 	case FIELD_BASE: reg = m ? m->base : -1; break;
@@ -148,7 +147,7 @@ static struct altr_str subject(const struct altr_expr *e,
 	case SUBJ_MNEM: return in->mnem;
 	case SUBJ_INSN: return s->text;
 	case SUBJ_MEM: {
-		const struct altr_operand *m = mem_operand(in);
+		const struct altr_operand *m = altr_insn_mem_operand(in);
 		return m ? m->text : none;
 	}
 	case SUBJ_OP:
