@@ -13,6 +13,7 @@
  * inline one (one store), the write hook the inline fold; %r12 and the
  * flags survive too. */
 #include "layout.h"
+#include "asm-macros.h"
 
 	.text
 
@@ -60,24 +61,7 @@
 rdb_str_common:
 	.cfi_startproc
 	.cfi_adjust_cfa_offset 16
-	push %rcx
-	.cfi_adjust_cfa_offset 8
-	push %rdx
-	.cfi_adjust_cfa_offset 8
-	push %rsi
-	.cfi_adjust_cfa_offset 8
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
+	PUSH_CFI %rcx, %rdx, %rsi, %rdi, %r8, %r9, %r10, %r11, %rbp
 	.cfi_rel_offset %rbp, 0
 	mov %rsp, %rbp
 	.cfi_def_cfa_register %rbp

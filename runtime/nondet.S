@@ -5,6 +5,7 @@
  * them: outputs and flags (rdrand's CF) as the instruction leaves them,
  * everything else untouched.  rdrand/rdseed return their value in %r12. */
 #include "layout.h"
+#include "asm-macros.h"
 
 .macro ND name, kind
 	.globl __rdb_nd_\name
@@ -14,31 +15,9 @@ __rdb_nd_\name:
 	.cfi_startproc
 	pushfq
 	.cfi_adjust_cfa_offset 8
-	push %rax
-	.cfi_adjust_cfa_offset 8
-	push %rbx
-	.cfi_adjust_cfa_offset 8
-	push %rcx
-	.cfi_adjust_cfa_offset 8
-	push %rdx
-	.cfi_adjust_cfa_offset 8
-	push %rsi
-	.cfi_adjust_cfa_offset 8
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
+	PUSH_CFI %rax, %rbx, %rcx, %rdx, %rsi, %rdi, %rbp
 	.cfi_rel_offset %rbp, 0
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %r12
-	.cfi_adjust_cfa_offset 8
+	PUSH_CFI %r8, %r9, %r10, %r11, %r12
 	mov %rsp, %rbp			/* the array: r12 r11 r10 r9 r8 rbp rdi rsi rdx rcx rbx rax flags */
 	.cfi_def_cfa_register %rbp
 	mov $\kind, %edi

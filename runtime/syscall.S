@@ -19,6 +19,7 @@
  * them as a fork (threads are refused), and a clone child that asked for a
  * new stack leaves through .Lclone_child, which moves it there. */
 #include "layout.h"
+#include "asm-macros.h"
 
 	.text
 	.globl __rdb_syscall
@@ -38,20 +39,7 @@ __rdb_syscall:
 	cmp $56, %eax
 	je .Lclone
 .Lgeneric:
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %rdx
-	.cfi_adjust_cfa_offset 8
-	push %rsi
-	.cfi_adjust_cfa_offset 8
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
+	PUSH_CFI %r9, %r8, %r10, %rdx, %rsi, %rdi, %rbp
 	.cfi_rel_offset %rbp, 0
 	mov %rsp, %rbp
 	.cfi_def_cfa_register %rbp
