@@ -1,6 +1,8 @@
 /* start.S: the program's entry point (paper Fig. 19).  The kernel enters
  * here with %rsp at argc/argv/envp/auxv.  __rdb_start (runtime/start.c)
- * maps the shadow planes and the runtime state and sets the %gs base;
+ * maps the shadow planes and the runtime state and sets the %gs base,
+ * and returns the SIC's first value (replay from an interval never
+ * returns: it enters the program where the interval starts);
  * then the reserved registers get their values (docs/hooks.md) and musl's
  * own _start (renamed __musl_start) runs with the stack as the kernel
  * left it: its static-pie self-relocation is instrumented code, so the
@@ -22,7 +24,7 @@ _start:
 	xor %ebx, %ebx			/* as the kernel left it */
 	movabs $RDB_R_CONST, %r13
 	movabs $-RDB_R_OFFSET, %r14
-	xor %r15d, %r15d		/* the SIC */
+	mov %rax, %r15			/* the SIC: __rdb_start says where it starts */
 	xor %r12d, %r12d
 	jmp __musl_start
 	.cfi_endproc

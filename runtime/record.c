@@ -45,7 +45,7 @@ static int send_all(const void *p, size_t n)
 	return 0;
 }
 
-static void chan_flush(void)
+void rdb_chan_flush(void)
 {
 	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD)
 		send_all(RT->sbuf, RT->sn);
@@ -53,14 +53,14 @@ static void chan_flush(void)
 }
 
 /* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
-static void chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
+void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return;
 	struct rdb_tf_rec h = {type, (uint32_t)(n + m)};
 	size_t all = sizeof h + n + m;
 	if (RT->sn + all > RDB_SBUF)
-		chan_flush();
+		rdb_chan_flush();
 	if (all <= RDB_SBUF) {
 		rdb_memcpy(RT->sbuf + RT->sn, &h, sizeof h);
 		rdb_memcpy(RT->sbuf + RT->sn + sizeof h, p, n);
@@ -72,14 +72,14 @@ static void chan_put(uint32_t type, const void *p, size_t n, const void *q, size
 	rdb_memcpy(RT->sbuf, &h, sizeof h);
 	rdb_memcpy(RT->sbuf + sizeof h, p, n);
 	RT->sn = sizeof h + n;
-	chan_flush();
+	rdb_chan_flush();
 	if (RT->mode)
 		send_all(q, m);
 }
 
 /* Reads exactly n bytes (into d, or discarded when d is NULL); 0 at a
  * clean end of stream before any byte, -1 on a short read. */
-static int chan_read(void *d, size_t n)
+int rdb_chan_read(void *d, size_t n)
 {
 	char *o = d;
 	size_t got = 0;
@@ -113,6 +113,28 @@ static int chan_read(void *d, size_t n)
 	return 1;
 }
 
+/* The next record's header, left unread; 0 at the end of the channel. */
+int rdb_chan_peek(struct rdb_tf_rec *h)
+{
+	while (RT->rend - RT->rpos < sizeof *h) {
+		if (RT->rpos) {
+			size_t k = RT->rend - RT->rpos;
+			for (size_t i = 0; i < k; i++) /* down: a forward copy is safe */
+				RT->rbuf[i] = RT->rbuf[RT->rpos + i];
+			RT->rpos = 0;
+			RT->rend = k;
+		}
+		long r = rdb_sys3(__NR_read, FD, RT->rbuf + RT->rend, RDB_RBUF - RT->rend);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		RT->rend += (size_t)r;
+	}
+	rdb_memcpy(h, RT->rbuf + RT->rpos, sizeof *h);
+	return 1;
+}
+
 /* ---- start-up --------------------------------------------------------- */
 
 /* auxv entries that may differ between runs and that replay restores:
@@ -129,8 +151,8 @@ void rdb_chan_init(void)
 		return; /* no channel: unrecorded */
 	struct rdb_tf_rec h;
 	struct rdb_tf_hello hello;
-	if (chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len < sizeof hello ||
-	    chan_read(&hello, sizeof hello) != 1)
+	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len < sizeof hello ||
+	    rdb_chan_read(&hello, sizeof hello) != 1)
 		rdb_die("fd %d is open but does not start with rdb's HELLO record; "
 		        "rdb uses that fd for its channel\n", FD);
 	if (hello.version != RDB_TF_VERSION)
@@ -140,12 +162,14 @@ void rdb_chan_init(void)
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
 		RT->mode = RDB_TF_MODE_RECORD;
+		RT->interval_us = hello.interval_us;
+		RT->checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
 		size_t na = 0;
 		while (RT->auxv[2 * na] != RDB_AT_NULL)
 			na++;
 		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
-		chan_put(RDB_TF_INIT, &in, sizeof in, RT->auxv, na * 16);
-		chan_flush();
+		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->auxv, na * 16);
+		rdb_chan_flush();
 		return;
 	}
 	if (hello.mode != RDB_TF_MODE_REPLAY ||
@@ -153,12 +177,14 @@ void rdb_chan_init(void)
 		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
 	RT->mode = RDB_TF_MODE_REPLAY;
 	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
+	RT->verify = (hello.flags & RDB_TF_HELLO_VERIFY) != 0;
+	RT->from = hello.from;
 	RT->rec_pid = hello.pid;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
 	 * (musl's stack canary and more): before libc's start-up reads them. */
 	for (uint32_t i = 0; i < hello.nauxv; i++) {
 		uint64_t tv[2];
-		chan_read(tv, sizeof tv);
+		rdb_chan_read(tv, sizeof tv);
 		if (!restorable(tv[0]))
 			continue;
 		for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
@@ -166,7 +192,7 @@ void rdb_chan_init(void)
 				a[1] = tv[1];
 	}
 	uint64_t r[2];
-	chan_read(r, sizeof r);
+	rdb_chan_read(r, sizeof r);
 	if (rnd)
 		rnd[0] = r[0], rnd[1] = r[1];
 }
@@ -225,7 +251,44 @@ static long run_spawn(long nr, const long *a)
 static void send_note(uint32_t kind, int64_t value)
 {
 	struct rdb_tf_note n = {kind, 0, RT->sc_id, value};
-	chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+}
+
+static int is_std_write(long nr, const long *a)
+{
+	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
+	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
+	       (a[0] == 1 || a[0] == 2);
+}
+
+/* Memory the kernel reads in a call that replay executes again (writes to
+ * stdout and stderr, the signal framework's structs) must hold the
+ * recorded bytes when replay starts at a later interval: it counts as read
+ * by the program (the hooks never see the kernel's reads). */
+static void mark_kernel_reads(long nr, const long *a, long r)
+{
+	if (is_std_write(nr, a) && r > 0) {
+		if (nr == __NR_write || nr == __NR_pwrite64) {
+			rdb_shadow_read((uintptr_t)a[1], (size_t)r);
+			return;
+		}
+		const uint64_t *iov = (const uint64_t *)a[1];
+		if (!rdb_covered((uintptr_t)iov, (size_t)a[2] * 16) || a[2] < 0 || a[2] > 1024)
+			return;
+		rdb_shadow_read((uintptr_t)iov, (size_t)a[2] * 16);
+		for (long i = 0, left = r; i < a[2] && left > 0; i++) {
+			size_t n = iov[2 * i + 1] < (uint64_t)left ? iov[2 * i + 1] : (size_t)left;
+			rdb_shadow_read(iov[2 * i], n);
+			left -= (long)n;
+		}
+		return;
+	}
+	if (nr == __NR_rt_sigaction && a[1])
+		rdb_shadow_read((uintptr_t)a[1], sizeof(struct rdb_ksigaction));
+	else if (nr == __NR_rt_sigprocmask && a[1])
+		rdb_shadow_read((uintptr_t)a[1], 8);
+	else if (nr == __NR_sigaltstack && a[0])
+		rdb_shadow_read((uintptr_t)a[0], 24);
 }
 
 /* A handler of the program may run on the return of any of our syscalls
@@ -251,11 +314,12 @@ static long record(long nr, const long *a)
 		r = -RDB_ENOSYS;
 	} else {
 		if (nr == __NR_execve || nr == __NR_execveat) {
+			rdb_interval_end(); /* the snapshots die with this image */
 			t.id = RT->sc_id + 1;
 			t.ret = 0;
 			t.ndata = 0;
-			chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
-			chan_flush();
+			rdb_chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
+			rdb_chan_flush();
 		}
 		r = is_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
 		int forks = nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone;
@@ -263,7 +327,9 @@ static long record(long nr, const long *a)
 			/* The child runs untraced: the parent's record says so. */
 			RT->mode = 0;
 			RT->sn = 0;
+			RT->snap_ok = 0;
 			rdb_sys1(__NR_close, FD);
+			rdb_sys1(__NR_close, RDB_VALUES_FD);
 			return 0;
 		}
 		if (forks && r > 0)
@@ -281,17 +347,18 @@ static long record(long nr, const long *a)
 			}
 		}
 	}
+	mark_kernel_reads(nr, a, r);
 	uint64_t all = ~0ull, old = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 	t.id = ++RT->sc_id;
 	t.ret = r;
 	t.ndata = (uint32_t)(RT->nreg - base);
-	chan_put(RDB_TF_TRAP, &t, sizeof t, 0, 0);
+	rdb_chan_put(RDB_TF_TRAP, &t, sizeof t, 0, 0);
 	for (size_t i = base; i < RT->nreg && RT->mode; i++) {
 		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
-		chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
+		rdb_chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
 	}
-	chan_flush();
+	rdb_chan_flush();
 	RT->nreg = base;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	return r;
@@ -314,12 +381,12 @@ static _Noreturn void replay_end(const char *why)
 	rdb_memset(&x, 0, sizeof x);
 	struct rdb_tf_rec h;
 	/* skip to END */
-	while (chan_read(&h, sizeof h) == 1) {
+	while (rdb_chan_read(&h, sizeof h) == 1) {
 		if (h.type == RDB_TF_END && h.len == sizeof x) {
-			chan_read(&x, sizeof x);
+			rdb_chan_read(&x, sizeof x);
 			break;
 		}
-		chan_read(0, h.len);
+		rdb_chan_read(0, h.len);
 	}
 	if (why)
 		rdb_printf("rdb: replay: %s\n", why);
@@ -360,19 +427,19 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 {
 	for (;;) {
 		struct rdb_tf_rec h;
-		int r = chan_read(&h, sizeof h);
+		int r = rdb_chan_read(&h, sizeof h);
 		if (r != 1)
 			rdb_die("replay: the channel from rdb ended at syscall #%lu\n",
 			        (unsigned long)RT->sc_id);
 		if (h.type == RDB_TF_NOTE || h.type == RDB_TF_EXEC) {
-			chan_read(0, h.len);
+			rdb_chan_read(0, h.len);
 			continue;
 		}
 		if (h.type == RDB_TF_NONDET) {
 			struct rdb_tf_nondet v;
 			rdb_memset(&v, 0, sizeof v);
 			if (h.len == sizeof v)
-				chan_read(&v, sizeof v);
+				rdb_chan_read(&v, sizeof v);
 			RT->mode = 0;
 			rdb_printf("rdb: replay diverged at syscall #%lu: the recording executed "
 			           "%s here, the program asked for %s\n", (unsigned long)RT->sc_id,
@@ -381,13 +448,13 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 				rdb_sys1(__NR_exit_group, 125);
 		}
 		if (h.type == RDB_TF_TERM) {
-			chan_read(0, h.len);
+			rdb_chan_read(0, h.len);
 			replay_end(0); /* it died here: by a signal, or exit in a handler */
 		}
 		if (h.type == RDB_TF_END) {
 			struct rdb_tf_exit x;
 			rdb_memset(&x, 0, sizeof x);
-			if (h.len != sizeof x || chan_read(&x, sizeof x) != 1)
+			if (h.len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
 				rdb_die("replay: bad END record from rdb\n");
 			RT->mode = 0;
 			if (x.execd)
@@ -406,10 +473,18 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			for (;;)
 				rdb_sys1(__NR_exit_group, x.value);
 		}
+		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP) {
+			RT->mode = 0;
+			rdb_printf("rdb: replay diverged at syscall #%lu (%s): the recording reached "
+			           "%s first\n", (unsigned long)RT->sc_id, name(nr),
+			           h.type == RDB_TF_SIGNAL ? "a signal" : "an interval boundary");
+			for (;;)
+				rdb_sys1(__NR_exit_group, 125);
+		}
 		if (h.type != RDB_TF_TRAP || h.len != sizeof *t)
 			rdb_die("replay: unexpected record type %u (%u bytes) at syscall #%lu\n",
 			        h.type, h.len, (unsigned long)RT->sc_id);
-		chan_read(t, sizeof *t);
+		rdb_chan_read(t, sizeof *t);
 		return;
 	}
 }
@@ -419,24 +494,18 @@ static void copy_data(const struct rdb_tf_trap *t, long nr, const long *a)
 	for (uint32_t i = 0; i < t->ndata; i++) {
 		struct rdb_tf_rec h;
 		struct rdb_tf_data d;
-		if (chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_DATA ||
-		    chan_read(&d, sizeof d) != 1 || h.len != sizeof d + d.len || d.id != t->id)
+		if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_DATA ||
+		    rdb_chan_read(&d, sizeof d) != 1 || h.len != sizeof d + d.len || d.id != t->id)
 			diverged(t->id, t, nr, a, "bad DATA record");
 		if (!rdb_covered(d.addr, d.len))
 			diverged(t->id, t, nr, a, "DATA outside the program's memory");
-		if (chan_read((void *)d.addr, d.len) != 1)
+		if (rdb_chan_read((void *)d.addr, d.len) != 1)
 			rdb_die("replay: the channel ended inside syscall #%lu's data\n",
 			        (unsigned long)t->id);
 		rdb_shadow_syswrite(d.addr, d.len);
 	}
 }
 
-static int is_std_write(long nr, const long *a)
-{
-	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
-	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
-	       (a[0] == 1 || a[0] == 2);
-}
 
 static int self_signal(long nr, const long *a)
 {
@@ -474,6 +543,7 @@ static long run_first(long nr, const long *a)
 
 static long replay(long nr, const long *a)
 {
+	rdb_replay_insyscall_signals();
 	int first = runs_first(nr, a);
 	long r = first ? run_first(nr, a) : 0;
 	uint64_t id = ++RT->sc_id;
@@ -576,12 +646,12 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		struct rdb_tf_rec h;
 		struct rdb_tf_nondet r;
 		for (;;) {
-			if (chan_read(&h, sizeof h) != 1)
+			if (rdb_chan_read(&h, sizeof h) != 1)
 				rdb_die("replay: the channel from rdb ended at %s after syscall #%lu\n",
 				        nd_name(kind), (unsigned long)RT->sc_id);
 			if (h.type != RDB_TF_NOTE)
 				break;
-			chan_read(0, h.len);
+			rdb_chan_read(0, h.len);
 		}
 		if (h.type != RDB_TF_NONDET || h.len != sizeof r) {
 			RT->mode = 0;
@@ -591,7 +661,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 			for (;;)
 				rdb_sys1(__NR_exit_group, 125);
 		}
-		chan_read(&r, sizeof r);
+		rdb_chan_read(&r, sizeof r);
 		if (r.kind != kind || r.after != n.after || r.in[0] != n.in[0] || r.in[1] != n.in[1]) {
 			RT->mode = 0;
 			rdb_printf("rdb: replay diverged after syscall #%lu: the program executed "
@@ -610,11 +680,12 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		if (mask)
 			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 		n.after = RT->sc_id;
-		chan_put(RDB_TF_NONDET, &n, sizeof n, 0, 0);
-		chan_flush();
+		rdb_chan_put(RDB_TF_NONDET, &n, sizeof n, 0, 0);
+		rdb_chan_flush();
 		if (mask)
 			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	}
+	RT->nondets++;
 	switch (kind) {
 	case RDB_TF_ND_RDTSCP:
 		g[G_RCX] = (uint32_t)n.out[2];
@@ -645,7 +716,8 @@ int rdb_rr_hidden(long nr, const long a[6])
 	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
 	    (unsigned long)a[1] >= FD)
 		return 0; /* split below */
-	return rdb_systab_uses_fd(nr, a, FD);
+	return rdb_systab_uses_fd(nr, a, FD) ||
+	       (rdb_interval_owned_fd(RDB_VALUES_FD) && rdb_systab_uses_fd(nr, a, RDB_VALUES_FD));
 }
 
 long rdb_rr_syscall(long nr, const long a[6])
@@ -666,7 +738,7 @@ long rdb_rr_syscall(long nr, const long a[6])
 	if (nr == __NR_exit || nr == __NR_exit_group) {
 		rdb_run_term((int)a[0] & 0xff, 0);
 		if (RT->mode == RDB_TF_MODE_RECORD) {
-			chan_flush();
+			rdb_chan_flush();
 			return rdb_run_syscall(nr, a, 0);
 		}
 	}
@@ -681,24 +753,25 @@ void rdb_rr_term(int status, int signo)
 {
 	struct rdb_tf_term t = {status, signo, RT->sc_id};
 	if (RT->mode == RDB_TF_MODE_RECORD) {
-		chan_put(RDB_TF_TERM, &t, sizeof t, 0, 0);
-		chan_flush();
+		rdb_interval_end();
+		rdb_chan_put(RDB_TF_TERM, &t, sizeof t, 0, 0);
+		rdb_chan_flush();
 		return;
 	}
 	/* Replay: the recording must end here too. */
 	struct rdb_tf_rec h;
 	for (;;) {
-		if (chan_read(&h, sizeof h) != 1)
+		if (rdb_chan_read(&h, sizeof h) != 1)
 			return;
 		if (h.type == RDB_TF_NOTE || h.type == RDB_TF_NONDET || h.type == RDB_TF_EXEC) {
-			chan_read(0, h.len);
+			rdb_chan_read(0, h.len);
 			continue;
 		}
 		break;
 	}
 	if (h.type == RDB_TF_TERM && h.len == sizeof t) {
 		struct rdb_tf_term r;
-		chan_read(&r, sizeof r);
+		rdb_chan_read(&r, sizeof r);
 		if (r.status != status || r.signo != signo)
 			rdb_printf("rdb: replay ends with status %d signal %d, the recording "
 			           "with status %d signal %d\n", status, signo, r.status, r.signo);

@@ -24,6 +24,8 @@
 
 #define RDB_NSIG 65 /* signals 1..64 */
 #define RDB_MAX_CB 16
+#define RDB_MAX_MAPS 4096
+#define RDB_EFLAGS_STATUS 0xcd5ull /* CF PF AF ZF SF DF OF */
 #define RDB_MAX_REGIONS 1100 /* > IOV_MAX */
 #define RDB_SBUF (64 << 10)
 #define RDB_RBUF (256 << 10)
@@ -79,6 +81,31 @@ struct rdb_state {
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
 	int fault_in_hook;
 
+	/* sic.c and interval.c: events at SIC checks (docs/hooks.md) */
+	uint64_t sic_origin;  /* %r15 = sic_origin + the interval's count */
+	int poked;            /* %r15 was raised by RDB_SIC_SPAN: the next check faults */
+	int in_event;         /* inside an event (boundary, signal) at a check */
+	int want_boundary;    /* record: the interval timer expired */
+	uint64_t interval;    /* the current interval (1: the program's start) */
+	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
+	uint64_t nondets;     /* NONDET records so far */
+	int checksum, verify; /* record --checksum, replay --verify */
+	uint64_t from;        /* replay: the interval it started at */
+	uint64_t cpu_start_ns;
+	int timer_id;
+	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
+	int snap_ok;          /* intervals still possible */
+	struct rdb_tf_target tgt; /* replay: the next event */
+	uint64_t deliver_mask; /* signals to deliver now (queued again by an event) */
+	int in_prog_syscall;  /* the program's syscall is in the kernel */
+	int npending;         /* record: async signals waiting for the next check */
+	struct { int signo; uint8_t info[128]; } pending[32];
+
+	unsigned char mincore_r[(4u << 20) / 4096 + 2], mincore_s[(4u << 20) / 4096 + 2];
+	size_t nmaps;
+	struct rdb_tf_map maps[RDB_MAX_MAPS];
+	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
+
 	/* record.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */
 	long rec_pid;         /* replay: the recorded pid */
@@ -115,6 +142,8 @@ void *rdb_memset(void *d, int c, size_t n);
 void *rdb_memcpy(void *d, const void *s, size_t n);
 size_t rdb_strlen(const char *s);
 int rdb_strcmp(const char *a, const char *b);
+int rdb_memcmp(const void *a, const void *b, size_t n);
+void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, __builtin_va_list ap);
 void rdb_write_all(int fd, const char *p, size_t n);
 _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define RDB_ASSERT(c)                                                       \
@@ -122,7 +151,7 @@ _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 	                         __LINE__, #c))
 
 /* ---- start.c ---------------------------------------------------------- */
-void __rdb_start(long *sp);
+uint64_t __rdb_start(long *sp); /* the SIC's first %r15 */
 unsigned long rdb_getauxval(unsigned long type);
 
 /* ---- shadow.c --------------------------------------------------------- */
@@ -140,6 +169,12 @@ typedef void rdb_emit_fn_t(uintptr_t addr, size_t len);
 void rdb_run_term(int status, int signo);
 
 /* ---- record.c: record and replay over the channel ------------------- */
+/* The channel: records out (record), records in (replay). */
+void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m);
+void rdb_chan_flush(void);
+/* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
+int rdb_chan_read(void *d, size_t n);
+int rdb_chan_peek(struct rdb_tf_rec *h);
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
 /* The dispatch in record or replay mode (RT->mode != 0). */
@@ -182,12 +217,74 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
 
 /* ---- signal.c --------------------------------------------------------- */
 void rdb_signal_init(void);
+#define RDB_SIG_TIMER 64 /* the interval timer's: reserved for the runtime */
+/* Delivers signo with the recorded siginfo to the program's handler at the
+ * next return to the program (the signal is queued, blocked until then). */
+void rdb_signal_requeue(int signo, const uint8_t info[128]);
+void rdb_signal_reserve_timer(void);
+void rdb_signal_reinstall(void);
+#define UC_GREGS 40
+#define UC_SIGMASK 296
+#define UC_FPREGS (UC_GREGS + 23 * 8)
+enum { REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
+       REG_RDI, REG_RSI, REG_RBP, REG_RBX, REG_RDX, REG_RAX, REG_RCX, REG_RSP,
+       REG_RIP, REG_EFL, REG_CSGSFS, REG_ERR, REG_TRAPNO, REG_OLDMASK, REG_CR2 };
+static inline uint64_t *rdb_gregs(void *uc) { return (uint64_t *)((char *)uc + UC_GREGS); }
 void rdb_sig_entry(int sig, void *si, void *uc); /* the kernel's handler */
 void rdb_restore_rt(void);                         /* syscall.S */
 long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
                     struct rdb_ksigaction *oact, long setsize);
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
                       long setsize);
+
+/* ---- sic.c: the SIC and its checks ------------------------------------ */
+void rdb_sic_init(void);
+/* The current interval's count, from a saved %r15. */
+uint64_t rdb_sic_count(uint64_t r15);
+/* 1 if the fault (si, uc) is a SIC check's; then runs the event. */
+int rdb_sic_fault(void *si, void *uc);
+/* Ask for an event at the next check of the code uc interrupted. */
+void rdb_sic_want(void *uc);
+/* Sets %r15 in uc so that the check after `more` increments faults
+ * (more == 0: never, until overflow). */
+void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
+
+/* ---- interval.c: boundaries while recording --------------------------- */
+void rdb_interval_init(void);  /* after the channel: timer, first snapshot */
+void rdb_interval_timer(void *uc); /* the timer's signal */
+/* A check faulted: a pending signal, or the boundary. */
+void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
+/* An asynchronous signal arrived while the program's syscall was in the
+ * kernel: its handler runs now; the SIGNAL record says so. */
+void rdb_record_signal_now(int signo, const uint8_t *info);
+void rdb_interval_end(void);   /* the program is exiting: last values */
+int rdb_interval_owned_fd(long fd); /* RDB_VALUES_FD while recording */
+
+/* ---- replay.c: boundaries and signals while replaying ------------------ */
+/* In __rdb_start when HELLO says --from K >= 2: restores and never returns. */
+_Noreturn void rdb_replay_enter(void);
+void rdb_replay_event(void *uc, uint64_t count, uint64_t pc);
+/* First TARGET (whole replay). */
+void rdb_replay_first_target(void);
+/* Before a syscall's TRAP is taken: signals recorded inside it. */
+void rdb_replay_insyscall_signals(void);
+
+/* ---- planes.c --------------------------------------------------------- */
+/* fn for every 8-byte word a in [lo, hi) (rounded out to words) whose R
+ * or S word is not zero, with both words. */
+typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s);
+void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
+
+/* ---- procmaps.c ------------------------------------------------------- */
+/* The program's mappings in the covered range (from /proc/self/maps):
+ * how many (at most cap). */
+size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap);
+
+/* ---- checksum.c ------------------------------------------------------- */
+/* Hashes of memory touched in this interval (the planes) and of all
+ * writable memory, each with the stack from rsp and the registers. */
+void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
+                  uint64_t *touched, uint64_t *full);
 
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);

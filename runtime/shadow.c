@@ -90,10 +90,3 @@ unsigned rdb_shadow_s(const void *addr)
 	uintptr_t a = (uintptr_t)addr;
 	return rdb_covered(a, 1) && a < RDB_COVER_HI ? *S_OF(a) : 0;
 }
-
-uint64_t rdb_sic(void)
-{
-	uint64_t v;
-	__asm__ volatile("mov %%r15, %0" : "=r"(v));
-	return v;
-}

@@ -14,15 +14,14 @@
  * every delivery first (rdb_on_signal). */
 #include "rt.h"
 
-/* The kernel's ucontext and siginfo, the fields we use. */
-#define UC_GREGS 40
-#define UC_SIGMASK 296
-#define REG_R15 7
-#define REG_RIP 16
+/* The kernel's siginfo, the fields we use (ucontext: rt.h). */
 #define SI_CODE 8
+#define SI_PID 16
 #define SI_ADDR 16
+#define SI_USER 0
+#define SI_TKILL (-6)
 
-static uint64_t *gregs(void *uc) { return (uint64_t *)((char *)uc + UC_GREGS); }
+static uint64_t *gregs(void *uc) { return rdb_gregs(uc); }
 static uint64_t *ucmask(void *uc) { return (uint64_t *)((char *)uc + UC_SIGMASK); }
 
 static uint64_t bit(int sig) { return 1ull << (sig - 1); }
@@ -76,7 +75,88 @@ static long install(int sig)
 		          RDB_SA_RESTORER;
 		k.mask = v->mask;
 	}
+	if (sig == RDB_SIGSEGV) {
+		/* A SIC check's fault must reach us even where the program ignores
+		 * or blocks SIGSEGV (the kernel would kill on a blocked fault). */
+		k.handler = (uintptr_t)&rdb_sig_entry;
+		k.flags |= RDB_SA_SIGINFO | RDB_SA_NODEFER;
+	}
+	k.mask &= ~bit(RDB_SIGSEGV);
 	return ksigaction(sig, &k, 0);
+}
+
+/* Signals the runtime keeps for itself: the program's calls change only
+ * its view of them. */
+static void reserve(int sig)
+{
+	RT->reserved_sigs |= bit(sig);
+	struct rdb_ksigaction k = {(uintptr_t)&rdb_sig_entry,
+	                           RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART,
+	                           (uintptr_t)&rdb_restore_rt, ~bit(RDB_SIGSEGV)};
+	ksigaction(sig, &k, 0);
+}
+
+void rdb_signal_reserve_timer(void) { reserve(RDB_SIG_TIMER); }
+
+/* Replay from an interval: the kernel learns the program's view again. */
+void rdb_signal_reinstall(void)
+{
+	for (int sig = 1; sig < RDB_NSIG; sig++)
+		if (sig != RDB_SIGKILL && sig != RDB_SIGSTOP && !(RT->reserved_sigs & bit(sig)))
+			install(sig);
+}
+
+void rdb_signal_requeue(int signo, const uint8_t info[128])
+{
+	RT->deliver_mask |= bit(signo);
+	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
+	if (r < 0)
+		rdb_die("cannot queue signal %d again (error %ld)\n", signo, -r);
+}
+
+static int sync_signal(int sig, int code)
+{
+	return code > 0 && (sig == RDB_SIGSEGV || sig == RDB_SIGBUS || sig == RDB_SIGILL ||
+	                    sig == RDB_SIGFPE || sig == RDB_SIGTRAP);
+}
+
+/* Record: an asynchronous signal for the program's handler waits for the
+ * next SIC check, where replay can deliver it again, unless the program's
+ * syscall is in the kernel (it must see EINTR with the handler run, as
+ * without rdb): then it runs now and the SIGNAL record names the syscall.
+ * Returns 1 when deferred.  A signal the program sent itself with kill or
+ * tgkill is sent again by replay (record.c): nothing to record. */
+static int defer(int sig, void *si, void *uc)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD) {
+		RT->deliver_mask &= ~bit(sig);
+		return 0;
+	}
+	int code = *(int *)((char *)si + SI_CODE);
+	if (RT->deliver_mask & bit(sig)) {
+		RT->deliver_mask &= ~bit(sig);
+		return 0;
+	}
+	if (sync_signal(sig, code))
+		return 0;
+	if ((code == SI_USER || code == SI_TKILL) &&
+	    *(int *)((char *)si + SI_PID) == (int)rdb_sys0(__NR_getpid))
+		return 0;
+	if (RT->in_prog_syscall) {
+		rdb_record_signal_now(sig, si);
+		return 0;
+	}
+	for (int i = 0; i < RT->npending; i++)
+		if (RT->pending[i].signo == sig && sig < 32)
+			return 1; /* standard signals do not queue */
+	if (RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
+		return 1; /* as a full kernel queue would */
+	RT->pending[RT->npending].signo = sig;
+	rdb_memcpy(RT->pending[RT->npending].info, si, 128);
+	RT->npending++;
+	rdb_sic_want(uc);
+	return 1;
 }
 
 void rdb_signal_init(void)
@@ -124,7 +204,7 @@ long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
                       long setsize)
 {
-	uint64_t s = 0, o = 0, res = RT->reserved_sigs;
+	uint64_t s = 0, o = 0, res = RT->reserved_sigs | bit(RDB_SIGSEGV);
 	if (setsize != 8 || (set && how != RDB_SIG_BLOCK && how != RDB_SIG_UNBLOCK &&
 	                     how != RDB_SIG_SETMASK))
 		return rdb_sys4(__NR_rt_sigprocmask, how, set, oset, setsize);
@@ -216,6 +296,13 @@ static void default_action(int sig, void *si, void *uc)
 
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
+	if (sig == RDB_SIG_TIMER && (RT->reserved_sigs & bit(sig))) {
+		if (RT->mode == RDB_TF_MODE_RECORD)
+			rdb_interval_timer(uc);
+		return;
+	}
+	if (sig == RDB_SIGSEGV && rdb_sic_fault(si, uc))
+		return;
 	for (int i = 0; i < RT->n_sig; i++)
 		if (RT->sig[i](sig, si, uc))
 			return;
@@ -226,15 +313,19 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		default_action(sig, si, uc);
 		return;
 	}
+	if (defer(sig, si, uc))
+		return;
 	if (v.flags & RDB_SA_RESETHAND) {
 		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
 		install(sig);
 	}
 	unshadow_fault_addr(sig, si, uc);
 	/* %r13-%r15 are the program's here (the runtime never touches them),
-	 * so the handler runs with the SIC of the interrupted code. */
+	 * so the handler runs with the SIC of the interrupted code, and the
+	 * interrupted code goes on with the handler's (rt_sigreturn would
+	 * restore the old %r15: counts and events would be lost). */
 	((void (*)(int, void *, void *))v.handler)(sig, si, uc);
-	uint64_t sic = rdb_sic();
-	if (sic > gregs(uc)[REG_R15])
-		gregs(uc)[REG_R15] = sic;
+	uint64_t r15;
+	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
+	gregs(uc)[REG_R15] = r15;
 }

@@ -93,10 +93,10 @@ static void find_image(void)
 	uintptr_t bias = (uintptr_t)__ehdr_start - lo;
 	RT->bias = bias;
 	RT->image_lo = bias + lo;
-	RT->image_hi = bias + hi;
+	RT->image_hi = (bias + hi + 0xfff) & ~0xfffull;
 }
 
-void __rdb_start(long *sp)
+uint64_t __rdb_start(long *sp)
 {
 	long argc = sp[0];
 	char **argv = (char **)(sp + 1);
@@ -132,10 +132,19 @@ void __rdb_start(long *sp)
 	RT->brk_cur = RT->brk_mapped = RDB_BRK_BASE;
 
 	find_image();
+	rdb_sic_init();
 	rdb_signal_init();
 	rdb_iot_init();
 	rdb_chan_init(); /* replay: restores AT_RANDOM before libc reads it */
 
 	for (const int64_t *p = __start_rdb_init; p < __stop_rdb_init; p++)
 		((rdb_init_fn *)((uintptr_t)p + (uintptr_t)*p))();
+	if (RT->mode == RDB_TF_MODE_RECORD)
+		rdb_interval_init();
+	if (RT->mode == RDB_TF_MODE_REPLAY) {
+		if (RT->from >= 2)
+			rdb_replay_enter();
+		rdb_replay_first_target();
+	}
+	return RT->sic_origin;
 }

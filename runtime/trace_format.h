@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 1
+#define RDB_TF_VERSION 2
 
 /* ---- the channel ---------------------------------------------------------
  * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
@@ -17,6 +17,12 @@
  * No fd there: the program runs unrecorded.  The runtime marks the fd
  * close-on-exec and hides it from the program (EBADF). */
 #define RDB_CHAN_FD 1000
+/* Record only: a SOCK_SEQPACKET socket on which the interval snapshot
+ * children (runtime/interval.c) send VALUES records, several whole records
+ * per message, a message at most RDB_TF_VALUES_MSG bytes.  Hidden from the
+ * program like RDB_CHAN_FD. */
+#define RDB_VALUES_FD 1001
+#define RDB_TF_VALUES_MSG (60u << 10)
 
 /* Every record, on the channel and inside a stream frame: this header,
  * then len payload bytes (len < RDB_TF_MAX_PAYLOAD, except DATA). */
@@ -35,6 +41,16 @@ enum rdb_tf_type {
 	RDB_TF_EXEC = 7,   /* runtime: execve about to run: struct rdb_tf_trap (ret 0) */
 	RDB_TF_END = 8,    /* rdb -> runtime (replay): the recorded end: rdb_tf_exit */
 	RDB_TF_NOTE = 9,   /* runtime -> rdb: struct rdb_tf_note (not traced: ...) */
+	/* intervals (docs/trace-format.md "Intervals") */
+	RDB_TF_BOUNDARY = 10, /* an interval starts: struct rdb_tf_boundary */
+	RDB_TF_CONTEXT = 11,  /* registers etc. at a boundary: struct rdb_tf_context + fpstate */
+	RDB_TF_MAPS = 12,     /* mappings at a boundary: struct rdb_tf_maps + entries */
+	RDB_TF_STACK = 13,    /* stack at a boundary: struct rdb_tf_blob + bytes */
+	RDB_TF_VALUES = 14,   /* interval-start values: struct rdb_tf_blob + bytes */
+	RDB_TF_VALUES_END = 15, /* a snapshot child is done: struct rdb_tf_values_end */
+	RDB_TF_SIGNAL = 27,   /* an asynchronous signal delivered: struct rdb_tf_signal */
+	RDB_TF_TARGET = 28,   /* rdb -> runtime (replay): the next event, rdb_tf_target */
+	RDB_TF_STOP = 29,     /* rdb -> runtime (replay): stop here (--to), no payload */
 	/* header file entries (file "header") */
 	RDB_TF_H_MAGIC = 16,   /* struct rdb_tf_hmagic: first entry */
 	RDB_TF_H_EXE = 17,     /* absolute path, bytes (no NUL) */
@@ -61,9 +77,13 @@ struct rdb_tf_hello {
 	uint32_t flags;   /* RDB_TF_HELLO_QUIET: replay does not re-execute writes */
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
 	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
-	uint32_t pad;
+	uint32_t from;    /* replay: the interval it starts at (0 or 1: the start) */
+	/* record: the interval length in CPU microseconds (0: no intervals) */
+	uint64_t interval_us;
 };
 #define RDB_TF_HELLO_QUIET 1u
+#define RDB_TF_HELLO_CHECKSUM 2u /* record: hash memory at every boundary */
+#define RDB_TF_HELLO_VERIFY 4u   /* replay: compare the hashes and registers */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
@@ -110,11 +130,118 @@ struct rdb_tf_term {
 	uint64_t after; /* syscalls before it */
 };
 
+/* ---- intervals -----------------------------------------------------------
+ * Interval 1 starts when the program starts; interval k >= 2 at boundary k,
+ * taken at an exact (SIC, pc): the SIC check that faulted (docs/hooks.md
+ * "Software instruction counter").  sic counts the SIC increments since the
+ * start of the interval that ENDS here.  A boundary's records go on the
+ * channel in this order: BOUNDARY, CONTEXT, MAPS, STACK.  Records on the
+ * channel are in program order, so BOUNDARY and SIGNAL sit between the
+ * TRAP records of the syscalls stream; 'nondets' orders them against the
+ * NONDET stream (that many NONDET records come before). */
+struct rdb_tf_boundary {
+	uint64_t interval; /* the interval that starts here (>= 2) */
+	uint64_t sic;      /* SIC count at the end of interval - 1 */
+	uint64_t pc;       /* where it ends (a SIC check instruction) */
+	uint64_t sc_id;    /* syscalls before it (the last one's id) */
+	uint64_t nondets;  /* NONDET records before it */
+	uint64_t cpu_ns;   /* CPU time of interval - 1 */
+	uint64_t hash_touched; /* checksum: memory touched in interval - 1, stack, registers */
+	uint64_t hash_full;    /* checksum: all writable memory, stack, registers */
+	uint32_t flags;        /* RDB_TF_B_* */
+	uint32_t nvalues_hint; /* 0 */
+};
+#define RDB_TF_B_CHECKSUM 1u /* the hashes are set */
+#define RDB_TF_B_OVERFLOW 2u /* ended by SIC overflow, not by the timer */
+
+/* The ucontext's general registers (the kernel's order: r8..r15, rdi, rsi,
+ * rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, csgsfs, err, trapno, oldmask,
+ * cr2), then what a restore needs.  An xsave image of fpsize bytes follows
+ * (the signal frame's fpstate, 64-byte aligned when restored). */
+#define RDB_TF_NGREG 23
+struct rdb_tf_context {
+	uint64_t interval;
+	uint64_t gregs[RDB_TF_NGREG];
+	uint64_t fs_base;
+	uint64_t uc_flags;
+	uint64_t sigmask;      /* the blocked signals (the program's view) */
+	uint64_t ss_sp;        /* sigaltstack */
+	uint64_t ss_flags;
+	uint64_t ss_size;
+	uint64_t brk_cur, brk_mapped; /* the emulated brk */
+	uint64_t sc_id;        /* as in the boundary */
+	uint64_t sic_in_handler; /* reserved: 0 */
+	struct {               /* the program's view of each signal 1..64 */
+		uint64_t handler, flags, restorer, mask;
+	} view[64];
+	uint64_t reserved_blocked;
+	uint32_t fpsize;
+	uint32_t pad;
+};
+
+/* One program mapping in the covered range at a boundary. */
+struct rdb_tf_map {
+	uint64_t start, end;
+	uint32_t prot;  /* PROT_* */
+	uint32_t kind;  /* RDB_TF_MAP_* */
+};
+enum { RDB_TF_MAP_ANON = 0, RDB_TF_MAP_IMAGE = 1, RDB_TF_MAP_STACK = 2,
+       RDB_TF_MAP_BRK = 3, RDB_TF_MAP_FILE = 4, RDB_TF_MAP_SPECIAL = 5 /* vdso, vvar */ };
+struct rdb_tf_maps {
+	uint64_t interval;
+	uint32_t n; /* struct rdb_tf_map entries follow */
+	uint32_t pad;
+};
+
+/* STACK (the stack from %rsp to its top at the boundary) and VALUES (the
+ * interval-start values of bytes the interval read before writing them):
+ * len bytes at addr follow. */
+struct rdb_tf_blob {
+	uint64_t interval;
+	uint64_t addr;
+	uint64_t len;
+};
+
+struct rdb_tf_values_end {
+	uint64_t interval;
+	uint64_t nranges, nbytes;
+};
+
+/* An asynchronous signal, delivered to the program's handler at an exact
+ * point: kind AT_SIC: at the SIC check (sic, pc) of the interval (a count
+ * since the interval's start); kind IN_SYSCALL: while syscall sc_id + 1 was
+ * in the kernel (its handler's syscalls come first).  siginfo: the 128
+ * bytes the handler got. */
+struct rdb_tf_signal {
+	uint64_t interval;
+	uint64_t sic;
+	uint64_t pc;
+	uint64_t sc_id;
+	uint64_t nondets;
+	uint32_t kind;  /* RDB_TF_SIG_* */
+	int32_t signo;
+	uint8_t siginfo[128];
+};
+enum { RDB_TF_SIG_AT_SIC = 1, RDB_TF_SIG_IN_SYSCALL = 2 };
+
+/* rdb -> runtime in replay, at the start of the replay and after each
+ * event: the next AT_SIC event of the current interval (a boundary or a
+ * signal), or none (the run ends first). */
+struct rdb_tf_target {
+	uint64_t interval;
+	uint64_t sic;  /* count since the interval's start */
+	uint64_t pc;
+	uint32_t kind; /* 0: none, RDB_TF_BOUNDARY or RDB_TF_SIGNAL */
+	uint32_t pad;
+};
+
 enum rdb_tf_note_kind {
 	RDB_TF_NOTE_FORK = 1,  /* a child (pid in value) ran untraced */
 	RDB_TF_NOTE_LOST = 2,  /* the runtime lost the channel */
 	RDB_TF_NOTE_SPAWN = 3, /* clone of a thread refused while recording (vfork
 	                          and other clones run as forks: NOTE_FORK) */
+	RDB_TF_NOTE_SNAPSHOT = 4, /* an interval snapshot child could not be made
+	                             (value: -errno): intervals stop */
 };
 
 struct rdb_tf_note {
@@ -164,13 +291,12 @@ enum rdb_tf_stream {
 	RDB_TF_S_SYSCALLS = 0, /* TRAP, EXEC, TERM, NOTE records */
 	RDB_TF_S_SYSDATA,      /* DATA records */
 	RDB_TF_S_NONDET,       /* NONDET records */
-	/* placeholders for milestone 2 (empty: stream header only) */
-	RDB_TF_S_INTERVALS,
-	RDB_TF_S_STACK,
-	RDB_TF_S_CONTEXT,
-	RDB_TF_S_MAPPINGS,
-	RDB_TF_S_VALUES,
-	RDB_TF_S_SIGNALS,
+	RDB_TF_S_INTERVALS,    /* BOUNDARY records (a copy: the lookup for --from) */
+	RDB_TF_S_STACK,        /* STACK */
+	RDB_TF_S_CONTEXT,      /* CONTEXT */
+	RDB_TF_S_MAPPINGS,     /* MAPS */
+	RDB_TF_S_VALUES,       /* VALUES, VALUES_END (from the snapshot children) */
+	RDB_TF_S_SIGNALS,      /* SIGNAL records (a copy, for rdb info) */
 	RDB_TF_NSTREAMS
 };
 #define RDB_TF_STREAM_NAMES                                                   \
@@ -204,8 +330,28 @@ struct rdb_tf_index {
 	uint32_t raw_size;
 };
 
+/* File "ivindex": one entry each time an interval's records begin in a
+ * stream (always at a frame start): where replay --from K starts reading. */
+struct rdb_tf_ivindex {
+	uint32_t stream;
+	uint32_t pad;
+	uint64_t interval;
+	uint64_t offset; /* of the frame header in the stream file */
+	uint64_t first;  /* the frame's first record number */
+};
+
 _Static_assert(sizeof(struct rdb_tf_rec) == 8, "rec");
-_Static_assert(sizeof(struct rdb_tf_hello) == 24, "hello");
+_Static_assert(sizeof(struct rdb_tf_ivindex) == 32, "ivindex");
+_Static_assert(sizeof(struct rdb_tf_hello) == 32, "hello");
+_Static_assert(sizeof(struct rdb_tf_boundary) == 72, "boundary");
+_Static_assert(sizeof(struct rdb_tf_context) == 2336,
+               "context");
+_Static_assert(sizeof(struct rdb_tf_map) == 24, "map");
+_Static_assert(sizeof(struct rdb_tf_maps) == 16, "maps");
+_Static_assert(sizeof(struct rdb_tf_blob) == 24, "blob");
+_Static_assert(sizeof(struct rdb_tf_values_end) == 24, "values_end");
+_Static_assert(sizeof(struct rdb_tf_signal) == 176, "signal");
+_Static_assert(sizeof(struct rdb_tf_target) == 32, "target");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
 _Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");

@@ -35,6 +35,15 @@ int rdb_strcmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+int rdb_memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] - y[i];
+	return 0;
+}
+
 long rdb_syscall6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	return rdb_sys6(nr, a, b, c, d, e, f);
@@ -86,7 +95,7 @@ static void vformat(struct out *o, const char *f, va_list ap)
 		}
 		int lng = 0;
 		f++;
-		while (*f == 'l')
+		while (*f == 'l' || *f == 'z')
 			lng = 1, f++;
 		switch (*f) {
 		case 's': {
@@ -121,6 +130,16 @@ static void vformat(struct out *o, const char *f, va_list ap)
 				return;
 		}
 	}
+}
+
+void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	struct out o;
+	o.n = 0;
+	vformat(&o, fmt, ap);
+	size_t n = o.n < cap ? o.n : cap - 1;
+	rdb_memcpy(buf, o.buf, n);
+	buf[n] = 0;
 }
 
 void rdb_printf(const char *fmt, ...)

@@ -1,0 +1,481 @@
+/* interval.c: intervals while recording (paper 4.6, Figs. 29-31).
+ *
+ * A CPU-time timer (signal RDB_SIG_TIMER) asks for a boundary; the next
+ * SIC check faults (sic.c) and the boundary is taken there, at an exact
+ * (count, pc) that replay can stop at again.  At the boundary the runtime
+ *   1. scans the planes of every mapping: a byte the interval read before
+ *      writing it (R == 0x03 and S without W) needs its value from the
+ *      interval's start, which only the snapshot child of that interval
+ *      still has; the ranges go to it through shared memory;
+ *   2. sends BOUNDARY, CONTEXT (registers, FPU state, fs base, signal
+ *      view, brk), MAPS and STACK (from %rsp up) on the channel;
+ *   3. clears the planes and forks the next snapshot child, a
+ *      copy-on-write image of the new interval's start.
+ * A snapshot child waits on a futex until its ranges arrive, sends their
+ * values (VALUES records on RDB_VALUES_FD, a SOCK_SEQPACKET socket), and
+ * exits.  Asynchronous signals wait for the next check the same way, so
+ * replay delivers them at the same point (signal.c).  Everything runs
+ * with signals blocked. */
+#include "rt.h"
+
+#define SNAP_ADDR 0x500100000000ull /* two shared range buffers */
+#define SNAP_SIZE (256ull << 20)
+#define SNAP_SLOTS 2
+#define GAP 32 /* bytes between ranges merged into one: extra values are harmless */
+
+struct snap_buf {
+	uint32_t state; /* futex: 0 wait, 1 ranges ready, 2 exit */
+	uint32_t full;
+	uint64_t interval;
+	uint64_t n;
+	struct { uint64_t addr, len; } r[];
+};
+#define SNAP_MAXR ((SNAP_SIZE - sizeof(struct snap_buf)) / 16)
+
+static struct snap_buf *slot_buf(int slot)
+{
+	return (struct snap_buf *)(SNAP_ADDR + (uint64_t)slot * SNAP_SIZE);
+}
+
+static uint64_t cpu_ns(void)
+{
+	uint64_t ts[2] = {0, 0};
+	rdb_sys2(__NR_clock_gettime, 2 /* CLOCK_PROCESS_CPUTIME_ID */, ts);
+	return ts[0] * 1000000000ull + ts[1];
+}
+
+int rdb_interval_owned_fd(long fd)
+{
+	return fd == RDB_VALUES_FD && RT->snap_ok;
+}
+
+/* ---- the snapshot child ------------------------------------------------ */
+
+struct vsend {
+	char msg[RDB_TF_VALUES_MSG];
+	size_t n;
+	uint64_t interval, nranges, nbytes;
+};
+
+static void vflush(struct vsend *v)
+{
+	if (!v->n)
+		return;
+	for (;;) {
+		long r = rdb_sys6(__NR_sendto, RDB_VALUES_FD, (long)v->msg, (long)v->n, RDB_MSG_NOSIGNAL, 0, 0);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r < 0)
+			rdb_sys1(__NR_exit_group, 1); /* rdb is gone: nothing to keep */
+		break;
+	}
+	v->n = 0;
+}
+
+/* Copies [a, a + len) from our own memory into the message; 0 if the
+ * kernel cannot read it (not mapped at the interval's start: the interval
+ * mapped it, and replay maps it again the same way). */
+static int vcopy(void *to, uint64_t a, uint64_t len)
+{
+	struct { uint64_t base, len; } l = {(uint64_t)to, len}, r = {a, len};
+	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+	return got == (long)len;
+}
+
+static void vput(struct vsend *v, uint64_t a, uint64_t len)
+{
+	const size_t head = sizeof(struct rdb_tf_rec) + sizeof(struct rdb_tf_blob);
+	while (len) {
+		if (sizeof v->msg - v->n < head + 64)
+			vflush(v);
+		uint64_t k = sizeof v->msg - v->n - head;
+		if (k > len)
+			k = len;
+		/* whole pages when a range crosses an unreadable one */
+		uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
+		char *at = v->msg + v->n + head;
+		if (!vcopy(at, a, k)) {
+			if (k > page_end)
+				k = page_end;
+			if (!vcopy(at, a, k)) {
+				a += k;
+				len -= k;
+				continue;
+			}
+		}
+		struct rdb_tf_rec h = {RDB_TF_VALUES, (uint32_t)(sizeof(struct rdb_tf_blob) + k)};
+		struct rdb_tf_blob b = {v->interval, a, k};
+		rdb_memcpy(v->msg + v->n, &h, sizeof h);
+		rdb_memcpy(v->msg + v->n + sizeof h, &b, sizeof b);
+		v->n += head + k;
+		v->nranges++;
+		v->nbytes += k;
+		a += k;
+		len -= k;
+	}
+}
+
+static _Noreturn void snap_child(int slot, long parent)
+{
+	rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, RDB_SIGKILL);
+	if (rdb_sys0(__NR_getppid) != parent)
+		rdb_sys1(__NR_exit_group, 0);
+	/* The program's descriptors (a pipe's write end!) must not stay open
+	 * in us: a reader would wait for an EOF we delay. */
+	rdb_sys3(__NR_close_range, 0, RDB_VALUES_FD - 1, 0);
+	rdb_sys3(__NR_close_range, RDB_VALUES_FD + 1, ~0u, 0);
+	RT->mode = 0;
+	struct snap_buf *b = slot_buf(slot);
+	while (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 0)
+		rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0, 0, 0, 0);
+	if (b->state == 2)
+		rdb_sys1(__NR_exit_group, 0);
+	/* The channel's read buffer: this process never reads the channel. */
+	struct vsend *vs = (struct vsend *)RT->rbuf;
+	_Static_assert(sizeof(struct vsend) <= RDB_RBUF, "values message buffer");
+	rdb_memset(vs, 0, sizeof *vs);
+	vs->interval = b->interval;
+	for (uint64_t i = 0; i < b->n; i++)
+		vput(vs, b->r[i].addr, b->r[i].len);
+	struct rdb_tf_values_end e = {b->interval, vs->nranges, vs->nbytes};
+	struct rdb_tf_rec h = {RDB_TF_VALUES_END, sizeof e};
+	if (sizeof vs->msg - vs->n < sizeof h + sizeof e)
+		vflush(vs);
+	rdb_memcpy(vs->msg + vs->n, &h, sizeof h);
+	rdb_memcpy(vs->msg + vs->n + sizeof h, &e, sizeof e);
+	vs->n += sizeof h + sizeof e;
+	vflush(vs);
+	rdb_sys1(__NR_exit_group, 0);
+	for (;;)
+		;
+}
+
+/* The planes stay out of the child (DESIGN.md: fork would copy their page
+ * tables); exit signal 0: the program's wait() never sees it. */
+static void snap_fork(int slot)
+{
+	uintptr_t rlo = (RDB_COVER_LO - RDB_R_OFFSET) & ~0xfffull;
+	uintptr_t slo = (RDB_COVER_LO - RDB_S_OFFSET) & ~0xfffull;
+	size_t len = RDB_COVER_HI - RDB_COVER_LO;
+	struct snap_buf *b = slot_buf(slot);
+	b->state = 0;
+	b->n = 0;
+	b->full = 0;
+	rdb_sys3(__NR_madvise, rlo, len, 10 /* MADV_DONTFORK */);
+	rdb_sys3(__NR_madvise, slo, len, 10);
+	long parent = rdb_sys0(__NR_getpid);
+	long pid = rdb_sys6(__NR_clone, 0, 0, 0, 0, 0, 0);
+	if (pid == 0)
+		snap_child(slot, parent);
+	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
+	rdb_sys3(__NR_madvise, slo, len, 11);
+	if (pid < 0) {
+		RT->snap_ok = 0;
+		struct rdb_tf_note note = {RDB_TF_NOTE_SNAPSHOT, 0, RT->sc_id, pid};
+		rdb_chan_put(RDB_TF_NOTE, &note, sizeof note, 0, 0);
+		rdb_printf("rdb: cannot fork the interval snapshot (error %ld): the rest of "
+		           "the run is one interval\n", -pid);
+		return;
+	}
+	RT->snap_pid[slot] = (int)pid;
+}
+
+static void snap_reap(int slot)
+{
+	if (RT->snap_pid[slot] <= 0)
+		return;
+	while (rdb_sys4(__NR_wait4, RT->snap_pid[slot], 0, 0x40000000 /* __WALL */, 0) == -RDB_EINTR)
+		;
+	RT->snap_pid[slot] = 0;
+}
+
+static void snap_post(int slot, uint32_t state)
+{
+	struct snap_buf *b = slot_buf(slot);
+	__atomic_store_n(&b->state, state, __ATOMIC_RELEASE);
+	rdb_sys6(__NR_futex, (long)&b->state, 1 /* FUTEX_WAKE */, 1, 0, 0, 0);
+}
+
+/* ---- the scan ----------------------------------------------------------- */
+
+struct scan {
+	struct snap_buf *b;
+	uint64_t lo, hi; /* the range being grown */
+};
+
+static void scan_emit(struct scan *s)
+{
+	if (s->hi == s->lo)
+		return;
+	struct snap_buf *b = s->b;
+	if (b->n == SNAP_MAXR) { /* full: widen the last range, still correct */
+		b->full = 1;
+		b->r[b->n - 1].len = s->hi - b->r[b->n - 1].addr;
+	} else {
+		b->r[b->n].addr = s->lo;
+		b->r[b->n].len = s->hi - s->lo;
+		b->n++;
+	}
+	s->lo = s->hi = 0;
+}
+
+static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
+{
+	struct scan *s = ctx;
+	uint64_t t = r & ~((sw & 0x0101010101010101ull) * RDB_R_READ);
+	if (!t)
+		return;
+	uint64_t lo = a + (uint64_t)__builtin_ctzll(t) / 8;
+	uint64_t hi = a + (uint64_t)(63 - __builtin_clzll(t)) / 8 + 1;
+	if (s->hi != s->lo && lo <= s->hi + GAP) {
+		s->hi = hi;
+		return;
+	}
+	scan_emit(s);
+	s->lo = lo;
+	s->hi = hi;
+}
+
+/* The image's read-only segments never change: their reads need no values. */
+static int scanned(const struct rdb_tf_map *m)
+{
+	if (m->kind == RDB_TF_MAP_SPECIAL || !(m->prot & 1))
+		return 0;
+	return !(m->kind == RDB_TF_MAP_IMAGE && !(m->prot & 2));
+}
+
+static void scan_into(int slot)
+{
+	struct scan s = {slot_buf(slot), 0, 0};
+	s.b->interval = RT->interval;
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (scanned(&RT->maps[i]))
+			rdb_planes_walk(RT->maps[i].start, RT->maps[i].end, scan_word, &s);
+	scan_emit(&s);
+}
+
+static void clear_planes(void)
+{
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL && RT->maps[i].prot)
+			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
+}
+
+/* ---- the boundary's records --------------------------------------------- */
+
+static uint32_t fp_size(const uint8_t *fp)
+{
+	uint32_t magic, size;
+	rdb_memcpy(&magic, fp + 464, 4);
+	rdb_memcpy(&size, fp + 468, 4);
+	if (magic == 0x46505853u && size >= 512 && size <= sizeof RT->fpbuf)
+		return size;
+	return 512;
+}
+
+static uint64_t fs_base(void)
+{
+	uint64_t v;
+	__asm__ volatile("rdfsbase %0" : "=r"(v));
+	return v;
+}
+
+static void send_context(void *uc, uint64_t interval)
+{
+	struct rdb_tf_context c;
+	rdb_memset(&c, 0, sizeof c);
+	c.interval = interval;
+	rdb_memcpy(c.gregs, rdb_gregs(uc), sizeof c.gregs);
+	c.fs_base = fs_base();
+	c.uc_flags = *(uint64_t *)uc;
+	c.sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
+	c.ss_sp = *(uint64_t *)((char *)uc + 16);
+	c.ss_flags = *(uint32_t *)((char *)uc + 24);
+	c.ss_size = *(uint64_t *)((char *)uc + 32);
+	c.brk_cur = RT->brk_cur;
+	c.brk_mapped = RT->brk_mapped;
+	c.sc_id = RT->sc_id;
+	rdb_memcpy(c.view, &RT->view[1], sizeof c.view);
+	c.reserved_blocked = RT->reserved_blocked;
+	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
+	c.fpsize = fp ? fp_size(fp) : 0;
+	rdb_chan_put(RDB_TF_CONTEXT, &c, sizeof c, fp, c.fpsize);
+}
+
+static void send_maps(uint64_t interval)
+{
+	struct rdb_tf_maps h = {interval, (uint32_t)RT->nmaps, 0};
+	rdb_chan_put(RDB_TF_MAPS, &h, sizeof h, RT->maps, RT->nmaps * sizeof RT->maps[0]);
+}
+
+static void send_blob(uint32_t type, uint64_t interval, uint64_t lo, uint64_t hi)
+{
+	struct rdb_tf_blob b = {interval, lo, hi - lo};
+	rdb_chan_put(type, &b, sizeof b, (const void *)lo, hi - lo);
+}
+
+/* From %rsp to the top of its mapping; on another stack (a signal's
+ * alternate stack), the main stack whole as well: its frames are live. */
+static void send_stack(uint64_t interval, uint64_t sp)
+{
+	const struct rdb_tf_map *in = 0, *main = 0;
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		if (sp >= RT->maps[i].start && sp < RT->maps[i].end)
+			in = &RT->maps[i];
+		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
+			main = &RT->maps[i];
+	}
+	if (in)
+		send_blob(RDB_TF_STACK, interval, sp & ~7ull, in->end);
+	if (main && main != in)
+		send_blob(RDB_TF_STACK, interval, main->start, main->end);
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
+{
+	uint64_t *g = rdb_gregs(uc);
+	uint64_t now = cpu_ns();
+	int cur = (int)(RT->interval % SNAP_SLOTS), next = (int)((RT->interval + 1) % SNAP_SLOTS);
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	struct rdb_tf_boundary b;
+	rdb_memset(&b, 0, sizeof b);
+	if (RT->checksum) {
+		rdb_checksum(g, RT->maps, RT->nmaps, &b.hash_touched, &b.hash_full);
+		flags |= RDB_TF_B_CHECKSUM;
+	}
+	scan_into(cur);
+	snap_post(cur, 1);
+	b.interval = RT->interval + 1;
+	b.sic = count;
+	b.pc = pc;
+	b.sc_id = RT->sc_id;
+	b.nondets = RT->nondets;
+	b.cpu_ns = now - RT->cpu_start_ns;
+	b.flags = flags;
+	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
+	send_context(uc, b.interval);
+	send_maps(b.interval);
+	send_stack(b.interval, g[REG_RSP]);
+	rdb_chan_flush();
+	clear_planes();
+	RT->interval++;
+	snap_reap(next); /* had a whole interval for its values */
+	snap_fork(next);
+	RT->cpu_start_ns = cpu_ns();
+}
+
+static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t count,
+                        uint64_t pc)
+{
+	struct rdb_tf_signal s;
+	rdb_memset(&s, 0, sizeof s);
+	s.interval = RT->interval;
+	s.sic = count;
+	s.pc = pc;
+	s.sc_id = RT->sc_id;
+	s.nondets = RT->nondets;
+	s.kind = kind;
+	s.signo = signo;
+	rdb_memcpy(s.siginfo, info, sizeof s.siginfo);
+	rdb_chan_put(RDB_TF_SIGNAL, &s, sizeof s, 0, 0);
+	rdb_chan_flush();
+}
+
+void rdb_record_signal_now(int signo, const uint8_t *info)
+{
+	uint64_t all = ~0ull, old = 0;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	send_signal(RDB_TF_SIG_IN_SYSCALL, signo, info, 0, 0);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+}
+
+void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
+{
+	if (RT->npending) {
+		/* One signal per check: counts of events stay strictly increasing. */
+		int signo = RT->pending[0].signo;
+		uint8_t info[128];
+		rdb_memcpy(info, RT->pending[0].info, sizeof info);
+		RT->npending--;
+		for (int i = 0; i < RT->npending; i++)
+			RT->pending[i] = RT->pending[i + 1];
+		send_signal(RDB_TF_SIG_AT_SIC, signo, info, count, pc);
+		rdb_signal_requeue(signo, info);
+	} else if (RT->want_boundary || count >= RDB_SIC_SPAN) {
+		uint32_t flags = RT->want_boundary ? 0 : RDB_TF_B_OVERFLOW;
+		RT->want_boundary = 0;
+		if (RT->snap_ok)
+			boundary(uc, count, pc, flags);
+		count = RT->snap_ok ? 0 : count % RDB_SIC_SPAN;
+	}
+	rdb_sic_arm(uc, count, 0);
+	if (RT->npending || RT->want_boundary) {
+		RT->in_event = 0;
+		rdb_sic_want(uc);
+		RT->in_event = 1;
+	}
+}
+
+void rdb_interval_timer(void *uc)
+{
+	RT->want_boundary = 1;
+	rdb_sic_want(uc);
+}
+
+/* ---- start and end -------------------------------------------------------- */
+
+void rdb_interval_init(void)
+{
+	if (!RT->interval_us)
+		return;
+	rdb_signal_reserve_timer();
+	long r = rdb_sys6(__NR_mmap, SNAP_ADDR, SNAP_SLOTS * SNAP_SIZE, RDB_PROT_RW,
+	                  RDB_MAP_SHARED | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+	                      RDB_MAP_FIXED_NOREPLACE,
+	                  -1, 0);
+	if (r != (long)SNAP_ADDR) {
+		rdb_printf("rdb: cannot map the snapshot buffers (error %ld): recording "
+		           "without intervals\n", -r);
+		return;
+	}
+	RT->snap_ok = 1;
+	/* sigevent: value, signo, notify SIGEV_SIGNAL */
+	struct { uint64_t value; int32_t signo, notify; int32_t pad[12]; } ev;
+	rdb_memset(&ev, 0, sizeof ev);
+	ev.signo = RDB_SIG_TIMER;
+	int id = -1;
+	r = rdb_sys3(__NR_timer_create, 2 /* CLOCK_PROCESS_CPUTIME_ID */, &ev, &id);
+	if (r < 0)
+		rdb_die("cannot create the interval timer (error %ld)\n", -r);
+	RT->timer_id = id;
+	uint64_t sec = RT->interval_us / 1000000, ns = RT->interval_us % 1000000 * 1000;
+	uint64_t its[4] = {sec, ns, sec, ns};
+	r = rdb_sys4(__NR_timer_settime, id, 0, its, 0);
+	if (r < 0)
+		rdb_die("cannot start the interval timer (error %ld)\n", -r);
+	RT->interval = 1;
+	RT->cpu_start_ns = cpu_ns();
+	snap_fork(1 % SNAP_SLOTS);
+}
+
+/* The program ends (exit, a fatal signal, exec): the last interval's
+ * values, then wait for both children, so every value is sent before the
+ * process (and with it the children's PDEATHSIG) goes. */
+void rdb_interval_end(void)
+{
+	if (!RT->snap_ok)
+		return;
+	uint64_t all = ~0ull, old = 0;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	rdb_sys1(__NR_timer_delete, RT->timer_id);
+	RT->snap_ok = 0;
+	int cur = (int)(RT->interval % SNAP_SLOTS);
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	scan_into(cur);
+	snap_post(cur, 1);
+	snap_reap(cur);
+	snap_reap(1 - cur);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+}

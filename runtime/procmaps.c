@@ -1,0 +1,100 @@
+/* procmaps.c: the program's mappings in the covered range, read from
+ * /proc/self/maps with raw syscalls (the kernel's own list is the one
+ * truth; the runtime does not keep a copy that could drift). */
+#include "rt.h"
+
+static uint64_t hex(const char **p)
+{
+	uint64_t v = 0;
+	for (;; (*p)++) {
+		char c = **p;
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uint64_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+static int has_suffix(const char *s, const char *e, const char *want)
+{
+	size_t n = rdb_strlen(want);
+	return (size_t)(e - s) >= n && !rdb_memcmp(e - n, want, n);
+}
+
+/* One line: "start-end perms offset dev inode   path". */
+static int parse(const char *s, const char *e, struct rdb_tf_map *m)
+{
+	const char *p = s;
+	m->start = hex(&p);
+	if (*p++ != '-')
+		return 0;
+	m->end = hex(&p);
+	if (*p++ != ' ' || e - p < 4)
+		return 0;
+	m->prot = (p[0] == 'r' ? 1u : 0) | (p[1] == 'w' ? 2u : 0) | (p[2] == 'x' ? 4u : 0);
+	p += 4;
+	int field = 0;
+	uint64_t inode = 0;
+	while (p < e && field < 4) { /* offset dev inode */
+		while (p < e && *p == ' ')
+			p++;
+		const char *f = p;
+		while (p < e && *p != ' ')
+			p++;
+		if (++field == 3)
+			for (const char *q = f; q < p; q++)
+				inode = inode * 10 + (uint64_t)(*q - '0');
+		if (field == 3)
+			break;
+	}
+	if (m->start < RDB_COVER_LO || m->end > RDB_COVER_HI)
+		return 0;
+	if (has_suffix(s, e, "[stack]"))
+		m->kind = RDB_TF_MAP_STACK;
+	else if (e > s && e[-1] == ']' && !has_suffix(s, e, "[heap]"))
+		m->kind = RDB_TF_MAP_SPECIAL; /* [vdso], [vvar], [vvar_vclock], ... */
+	else if (m->start >= RT->image_lo && m->end <= RT->image_hi)
+		m->kind = RDB_TF_MAP_IMAGE;
+	else if (m->start >= RDB_BRK_BASE && m->end <= RDB_BRK_BASE + RDB_BRK_SIZE)
+		m->kind = RDB_TF_MAP_BRK;
+	else if (inode)
+		m->kind = RDB_TF_MAP_FILE;
+	else
+		m->kind = RDB_TF_MAP_ANON;
+	return 1;
+}
+
+size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
+{
+	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/maps", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	if (fd < 0)
+		rdb_die("cannot open /proc/self/maps (error %ld)\n", -fd);
+	char buf[4096];
+	size_t have = 0, n = 0;
+	for (;;) {
+		long r = rdb_sys3(__NR_read, fd, buf + have, sizeof buf - have);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r < 0)
+			rdb_die("cannot read /proc/self/maps (error %ld)\n", -r);
+		have += (size_t)r;
+		size_t done = 0;
+		for (size_t i = 0; i < have; i++)
+			if (buf[i] == '\n') {
+				if (n < cap && parse(buf + done, buf + i, &m[n]))
+					n++;
+				done = i + 1;
+			}
+		for (size_t i = done; i < have; i++)
+			buf[i - done] = buf[i];
+		have -= done;
+		if (r == 0 || have == sizeof buf)
+			break;
+	}
+	rdb_sys1(__NR_close, fd);
+	if (n == cap)
+		rdb_die("more than %zu mappings in the covered range\n", cap);
+	return n;
+}

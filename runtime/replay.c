@@ -1,0 +1,448 @@
+/* replay.c: intervals and signals while replaying (paper 5.6-5.8).
+ *
+ * rdb sends, after every event, a TARGET: the (count, pc) of the next
+ * boundary or asynchronous signal of the interval.  sic.c arms %r15 so
+ * that the check after exactly that many increments faults; here the
+ * fault is matched against the recording and the event replayed:
+ *   - SIGNAL: queued again with its recorded siginfo, delivered when the
+ *     fault returns (signal.c);
+ *   - BOUNDARY: with --verify the registers and hashes are compared with
+ *     the recording's, then the planes are cleared as the recording did,
+ *     and the next interval's start values are written into memory;
+ *   - STOP (replay --to): the replay ends here.
+ * Replay from interval K >= 2 (rdb_replay_enter) rebuilds the process as
+ * it was at boundary K, from the boundary's records alone: mappings, brk,
+ * stack, the interval's values, signal view, registers; it never returns
+ * into __rdb_start's caller but enters the program with rt_sigreturn. */
+#include "rt.h"
+
+static _Noreturn void diverge(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void diverge(const char *fmt, ...)
+{
+	char buf[512];
+	__builtin_va_list ap;
+	__builtin_va_start(ap, fmt);
+	rdb_vsnprintf(buf, sizeof buf, fmt, ap);
+	__builtin_va_end(ap);
+	RT->mode = 0;
+	rdb_printf("rdb: replay diverged in interval %lu: %s\n", (unsigned long)RT->interval, buf);
+	for (;;)
+		rdb_sys1(__NR_exit_group, 125);
+}
+
+static const char *type_name(uint32_t t)
+{
+	switch (t) {
+	case RDB_TF_TRAP: return "a syscall";
+	case RDB_TF_NONDET: return "a nondeterministic instruction";
+	case RDB_TF_BOUNDARY: return "an interval boundary";
+	case RDB_TF_SIGNAL: return "a signal";
+	case RDB_TF_TERM: return "the program's end";
+	case RDB_TF_END: return "the end of the trace";
+	case RDB_TF_STOP: return "the --to stop";
+	}
+	return "another record";
+}
+
+static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what);
+
+/* The next record must be `type` with exactly n payload bytes. */
+static void expect(uint32_t type, void *p, size_t n, const char *what)
+{
+	if (expect_head(type, p, n, what) != n)
+		rdb_die("replay: %s: record type %u is longer than expected\n", what, type);
+}
+
+/* The next record must be `type` with at least n payload bytes; reads n,
+ * returns the record's length (the rest is the caller's to read). */
+static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what)
+{
+	struct rdb_tf_rec h;
+	for (;;) {
+		if (rdb_chan_read(&h, sizeof h) != 1)
+			rdb_die("replay: the channel from rdb ended before %s\n", what);
+		if (h.type != RDB_TF_NOTE)
+			break;
+		rdb_chan_read(0, h.len);
+	}
+	if (h.type != type || h.len < n)
+		diverge("the program reached %s, the recording has %s (record type %u, %u "
+		        "bytes) there", what, type_name(h.type), h.type, h.len);
+	rdb_chan_read(p, n);
+	return h.len;
+}
+
+static void read_target(void)
+{
+	expect(RDB_TF_TARGET, &RT->tgt, sizeof RT->tgt, "the next event's target");
+}
+
+/* Arms %r15 for the target: count is where the program is now. */
+static uint64_t origin_for(uint64_t count)
+{
+	if (RT->tgt.kind && RT->tgt.sic > count)
+		return RDB_SIC_LIMIT - RT->tgt.sic;
+	return RDB_SIC_BASE;
+}
+
+void rdb_replay_first_target(void)
+{
+	read_target();
+	RT->sic_origin = origin_for(0);
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+static const struct rdb_tf_map *map_of(uint64_t a)
+{
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (a >= RT->maps[i].start && a < RT->maps[i].end)
+			return &RT->maps[i];
+	return 0;
+}
+
+/* Into memory the program cannot write (read-only data it read): through
+ * /proc/self/mem, as a debugger writes breakpoints. */
+static void poke_mem(uint64_t a, const void *p, uint64_t n)
+{
+	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/mem", 2 /* O_RDWR */ | RDB_O_CLOEXEC, 0);
+	long r = fd < 0 ? fd : rdb_sys4(__NR_pwrite64, fd, p, n, a);
+	if (fd >= 0)
+		rdb_sys1(__NR_close, fd);
+	if (r != (long)n)
+		rdb_die("replay: cannot write %lu recorded bytes at %p (error %ld)\n",
+		        (unsigned long)n, (void *)a, r < 0 ? -r : 0);
+}
+
+static void load_blob(uint64_t a, uint64_t n)
+{
+	while (n) {
+		const struct rdb_tf_map *m = map_of(a);
+		uint64_t k = m && m->end - a < n ? m->end - a : n;
+		if (m && (m->prot & 2)) {
+			if (rdb_chan_read((void *)a, k) != 1)
+				rdb_die("replay: the channel ended inside recorded values\n");
+		} else {
+			/* not writable, or (a bug) not mapped: through a buffer */
+			uint64_t done = 0;
+			while (done < k) {
+				uint64_t c = k - done > sizeof RT->fpbuf ? sizeof RT->fpbuf : k - done;
+				if (rdb_chan_read(RT->fpbuf, c) != 1)
+					rdb_die("replay: the channel ended inside recorded values\n");
+				if (m)
+					poke_mem(a + done, RT->fpbuf, c);
+				done += c;
+			}
+		}
+		a += k;
+		n -= k;
+	}
+}
+
+/* VALUES records of the interval, up to its VALUES_END. */
+static void load_values(uint64_t interval)
+{
+	for (;;) {
+		struct rdb_tf_rec h;
+		if (rdb_chan_read(&h, sizeof h) != 1)
+			rdb_die("replay: the channel ended inside interval %lu's values\n",
+			        (unsigned long)interval);
+		if (h.type == RDB_TF_VALUES_END) {
+			struct rdb_tf_values_end e;
+			if (h.len != sizeof e || rdb_chan_read(&e, sizeof e) != 1 ||
+			    e.interval != interval)
+				rdb_die("replay: bad VALUES_END record for interval %lu\n",
+				        (unsigned long)interval);
+			return;
+		}
+		struct rdb_tf_blob b;
+		if (h.type != RDB_TF_VALUES || h.len < sizeof b || rdb_chan_read(&b, sizeof b) != 1 ||
+		    h.len - sizeof b != b.len || b.interval != interval || !rdb_covered(b.addr, b.len))
+			rdb_die("replay: bad VALUES record (type %u, %u bytes) for interval %lu\n",
+			        h.type, h.len, (unsigned long)interval);
+		load_blob(b.addr, b.len);
+	}
+}
+
+/* ---- verification --------------------------------------------------------- */
+
+static const char *const reg_names[RDB_TF_NGREG] = {
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdi", "rsi", "rbp", "rbx",
+	"rdx", "rax", "rcx", "rsp", "rip", "eflags", "csgsfs", "err", "trapno", "oldmask", "cr2"};
+
+static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
+                        const uint8_t *fp, uint64_t b)
+{
+	for (int i = 0; i <= REG_RIP; i++) {
+		if (i == REG_R12 || i == REG_R15)
+			continue; /* the check's scratch, and the counter (compared as a count) */
+		if (g[i] != c->gregs[i])
+			diverge("--verify: at boundary %lu %%%s is 0x%lx, the recording had 0x%lx",
+			        (unsigned long)b, reg_names[i], (unsigned long)g[i],
+			        (unsigned long)c->gregs[i]);
+	}
+	if ((g[REG_EFL] ^ c->gregs[REG_EFL]) & RDB_EFLAGS_STATUS)
+		diverge("--verify: at boundary %lu the flags are 0x%lx, the recording had 0x%lx",
+		        (unsigned long)b, (unsigned long)g[REG_EFL],
+		        (unsigned long)c->gregs[REG_EFL]);
+	uint64_t fs;
+	__asm__ volatile("rdfsbase %0" : "=r"(fs));
+	if (fs != c->fs_base)
+		diverge("--verify: at boundary %lu the fs base is 0x%lx, the recording had 0x%lx",
+		        (unsigned long)b, (unsigned long)fs, (unsigned long)c->fs_base);
+	/* MXCSR and the XMM registers of the fxsave image */
+	if (fp && c->fpsize >= 512 &&
+	    (rdb_memcmp(fp + 24, RT->fpbuf + 24, 4) || rdb_memcmp(fp + 160, RT->fpbuf + 160, 256)))
+		diverge("--verify: at boundary %lu the SSE registers differ from the recording's",
+		        (unsigned long)b);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
+{
+	struct rdb_tf_context c;
+	uint32_t len = expect_head(RDB_TF_CONTEXT, &c, sizeof c, "the boundary's context");
+	if (c.fpsize > sizeof RT->fpbuf || len != sizeof c + c.fpsize ||
+	    rdb_chan_read(RT->fpbuf, c.fpsize) != 1)
+		rdb_die("replay: bad CONTEXT record at boundary %lu\n", (unsigned long)b->interval);
+	uint64_t *g = rdb_gregs(uc);
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	if (RT->verify) {
+		verify_regs(g, &c, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
+		if (b->flags & RDB_TF_B_CHECKSUM) {
+			uint64_t ht, hf;
+			rdb_checksum(g, RT->maps, RT->nmaps, &ht, &hf);
+			if (ht != b->hash_touched)
+				diverge("--verify: at boundary %lu the memory interval %lu read or wrote "
+				        "(or the stack) differs from the recording's",
+				        (unsigned long)b->interval, (unsigned long)RT->interval);
+			if (RT->from <= 1 && hf != b->hash_full)
+				diverge("--verify: at boundary %lu the program's writable memory differs "
+				        "from the recording's (memory interval %lu did not touch)",
+				        (unsigned long)b->interval, (unsigned long)RT->interval);
+		}
+	}
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL && RT->maps[i].prot)
+			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
+	RT->interval = b->interval;
+	load_values(b->interval);
+}
+
+/* A fault at the check after `count` increments, at pc. */
+void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
+{
+	struct rdb_tf_target t = RT->tgt;
+	if (!t.kind)
+		diverge("a SIC check fired at count %lu, pc %p, where the recording has no "
+		        "event", (unsigned long)count, (void *)pc);
+	if (count != t.sic || pc != t.pc)
+		diverge("the program reached count %lu at pc %p; the recording's %s is at "
+		        "count %lu, pc %p", (unsigned long)count, (void *)pc,
+		        t.kind == RDB_TF_BOUNDARY ? "boundary" : "signal", (unsigned long)t.sic,
+		        (void *)t.pc);
+	struct rdb_tf_rec h;
+	if (!rdb_chan_peek(&h))
+		rdb_die("replay: the channel from rdb ended at an event\n");
+	if (h.type == RDB_TF_STOP) {
+		rdb_chan_read(&h, sizeof h);
+		RT->mode = 0;
+		for (;;)
+			rdb_sys1(__NR_exit_group, 0);
+	}
+	if (t.kind == RDB_TF_SIGNAL) {
+		struct rdb_tf_signal s;
+		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
+		if (s.kind != RDB_TF_SIG_AT_SIC || s.sic != count || s.pc != pc)
+			diverge("the recorded signal %d is not the one the target announced", s.signo);
+		RT->nondets = s.nondets;
+		rdb_signal_requeue(s.signo, s.siginfo);
+	} else {
+		struct rdb_tf_boundary b;
+		expect(RDB_TF_BOUNDARY, &b, sizeof b, "an interval boundary");
+		if (b.interval != RT->interval + 1 || b.sic != count || b.pc != pc)
+			diverge("the recorded boundary %lu (count %lu, pc %p) is not the one the "
+			        "target announced", (unsigned long)b.interval, (unsigned long)b.sic,
+			        (void *)b.pc);
+		if (b.sc_id != RT->sc_id)
+			diverge("boundary %lu: the program made %lu syscalls, the recording %lu",
+			        (unsigned long)b.interval, (unsigned long)RT->sc_id,
+			        (unsigned long)b.sc_id);
+		replay_boundary(uc, &b);
+		count = 0;
+	}
+	read_target();
+	RT->sic_origin = origin_for(count);
+	rdb_gregs(uc)[REG_R15] = RT->sic_origin + count;
+}
+
+void rdb_replay_insyscall_signals(void)
+{
+	struct rdb_tf_rec h;
+	while (rdb_chan_peek(&h) && h.type == RDB_TF_SIGNAL) {
+		struct rdb_tf_signal s;
+		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
+		if (s.kind != RDB_TF_SIG_IN_SYSCALL)
+			diverge("the program made syscall #%lu, the recording had signal %d at a "
+			        "SIC check before it", (unsigned long)RT->sc_id + 1, s.signo);
+		rdb_signal_requeue(s.signo, s.siginfo); /* delivered as the call returns */
+	}
+}
+
+/* ---- replay from interval K ---------------------------------------------- */
+
+static void map_anon(const struct rdb_tf_map *m)
+{
+	long r = rdb_sys6(__NR_mmap, (long)m->start, (long)(m->end - m->start), RDB_PROT_RW,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_FIXED_NOREPLACE, -1, 0);
+	if (r != (long)m->start)
+		rdb_die("replay: cannot map [%p, %p) as recorded (error %ld)\n", (void *)m->start,
+		        (void *)m->end, r < 0 ? -r : 0);
+}
+
+/* The recorded stack may reach lower than the fresh one: touch it from
+ * the fresh stack's bottom down, so each fault is next to the stack and
+ * grows it (we run on the alternate stack here). */
+static void grow_stack(uint64_t lo, uint64_t cur)
+{
+	for (volatile char *p = (volatile char *)cur; (uintptr_t)p > lo;) {
+		p -= 4096;
+		(void)*p;
+	}
+}
+
+struct frame {
+	uint64_t uc[38]; /* ucontext: flags, link, stack(3), gregs(23), fpregs, reserved(8), sigmask */
+	uint8_t info[128];
+};
+
+/* rt_sigreturn loads every register, the FPU state, the signal mask and
+ * the alternate signal stack from the frame: the recorded ones. */
+static _Noreturn void enter(const struct rdb_tf_context *c)
+{
+	struct frame *f = (struct frame *)(RT->fpbuf + sizeof RT->fpbuf) - 1;
+	rdb_memset(f, 0, sizeof *f);
+	f->uc[0] = c->uc_flags;
+	f->uc[2] = c->ss_sp;
+	f->uc[3] = c->ss_flags;
+	f->uc[4] = c->ss_size;
+	rdb_memcpy(&f->uc[5], c->gregs, sizeof c->gregs);
+	f->uc[5 + REG_R12] = RDB_SIC_PAGE + 0xfff; /* the check's load runs again */
+	f->uc[5 + REG_R15] = RT->sic_origin;
+	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
+	f->uc[37] = c->sigmask;
+	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
+	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt"
+	                 : : "r"(f) : "memory");
+	__builtin_unreachable();
+}
+
+static void read_maps(void)
+{
+	struct rdb_tf_rec h;
+	struct rdb_tf_maps mh;
+	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_MAPS || h.len < sizeof mh ||
+	    rdb_chan_read(&mh, sizeof mh) != 1 || mh.n > RDB_MAX_MAPS ||
+	    h.len != sizeof mh + mh.n * sizeof(struct rdb_tf_map) ||
+	    rdb_chan_read(RT->maps, mh.n * sizeof(struct rdb_tf_map)) != 1)
+		rdb_die("replay: bad start MAPS record\n");
+	RT->nmaps = mh.n;
+}
+
+/* The mappings the program made (exec made the image, stack and vdso
+ * again), writable while the recorded bytes go in (values for memory the
+ * program cannot write go through /proc/self/mem: load_blob). */
+static void remap(uint64_t stack_now)
+{
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->maps[i];
+		if (m->kind == RDB_TF_MAP_ANON || m->kind == RDB_TF_MAP_FILE)
+			map_anon(m);
+		else if (m->kind == RDB_TF_MAP_STACK)
+			grow_stack(m->start, stack_now);
+	}
+}
+
+static void reprotect(void)
+{
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->maps[i];
+		if ((m->kind == RDB_TF_MAP_ANON || m->kind == RDB_TF_MAP_FILE) &&
+		    m->prot != RDB_PROT_RW)
+			rdb_sys3(__NR_mprotect, m->start, m->end - m->start, m->prot);
+	}
+}
+
+static void read_stacks(void)
+{
+	for (;;) {
+		struct rdb_tf_rec h;
+		if (!rdb_chan_peek(&h))
+			rdb_die("replay: the channel ended in the start records\n");
+		if (h.type != RDB_TF_STACK)
+			return;
+		struct rdb_tf_blob sb;
+		rdb_chan_read(&h, sizeof h);
+		if (h.len < sizeof sb || rdb_chan_read(&sb, sizeof sb) != 1 ||
+		    h.len - sizeof sb != sb.len || !rdb_covered(sb.addr, sb.len))
+			rdb_die("replay: bad start STACK record\n");
+		load_blob(sb.addr, sb.len);
+	}
+}
+
+void rdb_replay_restore(void);
+void rdb_replay_restore(void)
+{
+	struct rdb_tf_boundary b;
+	expect(RDB_TF_BOUNDARY, &b, sizeof b, "the start boundary");
+	if (b.interval != RT->from)
+		rdb_die("replay: rdb sent boundary %lu for --from %lu\n", (unsigned long)b.interval,
+		        (unsigned long)RT->from);
+	struct rdb_tf_context *c = (struct rdb_tf_context *)RT->sbuf;
+	_Static_assert(sizeof *c <= RDB_SBUF, "context buffer");
+	uint32_t len = expect_head(RDB_TF_CONTEXT, c, sizeof *c, "the start context");
+	if (c->fpsize > sizeof RT->fpbuf - sizeof(struct frame) - 64 ||
+	    len != sizeof *c + c->fpsize ||
+	    rdb_chan_read(RT->fpbuf, c->fpsize) != 1)
+		rdb_die("replay: bad start CONTEXT record\n");
+	uint64_t stack_now = 0;
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
+			stack_now = RT->maps[i].start;
+	read_maps();
+	if (c->brk_mapped > RDB_BRK_BASE && c->brk_mapped <= RDB_BRK_BASE + RDB_BRK_SIZE)
+		rdb_sys3(__NR_mprotect, RDB_BRK_BASE, c->brk_mapped - RDB_BRK_BASE, RDB_PROT_RW);
+	RT->brk_cur = c->brk_cur;
+	RT->brk_mapped = c->brk_mapped > RDB_BRK_BASE ? c->brk_mapped : RDB_BRK_BASE;
+	remap(stack_now);
+	read_stacks();
+	load_values(b.interval);
+	reprotect();
+	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
+	RT->reserved_blocked = c->reserved_blocked;
+	rdb_signal_reinstall();
+	RT->interval = b.interval;
+	RT->sc_id = b.sc_id;
+	RT->nondets = b.nondets;
+	read_target();
+	RT->sic_origin = origin_for(0);
+	enter(c);
+}
+
+#define ALT_STACK 0x500200000000ull
+#define ALT_SIZE (1ull << 20)
+
+_Noreturn void rdb_replay_enter(void)
+{
+	long r = rdb_sys6(__NR_mmap, ALT_STACK, ALT_SIZE, RDB_PROT_RW,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_FIXED_NOREPLACE, -1, 0);
+	if (r != (long)ALT_STACK)
+		rdb_die("replay: cannot map the restore stack (error %ld)\n", -r);
+	/* the program's stack is about to be overwritten under us */
+	__asm__ volatile("mov %0, %%rsp\n\tcall rdb_replay_restore\n\thlt"
+	                 : : "r"(ALT_STACK + ALT_SIZE) : "memory");
+	__builtin_unreachable();
+}
