@@ -69,10 +69,10 @@ static void usage(FILE *f)
 {
 	fputs("usage: rdb COMMAND ...\n"
 	      "Record and replay programs built with rdb-cc.\n\n"
-	      "  rdb record [-o DIR] -- PROG ARGS...   run PROG, writing a trace set\n"
-	      "  rdb replay [--quiet] DIR              re-run the recorded run from the trace\n"
-	      "  rdb info DIR                          what the trace holds\n"
-	      "  rdb truss DIR                         the recorded syscalls, like strace\n\n"
+	      "  rdb record [-o DIR] [-i MS] -- PROG ARGS...  run PROG, writing a trace set\n"
+	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
+	      "  rdb info DIR                               what the trace holds\n"
+	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n\n"
 	      "'rdb COMMAND --help' says more.  The trace format: docs/trace-format.md.\n",
 	      f);
 }

@@ -24,6 +24,9 @@ void rdb_tw_header(struct rdb_tw *w, uint32_t type, const void *p, size_t n);
 void rdb_tw_add(struct rdb_tw *w, int stream, uint32_t type, const void *p, size_t n,
                 const void *q, size_t m);
 void rdb_tw_flush(struct rdb_tw *w); /* every stream's pending records as frames */
+/* Interval `interval` begins in `stream`: its pending records become a
+ * frame, and the ivindex file gets the entry of the next one. */
+void rdb_tw_mark(struct rdb_tw *w, int stream, uint64_t interval);
 void rdb_tw_exit(struct rdb_tw *w, const struct rdb_tf_exit *x);
 void rdb_tw_close(struct rdb_tw *w);
 
@@ -57,9 +60,50 @@ int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
                  int (*emit)(void *ctx, uint32_t type, const void *p, size_t n), void *ctx);
 /* Where the last record came from, for messages: "file: offset N". */
 const char *rdb_tr_where(struct rdb_tr *r);
+const char *rdb_tr_path(const struct rdb_tr *r);
+/* The number of the record rdb_tr_next returns next (0: the stream's first). */
+uint64_t rdb_tr_rec(const struct rdb_tr *r);
+/* Reads on from the frame at offset, whose first record is number first:
+ * NULL, or what is wrong (the offset is outside the file, no frame header
+ * there, another first record). offset may be the file's end. */
+const char *rdb_tr_seek(struct rdb_tr *r, uint64_t offset, uint64_t first);
 void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file);
 void rdb_tr_close(struct rdb_tr *r);
 extern const char *const rdb_stream_names[RDB_TF_NSTREAMS];
+
+/* The ivindex file: where each interval's records begin in each stream. */
+struct rdb_ivx;
+struct rdb_ivx *rdb_ivx_read(const char *dir); /* no file: no entries */
+uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream); /* 0: no entry */
+const char *rdb_ivx_path(const struct rdb_ivx *x);
+/* Positions r at interval's first frame in its stream: 1, or 0 if the
+ * ivindex has no entry for it (a bad entry is fatal). */
+int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval);
+void rdb_ivx_free(struct rdb_ivx *x);
+
+/* Whether the payload size fits the record type (types with a variable
+ * part: BOUNDARY, CONTEXT, MAPS, STACK, VALUES, VALUES_END, SIGNAL; any
+ * size for the others). */
+int rdb_rec_ok(uint32_t type, const void *p, size_t n);
+/* The interval field of those records (their first): p holds 8 bytes. */
+uint64_t rdb_rec_interval(const void *p);
+
+/* ---- feed.c: what replay sends after HELLO ----------------------------- */
+struct rdb_feed;
+/* Checks from (>= 1, at most the last complete interval) and to (0: none,
+ * else >= from) against the trace set: fatal with a message naming dir. */
+struct rdb_feed *rdb_feed_open(const char *dir, const struct rdb_tf_exit *x, uint64_t from,
+                               uint64_t to);
+enum rdb_feed_end {
+	RDB_FEED_END = 1, /* the whole trace, then END */
+	RDB_FEED_STOP,    /* STOP after interval `to` */
+	RDB_FEED_CUT,     /* an interval's values or context are missing: END (cut) there */
+	RDB_FEED_DEAD,    /* emit returned nonzero: the channel is gone */
+};
+/* Passes each record for the runtime to emit, in channel order. */
+int rdb_feed_run(struct rdb_feed *f, int (*emit)(void *ctx, uint32_t type, const void *p,
+                                                 size_t n), void *ctx);
+void rdb_feed_close(struct rdb_feed *f);
 
 /* ---- elf.c ------------------------------------------------------------ */
 /* The NT_GNU_BUILD_ID descriptor of an ELF file: its length, 0 if none,

@@ -50,9 +50,10 @@ static char *find_prog(const char *prog)
 	rdb_fatal("%s: not found in PATH", prog);
 }
 
-/* In the child: ASLR off, the channel at RDB_CHAN_FD, exec. */
-static _Noreturn void start_child(int chan, const char *exe, char **argv, char **envp,
-                                  const uint64_t *rlim)
+/* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
+ * values socket at RDB_VALUES_FD), exec. */
+static _Noreturn void start_child(int chan, int values, const char *exe, char **argv,
+                                  char **envp, const uint64_t *rlim)
 {
 	if (personality(ADDR_NO_RANDOMIZE) < 0)
 		rdb_warn("personality(ADDR_NO_RANDOMIZE): %s", strerror(errno));
@@ -61,7 +62,7 @@ static _Noreturn void start_child(int chan, const char *exe, char **argv, char *
 		if (setrlimit(RLIMIT_STACK, &rl))
 			rdb_warn("cannot set the recorded stack limit: %s", strerror(errno));
 	}
-	if (dup2(chan, RDB_CHAN_FD) < 0) {
+	if (dup2(chan, RDB_CHAN_FD) < 0 || (values >= 0 && dup2(values, RDB_VALUES_FD) < 0)) {
 		rdb_warn("dup2: %s", strerror(errno));
 		_exit(127);
 	}
@@ -71,6 +72,49 @@ static _Noreturn void start_child(int chan, const char *exe, char **argv, char *
 	execve(exe, argv, envp);
 	rdb_warn("%s: %s", exe, strerror(errno));
 	_exit(127);
+}
+
+/* "--name V" or "--name=V" (also a short alias "-x V"): 1 and *val, or 0. */
+static int opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
+                   const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (!strncmp(a, name, n) && a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (strcmp(a, name) && (!alias || strcmp(a, alias)))
+		return 0;
+	if (*i + 1 >= argc)
+		rdb_fatal("%s needs a value", a);
+	*val = argv[++*i];
+	return 1;
+}
+
+static uint64_t parse_count(const char *opt, const char *s)
+{
+	char *e;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, 10);
+	if (!*s || *e || errno || *s == '-' || *s == '+')
+		rdb_fatal("%s %s: not an interval number", opt, s);
+	return v;
+}
+
+/* Milliseconds (fractions allowed) as microseconds. */
+static uint64_t parse_ms(const char *opt, const char *s)
+{
+	char *e;
+	errno = 0;
+	double v = strtod(s, &e);
+	if (!*s || *e || errno || !(v >= 0) || v > 1e12)
+		rdb_fatal("%s %s: not a number of milliseconds (0 or more, e.g. 1000 or 2.5)", opt,
+		          s);
+	uint64_t us = (uint64_t)(v * 1000 + 0.5);
+	if (v > 0 && !us)
+		rdb_fatal("%s %s: less than a microsecond", opt, s);
+	return us;
 }
 
 static int send_all(int fd, const void *p, size_t n)
@@ -117,11 +161,17 @@ static void hex(char *out, const uint8_t *b, size_t n)
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: rdb record [-o DIR] -- PROG ARGS...\n"
+	fputs("usage: rdb record [-o DIR] [-i MS] [--checksum] -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
-	      "fatal signal.  Fork children of PROG run untraced.\n",
+	      "fatal signal.  Fork children of PROG run untraced.\n"
+	      "  -o DIR              the trace set's folder\n"
+	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
+	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
+	      "                      start at any complete interval (rdb replay --from)\n"
+	      "  --checksum          hash the program's memory and registers at every\n"
+	      "                      interval boundary (rdb replay --verify compares)\n",
 	      f);
 }
 
@@ -142,88 +192,70 @@ static char *default_dir(const char *prog)
 	rdb_fatal("rdb-trace: no free name for %s", base);
 }
 
-struct reader {
-	int fd;
-	struct rdb_tw *w;
-	char *buf;
-	size_t n, cap;
+struct record_opts {
+	const char *dir;
+	uint64_t interval_us;
+	uint32_t flags;
+	char **argv; /* PROG ARGS... */
 };
 
-/* Reads up to cap bytes more, flushing frames when the program is quiet. */
-static ssize_t fill(struct reader *r)
+/* 0 and o filled, or the exit status for main. */
+static int record_args(int argc, char **argv, struct record_opts *o)
 {
-	for (;;) {
-		struct pollfd p = {r->fd, POLLIN, 0};
-		int k = poll(&p, 1, 500);
-		if (k == 0) {
-			rdb_tw_flush(r->w);
-			continue;
-		}
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (r->cap - r->n < (1 << 16)) {
-			r->cap = r->cap ? 2 * r->cap : (1 << 20);
-			r->buf = rdb_xrealloc(r->buf, r->cap);
-		}
-		ssize_t got = read(r->fd, r->buf + r->n, r->cap - r->n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got > 0)
-			r->n += (size_t)got;
-		return got;
-	}
-}
-
-int rdb_cmd_record(int argc, char **argv)
-{
-	const char *dir = NULL;
+	const char *v;
 	int i = 1;
+	o->dir = NULL;
+	o->interval_us = 1000000;
+	o->flags = 0;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			record_usage(stdout);
-			return 0;
+			return -1;
 		}
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
 		}
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			dir = argv[++i];
-			continue;
-		}
-		if (argv[i][0] == '-') {
+		if (opt_arg(argc, argv, &i, "-o", NULL, &v))
+			o->dir = v;
+		else if (opt_arg(argc, argv, &i, "--interval", "-i", &v))
+			o->interval_us = parse_ms("--interval", v);
+		else if (!strcmp(argv[i], "--checksum"))
+			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (argv[i][0] == '-') {
 			rdb_warn("record: unknown option '%s'", argv[i]);
 			record_usage(stderr);
 			return 2;
-		}
-		break;
+		} else
+			break;
 	}
 	if (i >= argc) {
 		record_usage(stderr);
 		return 2;
 	}
-	char **pargv = argv + i;
-	char *exe = find_prog(pargv[0]);
-	uint8_t bid[64];
+	o->argv = argv + i;
+	return 0;
+}
+
+/* The build-id, checked before anything is written: PROG must be ELF. */
+static size_t record_buildid(const char *exe, uint8_t *bid, size_t cap)
+{
 	char err[512];
-	long nbid = rdb_elf_buildid(exe, bid, sizeof bid, err, sizeof err);
+	long nbid = rdb_elf_buildid(exe, bid, cap, err, sizeof err);
 	if (nbid < 0)
 		rdb_fatal("%s", err);
 	if (nbid == 0)
 		rdb_warn("%s has no build-id: replay cannot check it is the same executable",
 		         exe);
-	char *d;
-	if (dir) {
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			rdb_fatal("%s: %s", dir, strerror(errno));
-		d = rdb_xstrdup(dir);
-	} else {
-		d = default_dir(pargv[0]);
-	}
+	return (size_t)nbid;
+}
 
-	struct rdb_tw *w = rdb_tw_open(d);
+/* The header file's entries known before PROG starts. */
+static void record_header(struct rdb_tw *w, const char *exe, char **pargv,
+                          const uint8_t *bid, size_t nbid)
+{
 	rdb_tw_header(w, RDB_TF_H_EXE, exe, strlen(exe));
-	rdb_tw_header(w, RDB_TF_H_BUILDID, bid, (size_t)(nbid > 0 ? nbid : 0));
+	rdb_tw_header(w, RDB_TF_H_BUILDID, bid, nbid);
 	for (char **a = pargv; *a; a++)
 		rdb_tw_header(w, RDB_TF_H_ARG, *a, strlen(*a));
 	for (char **e = environ; *e; e++)
@@ -242,9 +274,294 @@ int rdb_cmd_record(int argc, char **argv)
 		uint64_t v[2] = {rl.rlim_cur, rl.rlim_max};
 		rdb_tw_header(w, RDB_TF_H_RLIMIT_STACK, v, sizeof v);
 	}
+}
 
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+/* The recording in progress: two sockets, read until both reach EOF. */
+struct recorder {
+	struct rdb_tw *w;
+	int sfd, vfd;          /* the stream and values sockets; -1 after EOF */
+	char *buf;             /* stream bytes not yet a whole record */
+	size_t n, cap;
+	char *msg;             /* one values message */
+	uint64_t nsys;
+	uint64_t iv;           /* the current interval */
+	/* The values stream holds each interval's values whole, in interval
+	 * order: interval vdone + 1 is written as it comes.  Two snapshot
+	 * children may send at once (the runtime reaps the older one after
+	 * starting the next), so records of later intervals wait in vpend. */
+	uint64_t vdone;        /* the last interval whose VALUES_END was written */
+	uint64_t vmarked;      /* the last interval with an ivindex entry in values */
+	char *vpend;           /* records (header + payload) of later intervals */
+	size_t vpn, vpcap;
+	int got_init, got_term, exec_pending;
+	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
+};
+
+#define VALUES_BUF (RDB_TF_VALUES_MSG + 64)
+
+/* The streams fed by the stream socket: each starts a frame per interval. */
+static const int chan_streams[] = {
+	RDB_TF_S_SYSCALLS, RDB_TF_S_SYSDATA, RDB_TF_S_NONDET, RDB_TF_S_INTERVALS,
+	RDB_TF_S_CONTEXT, RDB_TF_S_MAPPINGS, RDB_TF_S_STACK, RDB_TF_S_SIGNALS,
+};
+
+static void bad_record(struct recorder *rc, const char *where, uint32_t type, size_t len)
+{
+	if (!rc->bad[*where == 'v']++)
+		rdb_warn("the program sent a bad record on the %s socket (type %u, %zu bytes): "
+		         "ignored", where, type, len);
+}
+
+static void on_init(struct recorder *rc, const char *p, uint32_t len)
+{
+	struct rdb_tf_init in;
+	if (len < sizeof in)
+		return bad_record(rc, "stream", RDB_TF_INIT, len);
+	memcpy(&in, p, sizeof in);
+	if (len != sizeof in + (uint64_t)in.nauxv * 16)
+		return bad_record(rc, "stream", RDB_TF_INIT, len);
+	rdb_tw_header(rc->w, RDB_TF_H_AUXV, p + sizeof in, len - sizeof in);
+	rdb_tw_header(rc->w, RDB_TF_H_RANDOM, in.random, 16);
+	rc->got_init = 1;
+}
+
+/* Interval i's records start new frames in every stream the channel feeds,
+ * so replay --from i reads nothing of the intervals before. */
+static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
+{
+	uint64_t i = len == sizeof(struct rdb_tf_boundary) ? rdb_rec_interval(p) : 0;
+	if (i <= rc->iv)
+		return bad_record(rc, "stream", RDB_TF_BOUNDARY, len);
+	for (size_t k = 0; k < sizeof chan_streams / sizeof *chan_streams; k++)
+		rdb_tw_mark(rc->w, chan_streams[k], i);
+	rc->iv = i;
+	rdb_tw_add(rc->w, RDB_TF_S_SYSCALLS, RDB_TF_BOUNDARY, p, len, NULL, 0);
+	rdb_tw_add(rc->w, RDB_TF_S_INTERVALS, RDB_TF_BOUNDARY, p, len, NULL, 0);
+}
+
+/* The stream a record of the stream socket goes to, or -1 (special or bad). */
+static int stream_of(uint32_t type)
+{
+	switch (type) {
+	case RDB_TF_TRAP: case RDB_TF_NOTE: case RDB_TF_TERM: case RDB_TF_EXEC:
+		return RDB_TF_S_SYSCALLS;
+	case RDB_TF_DATA: return RDB_TF_S_SYSDATA;
+	case RDB_TF_NONDET: return RDB_TF_S_NONDET;
+	case RDB_TF_CONTEXT: return RDB_TF_S_CONTEXT;
+	case RDB_TF_MAPS: return RDB_TF_S_MAPPINGS;
+	case RDB_TF_STACK: return RDB_TF_S_STACK;
+	case RDB_TF_SIGNAL: return RDB_TF_S_SYSCALLS; /* and signals */
+	default: return -1;
+	}
+}
+
+static void stream_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	int s = stream_of(type);
+	if (type == RDB_TF_INIT)
+		return on_init(rc, p, len);
+	if (type == RDB_TF_BOUNDARY)
+		return on_boundary(rc, p, len);
+	if (s < 0 || !rdb_rec_ok(type, p, len))
+		return bad_record(rc, "stream", type, len);
+	rc->nsys += type == RDB_TF_TRAP;
+	rc->got_term |= type == RDB_TF_TERM;
+	if (type == RDB_TF_TRAP || type == RDB_TF_EXEC)
+		rc->exec_pending = type == RDB_TF_EXEC;
+	rdb_tw_add(rc->w, s, type, p, len, NULL, 0);
+	if (type == RDB_TF_SIGNAL)
+		rdb_tw_add(rc->w, RDB_TF_S_SIGNALS, type, p, len, NULL, 0);
+}
+
+/* Reads what the stream socket has: 0 at EOF. */
+static int read_stream(struct recorder *rc)
+{
+	if (rc->cap - rc->n < (1 << 16)) {
+		rc->cap = rc->cap ? 2 * rc->cap : (1 << 20);
+		rc->buf = rdb_xrealloc(rc->buf, rc->cap);
+	}
+	ssize_t got = read(rc->sfd, rc->buf + rc->n, rc->cap - rc->n);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (got <= 0)
+		return 0;
+	rc->n += (size_t)got;
+	size_t o = 0;
+	struct rdb_tf_rec h;
+	while (rc->n - o >= sizeof h) {
+		memcpy(&h, rc->buf + o, sizeof h);
+		if (rc->n - o - sizeof h < h.len) {
+			if (sizeof h + h.len > rc->cap) {
+				rc->cap = sizeof h + h.len + (1 << 20);
+				rc->buf = rdb_xrealloc(rc->buf, rc->cap);
+			}
+			break;
+		}
+		stream_record(rc, h.type, rc->buf + o + sizeof h, h.len);
+		o += sizeof h + h.len;
+	}
+	memmove(rc->buf, rc->buf + o, rc->n - o);
+	rc->n -= o;
+	return 1;
+}
+
+static void values_pend(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	struct rdb_tf_rec h = {type, len};
+	if (rc->vpcap - rc->vpn < sizeof h + len) {
+		rc->vpcap = 2 * rc->vpcap + sizeof h + len;
+		rc->vpend = rdb_xrealloc(rc->vpend, rc->vpcap);
+	}
+	memcpy(rc->vpend + rc->vpn, &h, sizeof h);
+	memcpy(rc->vpend + rc->vpn + sizeof h, p, len);
+	rc->vpn += sizeof h + len;
+}
+
+static void values_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len);
+
+/* Interval vdone's values ended: the next one's may be waiting. */
+static void values_next(struct recorder *rc)
+{
+	char *b = rc->vpend;
+	size_t n = rc->vpn;
+	struct rdb_tf_rec h;
+	rc->vpend = NULL;
+	rc->vpn = rc->vpcap = 0;
+	for (size_t o = 0; o < n; o += sizeof h + h.len) {
+		memcpy(&h, b + o, sizeof h);
+		values_record(rc, h.type, b + o + sizeof h, h.len);
+	}
+	rdb_free(b);
+}
+
+/* A record of the values socket: written if of interval vdone + 1 (the
+ * first one starts its frame and ivindex entry), kept if of a later one. */
+static void values_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	if ((type != RDB_TF_VALUES && type != RDB_TF_VALUES_END) || !rdb_rec_ok(type, p, len))
+		return bad_record(rc, "values", type, len);
+	uint64_t j = rdb_rec_interval(p);
+	if (j <= rc->vdone) {
+		if (!rc->bad_order++)
+			rdb_warn("values of interval %llu after its VALUES_END: ignored",
+			         (unsigned long long)j);
+		return;
+	}
+	if (j > rc->vdone + 1)
+		return values_pend(rc, type, p, len);
+	if (j > rc->vmarked)
+		rdb_tw_mark(rc->w, RDB_TF_S_VALUES, rc->vmarked = j);
+	rdb_tw_add(rc->w, RDB_TF_S_VALUES, type, p, len, NULL, 0);
+	if (type == RDB_TF_VALUES_END) {
+		rc->vdone = j;
+		values_next(rc);
+	}
+}
+
+/* One message of the values socket: 0 at EOF.  A zero-length message
+ * cannot be told from EOF once every sender closed (hup): none is sent. */
+static int read_values(struct recorder *rc, int hup)
+{
+	struct iovec io = {rc->msg, VALUES_BUF};
+	struct msghdr mh;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &io;
+	mh.msg_iovlen = 1;
+	ssize_t got = recvmsg(rc->vfd, &mh, 0);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (got < 0)
+		rdb_warn("the values socket: %s", strerror(errno));
+	if (got <= 0)
+		return got == 0 && !hup;
+	size_t o = 0, n = (size_t)got;
+	struct rdb_tf_rec h;
+	if ((mh.msg_flags & MSG_TRUNC) && !rc->bad[1]++)
+		rdb_warn("the program sent a message of more than %u bytes on the values socket: "
+		         "what does not fit is ignored", VALUES_BUF);
+	while (n - o >= sizeof h) {
+		memcpy(&h, rc->msg + o, sizeof h);
+		if (n - o - sizeof h < h.len) {
+			bad_record(rc, "values", h.type, h.len);
+			break;
+		}
+		values_record(rc, h.type, rc->msg + o + sizeof h, h.len);
+		o += sizeof h + h.len;
+	}
+	if (o < n && n - o < sizeof h)
+		bad_record(rc, "values", 0, n - o);
+	return 1;
+}
+
+/* Until both sockets reach EOF; frames are flushed when both are quiet for
+ * half a second, so a recording killed by SIGKILL keeps what was sent. */
+static void record_loop(struct recorder *rc)
+{
+	while (rc->sfd >= 0 || rc->vfd >= 0) {
+		struct pollfd pf[2] = {{rc->sfd, POLLIN, 0}, {rc->vfd, POLLIN, 0}};
+		int k = poll(pf, 2, 500);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			rdb_fatal("poll: %s", strerror(errno));
+		if (k == 0) {
+			rdb_tw_flush(rc->w);
+			continue;
+		}
+		if (pf[0].revents && !read_stream(rc)) {
+			close(rc->sfd);
+			rc->sfd = -1;
+		}
+		if (pf[1].revents && !read_values(rc, pf[1].revents & POLLHUP)) {
+			close(rc->vfd);
+			rc->vfd = -1;
+		}
+	}
+}
+
+/* The exit file: how PROG ended, and whether its runtime said so. */
+static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
+{
+	struct rdb_tf_exit x;
+	memset(&x, 0, sizeof x);
+	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
+	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+	x.execd = rc->exec_pending && !rc->got_term;
+	x.cut = !rc->got_term && !x.execd;
+	x.nsyscalls = rc->nsys;
+	struct timespec t1;
+	clock_gettime(CLOCK_REALTIME, &t1);
+	x.end_sec = t1.tv_sec;
+	x.end_nsec = t1.tv_nsec;
+	rdb_tw_exit(rc->w, &x);
+	return x;
+}
+
+int rdb_cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int bad = record_args(argc, argv, &o);
+	if (bad)
+		return bad < 0 ? 0 : bad;
+	char *exe = find_prog(o.argv[0]);
+	uint8_t bid[64];
+	size_t nbid = record_buildid(exe, bid, sizeof bid);
+	char *d;
+	if (o.dir) {
+		if (mkdir(o.dir, 0755) && errno != EEXIST)
+			rdb_fatal("%s: %s", o.dir, strerror(errno));
+		d = rdb_xstrdup(o.dir);
+	} else {
+		d = default_dir(o.argv[0]);
+	}
+	struct rdb_tw *w = rdb_tw_open(d);
+	record_header(w, exe, o.argv, bid, nbid);
+	for (int s = 0; s < RDB_TF_NSTREAMS; s++)
+		rdb_tw_mark(w, s, 1);
+
+	int sv[2], vv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv))
 		rdb_fatal("socketpair: %s", strerror(errno));
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
@@ -254,101 +571,38 @@ int rdb_cmd_record(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid < 0)
 		rdb_fatal("fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(sv[0]);
-		start_child(sv[1], exe, pargv, environ, NULL);
-	}
+	if (pid == 0)
+		start_child(sv[1], vv[1], exe, o.argv, environ, NULL);
 	close(sv[1]);
+	close(vv[1]); /* EOF on vv[0] once the program and its snapshot children are gone */
 	struct rdb_tf_hstart st = {t0.tv_sec, t0.tv_nsec, pid, 0};
 	rdb_tw_header(w, RDB_TF_H_START, &st, sizeof st);
 	struct {
 		struct rdb_tf_rec h;
 		struct rdb_tf_hello m;
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, 0, 0, 0, 0}};
+	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
 	send_all(sv[0], &hello, sizeof hello);
 
-	struct reader r = {sv[0], w, NULL, 0, 0};
-	uint64_t nsys = 0;
-	int got_init = 0, got_term = 0, exec_pending = 0, bad = 0;
-	for (;;) {
-		ssize_t got = fill(&r);
-		size_t o = 0;
-		while (r.n - o >= sizeof(struct rdb_tf_rec)) {
-			struct rdb_tf_rec h;
-			memcpy(&h, r.buf + o, sizeof h);
-			if (r.n - o < sizeof h + h.len) {
-				if (sizeof h + h.len > r.cap) {
-					r.cap = sizeof h + h.len + (1 << 20);
-					r.buf = rdb_xrealloc(r.buf, r.cap);
-				}
-				break;
-			}
-			const char *p = r.buf + o + sizeof h;
-			switch (h.type) {
-			case RDB_TF_INIT: {
-				struct rdb_tf_init in;
-				if (h.len < sizeof in)
-					goto badrec;
-				memcpy(&in, p, sizeof in);
-				if (h.len != sizeof in + (uint64_t)in.nauxv * 16)
-					goto badrec;
-				rdb_tw_header(w, RDB_TF_H_AUXV, p + sizeof in, h.len - sizeof in);
-				rdb_tw_header(w, RDB_TF_H_RANDOM, in.random, 16);
-				got_init = 1;
-				break;
-			}
-			case RDB_TF_TRAP:
-				nsys++;
-				exec_pending = 0;
-				/* fall through */
-			case RDB_TF_NOTE:
-			case RDB_TF_TERM:
-			case RDB_TF_EXEC:
-				if (h.type == RDB_TF_TERM)
-					got_term = 1;
-				if (h.type == RDB_TF_EXEC)
-					exec_pending = 1;
-				rdb_tw_add(w, RDB_TF_S_SYSCALLS, h.type, p, h.len, NULL, 0);
-				break;
-			case RDB_TF_DATA:
-				rdb_tw_add(w, RDB_TF_S_SYSDATA, h.type, p, h.len, NULL, 0);
-				break;
-			case RDB_TF_NONDET:
-				rdb_tw_add(w, RDB_TF_S_NONDET, h.type, p, h.len, NULL, 0);
-				break;
-			default:
-			badrec:
-				if (!bad++)
-					rdb_warn("the program sent a bad record (type %u, %u bytes): "
-					         "ignored", h.type, h.len);
-			}
-			o += sizeof h + h.len;
-		}
-		memmove(r.buf, r.buf + o, r.n - o);
-		r.n -= o;
-		if (got <= 0)
-			break;
-	}
-	close(sv[0]);
+	struct recorder rc;
+	memset(&rc, 0, sizeof rc);
+	rc.w = w;
+	rc.sfd = sv[0];
+	rc.vfd = vv[0];
+	rc.msg = rdb_xmalloc(VALUES_BUF);
+	rc.iv = rc.vmarked = 1;
+	record_loop(&rc);
+	if (rc.vpn)
+		rdb_warn("values of intervals after %llu came, but not all of interval %llu's: "
+		         "the later ones are left out", (unsigned long long)rc.vdone + 1,
+		         (unsigned long long)rc.vdone + 1);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));
-	struct rdb_tf_exit x;
-	memset(&x, 0, sizeof x);
-	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
-	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-	x.execd = exec_pending && !got_term;
-	x.cut = !got_term && !x.execd;
-	x.nsyscalls = nsys;
-	struct timespec t1;
-	clock_gettime(CLOCK_REALTIME, &t1);
-	x.end_sec = t1.tv_sec;
-	x.end_nsec = t1.tv_nsec;
-	rdb_tw_exit(w, &x);
+	struct rdb_tf_exit x = record_exit(&rc, status);
 	rdb_tw_close(w);
-	if (!got_init)
+	if (!rc.got_init)
 		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
 		         "The trace is empty", exe);
 	else if (x.cut)
@@ -362,18 +616,84 @@ int rdb_cmd_record(int argc, char **argv)
 
 static void replay_usage(FILE *f)
 {
-	fputs("usage: rdb replay [--quiet] DIR\n"
+	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify] DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
-	      "--quiet), and rdb exits with the recorded status.\n",
+	      "--quiet), and rdb exits with the recorded status.\n"
+	      "  -q, --quiet   do not re-execute writes to stdout and stderr\n"
+	      "  --from K      start at interval K (1, the default: the start; at most the\n"
+	      "                last complete interval, see rdb info)\n"
+	      "  --to K        stop after interval K (K >= --from): rdb says so and exits 0\n"
+	      "  --verify      compare registers and memory hashes at every boundary with\n"
+	      "                the recording's (recorded with rdb record --checksum)\n",
 	      f);
+}
+
+struct replay_opts {
+	const char *dir;
+	uint64_t from, to;
+	uint32_t flags;
+};
+
+/* 0 and o filled, or the exit status for main. */
+static int replay_args(int argc, char **argv, struct replay_opts *o)
+{
+	const char *v;
+	memset(o, 0, sizeof *o);
+	o->from = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			replay_usage(stdout);
+			return -1;
+		}
+		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+			o->flags |= RDB_TF_HELLO_QUIET;
+		else if (!strcmp(argv[i], "--verify"))
+			o->flags |= RDB_TF_HELLO_VERIFY;
+		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
+			o->from = parse_count("--from", v);
+		else if (opt_arg(argc, argv, &i, "--to", NULL, &v))
+			o->to = parse_count("--to", v);
+		else if (argv[i][0] == '-' || o->dir) {
+			rdb_warn("replay: unexpected argument '%s'", argv[i]);
+			replay_usage(stderr);
+			return 2;
+		} else
+			o->dir = argv[i];
+	}
+	if (!o->dir) {
+		replay_usage(stderr);
+		return 2;
+	}
+	if (o->to && o->to < o->from)
+		rdb_fatal("%s: --to %llu is before --from %llu", o->dir, (unsigned long long)o->to,
+		          (unsigned long long)o->from);
+	return 0;
+}
+
+/* The recorded executable must be the file at its path now. */
+static void check_buildid(const char *dir, const struct rdb_header *h)
+{
+	uint8_t bid[64];
+	char err[512];
+	long nbid = rdb_elf_buildid(h->exe, bid, sizeof bid, err, sizeof err);
+	if (nbid < 0)
+		rdb_fatal("%s: cannot replay: %s", dir, err);
+	if ((size_t)nbid != h->buildid_len || memcmp(bid, h->buildid, h->buildid_len)) {
+		char a[129], b[129];
+		hex(a, h->buildid, h->buildid_len);
+		hex(b, bid, (size_t)nbid);
+		rdb_fatal("%s: recorded from %s with build-id %s, but that file now has "
+		          "build-id %s: refusing to replay another executable", dir, h->exe,
+		          h->buildid_len ? a : "(none)", nbid ? b : "(none)");
+	}
 }
 
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return send_all(fd, &h, sizeof h) || send_all(fd, p, n) ? -1 : 0;
+	return send_all(fd, &h, sizeof h) || (n && send_all(fd, p, n)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
@@ -381,56 +701,65 @@ static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
 	return feed(*(int *)ctx, type, p, n);
 }
 
-int rdb_cmd_replay(int argc, char **argv)
+static int send_hello(int fd, const struct rdb_header *h, const struct replay_opts *o)
 {
-	int quiet = 0;
-	const char *dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			replay_usage(stdout);
+	size_t hl = sizeof(struct rdb_tf_hello) + h->nauxv * 16 + 16;
+	char *hb = rdb_xmalloc(hl);
+	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, o->flags,
+	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from, 0};
+	memcpy(hb, &m, sizeof m);
+	memcpy(hb + sizeof m, h->auxv, h->nauxv * 16);
+	memcpy(hb + sizeof m + h->nauxv * 16, h->random, 16);
+	int dead = feed(fd, RDB_TF_HELLO, hb, hl);
+	rdb_free(hb);
+	return dead;
+}
+
+/* rdb's exit status: the program's, checked against the recording's (or,
+ * stopped by --to, 0 if the program exited 0). */
+static int replay_status(const struct rdb_header *h, const struct replay_opts *o, int end,
+                         int status)
+{
+	int how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
+	int val = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+	const char *what = how == RDB_TF_EXIT_SIGNAL ? "signal" : "status";
+	if (end == RDB_FEED_STOP) {
+		if (how == RDB_TF_EXIT_STATUS && val == 0) {
+			rdb_warn("replay stopped after interval %llu", (unsigned long long)o->to);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
-			quiet = 1;
-		else if (argv[i][0] == '-' || dir) {
-			rdb_warn("replay: unexpected argument '%s'", argv[i]);
-			replay_usage(stderr);
-			return 2;
-		} else
-			dir = argv[i];
+		rdb_warn("replay was to stop after interval %llu, but the program ended with %s %d",
+		         (unsigned long long)o->to, what, val);
+		return how == RDB_TF_EXIT_STATUS ? val : 125;
 	}
-	if (!dir) {
-		replay_usage(stderr);
-		return 2;
+	if (how != (int)h->exit.how || val != h->exit.value) {
+		rdb_warn("replay ended with %s %d, the recording with %s %d", what, val,
+		         h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h->exit.value);
+		return how == RDB_TF_EXIT_STATUS && val ? val : 125;
 	}
+	return end_like(how, val);
+}
+
+int rdb_cmd_replay(int argc, char **argv)
+{
+	struct replay_opts o;
+	int bad = replay_args(argc, argv, &o);
+	if (bad)
+		return bad < 0 ? 0 : bad;
 	struct rdb_header h;
-	rdb_read_header(dir, &h);
+	rdb_read_header(o.dir, &h);
 	if (!h.have_random)
 		rdb_fatal("%s: the program never started under rdb (no AT_RANDOM record): "
-		          "nothing to replay", dir);
-	uint8_t bid[64];
-	char err[512];
-	long nbid = rdb_elf_buildid(h.exe, bid, sizeof bid, err, sizeof err);
-	if (nbid < 0)
-		rdb_fatal("%s: cannot replay: %s", dir, err);
-	if ((size_t)nbid != h.buildid_len || memcmp(bid, h.buildid, h.buildid_len)) {
-		char a[129], b[129];
-		hex(a, h.buildid, h.buildid_len);
-		hex(b, bid, (size_t)nbid);
-		rdb_fatal("%s: recorded from %s with build-id %s, but that file now has "
-		          "build-id %s: refusing to replay another executable", dir, h.exe,
-		          h.buildid_len ? a : "(none)", nbid ? b : "(none)");
-	}
+		          "nothing to replay", o.dir);
+	check_buildid(o.dir, &h);
 	if (!h.have_exit) {
 		rdb_warn("%s: no exit file: the recording was cut short (rdb itself was killed)",
-		         dir);
+		         o.dir);
 		h.exit.how = RDB_TF_EXIT_SIGNAL;
 		h.exit.value = SIGKILL;
 		h.exit.cut = 1;
 	}
-	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
-	struct rdb_tr *sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);
-	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
+	struct rdb_feed *f = rdb_feed_open(o.dir, &h.exit, o.from, o.to);
 
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -442,44 +771,20 @@ int rdb_cmd_replay(int argc, char **argv)
 	if (pid < 0)
 		rdb_fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
-		close(sv[0]);
 		if (h.cwd && chdir(h.cwd)) {
 			/* not needed: paths are never opened on replay */
 		}
-		start_child(sv[1], h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
+		start_child(sv[1], -1, h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
 	}
 	close(sv[1]);
 	int fd = sv[0];
-	size_t hl = sizeof(struct rdb_tf_hello) + h.nauxv * 16 + 16;
-	char *hb = rdb_xmalloc(hl);
-	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY,
-	                         quiet ? RDB_TF_HELLO_QUIET : 0u, (uint32_t)h.nauxv,
-	                         h.start.pid, 0};
-	memcpy(hb, &m, sizeof m);
-	memcpy(hb + sizeof m, h.auxv, h.nauxv * 16);
-	memcpy(hb + sizeof m + h.nauxv * 16, h.random, 16);
-	int dead = feed(fd, RDB_TF_HELLO, hb, hl);
-	rdb_free(hb);
-
-	dead = dead || rdb_tr_merge(sc, sd, nd, feed_chan, &fd);
-	if (!dead)
-		feed(fd, RDB_TF_END, &h.exit, sizeof h.exit);
+	int end = send_hello(fd, &h, &o) ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));
 	close(fd);
-	rdb_tr_close(sc);
-	rdb_tr_close(sd);
-	rdb_tr_close(nd);
-	int how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
-	int val = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-	if (how != (int)h.exit.how || val != h.exit.value) {
-		rdb_warn("replay ended with %s %d, the recording with %s %d",
-		         how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", val,
-		         h.exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h.exit.value);
-		return how == RDB_TF_EXIT_STATUS && val ? val : 125;
-	}
-	return end_like(how, val);
+	rdb_feed_close(f);
+	return replay_status(&h, &o, end, status);
 }

@@ -41,6 +41,131 @@ static const char *exit_text(const struct rdb_tf_exit *x, char *buf, size_t n)
 	return buf;
 }
 
+/* ---- intervals (info) ------------------------------------------------ */
+
+struct ivinfo {
+	uint64_t n;                /* intervals: BOUNDARY records + 1 */
+	struct rdb_tf_boundary *b; /* b[k]: the start of interval k + 2 */
+	uint64_t *vbytes;          /* per interval: VALUES_END nbytes, or NONE */
+	uint64_t *sigs;            /* per interval: asynchronous signals */
+	uint64_t complete;
+};
+#define NONE UINT64_MAX
+#define SHOWN 20 /* interval lines, then "..." */
+
+static void read_boundaries(const char *dir, struct ivinfo *v)
+{
+	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_INTERVALS);
+	uint32_t t;
+	const void *p;
+	size_t n, cap = 0;
+	v->n = 1;
+	while (rdb_tr_next(r, &t, &p, &n)) {
+		if (t != RDB_TF_BOUNDARY || !rdb_rec_ok(t, p, n))
+			rdb_fatal("%s: not a BOUNDARY record (type %u, %zu bytes)", rdb_tr_where(r), t, n);
+		if (rdb_rec_interval(p) != v->n + 1)
+			rdb_fatal("%s: BOUNDARY of interval %llu, expected %llu", rdb_tr_where(r),
+			          (unsigned long long)rdb_rec_interval(p),
+			          (unsigned long long)v->n + 1);
+		if (v->n - 1 == cap) {
+			cap = cap ? 2 * cap : 16;
+			v->b = rdb_xrealloc(v->b, cap * sizeof *v->b);
+		}
+		memcpy(&v->b[v->n - 1], p, sizeof *v->b);
+		v->n++;
+	}
+	rdb_tr_close(r);
+}
+
+/* VALUES_END and SIGNAL records of intervals 1..n, per interval. */
+static void read_per_interval(const char *dir, struct ivinfo *v)
+{
+	v->vbytes = rdb_xmalloc(v->n * sizeof *v->vbytes);
+	v->sigs = rdb_xmalloc(v->n * sizeof *v->sigs);
+	for (uint64_t i = 0; i < v->n; i++)
+		v->vbytes[i] = NONE, v->sigs[i] = 0;
+	int streams[2] = {RDB_TF_S_VALUES, RDB_TF_S_SIGNALS};
+	for (int k = 0; k < 2; k++) {
+		struct rdb_tr *r = rdb_tr_open(dir, streams[k]);
+		uint32_t t;
+		const void *p;
+		size_t n;
+		while (rdb_tr_next(r, &t, &p, &n)) {
+			uint64_t i = rdb_rec_ok(t, p, n) && n >= 8 ? rdb_rec_interval(p) : 0;
+			if (i < 1 || i > v->n || (k ? t != RDB_TF_SIGNAL :
+			                                 t != RDB_TF_VALUES && t != RDB_TF_VALUES_END))
+				rdb_fatal("%s: not a %s record of interval 1 to %llu (type %u, %zu bytes)",
+				          rdb_tr_where(r), k ? "SIGNAL" : "VALUES",
+				          (unsigned long long)v->n, t, n);
+			struct rdb_tf_values_end e;
+			if (t == RDB_TF_VALUES_END) {
+				memcpy(&e, p, sizeof e);
+				v->complete += v->vbytes[i - 1] == NONE;
+				v->vbytes[i - 1] = e.nbytes;
+			}
+			v->sigs[i - 1] += t == RDB_TF_SIGNAL;
+		}
+		rdb_tr_close(r);
+	}
+}
+
+static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys)
+{
+	uint64_t from = i > 1 ? v->b[i - 2].sc_id : 0;
+	uint64_t to = i < v->n ? v->b[i - 1].sc_id : nsys;
+	char cpu[32] = "-", sys[32] = "?", vb[32] = "-";
+	if (i < v->n)
+		snprintf(cpu, sizeof cpu, "%.1f", (double)v->b[i - 1].cpu_ns / 1e6);
+	if (to >= from)
+		snprintf(sys, sizeof sys, "%llu", (unsigned long long)(to - from));
+	if (v->vbytes[i - 1] != NONE)
+		snprintf(vb, sizeof vb, "%llu", (unsigned long long)v->vbytes[i - 1]);
+	printf("            %8llu %10s %10s %13s %8llu\n", (unsigned long long)i, cpu, sys, vb,
+	       (unsigned long long)v->sigs[i - 1]);
+}
+
+/* The typical interval: the median CPU time of those the timer ended (the
+ * length given to rdb record is not in the trace). */
+static double median_ms(const struct ivinfo *v)
+{
+	uint64_t m[64], k = 0;
+	for (uint64_t i = 0; i + 1 < v->n && k < 64; i++)
+		if (!(v->b[i].flags & RDB_TF_B_OVERFLOW))
+			m[k++] = v->b[i].cpu_ns;
+	for (uint64_t i = 1; i < k; i++) /* insertion sort: at most 64 */
+		for (uint64_t j = i; j > 0 && m[j - 1] > m[j]; j--) {
+			uint64_t x = m[j];
+			m[j] = m[j - 1];
+			m[j - 1] = x;
+		}
+	return k ? (double)m[k / 2] / 1e6 : -1;
+}
+
+static void show_intervals(const char *dir, uint64_t nsys)
+{
+	struct ivinfo v;
+	memset(&v, 0, sizeof v);
+	read_boundaries(dir, &v);
+	read_per_interval(dir, &v);
+	printf("intervals:  %llu (%llu complete)", (unsigned long long)v.n,
+	       (unsigned long long)v.complete);
+	double ms = median_ms(&v);
+	if (ms >= 0)
+		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", ms);
+	printf("\n");
+	int sums = v.n > 1 && (v.b[0].flags & RDB_TF_B_CHECKSUM);
+	printf("checksums:  %s\n", sums ? "yes" : "no");
+	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
+	       "values bytes", "signals");
+	for (uint64_t i = 1; i <= v.n && i <= SHOWN; i++)
+		print_interval(&v, i, nsys);
+	if (v.n > SHOWN)
+		printf("            ...\n");
+	rdb_free(v.b);
+	rdb_free(v.vbytes);
+	rdb_free(v.sigs);
+}
+
 int rdb_cmd_info(int argc, char **argv)
 {
 	const char *dir = one_dir(argc, argv,
@@ -121,6 +246,7 @@ int rdb_cmd_info(int argc, char **argv)
 	if (h.have_exit && h.exit.execd)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
 	printf("%s\n", none ? " nothing" : "");
+	show_intervals(dir, h.have_exit ? h.exit.nsyscalls : traps);
 	printf("streams:    %-10s %8s %12s %12s\n", "name", "frames", "raw bytes", "file bytes");
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
 		struct rdb_tr *r = rdb_tr_open(dir, i);
@@ -152,66 +278,134 @@ static void print_arg(const struct rdb_sys_info *si, int k, int64_t v)
 	}
 }
 
+/* One record of the syscalls stream, strace-like. */
+static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t n)
+{
+	if (type == RDB_TF_TERM && n == sizeof(struct rdb_tf_term)) {
+		struct rdb_tf_term t;
+		memcpy(&t, p, sizeof t);
+		if (t.signo)
+			printf("+++ killed by signal %d (%s) +++\n", t.signo, strsignal(t.signo));
+		else
+			printf("+++ exited with %d +++\n", t.status);
+		return;
+	}
+	if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
+		struct rdb_tf_note no;
+		memcpy(&no, p, sizeof no);
+		if (no.kind == RDB_TF_NOTE_FORK)
+			printf("--- child %lld runs untraced ---\n", (long long)no.value);
+		return;
+	}
+	if ((type == RDB_TF_BOUNDARY || type == RDB_TF_SIGNAL) && rdb_rec_ok(type, p, n)) {
+		if (type == RDB_TF_BOUNDARY)
+			printf("--- interval %llu ---\n", (unsigned long long)rdb_rec_interval(p));
+		else {
+			struct rdb_tf_signal g;
+			memcpy(&g, p, sizeof g);
+			printf("--- signal %d (%s) delivered ---\n", g.signo, strsignal(g.signo));
+		}
+		return;
+	}
+	if (type != RDB_TF_TRAP)
+		return;
+	struct rdb_tf_trap t;
+	if (n != sizeof t)
+		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
+	memcpy(&t, p, sizeof t);
+	const struct rdb_sys_info *si = rdb_sys_info(t.nr);
+	const char *name = rdb_sys_name(t.nr);
+	int nargs = si && si->name ? si->nargs : 6;
+	printf("#%llu ", (unsigned long long)t.id);
+	if (name)
+		printf("%s(", name);
+	else
+		printf("syscall_%lld(", (long long)t.nr);
+	for (int k = 0; k < nargs; k++) {
+		if (k)
+			printf(", ");
+		print_arg(si, k, t.args[k]);
+	}
+	if (t.ret < 0 && t.ret > -4096) {
+		const char *en = strerrorname_np((int)-t.ret);
+		printf(") = -1 %s (%s)", en ? en : "?", strerror((int)-t.ret));
+	} else if (t.ret > 0xffff || t.ret < -0xffff)
+		printf(") = 0x%llx", (unsigned long long)t.ret);
+	else
+		printf(") = %lld", (long long)t.ret);
+	if (t.ndata)
+		printf(" <%u region%s written>", t.ndata, t.ndata == 1 ? "" : "s");
+	printf("\n");
+}
+
+static const char truss_help[] =
+	"usage: rdb truss DIR [K]\n"
+	"Every recorded syscall: id, name, arguments, return value and the bytes\n"
+	"the kernel wrote (like strace); interval boundaries and asynchronous\n"
+	"signals as '---' lines.  With K: only the syscalls of interval K.\n";
+
+/* Positions sc after BOUNDARY(k) (k >= 2), through the ivindex. */
+static void truss_seek(const char *dir, struct rdb_tr *sc, uint64_t k)
+{
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	if (!rdb_tr_seek_interval(sc, x, k))
+		rdb_fatal("%s: no interval %llu: the trace has %llu", dir, (unsigned long long)k,
+		          (unsigned long long)rdb_ivx_last(x, RDB_TF_S_SYSCALLS));
+	rdb_ivx_free(x);
+	uint32_t t;
+	const void *p;
+	size_t n;
+	if (!rdb_tr_next(sc, &t, &p, &n) || t != RDB_TF_BOUNDARY || !rdb_rec_ok(t, p, n) ||
+	    rdb_rec_interval(p) != k)
+		rdb_fatal("%s: the frame of interval %llu does not start with its BOUNDARY",
+		          rdb_tr_where(sc), (unsigned long long)k);
+}
+
+static const char *truss_args(int argc, char **argv, uint64_t *k)
+{
+	const char *dir = NULL, *ks = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(truss_help, stdout);
+			exit(0);
+		}
+		if (argv[i][0] == '-' || (dir && ks)) {
+			rdb_warn("unexpected argument '%s'", argv[i]);
+			fputs(truss_help, stderr);
+			exit(2);
+		}
+		*(dir ? &ks : &dir) = argv[i];
+	}
+	if (!dir) {
+		fputs(truss_help, stderr);
+		exit(2);
+	}
+	char *e;
+	*k = ks ? strtoull(ks, &e, 10) : 0;
+	if (ks && (!*ks || *e || *k == 0 || !strchr("0123456789", *ks)))
+		rdb_fatal("%s: interval '%s': intervals count from 1", dir, ks);
+	return dir;
+}
+
 int rdb_cmd_truss(int argc, char **argv)
 {
-	const char *dir = one_dir(argc, argv,
-	                          "usage: rdb truss DIR\n"
-	                          "Every recorded syscall: id, name, arguments, return value "
-	                          "and the bytes\nthe kernel wrote (like strace).\n");
+	uint64_t k;
+	const char *dir = truss_args(argc, argv, &k);
 	struct rdb_header h;
 	rdb_read_header(dir, &h);
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
+	if (k >= 2)
+		truss_seek(dir, sc, k);
 	uint32_t type;
 	const void *p;
 	size_t n;
-	while (rdb_tr_next(sc, &type, &p, &n)) {
-		if (type == RDB_TF_TERM && n == sizeof(struct rdb_tf_term)) {
-			struct rdb_tf_term t;
-			memcpy(&t, p, sizeof t);
-			if (t.signo)
-				printf("+++ killed by signal %d (%s) +++\n", t.signo, strsignal(t.signo));
-			else
-				printf("+++ exited with %d +++\n", t.status);
-			continue;
-		}
-		if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
-			struct rdb_tf_note no;
-			memcpy(&no, p, sizeof no);
-			if (no.kind == RDB_TF_NOTE_FORK)
-				printf("--- child %lld runs untraced ---\n", (long long)no.value);
-			continue;
-		}
-		if (type != RDB_TF_TRAP)
-			continue;
-		struct rdb_tf_trap t;
-		if (n != sizeof t)
-			rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
-		memcpy(&t, p, sizeof t);
-		const struct rdb_sys_info *si = rdb_sys_info(t.nr);
-		const char *name = rdb_sys_name(t.nr);
-		int nargs = si && si->name ? si->nargs : 6;
-		printf("#%llu ", (unsigned long long)t.id);
-		if (name)
-			printf("%s(", name);
-		else
-			printf("syscall_%lld(", (long long)t.nr);
-		for (int k = 0; k < nargs; k++) {
-			if (k)
-				printf(", ");
-			print_arg(si, k, t.args[k]);
-		}
-		if (t.ret < 0 && t.ret > -4096) {
-			const char *en = strerrorname_np((int)-t.ret);
-			printf(") = -1 %s (%s)", en ? en : "?", strerror((int)-t.ret));
-		} else if (t.ret > 0xffff || t.ret < -0xffff)
-			printf(") = 0x%llx", (unsigned long long)t.ret);
-		else
-			printf(") = %lld", (long long)t.ret);
-		if (t.ndata)
-			printf(" <%u region%s written>", t.ndata, t.ndata == 1 ? "" : "s");
-		printf("\n");
+	int more = 0;
+	while ((more = rdb_tr_next(sc, &type, &p, &n))) {
+		if (k && type == RDB_TF_BOUNDARY)
+			break;
+		truss_record(sc, type, p, n);
 	}
-	if (h.have_exit && h.exit.cut)
+	if (!more && h.have_exit && h.exit.cut)
 		printf("+++ cut short +++\n");
 	rdb_tr_close(sc);
 	return 0;

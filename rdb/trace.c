@@ -1,11 +1,16 @@
 /* trace.c: writing and reading a trace set (runtime/trace_format.h).
  * Writer: records accumulate per stream and go out as whole frames, each
- * one write(2) of a frame header and a zstd frame, then an index entry:
- * a recording killed at any point leaves complete frames behind.
- * Reader: every size and offset is checked against the file; bad input
- * stops with the file name and offset, never a crash. */
+ * one write(2) of a frame header and a zstd frame, then an index entry;
+ * an interval's records start a new frame, and its ivindex entry is
+ * written after the frames before it: a recording killed at any point
+ * leaves complete frames and entries behind.
+ * Reader: frames are read with pread(2) as they are needed, so a reader
+ * that starts at an interval (ivindex) costs the same wherever it starts.
+ * Every size and offset is checked against the file; bad input stops with
+ * the file name and offset, never a crash. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +56,8 @@ struct wstream {
 
 struct rdb_tw {
 	char *dir;
-	int hfd, ifd;
-	char *hpath, *ipath;
+	int hfd, ifd, vfd;
+	char *hpath, *ipath, *vpath; /* header, index, ivindex */
 	struct wstream s[RDB_TF_NSTREAMS];
 };
 
@@ -71,8 +76,10 @@ struct rdb_tw *rdb_tw_open(const char *dir)
 	w->dir = rdb_xstrdup(dir);
 	w->hpath = rdb_path(dir, "header");
 	w->ipath = rdb_path(dir, "index");
+	w->vpath = rdb_path(dir, "ivindex");
 	w->hfd = create(w->hpath);
 	w->ifd = create(w->ipath);
+	w->vfd = create(w->vpath);
 	struct rdb_tf_hmagic m = {RDB_TF_MAGIC, RDB_TF_VERSION, 0};
 	rdb_tw_header(w, RDB_TF_H_MAGIC, &m, sizeof m);
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
@@ -153,6 +160,14 @@ void rdb_tw_add(struct rdb_tw *w, int i, uint32_t type, const void *p, size_t n,
 	s->frame_nrec++;
 }
 
+void rdb_tw_mark(struct rdb_tw *w, int stream, uint64_t interval)
+{
+	frame(w, stream);
+	struct wstream *s = &w->s[stream];
+	struct rdb_tf_ivindex e = {(uint32_t)stream, 0, interval, s->off, s->first};
+	write_all(w->vfd, &e, sizeof e, w->vpath);
+}
+
 void rdb_tw_flush(struct rdb_tw *w)
 {
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++)
@@ -183,8 +198,10 @@ void rdb_tw_close(struct rdb_tw *w)
 	}
 	close(w->hfd);
 	close(w->ifd);
+	close(w->vfd);
 	rdb_free(w->hpath);
 	rdb_free(w->ipath);
+	rdb_free(w->vpath);
 	rdb_free(w->dir);
 	rdb_free(w);
 }
@@ -338,11 +355,14 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 
 struct rdb_tr {
 	char *path;
-	char *file;
-	size_t flen, off;      /* next frame header at off */
+	int fd, stream;
+	uint64_t flen, off;    /* the file's size when opened; next frame header at off */
+	char *cbuf;            /* the current frame's compressed bytes */
+	size_t ccap;
 	char *raw;
 	size_t rawn, pos;      /* records of the current frame: raw[pos..rawn) */
-	size_t frame_off;
+	uint64_t frame_off;
+	uint64_t rec;          /* number of the next record in the stream */
 	uint64_t frames, rawtotal;
 	char where[512];
 };
@@ -356,16 +376,42 @@ static ZSTD_DCtx *dctx(void)
 	return z;
 }
 
+/* n bytes at off, which the caller checked are inside the file as opened. */
+static void read_at(struct rdb_tr *r, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+	while (n) {
+		ssize_t k = pread(r->fd, c, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			rdb_fatal("%s: offset %llu: %s", r->path, (unsigned long long)off,
+			          k ? strerror(errno) : "the file shrank while being read");
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+}
+
 struct rdb_tr *rdb_tr_open(const char *dir, int stream)
 {
 	struct rdb_tr *r = rdb_xmalloc(sizeof *r);
 	memset(r, 0, sizeof *r);
+	r->stream = stream;
 	r->path = rdb_path(dir, rdb_stream_names[stream]);
-	r->file = slurp(r->path, &r->flen, 1);
+	snprintf(r->where, sizeof r->where, "%s", r->path);
+	r->fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (r->fd < 0)
+		rdb_fatal("%s: %s", r->path, strerror(errno));
+	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode))
+		rdb_fatal("%s: not a regular file", r->path);
+	r->flen = (uint64_t)st.st_size;
 	struct rdb_tf_shdr h;
 	if (r->flen < sizeof h)
-		rdb_fatal("%s: offset 0: truncated stream header (%zu bytes)", r->path, r->flen);
-	memcpy(&h, r->file, sizeof h);
+		rdb_fatal("%s: offset 0: truncated stream header (%llu bytes)", r->path,
+		          (unsigned long long)r->flen);
+	read_at(r, &h, sizeof h, 0);
 	if (memcmp(h.magic, RDB_TF_SMAGIC, 8))
 		rdb_fatal("%s: offset 0: bad magic: not an rdb trace stream", r->path);
 	if (h.version != RDB_TF_VERSION)
@@ -378,39 +424,57 @@ struct rdb_tr *rdb_tr_open(const char *dir, int stream)
 	return r;
 }
 
+/* The frame header at o: NULL, or what is wrong with it. */
+static const char *frame_header(struct rdb_tr *r, uint64_t o, struct rdb_tf_fhdr *fh)
+{
+	static char why[128];
+	if (r->flen - o < sizeof *fh) {
+		snprintf(why, sizeof why, "truncated frame header (%llu bytes left)",
+		         (unsigned long long)(r->flen - o));
+		return why;
+	}
+	read_at(r, fh, sizeof *fh, o);
+	return fh->magic == RDB_TF_FMAGIC ? NULL : "bad frame magic";
+}
+
 static int next_frame(struct rdb_tr *r)
 {
 	if (r->off == r->flen)
 		return 0;
 	struct rdb_tf_fhdr fh;
-	size_t o = r->off;
-	if (r->flen - o < sizeof fh)
-		rdb_fatal("%s: offset %zu: truncated frame header (%zu bytes left)", r->path, o,
-		          r->flen - o);
-	memcpy(&fh, r->file + o, sizeof fh);
-	if (fh.magic != RDB_TF_FMAGIC)
-		rdb_fatal("%s: offset %zu: bad frame magic", r->path, o);
-	if (fh.csize > r->flen - o - sizeof fh)
-		rdb_fatal("%s: offset %zu: truncated frame: %u compressed bytes announced, %zu "
-		          "left in the file", r->path, o, fh.csize, r->flen - o - sizeof fh);
+	uint64_t o = r->off, left;
+	const char *why = frame_header(r, o, &fh);
+	if (why)
+		rdb_fatal("%s: offset %llu: %s", r->path, (unsigned long long)o, why);
+	left = r->flen - o - sizeof fh;
+	if (fh.csize > left)
+		rdb_fatal("%s: offset %llu: truncated frame: %u compressed bytes announced, %llu "
+		          "left in the file", r->path, (unsigned long long)o, fh.csize,
+		          (unsigned long long)left);
 	if (fh.raw_size > RDB_TF_FRAME_MAX)
-		rdb_fatal("%s: offset %zu: frame of %u bytes is too large", r->path, o, fh.raw_size);
-	unsigned long long want = ZSTD_getFrameContentSize(r->file + o + sizeof fh, fh.csize);
+		rdb_fatal("%s: offset %llu: frame of %u bytes is too large", r->path,
+		          (unsigned long long)o, fh.raw_size);
+	if (!r->cbuf || fh.csize > r->ccap) {
+		rdb_free(r->cbuf);
+		r->cbuf = rdb_xmalloc(fh.csize);
+		r->ccap = fh.csize;
+	}
+	read_at(r, r->cbuf, fh.csize, o + sizeof fh);
+	unsigned long long want = ZSTD_getFrameContentSize(r->cbuf, fh.csize);
 	if (want != fh.raw_size)
-		rdb_fatal("%s: offset %zu: the zstd frame's size disagrees with the frame header",
-		          r->path, o);
+		rdb_fatal("%s: offset %llu: the zstd frame's size disagrees with the frame header",
+		          r->path, (unsigned long long)o);
 	/* Allocate no more than the frame's blocks can produce: a few corrupt
 	 * bytes must not cost a gigabyte. */
-	unsigned long long most = ZSTD_decompressBound(r->file + o + sizeof fh, fh.csize);
+	unsigned long long most = ZSTD_decompressBound(r->cbuf, fh.csize);
 	if (most == ZSTD_CONTENTSIZE_ERROR || most < fh.raw_size)
-		rdb_fatal("%s: offset %zu: corrupt frame: its zstd blocks cannot hold the %u "
-		          "bytes announced", r->path, o, fh.raw_size);
+		rdb_fatal("%s: offset %llu: corrupt frame: its zstd blocks cannot hold the %u "
+		          "bytes announced", r->path, (unsigned long long)o, fh.raw_size);
 	rdb_free(r->raw);
 	r->raw = rdb_xmalloc(fh.raw_size);
-	size_t d = ZSTD_decompressDCtx(dctx(), r->raw, fh.raw_size, r->file + o + sizeof fh,
-	                               fh.csize);
+	size_t d = ZSTD_decompressDCtx(dctx(), r->raw, fh.raw_size, r->cbuf, fh.csize);
 	if (ZSTD_isError(d) || d != fh.raw_size)
-		rdb_fatal("%s: offset %zu: corrupt frame (%s)", r->path, o,
+		rdb_fatal("%s: offset %llu: corrupt frame (%s)", r->path, (unsigned long long)o,
 		          ZSTD_isError(d) ? ZSTD_getErrorName(d) : "short");
 	r->rawn = d;
 	r->pos = 0;
@@ -427,8 +491,8 @@ int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len)
 		if (!next_frame(r))
 			return 0;
 	struct rdb_tf_rec h;
-	snprintf(r->where, sizeof r->where, "%s: frame at offset %zu, byte %zu", r->path,
-	         r->frame_off, r->pos);
+	snprintf(r->where, sizeof r->where, "%s: frame at offset %llu, byte %zu", r->path,
+	         (unsigned long long)r->frame_off, r->pos);
 	if (r->rawn - r->pos < sizeof h)
 		rdb_fatal("%s: truncated record header", r->where);
 	memcpy(&h, r->raw + r->pos, sizeof h);
@@ -438,61 +502,283 @@ int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len)
 	*p = r->raw + r->pos + sizeof h;
 	*len = h.len;
 	r->pos += sizeof h + h.len;
+	r->rec++;
 	return 1;
+}
+
+const char *rdb_tr_seek(struct rdb_tr *r, uint64_t offset, uint64_t first)
+{
+	static char why[256];
+	struct rdb_tf_fhdr fh;
+	if (offset < sizeof(struct rdb_tf_shdr) || offset > r->flen) {
+		snprintf(why, sizeof why, "offset %llu is outside %s (%llu bytes)",
+		         (unsigned long long)offset, r->path, (unsigned long long)r->flen);
+		return why;
+	}
+	const char *bad = offset < r->flen ? frame_header(r, offset, &fh) : NULL;
+	if (bad) {
+		snprintf(why, sizeof why, "%s: offset %llu: %s", r->path,
+		         (unsigned long long)offset, bad);
+		return why;
+	}
+	if (offset < r->flen && fh.first != first) {
+		snprintf(why, sizeof why, "%s: the frame at offset %llu starts at record %llu, "
+		         "not %llu", r->path, (unsigned long long)offset,
+		         (unsigned long long)fh.first, (unsigned long long)first);
+		return why;
+	}
+	r->off = offset;
+	r->rawn = r->pos = 0;
+	r->rec = first;
+	return NULL;
+}
+
+uint64_t rdb_tr_rec(const struct rdb_tr *r) { return r->rec; }
+
+const char *rdb_tr_path(const struct rdb_tr *r) { return r->path; }
+
+/* ---- ivindex ---------------------------------------------------------- */
+
+struct ivstream {
+	struct rdb_tf_ivindex *e; /* intervals increasing */
+	uint64_t *at;             /* each entry's offset in the ivindex file */
+	size_t n;
+};
+
+struct rdb_ivx {
+	char *path;
+	struct ivstream s[RDB_TF_NSTREAMS];
+};
+
+static void ivx_check(const struct rdb_ivx *x, const struct rdb_tf_ivindex *e, size_t o)
+{
+	if (e->stream >= RDB_TF_NSTREAMS)
+		rdb_fatal("%s: offset %zu: stream %u (there are %d)", x->path, o, e->stream,
+		          RDB_TF_NSTREAMS);
+	const struct ivstream *s = &x->s[e->stream];
+	if (e->interval == 0)
+		rdb_fatal("%s: offset %zu: interval 0 (they count from 1)", x->path, o);
+	if (s->n && e->interval <= s->e[s->n - 1].interval)
+		rdb_fatal("%s: offset %zu: interval %llu of stream %s after interval %llu",
+		          x->path, o, (unsigned long long)e->interval, rdb_stream_names[e->stream],
+		          (unsigned long long)s->e[s->n - 1].interval);
+}
+
+struct rdb_ivx *rdb_ivx_read(const char *dir)
+{
+	struct rdb_ivx *x = rdb_xmalloc(sizeof *x);
+	memset(x, 0, sizeof *x);
+	x->path = rdb_path(dir, "ivindex");
+	size_t n;
+	char *b = slurp(x->path, &n, 0);
+	if (!b)
+		return x;
+	if (n % sizeof(struct rdb_tf_ivindex))
+		rdb_fatal("%s: offset %zu: truncated entry (the file has %zu bytes, entries are "
+		          "%zu)", x->path, n - n % sizeof(struct rdb_tf_ivindex), n,
+		          sizeof(struct rdb_tf_ivindex));
+	size_t cap = n / sizeof(struct rdb_tf_ivindex);
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		x->s[i].e = rdb_xmalloc(cap * sizeof *x->s[i].e);
+		x->s[i].at = rdb_xmalloc(cap * sizeof *x->s[i].at);
+	}
+	for (size_t o = 0; o < n; o += sizeof(struct rdb_tf_ivindex)) {
+		struct rdb_tf_ivindex e;
+		memcpy(&e, b + o, sizeof e);
+		ivx_check(x, &e, o);
+		struct ivstream *s = &x->s[e.stream];
+		s->e[s->n] = e;
+		s->at[s->n++] = o;
+	}
+	rdb_free(b);
+	return x;
+}
+
+/* The entry of (stream, interval): its position in x->s[stream], or -1. */
+static long ivx_find(const struct rdb_ivx *x, int stream, uint64_t interval)
+{
+	const struct ivstream *s = &x->s[stream];
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->e[mid].interval < interval)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->e[lo].interval == interval ? (long)lo : -1;
+}
+
+uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream)
+{
+	const struct ivstream *s = &x->s[stream];
+	return s->n ? s->e[s->n - 1].interval : 0;
+}
+
+const char *rdb_ivx_path(const struct rdb_ivx *x) { return x->path; }
+
+int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval)
+{
+	long k = ivx_find(x, r->stream, interval);
+	if (k < 0)
+		return 0;
+	const struct ivstream *s = &x->s[r->stream];
+	const char *why = rdb_tr_seek(r, s->e[k].offset, s->e[k].first);
+	if (why)
+		rdb_fatal("%s: offset %llu: the entry for interval %llu of stream %s does not "
+		          "match the stream: %s", x->path, (unsigned long long)s->at[k],
+		          (unsigned long long)interval, rdb_stream_names[r->stream], why);
+	return 1;
+}
+
+void rdb_ivx_free(struct rdb_ivx *x)
+{
+	if (!x)
+		return;
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		rdb_free(x->s[i].e);
+		rdb_free(x->s[i].at);
+	}
+	rdb_free(x->path);
+	rdb_free(x);
+}
+
+/* ---- records ---------------------------------------------------------- */
+
+int rdb_rec_ok(uint32_t type, const void *p, size_t n)
+{
+	uint64_t len;
+	uint32_t k;
+	switch (type) {
+	case RDB_TF_BOUNDARY: return n == sizeof(struct rdb_tf_boundary);
+	case RDB_TF_SIGNAL: return n == sizeof(struct rdb_tf_signal);
+	case RDB_TF_VALUES_END: return n == sizeof(struct rdb_tf_values_end);
+	case RDB_TF_CONTEXT:
+		if (n < sizeof(struct rdb_tf_context))
+			return 0;
+		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_context, fpsize), 4);
+		return n - sizeof(struct rdb_tf_context) >= k;
+	case RDB_TF_MAPS:
+		if (n < sizeof(struct rdb_tf_maps))
+			return 0;
+		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_maps, n), 4);
+		return n - sizeof(struct rdb_tf_maps) == (uint64_t)k * sizeof(struct rdb_tf_map);
+	case RDB_TF_STACK:
+	case RDB_TF_VALUES:
+		if (n < sizeof(struct rdb_tf_blob))
+			return 0;
+		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_blob, len), 8);
+		return n - sizeof(struct rdb_tf_blob) == len;
+	default: return 1;
+	}
+}
+
+uint64_t rdb_rec_interval(const void *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* ---- the replay merge ------------------------------------------------- */
+
+struct merge {
+	struct rdb_tr *sc, *sd, *nd;
+	int (*emit)(void *ctx, uint32_t type, const void *p, size_t n);
+	void *ctx;
+	int have;         /* a NONDET record is pending: */
+	uint32_t t;
+	const void *p;
+	size_t n;
+	uint64_t rec;     /* its record number */
+	struct rdb_tf_nondet v;
+};
+
+static void nd_next(struct merge *m)
+{
+	m->have = rdb_tr_next(m->nd, &m->t, &m->p, &m->n);
+	if (!m->have)
+		return;
+	if (m->t != RDB_TF_NONDET || m->n != sizeof m->v)
+		rdb_fatal("%s: not a NONDET record (type %u, %zu bytes)", rdb_tr_where(m->nd), m->t,
+		          m->n);
+	memcpy(&m->v, m->p, sizeof m->v);
+	m->rec = rdb_tr_rec(m->nd) - 1;
+}
+
+/* The pending NONDET records with after < id (by_count: numbered < id). */
+static int nd_before(struct merge *m, int by_count, uint64_t id)
+{
+	int dead = 0;
+	while (!dead && m->have && (by_count ? m->rec : m->v.after) < id) {
+		dead = m->emit(m->ctx, m->t, m->p, m->n);
+		nd_next(m);
+	}
+	return dead;
+}
+
+static int trap_and_data(struct merge *m, const void *p, size_t n)
+{
+	struct rdb_tf_trap tr;
+	if (n != sizeof tr)
+		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(m->sc), n);
+	memcpy(&tr, p, sizeof tr);
+	int dead = nd_before(m, 0, tr.id) || m->emit(m->ctx, RDB_TF_TRAP, p, n);
+	for (uint32_t k = 0; k < tr.ndata && !dead; k++) {
+		uint32_t dt;
+		const void *dp;
+		size_t dn;
+		struct rdb_tf_data dd;
+		if (!rdb_tr_next(m->sd, &dt, &dp, &dn))
+			rdb_fatal("%s: syscall #%llu: its data is missing from the sysdata stream",
+			          rdb_tr_where(m->sc), (unsigned long long)tr.id);
+		if (dt != RDB_TF_DATA || dn < sizeof dd)
+			rdb_fatal("%s: not a DATA record", rdb_tr_where(m->sd));
+		memcpy(&dd, dp, sizeof dd);
+		if (dd.id != tr.id || dd.len != dn - sizeof dd)
+			rdb_fatal("%s: DATA record for syscall #%llu, expected #%llu",
+			          rdb_tr_where(m->sd), (unsigned long long)dd.id,
+			          (unsigned long long)tr.id);
+		dead = m->emit(m->ctx, dt, dp, dn);
+	}
+	return dead;
+}
+
+/* BOUNDARY and SIGNAL: after the NONDET records numbered below their
+ * 'nondets' (at the same offset in both). */
+static int event(struct merge *m, uint32_t t, const void *p, size_t n)
+{
+	_Static_assert(offsetof(struct rdb_tf_boundary, nondets) ==
+	               offsetof(struct rdb_tf_signal, nondets), "nondets");
+	if (!rdb_rec_ok(t, p, n))
+		rdb_fatal("%s: %s record of %zu bytes", rdb_tr_where(m->sc),
+		          t == RDB_TF_BOUNDARY ? "BOUNDARY" : "SIGNAL", n);
+	uint64_t nds;
+	memcpy(&nds, (const char *)p + offsetof(struct rdb_tf_boundary, nondets), 8);
+	return nd_before(m, 1, nds) || m->emit(m->ctx, t, p, n);
 }
 
 int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
                  int (*emit)(void *ctx, uint32_t type, const void *p, size_t n), void *ctx)
 {
 	/* Program order: each TRAP, then its ndata DATA records; NONDET records
-	 * before the first TRAP whose id is greater than their 'after'. */
+	 * before the first TRAP whose id is greater than their 'after', and
+	 * before the first BOUNDARY or SIGNAL that counts them. */
+	struct merge m = {sc, sd, nd, emit, ctx, 0, 0, NULL, 0, 0, {0}};
 	int dead = 0;
-	uint32_t t, nt = 0;
-	const void *p, *np = NULL;
-	size_t n, nn = 0;
-	int have_nd = rdb_tr_next(nd, &nt, &np, &nn);
+	uint32_t t;
+	const void *p;
+	size_t n;
+	nd_next(&m);
 	while (!dead && rdb_tr_next(sc, &t, &p, &n)) {
-		if (t == RDB_TF_TRAP) {
-			struct rdb_tf_trap tr;
-			if (n != sizeof tr)
-				rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
-			memcpy(&tr, p, sizeof tr);
-			while (have_nd && !dead) {
-				struct rdb_tf_nondet v;
-				if (nn != sizeof v)
-					rdb_fatal("%s: NONDET record of %zu bytes", rdb_tr_where(nd), nn);
-				memcpy(&v, np, sizeof v);
-				if (v.after >= tr.id)
-					break;
-				dead = emit(ctx, nt, np, nn);
-				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
-			}
-			dead = dead || emit(ctx, t, p, n);
-			for (uint32_t k = 0; k < tr.ndata && !dead; k++) {
-				uint32_t dt;
-				const void *dp;
-				size_t dn;
-				struct rdb_tf_data dd;
-				if (!rdb_tr_next(sd, &dt, &dp, &dn))
-					rdb_fatal("%s: syscall #%llu: its data is missing from the sysdata "
-					          "stream", rdb_tr_where(sc), (unsigned long long)tr.id);
-				if (dt != RDB_TF_DATA || dn < sizeof dd)
-					rdb_fatal("%s: not a DATA record", rdb_tr_where(sd));
-				memcpy(&dd, dp, sizeof dd);
-				if (dd.id != tr.id || dd.len != dn - sizeof dd)
-					rdb_fatal("%s: DATA record for syscall #%llu, expected #%llu",
-					          rdb_tr_where(sd), (unsigned long long)dd.id,
-					          (unsigned long long)tr.id);
-				dead = emit(ctx, dt, dp, dn);
-			}
-			continue;
-		}
-		if (t == RDB_TF_TERM) /* remaining NONDET records come before it */
-			while (have_nd && !dead) {
-				dead = emit(ctx, nt, np, nn);
-				have_nd = rdb_tr_next(nd, &nt, &np, &nn);
-			}
-		dead = dead || emit(ctx, t, p, n);
+		if (t == RDB_TF_TRAP)
+			dead = trap_and_data(&m, p, n);
+		else if (t == RDB_TF_BOUNDARY || t == RDB_TF_SIGNAL)
+			dead = event(&m, t, p, n);
+		else if (t == RDB_TF_TERM) /* remaining NONDET records come before it */
+			dead = nd_before(&m, 1, UINT64_MAX) || emit(ctx, t, p, n);
+		else
+			dead = emit(ctx, t, p, n);
 	}
 	return dead;
 }
@@ -512,8 +798,9 @@ void rdb_tr_close(struct rdb_tr *r)
 {
 	if (!r)
 		return;
+	close(r->fd);
+	rdb_free(r->cbuf);
 	rdb_free(r->raw);
-	rdb_free(r->file);
 	rdb_free(r->path);
 	rdb_free(r);
 }

@@ -2,8 +2,8 @@
  * replay --verify recomputes (invariant 4).  "touched": the values of the
  * bytes the interval read or wrote (the planes say which), which replay
  * from any interval must reproduce; "full": every nonzero word of writable
- * memory, which only a replay from the start can.  Both include the stack
- * from %rsp up and the registers.  Words are hashed with their addresses,
+ * memory, which only a replay from the start can.  Both leave out the
+ * stacks (see below) and include the registers.  Words are hashed with their addresses,
  * maps in address order, so equal memory gives equal hashes. */
 #include "rt.h"
 
@@ -15,8 +15,28 @@ static uint64_t mix(uint64_t h, uint64_t a, uint64_t v)
 	return (h << 31 | h >> 33) * 0x94d049bb133111ebull;
 }
 
+/* RDB_DEBUG=1: every hashed word goes to /tmp/rdb-hash.PID.N (record and
+ * replay), so that `diff` names the bytes behind a --verify failure. */
+static void dump(uintptr_t a, uint64_t v)
+{
+	if (RT->hash_fd <= 0)
+		return;
+	char line[40];
+	int n = 0;
+	for (int sh = 44; sh >= 0; sh -= 4)
+		line[n++] = "0123456789abcdef"[(a >> sh) & 15];
+	line[n++] = ' ';
+	for (int sh = 60; sh >= 0; sh -= 4)
+		line[n++] = "0123456789abcdef"[(v >> sh) & 15];
+	line[n++] = '\n';
+	rdb_write_all(RT->hash_fd, line, (size_t)n);
+}
+
+
 static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s)
 {
+	if (a >= RT->alt_lo && a < RT->alt_hi)
+		return;
 	uint64_t x = r | s;
 	x |= x >> 4;
 	x |= x >> 2;
@@ -24,14 +44,19 @@ static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s)
 	uint64_t mask = (x & 0x0101010101010101ull) * 0xff;
 	uint64_t *h = ctx;
 	*h = mix(*h, a, *(const uint64_t *)a & mask);
+	dump(a, *(const uint64_t *)a & mask);
 }
 
 static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi)
 {
 	for (uintptr_t a = lo & ~7ull; a + 8 <= hi; a += 8) {
+		if (a >= RT->alt_lo && a < RT->alt_hi)
+			continue;
 		uint64_t v = *(const uint64_t *)a;
 		if (v)
 			h = mix(h, a, v);
+		if (v && RT->hash_fd > 0)
+			dump(a, v);
 	}
 	return h;
 }
@@ -66,22 +91,47 @@ static uint64_t regs(uint64_t h, const uint64_t *g)
 void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full)
 {
+	if (RT->debug) {
+		char name[64] = "/tmp/rdb-hash.";
+		size_t k = rdb_strlen(name);
+		uint64_t ids[2] = {RT->mode == RDB_TF_MODE_REPLAY ? 2u : 1u, RT->interval};
+		for (int j = 0; j < 2; j++) {
+			char d[24];
+			int m = 0;
+			uint64_t x = ids[j];
+			do
+				d[m++] = (char)('0' + x % 10);
+			while (x /= 10);
+			while (m)
+				name[k++] = d[--m];
+			name[k++] = '.';
+		}
+		name[k - 1] = 0;
+		RT->hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
+	}
+	/* The program's alternate signal stack is a stack too: signal frames
+	 * (the kernel's and the runtime's) fill it, and they differ in replay. */
+	uint64_t ss[3] = {0, 0, 0};
+	rdb_sys2(__NR_sigaltstack, 0, ss);
+	RT->alt_lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
+	RT->alt_hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
-	uintptr_t sp = g[REG_RSP];
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;
-		uintptr_t lo = m[i].start, hi = m[i].end;
-		int has_sp = sp >= lo && sp < hi;
-		if (has_sp) /* below %rsp: dead, and the runtime's frames differ */
-			lo = sp & ~7ull;
-		else
-			rdb_planes_walk(lo, hi, touched_word, &ht);
-		if (has_sp)
-			ht = span(ht, lo, hi);
-		if ((m[i].prot & 2) || has_sp)
-			hf = has_sp ? span(hf, lo, hi) : resident(hf, lo, hi);
+		/* Stacks are left out: a frame's uninitialized slots hold what
+		 * the runtime's frames and signal frames left there, which
+		 * differs in replay (the registers are compared instead). */
+		if (m[i].kind == RDB_TF_MAP_STACK ||
+		    (g[REG_RSP] >= m[i].start && g[REG_RSP] < m[i].end))
+			continue;
+		rdb_planes_walk(m[i].start, m[i].end, touched_word, &ht);
+		if (m[i].prot & 2)
+			hf = resident(hf, m[i].start, m[i].end);
 	}
+	if (RT->hash_fd > 0)
+		rdb_sys1(__NR_close, RT->hash_fd);
+	RT->hash_fd = 0;
 	*touched = ht;
 	*full = hf;
 }

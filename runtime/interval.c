@@ -254,11 +254,26 @@ static void scan_into(int slot)
 	scan_emit(&s);
 }
 
+/* Memory about to be unmapped or replaced in the middle of an interval:
+ * what the interval read of it before writing still needs its values
+ * (the snapshot has them), and the planes are about to forget. */
+void rdb_interval_forget(uintptr_t a, size_t n)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD || !RT->snap_ok || RT->in_boundary)
+		return;
+	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0};
+	s.b->interval = RT->interval;
+	rdb_planes_walk(a, a + n, scan_word, &s);
+	scan_emit(&s);
+}
+
 static void clear_planes(void)
 {
+	RT->in_boundary = 1;
 	for (size_t i = 0; i < RT->nmaps; i++)
 		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL && RT->maps[i].prot)
 			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
+	RT->in_boundary = 0;
 }
 
 /* ---- the boundary's records --------------------------------------------- */
@@ -331,6 +346,15 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, main->start, main->end);
 }
 
+static void arm_timer(void)
+{
+	uint64_t sec = RT->interval_us / 1000000, ns = RT->interval_us % 1000000 * 1000;
+	uint64_t its[4] = {sec, ns, sec, ns};
+	long r = rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+	if (r < 0)
+		rdb_die("cannot start the interval timer (error %ld)\n", -r);
+}
+
 /* ---- events --------------------------------------------------------------- */
 
 static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
@@ -346,6 +370,7 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		flags |= RDB_TF_B_CHECKSUM;
 	}
 	scan_into(cur);
+	snap_reap(next); /* its values first: the values stream stays in order */
 	snap_post(cur, 1);
 	b.interval = RT->interval + 1;
 	b.sic = count;
@@ -361,8 +386,8 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	rdb_chan_flush();
 	clear_planes();
 	RT->interval++;
-	snap_reap(next); /* had a whole interval for its values */
 	snap_fork(next);
+	arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
 }
 
@@ -450,11 +475,7 @@ void rdb_interval_init(void)
 	if (r < 0)
 		rdb_die("cannot create the interval timer (error %ld)\n", -r);
 	RT->timer_id = id;
-	uint64_t sec = RT->interval_us / 1000000, ns = RT->interval_us % 1000000 * 1000;
-	uint64_t its[4] = {sec, ns, sec, ns};
-	r = rdb_sys4(__NR_timer_settime, id, 0, its, 0);
-	if (r < 0)
-		rdb_die("cannot start the interval timer (error %ld)\n", -r);
+	arm_timer();
 	RT->interval = 1;
 	RT->cpu_start_ns = cpu_ns();
 	snap_fork(1 % SNAP_SLOTS);

@@ -161,6 +161,9 @@ static void load_values(uint64_t interval)
 		    h.len - sizeof b != b.len || b.interval != interval || !rdb_covered(b.addr, b.len))
 			rdb_die("replay: bad VALUES record (type %u, %u bytes) for interval %lu\n",
 			        h.type, h.len, (unsigned long)interval);
+		if (RT->debug > 1)
+			rdb_printf("rdb: interval %lu value [%p, +%lu)\n", (unsigned long)interval,
+			           (void *)b.addr, (unsigned long)b.len);
 		load_blob(b.addr, b.len);
 	}
 }
@@ -216,7 +219,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 			rdb_checksum(g, RT->maps, RT->nmaps, &ht, &hf);
 			if (ht != b->hash_touched)
 				diverge("--verify: at boundary %lu the memory interval %lu read or wrote "
-				        "(or the stack) differs from the recording's",
+				        "differs from the recording's",
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
 			if (RT->from <= 1 && hf != b->hash_full)
 				diverge("--verify: at boundary %lu the program's writable memory differs "

@@ -86,10 +86,13 @@ struct rdb_state {
 	int poked;            /* %r15 was raised by RDB_SIC_SPAN: the next check faults */
 	int in_event;         /* inside an event (boundary, signal) at a check */
 	int want_boundary;    /* record: the interval timer expired */
+	int in_boundary;      /* record: the boundary clears the planes itself */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t nondets;     /* NONDET records so far */
 	int checksum, verify; /* record --checksum, replay --verify */
+	int hash_fd; /* RDB_DEBUG: checksum.c's dump */
+	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack, left out */
 	uint64_t from;        /* replay: the interval it started at */
 	uint64_t cpu_start_ns;
 	int timer_id;
@@ -258,6 +261,8 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
  * kernel: its handler runs now; the SIGNAL record says so. */
 void rdb_record_signal_now(int signo, const uint8_t *info);
 void rdb_interval_end(void);   /* the program is exiting: last values */
+/* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
+void rdb_interval_forget(uintptr_t a, size_t n);
 int rdb_interval_owned_fd(long fd); /* RDB_VALUES_FD while recording */
 
 /* ---- replay.c: boundaries and signals while replaying ------------------ */

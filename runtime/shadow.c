@@ -75,6 +75,7 @@ void rdb_shadow_clear(uintptr_t a, size_t n)
 {
 	if (!clip(&a, &n))
 		return;
+	rdb_interval_forget(a, n);
 	clear_plane(R_OF(a), n);
 	clear_plane(S_OF(a), n);
 }

@@ -117,6 +117,8 @@ uint64_t __rdb_start(long *sp)
 	for (e = envp; *e; e++)
 		if (rdb_strcmp(*e, "RDB_DEBUG=1") == 0)
 			RT->debug = 1;
+		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
+			RT->debug = 2;
 
 	/* The planes stay in fork children: the program's own children run
 	 * hooks too.  MADV_DONTFORK belongs around the runtime's own forks

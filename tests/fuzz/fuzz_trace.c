@@ -1,23 +1,27 @@
 /*
  * fuzz_trace.c: libFuzzer harness for rdb's trace reader: each input is a
- * trace set, read as `rdb info`, `rdb truss` and replay's stream merge
- * (rdb_tr_merge) read it.  Every malformed input must end in rdb_fatal
- * with a message naming a file of the set; a crash, sanitizer report,
- * leak, hang or an allocation out of proportion to the input (more than
- * zstd's best ratio, 1 MiB per 32 bytes) is a bug.
+ * trace set, read as `rdb info`, `rdb truss` (whole and interval 2) and
+ * replay (rdb_feed: from interval 1, and from 2 to 3 through the ivindex)
+ * read it.  Every malformed input must end in rdb_fatal with a message
+ * naming a file of the set; a crash, sanitizer report, leak (memory or
+ * file descriptor), hang or an allocation out of proportion to the input
+ * (more than zstd's best ratio, 1 MiB per 32 bytes) is a bug.
  *
  * Input framing: a line "@@rdb:NAME\n" starts file NAME of the set (header,
- * exit, index, a stream name); its bytes run to the next such line.  A
- * stream without a section gets a valid empty stream file, so mutations
- * reach the frames.  A seed from a recorded trace set T:
- *   for f in header exit index syscalls sysdata nondet; do
+ * exit, index, ivindex, a stream name); its bytes run to the next such
+ * line.  A stream without a section gets a valid empty stream file, so
+ * mutations reach the frames; without an ivindex section there is no
+ * ivindex file.  A seed from a recorded trace set T:
+ *   for f in header exit ivindex syscalls sysdata nondet intervals stack \
+ *     context mappings values signals; do
  *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
  *
  * This file has its own rdb_fatal (longjmp back here) and allocator (every
  * block freed after each input), replacing rdb/main.c's.  Build by hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
- *     rdb/trace.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd -o fuzz_trace
+ *     rdb/trace.c rdb/feed.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd \
+ *     -o fuzz_trace
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
  * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer.
@@ -26,6 +30,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +46,7 @@
 static jmp_buf *catcher;
 static size_t alloc_max; /* for the current input */
 static char dir[64];
+static char realdir[PATH_MAX]; /* dir without symbolic links, as /proc shows it */
 static unsigned long nfatal;
 
 _Noreturn void rdb_fatal(const char *fmt, ...)
@@ -138,12 +144,13 @@ static void free_all(void)
 
 /* ---- the trace set of one input --------------------------------------- */
 
-static const char *const extra[] = {"header", "exit", "index"};
-#define NFILES (3 + RDB_TF_NSTREAMS)
+static const char *const extra[] = {"header", "exit", "index", "ivindex"};
+#define NEXTRA 4
+#define NFILES (NEXTRA + RDB_TF_NSTREAMS)
 
 static const char *file_name(int i)
 {
-	return i < 3 ? extra[i] : rdb_stream_names[i - 3];
+	return i < NEXTRA ? extra[i] : rdb_stream_names[i - NEXTRA];
 }
 
 static void cleanup(void)
@@ -164,6 +171,10 @@ static void setup(void)
 	snprintf(dir, sizeof dir, "%s/fuzztraceXXXXXX", t && strlen(t) < 40 ? t : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("fuzz_trace: mkdtemp");
+		abort();
+	}
+	if (!realpath(dir, realdir)) {
+		perror("fuzz_trace: realpath");
 		abort();
 	}
 	atexit(cleanup);
@@ -208,9 +219,10 @@ static void write_set(const uint8_t *data, size_t size)
 				have[i] = 1;
 			}
 	}
-	for (int i = 3; i < NFILES; i++)
+	for (int i = NEXTRA; i < NFILES; i++)
 		if (!have[i]) {
-			struct rdb_tf_shdr h = {RDB_TF_SMAGIC, RDB_TF_VERSION, (uint32_t)(i - 3)};
+			struct rdb_tf_shdr h = {RDB_TF_SMAGIC, RDB_TF_VERSION,
+			                        (uint32_t)(i - NEXTRA)};
 			put(file_name(i), &h, sizeof h);
 		}
 }
@@ -231,19 +243,35 @@ static int emit(void *ctx, uint32_t type, const void *p, size_t n)
 	return 0;
 }
 
-/* What `rdb replay` reads before it starts the program, then the merge. */
-static void replay_reader(void)
+/* What `rdb replay --from K --to L` reads and sends after HELLO. */
+static void replay_reader(uint64_t from, uint64_t to)
 {
 	struct rdb_header h;
 	rdb_read_header(dir, &h);
-	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
-	struct rdb_tr *sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);
-	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
+	struct rdb_feed *f = rdb_feed_open(dir, &h.exit, from, to);
 	struct sink s = {0, 0, 0};
-	rdb_tr_merge(sc, sd, nd, emit, &s);
-	rdb_tr_close(sc);
-	rdb_tr_close(sd);
-	rdb_tr_close(nd);
+	rdb_feed_run(f, emit, &s);
+	rdb_feed_close(f);
+}
+
+/* The readers keep their files open; rdb_fatal leaves them so. */
+static void close_set_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char link[300], target[PATH_MAX];
+	size_t n0 = strlen(realdir);
+	while (d && (e = readdir(d))) {
+		snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(link, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (!strncmp(target, realdir, n0) && target[n0] == '/')
+			close(atoi(e->d_name));
+	}
+	if (d)
+		closedir(d);
 }
 
 static void run(int which)
@@ -251,16 +279,21 @@ static void run(int which)
 	jmp_buf jb;
 	catcher = &jb;
 	if (!setjmp(jb)) {
-		char *argv[] = {which == 0 ? "info" : "truss", dir, NULL};
+		char *argv[] = {which == 0 ? "info" : "truss", dir, "2", NULL};
 		if (which == 0)
 			rdb_cmd_info(2, argv);
 		else if (which == 1)
 			rdb_cmd_truss(2, argv);
+		else if (which == 2)
+			rdb_cmd_truss(3, argv);
+		else if (which == 3)
+			replay_reader(1, 0);
 		else
-			replay_reader();
+			replay_reader(2, 3);
 	}
 	catcher = NULL;
 	free_all();
+	close_set_fds();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -268,7 +301,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	alloc_max = (1u << 20) + (size / 32 + 1) * (1u << 20);
 	write_set(data, size);
-	for (int which = 0; which < 3; which++)
+	for (int which = 0; which < 5; which++)
 		run(which);
 	return 0;
 }

@@ -13,7 +13,13 @@
 # Each program runs in its own work folder; a failing one keeps its folder
 # and prints where it is.  Exit status: the number of failures (0: all pass).
 # RR_CFLAGS: more flags for RDB_CC; RR_TIMEOUT: seconds a replay may take
-# (default 120).
+# (default 120); RR_INTERVAL: CPU milliseconds per interval (default 0.5,
+# so that even short runs have several).
+#
+# The recording stores checksums; the whole replay runs with --verify, and
+# so do replays from three middle intervals (the second, the middle and the
+# last complete one): their exit status must be the recording's and their
+# stdout and stderr the end of the recording's.
 set -u
 RDB=$1 RDB_CC=$2 RR_CFLAGS=${RR_CFLAGS:-}
 shift 2
@@ -42,13 +48,22 @@ for prog in "$@"; do
 		elif [ -n "${RR_STDIN:-}" ]; then cp "$RR_STDIN" stdin.txt
 		else : > stdin.txt; fi
 		eval "set -- $args"
-		"$RDB" record -o trace -- "$exe" "$@" < stdin.txt > rec.out 2> rec.err
+		"$RDB" record -i "${RR_INTERVAL:-0.5}" --checksum -o trace -- "$exe" "$@" \
+			< stdin.txt > rec.out 2> rec.err
 		echo $? > rec.status
 		[ -n "$before" ] && sh -c "$before"
 		# a replay that hangs (e.g. waiting for a signal that never comes)
 		# fails after RR_TIMEOUT seconds instead of hanging the suite
-		timeout "${RR_TIMEOUT:-120}" "$RDB" replay trace < /dev/null > rep.out 2> rep.err
+		timeout "${RR_TIMEOUT:-120}" "$RDB" replay --verify trace < /dev/null \
+			> rep.out 2> rep.err
 		echo $? > rep.status
+		n=$("$RDB" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+		echo "${n:-0}" > intervals
+		for k in $(printf '%s\n' 2 $(( (${n:-0} + 1) / 2 )) "${n:-0}" | awk -v n="${n:-0}" '$1 >= 2 && $1 <= n' | sort -un); do
+			timeout "${RR_TIMEOUT:-120}" "$RDB" replay --verify --from "$k" trace \
+				< /dev/null > "from$k.out" 2> "from$k.err"
+			echo $? > "from$k.status"
+		done
 	)
 	ok=1
 	for f in out err status; do
@@ -58,8 +73,25 @@ for prog in "$@"; do
 			diff "$W/rec.$f" "$W/rep.$f" | head -n 20
 		fi
 	done
+	for st in "$W"/from*.status; do
+		[ -f "$st" ] || continue
+		k=$(basename "$st" .status)
+		if ! cmp -s "$W/rec.status" "$st"; then
+			ok=0
+			echo "FAIL $name: replay --$k ended with status $(cat "$st"), the recording $(cat "$W/rec.status"):"
+			head -n 5 "$W/$k.err"
+		fi
+		for f in out err; do
+			if ! tail -c "$(wc -c < "$W/$k.$f")" "$W/rec.$f" | cmp -s - "$W/$k.$f"; then
+				ok=0
+				echo "FAIL $name: replay --$k's $f is not the end of the recording's:"
+				head -n 5 "$W/$k.$f"
+			fi
+		done
+	done
+	froms=$(cd "$W" && ls from*.status 2>/dev/null | sed 's/from\(.*\)\.status/\1/' | sort -n | tr '\n' ' ')
 	if [ $ok = 1 ]; then
-		echo "ok   $name (status $(cat "$W/rec.status"))"
+		echo "ok   $name (status $(cat "$W/rec.status"), $(cat "$W/intervals") intervals, from ${froms:-none})"
 		rm -rf "$W"
 	else
 		echo "     work folder kept: $W"
