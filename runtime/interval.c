@@ -248,9 +248,19 @@ static void scan_into(int slot)
 {
 	struct scan s = {slot_buf(slot), 0, 0};
 	s.b->interval = RT->interval;
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (scanned(&RT->maps[i]))
-			rdb_planes_walk(RT->maps[i].start, RT->maps[i].end, scan_word, &s);
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->maps[i];
+		if (!scanned(m))
+			continue;
+		/* Below the interval's first %rsp the stack was dead: what the
+		 * interval wrote there with %rsp (unhooked) and read back another
+		 * way looks unwritten, and replay must not write values where its
+		 * own signal frames are. */
+		uintptr_t lo = m->start;
+		if (m->kind == RDB_TF_MAP_STACK && RT->interval_sp > lo && RT->interval_sp < m->end)
+			lo = RT->interval_sp;
+		rdb_planes_walk(lo, m->end, scan_word, &s);
+	}
 	scan_emit(&s);
 }
 
@@ -386,6 +396,7 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	rdb_chan_flush();
 	clear_planes();
 	RT->interval++;
+	RT->interval_sp = g[REG_RSP];
 	snap_fork(next);
 	arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
@@ -477,6 +488,7 @@ void rdb_interval_init(void)
 	RT->timer_id = id;
 	arm_timer();
 	RT->interval = 1;
+	RT->interval_sp = (uintptr_t)RT->sp;
 	RT->cpu_start_ns = cpu_ns();
 	snap_fork(1 % SNAP_SLOTS);
 }

@@ -199,6 +199,8 @@ void rdb_chan_init(void)
 
 /* ---- record ----------------------------------------------------------- */
 
+static const char *name(long nr);
+
 static void add_region(uintptr_t a, size_t n)
 {
 	if (RT->nreg == RDB_MAX_REGIONS)
@@ -348,6 +350,9 @@ static long record(long nr, const long *a)
 		}
 	}
 	mark_kernel_reads(nr, a, r);
+	if (RT->debug > 1)
+		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, name(nr),
+		           (unsigned long)rdb_sic());
 	uint64_t all = ~0ull, old = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 	t.id = ++RT->sc_id;
@@ -541,15 +546,34 @@ static long run_first(long nr, const long *a)
 	return rdb_sys3(__NR_tgkill, pid, pid, a[2]);
 }
 
+/* sigsuspend is not run again (it would wait for a signal that may never
+ * come), but the signals it let in must be: the ones the program sent
+ * itself, sent again by replay, and the recorded ones just queued.  Its
+ * mask, for an instant, lets them in where the recording took them. */
+static void replay_sigsuspend(const long *a)
+{
+	if (!rdb_covered((uintptr_t)a[0], 8) || a[1] != 8)
+		return;
+	uint64_t m = *(const uint64_t *)a[0] & ~(RT->reserved_sigs | (1ull << (RDB_SIGSEGV - 1)));
+	uint64_t old = 0;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &m, &old, 8);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+}
+
 static long replay(long nr, const long *a)
 {
 	rdb_replay_insyscall_signals();
+	if (nr == __NR_rt_sigsuspend)
+		replay_sigsuspend(a);
 	int first = runs_first(nr, a);
 	long r = first ? run_first(nr, a) : 0;
 	uint64_t id = ++RT->sc_id;
 	struct rdb_tf_trap t;
 	next_trap(&t, nr, a);
 	mark_kernel_reads(nr, a, t.ret); /* the planes as the recording had them */
+	if (RT->debug > 1)
+		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)id, name(nr),
+		           (unsigned long)rdb_sic());
 	if (t.id != id)
 		diverged(id, &t, nr, a, "the trace skips a syscall id");
 	if (t.nr != nr)

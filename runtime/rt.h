@@ -87,6 +87,7 @@ struct rdb_state {
 	int in_event;         /* inside an event (boundary, signal) at a check */
 	int want_boundary;    /* record: the interval timer expired */
 	int in_boundary;      /* record: the boundary clears the planes itself */
+	uintptr_t interval_sp; /* record: %rsp when the interval started */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t nondets;     /* NONDET records so far */
@@ -99,7 +100,7 @@ struct rdb_state {
 	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
 	int snap_ok;          /* intervals still possible */
 	struct rdb_tf_target tgt; /* replay: the next event */
-	uint64_t deliver_mask; /* signals to deliver now (queued again by an event) */
+	uint32_t deliver[RDB_NSIG]; /* instances queued again by an event: deliver now */
 	int in_prog_syscall;  /* the program's syscall is in the kernel */
 	int npending;         /* record: async signals waiting for the next check */
 	struct { int signo; uint8_t info[128]; } pending[32];

@@ -84,6 +84,9 @@ int rdb_sic_fault(void *si, void *uc)
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 	RT->in_event = 1;
 	RT->poked = 0;
+	if (RT->debug > 1)
+		rdb_printf("rdb: event at count %lu pc offset 0x%lx\n", (unsigned long)count,
+		           (unsigned long)((uintptr_t)pc - RT->bias));
 	if (RT->mode == RDB_TF_MODE_REPLAY)
 		rdb_replay_event(uc, count, (uint64_t)pc);
 	else if (RT->mode == RDB_TF_MODE_RECORD)

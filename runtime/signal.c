@@ -108,7 +108,7 @@ void rdb_signal_reinstall(void)
 
 void rdb_signal_requeue(int signo, const uint8_t info[128])
 {
-	RT->deliver_mask |= bit(signo);
+	RT->deliver[signo]++;
 	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
 	if (r < 0)
@@ -130,12 +130,17 @@ static int sync_signal(int sig, int code)
 static int defer(int sig, void *si, void *uc)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD) {
-		RT->deliver_mask &= ~bit(sig);
+		if (RT->deliver[sig])
+			RT->deliver[sig]--;
 		return 0;
 	}
 	int code = *(int *)((char *)si + SI_CODE);
-	if (RT->deliver_mask & bit(sig)) {
-		RT->deliver_mask &= ~bit(sig);
+	if (RT->deliver[sig]) {
+		/* one queued again by an event (several: a real-time signal
+		 * queued while the handler blocks it) */
+		RT->deliver[sig]--;
+		if (RT->debug > 1)
+			rdb_printf("rdb: signal %d delivered after its event\n", sig);
 		return 0;
 	}
 	if (sync_signal(sig, code))
@@ -152,6 +157,9 @@ static int defer(int sig, void *si, void *uc)
 			return 1; /* standard signals do not queue */
 	if (RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
 		return 1; /* as a full kernel queue would */
+	if (RT->debug > 1)
+		rdb_printf("rdb: signal %d deferred (code %d, %d pending)\n", sig, code,
+		           RT->npending);
 	RT->pending[RT->npending].signo = sig;
 	rdb_memcpy(RT->pending[RT->npending].info, si, 128);
 	RT->npending++;
