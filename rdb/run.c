@@ -161,7 +161,7 @@ static void hex(char *out, const uint8_t *b, size_t n)
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: rdb record [-o DIR] [-i MS] [--checksum] -- PROG ARGS...\n"
+	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--checksum] -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
@@ -170,6 +170,9 @@ static void record_usage(FILE *f)
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
 	      "                      start at any complete interval (rdb replay --from)\n"
+	      "  --every-sic N       instead of a timer, end an interval every N counts of\n"
+	      "                      the software instruction counter (backward branches,\n"
+	      "                      calls): many intervals even for a run of a few ms\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n",
 	      f);
@@ -220,7 +223,17 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->dir = v;
 		else if (opt_arg(argc, argv, &i, "--interval", "-i", &v))
 			o->interval_us = parse_ms("--interval", v);
-		else if (!strcmp(argv[i], "--checksum"))
+		else if (opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
+			char *end;
+			errno = 0;
+			unsigned long long n = strtoull(v, &end, 10);
+			if (errno || *end || !n || n >= (1ull << 40)) {
+				rdb_warn("record: --every-sic wants a count from 1 to 2^40, not '%s'", v);
+				return 2;
+			}
+			o->interval_us = n;
+			o->flags |= RDB_TF_HELLO_EVERY_SIC;
+		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
 		else if (argv[i][0] == '-') {
 			rdb_warn("record: unknown option '%s'", argv[i]);
@@ -705,7 +718,11 @@ static int send_hello(int fd, const struct rdb_header *h, const struct replay_op
 {
 	size_t hl = sizeof(struct rdb_tf_hello) + h->nauxv * 16 + 16;
 	char *hb = rdb_xmalloc(hl);
-	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, o->flags,
+	/* RDB_DEBUG=2 for rdb: the runtime traces events (the program's own
+	 * environment is the recorded one) */
+	const char *dbg = getenv("RDB_DEBUG");
+	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0);
+	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from, 0};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h->auxv, h->nauxv * 16);

@@ -239,6 +239,8 @@ static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
 /* The image's read-only segments never change: their reads need no values. */
 static int scanned(const struct rdb_tf_map *m)
 {
+	/* (reads before an mprotect that took PROT_READ away were saved then:
+	 * syscall.c; a reservation may be huge) */
 	if (m->kind == RDB_TF_MAP_SPECIAL || !(m->prot & 1))
 		return 0;
 	return !(m->kind == RDB_TF_MAP_IMAGE && !(m->prot & 2));
@@ -281,7 +283,7 @@ static void clear_planes(void)
 {
 	RT->in_boundary = 1;
 	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL && RT->maps[i].prot)
+		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL)
 			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
 	RT->in_boundary = 0;
 }
@@ -398,7 +400,8 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
 	snap_fork(next);
-	arm_timer(); /* the program's interval starts now, after our work */
+	if (!RT->every_sic)
+		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
 }
 
@@ -439,14 +442,15 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			RT->pending[i] = RT->pending[i + 1];
 		send_signal(RDB_TF_SIG_AT_SIC, signo, info, count, pc);
 		rdb_signal_requeue(signo, info);
-	} else if (RT->want_boundary || count >= RDB_SIC_SPAN) {
-		uint32_t flags = RT->want_boundary ? 0 : RDB_TF_B_OVERFLOW;
+	} else if (RT->want_boundary || count >= RDB_SIC_SPAN ||
+	           (RT->every_sic && count >= RT->every_sic)) {
+		uint32_t flags = RT->want_boundary || RT->every_sic ? 0 : RDB_TF_B_OVERFLOW;
 		RT->want_boundary = 0;
 		if (RT->snap_ok)
 			boundary(uc, count, pc, flags);
 		count = RT->snap_ok ? 0 : count % RDB_SIC_SPAN;
 	}
-	rdb_sic_arm(uc, count, 0);
+	rdb_sic_arm(uc, count, RT->every_sic && RT->snap_ok ? RT->every_sic : 0);
 	if (RT->npending || RT->want_boundary) {
 		RT->in_event = 0;
 		rdb_sic_want(uc);
@@ -464,9 +468,8 @@ void rdb_interval_timer(void *uc)
 
 void rdb_interval_init(void)
 {
-	if (!RT->interval_us)
+	if (!RT->interval_us && !RT->every_sic)
 		return;
-	rdb_signal_reserve_timer();
 	long r = rdb_sys6(__NR_mmap, SNAP_ADDR, SNAP_SLOTS * SNAP_SIZE, RDB_PROT_RW,
 	                  RDB_MAP_SHARED | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
 	                      RDB_MAP_FIXED_NOREPLACE,
@@ -477,6 +480,15 @@ void rdb_interval_init(void)
 		return;
 	}
 	RT->snap_ok = 1;
+	RT->interval = 1;
+	RT->interval_sp = (uintptr_t)RT->sp;
+	RT->cpu_start_ns = cpu_ns();
+	snap_fork(1 % SNAP_SLOTS);
+	if (RT->every_sic) { /* the first check past the count faults */
+		RT->sic_origin = RDB_SIC_LIMIT - RT->every_sic;
+		return;
+	}
+	rdb_signal_reserve_timer();
 	/* sigevent: value, signo, notify SIGEV_SIGNAL */
 	struct { uint64_t value; int32_t signo, notify; int32_t pad[12]; } ev;
 	rdb_memset(&ev, 0, sizeof ev);
@@ -487,10 +499,6 @@ void rdb_interval_init(void)
 		rdb_die("cannot create the interval timer (error %ld)\n", -r);
 	RT->timer_id = id;
 	arm_timer();
-	RT->interval = 1;
-	RT->interval_sp = (uintptr_t)RT->sp;
-	RT->cpu_start_ns = cpu_ns();
-	snap_fork(1 % SNAP_SLOTS);
 }
 
 /* The program ends (exit, a fatal signal, exec): the last interval's
@@ -502,7 +510,8 @@ void rdb_interval_end(void)
 		return;
 	uint64_t all = ~0ull, old = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
-	rdb_sys1(__NR_timer_delete, RT->timer_id);
+	if (!RT->every_sic)
+		rdb_sys1(__NR_timer_delete, RT->timer_id);
 	RT->snap_ok = 0;
 	int cur = (int)(RT->interval % SNAP_SLOTS);
 	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);

@@ -163,6 +163,8 @@ void rdb_chan_init(void)
 	if (hello.mode == RDB_TF_MODE_RECORD) {
 		RT->mode = RDB_TF_MODE_RECORD;
 		RT->interval_us = hello.interval_us;
+		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
+			RT->every_sic = hello.interval_us, RT->interval_us = 0;
 		RT->checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
 		size_t na = 0;
 		while (RT->auxv[2 * na] != RDB_AT_NULL)
@@ -178,6 +180,8 @@ void rdb_chan_init(void)
 	RT->mode = RDB_TF_MODE_REPLAY;
 	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
 	RT->verify = (hello.flags & RDB_TF_HELLO_VERIFY) != 0;
+	if (hello.flags & RDB_TF_HELLO_DEBUG)
+		RT->debug = 2;
 	RT->from = hello.from;
 	RT->rec_pid = hello.pid;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes

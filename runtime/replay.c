@@ -228,7 +228,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 		}
 	}
 	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL && RT->maps[i].prot)
+		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL)
 			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
 	RT->interval = b->interval;
 	load_values(b->interval);
@@ -435,6 +435,35 @@ void rdb_replay_restore(void)
 	enter(c);
 }
 
+/* musl's start-up relocates the image; replay from an interval skips it.
+ * The program's reads of relocated words are traced values, but the
+ * runtime's own (syscallgen's table, messages) are not: apply the
+ * R_X86_64_RELATIVE relocations, the only kind a static-pie has. */
+static void relocate(void)
+{
+	struct phdr {
+		uint32_t type, flags;
+		uint64_t offset, vaddr, paddr, filesz, memsz, align;
+	};
+	const struct phdr *ph = (const struct phdr *)rdb_getauxval(RDB_AT_PHDR);
+	unsigned long n = rdb_getauxval(RDB_AT_PHNUM);
+	const uint64_t *dyn = 0;
+	for (unsigned long i = 0; i < n; i++)
+		if (ph[i].type == 2 /* PT_DYNAMIC */)
+			dyn = (const uint64_t *)(RT->bias + ph[i].vaddr);
+	uint64_t rela = 0, relasz = 0;
+	for (; dyn && dyn[0]; dyn += 2) {
+		if (dyn[0] == 7)
+			rela = dyn[1];
+		else if (dyn[0] == 8)
+			relasz = dyn[1];
+	}
+	const uint64_t *r = (const uint64_t *)(RT->bias + rela);
+	for (uint64_t i = 0; rela && i < relasz / 24; i++)
+		if ((uint32_t)r[3 * i + 1] == 8 /* R_X86_64_RELATIVE */)
+			*(uint64_t *)(RT->bias + r[3 * i]) = RT->bias + r[3 * i + 2];
+}
+
 #define ALT_STACK 0x500200000000ull
 #define ALT_SIZE (1ull << 20)
 
@@ -444,6 +473,7 @@ _Noreturn void rdb_replay_enter(void)
 	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_FIXED_NOREPLACE, -1, 0);
 	if (r != (long)ALT_STACK)
 		rdb_die("replay: cannot map the restore stack (error %ld)\n", -r);
+	relocate();
 	/* the program's stack is about to be overwritten under us */
 	__asm__ volatile("mov %0, %%rsp\n\tcall rdb_replay_restore\n\thlt"
 	                 : : "r"(ALT_STACK + ALT_SIZE) : "memory");

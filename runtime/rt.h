@@ -90,6 +90,7 @@ struct rdb_state {
 	uintptr_t interval_sp; /* record: %rsp when the interval started */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
+	uint64_t every_sic;   /* record: or its length in SIC counts */
 	uint64_t nondets;     /* NONDET records so far */
 	int checksum, verify; /* record --checksum, replay --verify */
 	int hash_fd; /* RDB_DEBUG: checksum.c's dump */

@@ -258,14 +258,14 @@ static void note_fault(int sig, void *si, void *uc)
 		           "[%p, +%u) of an instrumented access (fault address %p)\n",
 		           sig, (void *)pc, (unsigned long)(pc - RT->bias), (void *)start, e->len,
 		           (void *)addr);
-	if (e && RT->debug > 1)
-		for (int i = 0; i < 16; i++)
-			rdb_printf("rdb:   %s = 0x%lx\n", (const char *[]){"r8", "r9", "r10", "r11", "r12",
-			           "r13", "r14", "r15", "rdi", "rsi", "rbp", "rbx", "rdx", "rax", "rcx",
-			           "rsp"}[i], (unsigned long)gregs(uc)[i]);
 	else
-		rdb_printf("rdb: signal %d at pc %p (fault address %p)\n", sig,
-		           (void *)pc, (void *)addr);
+		rdb_printf("rdb: signal %d at pc %p (image offset 0x%lx, fault address %p)\n",
+		           sig, (void *)pc, (unsigned long)(pc - RT->bias), (void *)addr);
+	static const char *const names[16] = {"r8", "r9", "r10", "r11", "r12", "r13", "r14",
+	                                      "r15", "rdi", "rsi", "rbp", "rbx", "rdx", "rax",
+	                                      "rcx", "rsp"};
+	for (int i = 0; RT->debug > 1 && i < 16; i++)
+		rdb_printf("rdb:   %s = 0x%lx\n", names[i], (unsigned long)gregs(uc)[i]);
 }
 
 /* A program access outside the covered range (a null pointer) faults in

@@ -110,6 +110,8 @@ static long sys_mremap(const long *a)
 		rdb_shadow_syswrite((uintptr_t)r, keep);
 	} else if (nlen > olen) {
 		rdb_shadow_clear(old + olen, nlen - olen);
+	} else if (nlen < olen) {
+		rdb_shadow_clear(old + nlen, olen - nlen); /* the tail is gone */
 	}
 	return r;
 }
@@ -144,6 +146,10 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 				rdb_shadow_clear((uintptr_t)a[0], (size_t)a[1]);
 			return r;
 		}
+		/* Unreadable from here on: the boundary will not scan it, so
+		 * what the interval read of it is saved now (and forgotten). */
+		if (!(a[2] & RDB_PROT_READ))
+			rdb_shadow_clear((uintptr_t)a[0], (size_t)a[1]);
 		break;
 	case __NR_rt_sigaction:
 		return rdb_sig_action(a[0], (const struct rdb_ksigaction *)a[1],

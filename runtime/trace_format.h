@@ -84,6 +84,8 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_QUIET 1u
 #define RDB_TF_HELLO_CHECKSUM 2u /* record: hash memory at every boundary */
 #define RDB_TF_HELLO_VERIFY 4u   /* replay: compare the hashes and registers */
+#define RDB_TF_HELLO_DEBUG 8u    /* replay: RDB_DEBUG=2 was set for rdb (runtime traces) */
+#define RDB_TF_HELLO_EVERY_SIC 16u /* record: interval_us is a SIC count per interval */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

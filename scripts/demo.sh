@@ -3,8 +3,8 @@
 # instrumented musl, compiles examples/life.c with rdb-cc (gcc -S, altr with
 # rules/trace.rules, static-pie against librdb and musl), runs it beside a
 # plain gcc build, records it with `rdb record`, replays it from the trace
-# alone with `rdb replay`, and prints what happened.  Replay from the middle
-# of a run (intervals) is not built yet: see the issues.
+# alone with `rdb replay --verify`, replays it again from its middle
+# interval, and prints what happened.
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,27 +45,40 @@ gcc -O2 -static -o life.gcc "$repo/examples/life.c"
 "$rdbcc" -O2 -o life "$repo/examples/life.c"
 t0=$(now); ./life.gcc > gcc.out; t1=$(now)
 ./life > rdbcc.out; t2=$(now)
+g0=$t0 g1=$t1
 tail -n 3 rdbcc.out
 cmp -s gcc.out rdbcc.out ||
 	{ diff gcc.out rdbcc.out | head; echo "demo: rdb-cc's life prints something else" >&2; exit 1; }
 echo "same output ($(wc -l < gcc.out) lines); gcc build $(secs "$t0" "$t1") s," \
 	"instrumented $(secs "$t1" "$t2") s"
 
-say "rdb record -o trace -- ./life"
-t0=$(now); "$rdb" record -o trace -- ./life > record.out; t1=$(now)
+say "rdb record -i 100 --checksum -o trace -- ./life"
+t0=$(now); "$rdb" record -i 100 --checksum -o trace -- ./life > record.out; t1=$(now)
 cmp -s gcc.out record.out || { echo "demo: recorded run prints something else" >&2; exit 1; }
-echo "recorded in $(secs "$t0" "$t1") s; trace $(du -sb trace | cut -f1) bytes" \
-	"($(ls trace | wc -l) files)"
+n=$("$rdb" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+echo "recorded in $(secs "$t0" "$t1") s (gcc build: $(secs "$g0" "$g1") s): $n intervals" \
+	"of 100 ms CPU, trace $(du -sb trace | cut -f1) bytes ($(ls trace | wc -l) files)"
 
-say "rdb replay trace (from the trace alone)"
-t0=$(now); "$rdb" replay trace > replay.out; t1=$(now)
+say "rdb replay --verify trace (the whole run, from the trace alone)"
+t0=$(now); "$rdb" replay --verify trace > replay.out; t1=$(now)
 if cmp -s record.out replay.out; then
-	echo "replay printed the recorded output byte for byte in $(secs "$t0" "$t1") s"
+	echo "replay printed the recorded output byte for byte in $(secs "$t0" "$t1") s;" \
+		"registers and memory matched the recording at all $((n - 1)) boundaries"
 else
 	diff record.out replay.out | head
 	echo "demo: replay differs from the recording" >&2
 	exit 1
 fi
+
+mid=$(( (n + 1) / 2 ))
+[ "$mid" -ge 2 ] || mid=1
+say "rdb replay --verify --from $mid trace (start in the middle)"
+t0=$(now); "$rdb" replay --verify --from "$mid" --to "$mid" trace > one.out; t1=$(now)
+"$rdb" replay --verify --from "$mid" trace > from.out
+tail -c "$(wc -c < from.out)" record.out | cmp -s - from.out ||
+	{ echo "demo: replay from interval $mid is not the end of the recording" >&2; exit 1; }
+echo "replay from interval $mid printed the last $(wc -l < from.out) lines of the recording;" \
+	"starting there and replaying that one interval took $(secs "$t0" "$t1") s"
 
 say "rdb info trace"
 "$rdb" info trace

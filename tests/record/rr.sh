@@ -13,8 +13,9 @@
 # Each program runs in its own work folder; a failing one keeps its folder
 # and prints where it is.  Exit status: the number of failures (0: all pass).
 # RR_CFLAGS: more flags for RDB_CC; RR_TIMEOUT: seconds a replay may take
-# (default 120); RR_INTERVAL: CPU milliseconds per interval (default 0.5,
-# so that even short runs have several).
+# (default 120); RR_INTERVAL: CPU milliseconds per interval (default 1); a
+# run with fewer than 4 intervals is recorded again with --every-sic
+# RR_EVERY_SIC (default 2000), then 100, so that every run has several.
 #
 # The recording stores checksums; the whole replay runs with --verify, and
 # so do replays from three middle intervals (the second, the middle and the
@@ -48,16 +49,22 @@ for prog in "$@"; do
 		elif [ -n "${RR_STDIN:-}" ]; then cp "$RR_STDIN" stdin.txt
 		else : > stdin.txt; fi
 		eval "set -- $args"
-		"$RDB" record -i "${RR_INTERVAL:-0.5}" --checksum -o trace -- "$exe" "$@" \
-			< stdin.txt > rec.out 2> rec.err
-		echo $? > rec.status
+		record() {
+			rm -rf trace
+			"$RDB" record "$@" < stdin.txt > rec.out 2> rec.err
+			echo $? > rec.status
+			n=$("$RDB" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+		}
+		record -i "${RR_INTERVAL:-1}" --checksum -o trace -- "$exe" "$@"
+		# a run of a few ms: intervals by instruction count instead
+		[ "${n:-0}" -ge 4 ] || record --every-sic "${RR_EVERY_SIC:-2000}" --checksum -o trace -- "$exe" "$@"
+		[ "${n:-0}" -ge 4 ] || record --every-sic 100 --checksum -o trace -- "$exe" "$@"
 		[ -n "$before" ] && sh -c "$before"
 		# a replay that hangs (e.g. waiting for a signal that never comes)
 		# fails after RR_TIMEOUT seconds instead of hanging the suite
 		timeout "${RR_TIMEOUT:-120}" "$RDB" replay --verify trace < /dev/null \
 			> rep.out 2> rep.err
 		echo $? > rep.status
-		n=$("$RDB" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
 		echo "${n:-0}" > intervals
 		for k in $(printf '%s\n' 2 $(( (${n:-0} + 1) / 2 )) "${n:-0}" | awk -v n="${n:-0}" '$1 >= 2 && $1 <= n' | sort -un); do
 			timeout "${RR_TIMEOUT:-120}" "$RDB" replay --verify --from "$k" trace \

@@ -1,0 +1,115 @@
+#!/bin/sh
+# record.sh [BUILD_DIR]: what recording and replay cost, in one run, for
+# the paper's life and mesh (examples/) and bzip2 -9 on a generated file
+# (Debian's bzip2 source, cached like bench/instrumented.sh's).  For each:
+#   native   gcc -O2 -static (glibc), best of REPS (default 3) CPU seconds
+#   rdb      rdb-cc -O2, run without rdb (hooks and SIC only)
+#   record   rdb record -i INTERVAL_MS (default 250) --checksum off
+#   replay   rdb replay (the whole run)
+#   from K   rdb replay --from K --to K, K the middle interval: its wall
+#            time minus the interval's CPU time is the start cost
+# and the trace: bytes, KB per second of recording, bytes per interval.
+# Times are wall seconds of one run each (record and replay are
+# multi-process: CPU time would leave out the snapshot children and rdb);
+# ratios are to native.  A report, not a test: it asserts nothing about the
+# numbers, but a replay that prints something else fails the run.
+set -eu
+
+die() { echo "bench/record: $*" >&2; exit 1; }
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$repo/build}" 2>/dev/null && pwd) || die "no build folder ${1:-$repo/build}"
+rdbcc=$build/driver/rdb-cc
+rdb=$build/rdb/rdb
+reps=${REPS:-3}
+iv=${INTERVAL_MS:-250}
+life_gens=${LIFE_GENS:-40000}
+mesh_args=${MESH_ARGS:-1000 250}
+bz_mb=${BZIP2_MB:-20}
+[ -x "$rdbcc" ] && [ -x "$rdb" ] || die "rdb-cc or rdb missing: cmake --build $build"
+case $("$rdbcc" --version 2>&1 | sed -n 's/^libc: //p') in
+"" | *"(not built)"*) die "instrumented musl not built: cmake --build $build --target musl" ;;
+esac
+unset RDB_CC RDB_CC_ACTIVE RDB_CC_LIBC_BUILD RDB_MUSL RDB_CC_KEEP RDB_RULES
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rdb-bench-record.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+gcc -O2 -Wall -o timeit "$repo/bench/timeit.c" || die "cannot build timeit"
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
+
+bzdir=$build/projects/bzip2
+tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* 2>/dev/null | head -n 1 || true)
+if [ -z "$tarball" ]; then
+	"$repo/scripts/apt-source.sh" bzip2 "$bzdir" >/dev/null || die "cannot download bzip2's source"
+	tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* | head -n 1)
+fi
+mkdir bzsrc && tar -xf "$tarball" -C bzsrc --strip-components=1
+i=0
+: > bz.in
+while [ "$(wc -c < bz.in)" -lt $((bz_mb * 1048576)) ]; do
+	cat bzsrc/*.c bzsrc/*.h bzsrc/*.ref >> bz.in
+	seq $((i * 7919)) 7 $((i * 7919 + 400000)) >> bz.in
+	i=$((i + 1))
+done
+head -c $((bz_mb * 1048576)) bz.in > bz.input && rm bz.in
+
+echo "bench/record: building (gcc -static, rdb-cc)" >&2
+for k in native rdb; do
+	mkdir -p $k
+	cc=gcc static=-static
+	[ $k = rdb ] && cc=$rdbcc static=
+	$cc -O2 $static -o $k/life "$repo/examples/life.c" || die "$k: life"
+	$cc -O2 $static -o $k/mesh "$repo/examples/mesh.c" -lm || die "$k: mesh"
+	rm -rf bz-$k && cp -r bzsrc bz-$k
+	(cd bz-$k && make CC="$cc" LDFLAGS="$static" bzip2) > bz-$k.log 2>&1 || die "$k: bzip2"
+	cp bz-$k/bzip2 $k/bzip2
+done
+
+args() {
+	case $1 in
+	life) echo "$life_gens" ;;
+	mesh) echo "$mesh_args" ;;
+	bzip2) echo "-9" ;;
+	esac
+}
+input() { [ "$1" = bzip2 ] && echo bz.input || echo /dev/null; }
+
+echo "rdb record and replay vs native (gcc -O2 -static), wall seconds; intervals of $iv ms CPU"
+echo "workloads: life $life_gens generations; mesh $mesh_args; bzip2 -9 on $bz_mb MB"
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+printf '%-6s %8s %8s %8s %8s %8s %6s %9s %9s %9s %10s %9s\n' program native rdb record replay \
+	"from K" K start rec/nat rep/nat "trace KB/s" "B/intvl"
+for p in life mesh bzip2; do
+	# shellcheck disable=SC2046
+	nat=$(./timeit "$reps" "$(input $p)" $p.native.out native/$p $(args $p) | awk '{ print $1 }')
+	# shellcheck disable=SC2046
+	ins=$(./timeit "$reps" "$(input $p)" $p.rdb.out rdb/$p $(args $p) | awk '{ print $1 }')
+	t0=$(now)
+	# shellcheck disable=SC2046
+	"$rdb" record -i "$iv" -o $p.trace -- rdb/$p $(args $p) < "$(input $p)" > $p.rec.out
+	t1=$(now)
+	"$rdb" replay --quiet $p.trace > /dev/null
+	t2=$(now)
+	"$rdb" replay $p.trace > $p.rep.out
+	cmp -s $p.native.out $p.rec.out || die "$p: the recorded run printed something else"
+	cmp -s $p.rec.out $p.rep.out || die "$p: the replay printed something else"
+	n=$("$rdb" info $p.trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+	k=$(( (n + 1) / 2 ))
+	[ "$k" -ge 1 ] || k=1
+	t3=$(now)
+	"$rdb" replay --quiet --from "$k" --to "$k" $p.trace > /dev/null
+	t4=$(now)
+	cpu_k=$("$rdb" info $p.trace | awk -v k="$k" '$1 == k && $2 ~ /^[0-9.]+$/ { print $2 / 1000 }')
+	bytes=$(du -sb $p.trace | cut -f1)
+	rec=$(sub "$t0" "$t1")
+	printf '%-6s %8s %8s %8s %8s %8s %6s %9s %9s %9s %10s %9s\n' $p "$nat" "$ins" "$rec" \
+		"$(sub "$t1" "$t2")" "$(sub "$t3" "$t4")" "$k/$n" \
+		"$(awk -v w="$(sub "$t3" "$t4")" -v c="${cpu_k:-0}" 'BEGIN { printf "%.3f", w - c }')" \
+		"$(ratio "$rec" "$nat")" "$(ratio "$(sub "$t1" "$t2")" "$nat")" \
+		"$(awk -v b="$bytes" -v t="$rec" 'BEGIN { printf "%.1f", b / 1024 / t }')" \
+		"$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%d", b / (n > 0 ? n : 1) }')"
+done
