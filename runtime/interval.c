@@ -422,6 +422,24 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
 	rdb_chan_flush();
 }
 
+/* The program is about to enter the kernel with signals still waiting for
+ * a check (they arrived after its last one): they go now, recorded as
+ * delivered in this syscall, or a pause() would wait for a signal it has
+ * already had. */
+void rdb_record_pending_now(void)
+{
+	while (RT->npending) {
+		int signo = RT->pending[0].signo;
+		uint8_t info[128];
+		rdb_memcpy(info, RT->pending[0].info, sizeof info);
+		RT->npending--;
+		for (int i = 0; i < RT->npending; i++)
+			RT->pending[i] = RT->pending[i + 1];
+		rdb_record_signal_now(signo, info);
+		rdb_signal_requeue(signo, info);
+	}
+}
+
 void rdb_record_signal_now(int signo, const uint8_t *info)
 {
 	uint64_t all = ~0ull, old = 0;

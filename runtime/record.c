@@ -304,6 +304,7 @@ static void mark_kernel_reads(long nr, const long *a, long r)
  * so records come out whole and in id order. */
 static long record(long nr, const long *a)
 {
+	rdb_record_pending_now();
 	struct rdb_tf_trap t;
 	t.nr = nr;
 	for (int i = 0; i < 6; i++)
@@ -348,8 +349,10 @@ static long record(long nr, const long *a)
 				uint64_t avail = size > off ? ((size - off + 0xfff) & ~0xfffull) : 0;
 				if (avail < n)
 					n = avail;
-				if (n)
+				if (n) { /* written by the kernel, as replay's copy is */
+					rdb_shadow_syswrite((uintptr_t)r, n);
 					add_region((uintptr_t)r, n);
+				}
 			}
 		}
 	}

@@ -170,7 +170,8 @@ static void load_values(uint64_t interval)
 
 /* ---- verification --------------------------------------------------------- */
 
-static const char *const reg_names[RDB_TF_NGREG] = {
+/* (char arrays, not pointers: no relocation, rt.h) */
+static const char reg_names[RDB_TF_NGREG][8] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdi", "rsi", "rbp", "rbx",
 	"rdx", "rax", "rcx", "rsp", "rip", "eflags", "csgsfs", "err", "trapno", "oldmask", "cr2"};
 

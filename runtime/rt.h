@@ -237,6 +237,7 @@ enum { REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
 static inline uint64_t *rdb_gregs(void *uc) { return (uint64_t *)((char *)uc + UC_GREGS); }
 void rdb_sig_entry(int sig, void *si, void *uc); /* the kernel's handler */
 void rdb_restore_rt(void);                         /* syscall.S */
+void rdb_call_handler(uintptr_t handler, int sig, void *si, void *uc); /* syscall.S */
 long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
                     struct rdb_ksigaction *oact, long setsize);
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
@@ -262,6 +263,7 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
 /* An asynchronous signal arrived while the program's syscall was in the
  * kernel: its handler runs now; the SIGNAL record says so. */
 void rdb_record_signal_now(int signo, const uint8_t *info);
+void rdb_record_pending_now(void); /* before the program's syscall */
 void rdb_interval_end(void);   /* the program is exiting: last values */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);

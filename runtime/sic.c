@@ -80,8 +80,11 @@ int rdb_sic_fault(void *si, void *uc)
 	/* The load runs again on return: from the readable byte. */
 	g[REG_R12] = RDB_SIC_PAGE + 0xfff;
 	uint64_t count = g[REG_R15] - RT->sic_origin;
-	uint64_t all = ~0ull, old = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	/* Blocked until rt_sigreturn restores the program's mask: a signal
+	 * handled after the event would poke our registers, not the context
+	 * the program goes back to. */
+	uint64_t all = ~0ull;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, 0, 8);
 	RT->in_event = 1;
 	RT->poked = 0;
 	if (RT->debug > 1)
@@ -94,6 +97,5 @@ int rdb_sic_fault(void *si, void *uc)
 	else
 		rdb_sic_arm(uc, count, 0); /* unrecorded: an overflow, or a fork child */
 	RT->in_event = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	return 1;
 }

@@ -81,7 +81,12 @@ static long install(int sig)
 		k.handler = (uintptr_t)&rdb_sig_entry;
 		k.flags |= RDB_SA_SIGINFO | RDB_SA_NODEFER;
 	}
-	k.mask &= ~bit(RDB_SIGSEGV);
+	/* The runtime's part of a delivery runs with every signal blocked: a
+	 * signal nested there would poke the SIC in our registers instead of
+	 * the program's (sic.c).  The program's handler gets its own mask
+	 * (rdb_sig_entry). */
+	if (k.handler == (uintptr_t)&rdb_sig_entry)
+		k.mask = ~0ull;
 	return ksigaction(sig, &k, 0);
 }
 
@@ -92,7 +97,7 @@ static void reserve(int sig)
 	RT->reserved_sigs |= bit(sig);
 	struct rdb_ksigaction k = {(uintptr_t)&rdb_sig_entry,
 	                           RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART,
-	                           (uintptr_t)&rdb_restore_rt, ~bit(RDB_SIGSEGV)};
+	                           (uintptr_t)&rdb_restore_rt, ~0ull};
 	ksigaction(sig, &k, 0);
 }
 
@@ -261,9 +266,9 @@ static void note_fault(int sig, void *si, void *uc)
 	else
 		rdb_printf("rdb: signal %d at pc %p (image offset 0x%lx, fault address %p)\n",
 		           sig, (void *)pc, (unsigned long)(pc - RT->bias), (void *)addr);
-	static const char *const names[16] = {"r8", "r9", "r10", "r11", "r12", "r13", "r14",
-	                                      "r15", "rdi", "rsi", "rbp", "rbx", "rdx", "rax",
-	                                      "rcx", "rsp"};
+	/* (char arrays, not pointers: no relocation, rt.h) */
+	static const char names[16][4] = {"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	                                  "rdi", "rsi", "rbp", "rbx", "rdx", "rax", "rcx", "rsp"};
 	for (int i = 0; RT->debug > 1 && i < 16; i++)
 		rdb_printf("rdb:   %s = 0x%lx\n", names[i], (unsigned long)gregs(uc)[i]);
 }
@@ -338,8 +343,15 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * so the handler runs with the SIC of the interrupted code, and the
 	 * interrupted code goes on with the handler's (rt_sigreturn would
 	 * restore the old %r15: counts and events would be lost). */
-	((void (*)(int, void *, void *))v.handler)(sig, si, uc);
-	uint64_t r15;
+	uint64_t hm = (*ucmask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig))) &
+	              ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &hm, 0, 8);
+	rdb_call_handler(v.handler, sig, si, uc);
+	/* Nothing may interrupt from here to rt_sigreturn (which restores the
+	 * mask): a poke of the SIC (sic.c) would land in our registers, not
+	 * in the context the program goes back to. */
+	uint64_t all = ~0ull, r15;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, 0, 8);
 	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
 	gregs(uc)[REG_R15] = r15;
 }

@@ -149,4 +149,32 @@ rdb_restore_rt:
 	ud2
 	.size rdb_restore_rt, .-rdb_restore_rt
 
+/* rdb_call_handler(handler, sig, info, uc): the program's signal handler,
+ * entered with the caller-saved registers the arguments do not use set to
+ * zero: whatever the runtime's own path left in them differs between record
+ * and replay, and a handler that leaves by siglongjmp would carry it into
+ * the program (where --verify compares registers). */
+	.globl rdb_call_handler
+	.hidden rdb_call_handler
+	.type rdb_call_handler,@function
+rdb_call_handler:
+	.cfi_startproc
+	sub $8, %rsp
+	.cfi_adjust_cfa_offset 8
+	mov %rdi, %r11
+	mov %esi, %edi
+	mov %rdx, %rsi
+	mov %rcx, %rdx
+	xor %eax, %eax
+	xor %ecx, %ecx
+	xor %r8d, %r8d
+	xor %r9d, %r9d
+	xor %r10d, %r10d
+	call *%r11
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size rdb_call_handler, .-rdb_call_handler
+
 	.section .note.GNU-stack,"",@progbits
