@@ -43,8 +43,9 @@ echo "... ($(grep -c '^+[^+]' life.diff) lines added in total)"
 say "build life with gcc and with rdb-cc, run both"
 gcc -O2 -static -o life.gcc "$repo/examples/life.c"
 "$rdbcc" -O2 -o life "$repo/examples/life.c"
-t0=$(now); ./life.gcc > gcc.out; t1=$(now)
-./life > rdbcc.out; t2=$(now)
+gens=${LIFE_GENS:-20000} # about a second: enough for a dozen intervals
+t0=$(now); ./life.gcc "$gens" > gcc.out; t1=$(now)
+./life "$gens" > rdbcc.out; t2=$(now)
 g0=$t0 g1=$t1
 tail -n 3 rdbcc.out
 cmp -s gcc.out rdbcc.out ||
@@ -52,12 +53,14 @@ cmp -s gcc.out rdbcc.out ||
 echo "same output ($(wc -l < gcc.out) lines); gcc build $(secs "$t0" "$t1") s," \
 	"instrumented $(secs "$t1" "$t2") s"
 
-say "rdb record -i 100 --checksum -o trace -- ./life"
-t0=$(now); "$rdb" record -i 100 --checksum -o trace -- ./life > record.out; t1=$(now)
+say "rdb record -i 100 --checksum -o trace -- ./life $gens"
+t0=$(now); "$rdb" record -i 100 --checksum -o trace -- ./life "$gens" > record.out; t1=$(now)
 cmp -s gcc.out record.out || { echo "demo: recorded run prints something else" >&2; exit 1; }
 n=$("$rdb" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
-echo "recorded in $(secs "$t0" "$t1") s (gcc build: $(secs "$g0" "$g1") s): $n intervals" \
-	"of 100 ms CPU, trace $(du -sb trace | cut -f1) bytes ($(ls trace | wc -l) files)"
+rec=$(secs "$t0" "$t1")
+echo "recorded in $rec s, $(awk -v r="$rec" -v g="$(secs "$g0" "$g1")" 'BEGIN { printf "%.2f", r / g }')x" \
+	"the gcc build: $n intervals of 100 ms CPU, trace $(du -sb trace | cut -f1) bytes" \
+	"($(ls trace | wc -l) files)"
 
 say "rdb replay --verify trace (the whole run, from the trace alone)"
 t0=$(now); "$rdb" replay --verify trace > replay.out; t1=$(now)
