@@ -43,5 +43,6 @@ cmp "$work/input.native.bz2" "$work/input.bz2" || proj_die "instrumented bzip2 -
 cmp "$work/input" "$work/input.back" || proj_die "bzip2 -d did not give the input back"
 unset RDB_PROBE_LOG
 proj_note "workload: bzip2 -9 on $(wc -c < "$work/input") bytes: same output as gcc's build; -t and -d agree"
+proj_record_replay bzip2-9 "$work/input" "$work/src/bzip2" -9
 proj_check_probe 9
 echo "PASS bzip2"

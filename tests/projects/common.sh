@@ -46,6 +46,31 @@ proj_init() {
 		proj_die "cannot build probe.o"
 	probe_log=$work/probe.log
 	rm -f "$probe_log"
+	rdb=$(cd "$3" && pwd)/rdb/rdb
+}
+
+# proj_record_replay LABEL STDIN PROG ARGS...: rdb record PROG (checksums,
+# 20 ms intervals), then rdb replay --verify of the whole run and from its
+# middle interval: same stdout as the recording (the middle one: its end),
+# same exit status.
+proj_record_replay() {
+	label=$1 in=$2
+	shift 2
+	t=$work/rr-$label
+	rm -rf "$t"
+	"$rdb" record -i 20 --checksum -o "$t" -- "$@" < "$in" > "$t.rec.out" 2> "$t.rec.err" ||
+		proj_die "rdb record $label failed (see $t.rec.err)"
+	"$rdb" replay --verify "$t" < /dev/null > "$t.rep.out" 2> "$t.rep.err" ||
+		proj_die "rdb replay --verify $label failed: $(head -n 3 "$t.rep.err")"
+	cmp -s "$t.rec.out" "$t.rep.out" || proj_die "replay of $label printed something else"
+	n=$("$rdb" info "$t" | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+	[ "${n:-0}" -ge 3 ] || proj_die "recording $label gave ${n:-0} intervals, not several"
+	k=$(( (n + 1) / 2 ))
+	"$rdb" replay --verify --from "$k" "$t" < /dev/null > "$t.mid.out" 2> "$t.mid.err" ||
+		proj_die "rdb replay --verify --from $k $label failed: $(head -n 3 "$t.mid.err")"
+	tail -c "$(wc -c < "$t.mid.out")" "$t.rec.out" | cmp -s - "$t.mid.out" ||
+		proj_die "replay of $label from interval $k is not the end of the recording"
+	proj_note "record/replay: $label: $n intervals, replayed whole and from $k with --verify"
 }
 
 # proj_fetch PKG GLOB: the path of the downloaded file matching GLOB (e.g.

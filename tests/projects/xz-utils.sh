@@ -29,5 +29,7 @@ proj_note "make check: $sum"
 proj_check_bin "$work/src/src/xz/xz" lzma_code
 proj_check_bin "$work/src/src/xzdec/xzdec" lzma_crc64
 proj_check_bin "$work/src/tests/test_block_header" lzma_block_header_encode
+cat "$work"/src/src/liblzma/*/*.c > "$work/input"
+proj_record_replay xz-6 "$work/input" "$work/src/src/xz/xz" -6 -c
 proj_check_probe 30
 echo "PASS xz-utils"

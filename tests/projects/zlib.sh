@@ -44,5 +44,6 @@ cmp "$work/input.native.gz" "$work/input.rdb.gz" ||
 cmp "$work/input" "$work/input.back" || proj_die "minigzip -d did not give the input back"
 unset RDB_PROBE_LOG
 proj_note "workload: minigzip -9 on $(wc -c < "$work/input") bytes: same output as gcc's build; -d restores it"
+proj_record_replay minigzip-9 "$work/input" "$work/src/minigzip" -9
 proj_check_probe 6
 echo "PASS zlib"
