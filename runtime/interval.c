@@ -44,11 +44,6 @@ static uint64_t cpu_ns(void)
 	return ts[0] * 1000000000ull + ts[1];
 }
 
-int rdb_interval_owned_fd(long fd)
-{
-	return fd == RDB_VALUES_FD && RT->snap_ok;
-}
-
 /* ---- the snapshot child ------------------------------------------------ */
 
 struct vsend {

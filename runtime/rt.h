@@ -267,7 +267,6 @@ void rdb_record_pending_now(void); /* before the program's syscall */
 void rdb_interval_end(void);   /* the program is exiting: last values */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);
-int rdb_interval_owned_fd(long fd); /* RDB_VALUES_FD while recording */
 
 /* ---- replay.c: boundaries and signals while replaying ------------------ */
 /* In __rdb_start when HELLO says --from K >= 2: restores and never returns. */
