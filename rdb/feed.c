@@ -279,6 +279,8 @@ static int on_boundary(struct rdb_feed *f, const void *p, size_t n)
 		f->end = RDB_FEED_CUT;
 		return 1;
 	}
+	rdb_progress("replaying: interval %llu of %llu", (unsigned long long)i,
+	             (unsigned long long)f->last_complete);
 	return f->emit(f->ectx, RDB_TF_BOUNDARY, p, n) ||
 	       f->emit(f->ectx, RDB_TF_CONTEXT, c, cn) || emit_values(f, i) || emit_target(f);
 }

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "rdb.h"
@@ -12,6 +14,7 @@ _Noreturn void rdb_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	fflush(stdout);
+	rdb_progress_end();
 	fputs("rdb: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -24,11 +27,43 @@ void rdb_warn(const char *fmt, ...)
 {
 	va_list ap;
 	fflush(stdout);
+	rdb_progress_end();
 	fputs("rdb: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* Progress on long work, only when stderr is a terminal: one line,
+ * rewritten at most five times a second, erased by rdb_progress_end. */
+static int progress_shown;
+
+void rdb_progress(const char *fmt, ...)
+{
+	static struct timespec last;
+	struct timespec now;
+	if (!isatty(2))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (progress_shown &&
+	    (now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 200000000L)
+		return;
+	last = now;
+	va_list ap;
+	fputs("\rrdb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\033[K", stderr);
+	progress_shown = 1;
+}
+
+void rdb_progress_end(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = 0;
 }
 
 void *rdb_xmalloc(size_t n)

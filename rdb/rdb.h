@@ -11,6 +11,9 @@
 /* ---- util (main.c; tests/fuzz/fuzz_trace.c has its own) ----------------- */
 _Noreturn void rdb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A progress line on stderr when it is a terminal (rate-limited). */
+void rdb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rdb_progress_end(void);
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */

@@ -348,6 +348,7 @@ static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
 	for (size_t k = 0; k < sizeof chan_streams / sizeof *chan_streams; k++)
 		rdb_tw_mark(rc->w, chan_streams[k], i);
 	rc->iv = i;
+	rdb_progress("recording: interval %llu", (unsigned long long)i);
 	rdb_tw_add(rc->w, RDB_TF_S_SYSCALLS, RDB_TF_BOUNDARY, p, len, NULL, 0);
 	rdb_tw_add(rc->w, RDB_TF_S_INTERVALS, RDB_TF_BOUNDARY, p, len, NULL, 0);
 }
@@ -610,6 +611,7 @@ int rdb_cmd_record(int argc, char **argv)
 		         "the later ones are left out", (unsigned long long)rc.vdone + 1,
 		         (unsigned long long)rc.vdone + 1);
 	int status;
+	rdb_progress_end();
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));
@@ -798,6 +800,7 @@ int rdb_cmd_replay(int argc, char **argv)
 	int end = send_hello(fd, &h, &o) ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
 	int status;
+	rdb_progress_end();
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));

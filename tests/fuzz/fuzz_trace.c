@@ -70,6 +70,10 @@ _Noreturn void rdb_fatal(const char *fmt, ...)
 	longjmp(*catcher, 1);
 }
 
+/* No terminal here: no progress lines. */
+void rdb_progress(const char *fmt, ...) { (void)fmt; }
+void rdb_progress_end(void) {}
+
 void rdb_warn(const char *fmt, ...)
 {
 	(void)fmt;
