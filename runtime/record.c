@@ -433,6 +433,29 @@ static _Noreturn void diverged(uint64_t id, const struct rdb_tf_trap *t, long nr
 		rdb_sys1(__NR_exit_group, 125);
 }
 
+/* END where the program wanted more (what: a syscall's name, or "an
+ * interval boundary"): the recording stopped here; die as it did. */
+_Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
+{
+	struct rdb_tf_exit x;
+	rdb_memset(&x, 0, sizeof x);
+	if (h->len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
+		rdb_die("replay: bad END record from rdb\n");
+	RT->mode = 0;
+	if (x.execd)
+		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
+		           "one, which ran untraced\n", (unsigned long)RT->sc_id);
+	else
+		rdb_printf("rdb: replay reached the end of the trace at syscall #%lu (%s): the "
+		           "recording was cut short\n", (unsigned long)RT->sc_id, what);
+	if (x.how == RDB_TF_EXIT_SIGNAL) {
+		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), x.value);
+		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
+	}
+	for (;;)
+		rdb_sys1(__NR_exit_group, x.value);
+}
+
 /* The next record of the syscall stream, skipping notes.  TERM or END
  * where a syscall is wanted: the recorded run ended here. */
 static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
@@ -464,26 +487,8 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			replay_end(0); /* it died here: by a signal, or exit in a handler */
 		}
 		if (h.type == RDB_TF_END) {
-			struct rdb_tf_exit x;
-			rdb_memset(&x, 0, sizeof x);
-			if (h.len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
-				rdb_die("replay: bad END record from rdb\n");
-			RT->mode = 0;
-			if (x.execd)
-				rdb_printf("rdb: replay ends at syscall #%lu: the recorded program "
-				           "exec'd another one, which ran untraced\n",
-				           (unsigned long)RT->sc_id);
-			else
-				rdb_printf("rdb: replay reached the end of the trace at syscall #%lu "
-				           "(%s): the recording was cut short\n",
-				           (unsigned long)RT->sc_id, name(nr));
 			(void)a;
-			if (x.how == RDB_TF_EXIT_SIGNAL) {
-				rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), x.value);
-				rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
-			}
-			for (;;)
-				rdb_sys1(__NR_exit_group, x.value);
+			rdb_replay_at_end(&h, name(nr));
 		}
 		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP) {
 			RT->mode = 0;

@@ -250,6 +250,10 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	struct rdb_tf_rec h;
 	if (!rdb_chan_peek(&h))
 		rdb_die("replay: the channel from rdb ended at an event\n");
+	if (h.type == RDB_TF_END) {
+		rdb_chan_read(&h, sizeof h);
+		rdb_replay_at_end(&h, "an interval boundary");
+	}
 	if (h.type == RDB_TF_STOP) {
 		rdb_chan_read(&h, sizeof h);
 		RT->mode = 0;

@@ -137,6 +137,39 @@ sigkill)
 	cmp -s rec.out rep.out || fail "replay output differs"
 	expect rep.err "cut short"
 	;;
+sigkill-intervals)
+	# killed by SIGKILL after many intervals: every complete interval
+	# replays with --verify, from the start and from the last complete one,
+	# up to where the trace ends; info says cut short.
+	build busy prog
+	"$RDB" record -i 5 --checksum -o t -- ./prog > rec.out 2> rec.err &
+	sleep 2
+	pid=$("$RDB" info t 2>/dev/null | sed -n 's/^started:.*pid \([0-9]*\)$/\1/p')
+	[ -n "$pid" ] || fail "no pid in rdb info during the recording"
+	kill -9 "$pid"
+	wait
+	"$RDB" info t > i.out || fail "info"
+	expect i.out "^cut short: *yes"
+	n=$(sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p' i.out)
+	[ "${n:-0}" -ge 10 ] || fail "only ${n:-0} complete intervals after 2 s"
+	for from in 1 $((n / 2)) "$n"; do
+		"$RDB" replay --verify --from "$from" t > rep.out 2> rep.err; s=$?
+		[ $s = 137 ] || { cat rep.err; fail "replay --from $from: status $s, expected 137"; }
+		expect rep.err "cut short"
+		! grep -q "diverged" rep.err || { cat rep.err; fail "replay --from $from diverged"; }
+		# the whole replay prints a beginning of the recording's output (up to
+		# the last complete interval), a later start the end of that
+		if [ "$from" = 1 ]; then
+			cp rep.out whole.out
+			head -c "$(wc -c < whole.out)" rec.out | cmp -s - whole.out ||
+				fail "replay's output is not a beginning of the recording's"
+		else
+			tail -c "$(wc -c < rep.out)" whole.out | cmp -s - rep.out ||
+				fail "replay --from $from's output is not the end of the whole replay's"
+		fi
+	done
+	[ "$(wc -l < whole.out)" -ge 10 ] || fail "the whole replay printed $(wc -l < whole.out) lines"
+	;;
 rdbkill)
 	# rdb record itself killed by SIGKILL: the frames it wrote stay valid
 	# (it flushes when the channel is quiet), info says cut short, replay
