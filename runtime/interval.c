@@ -159,9 +159,14 @@ static void snap_fork(int slot)
 	rdb_sys3(__NR_madvise, rlo, len, 10 /* MADV_DONTFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 10);
 	long parent = rdb_sys0(__NR_getpid);
+	/* The child starts with every signal blocked: a terminal's ^C must not
+	 * run the program's handler in it. */
+	uint64_t all = ~0ull, old = 0;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
 	long pid = rdb_sys6(__NR_clone, 0, 0, 0, 0, 0, 0);
 	if (pid == 0)
 		snap_child(slot, parent);
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
 	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 11);
 	if (pid < 0) {
@@ -304,24 +309,24 @@ static uint64_t fs_base(void)
 
 static void send_context(void *uc, uint64_t interval)
 {
-	struct rdb_tf_context c;
-	rdb_memset(&c, 0, sizeof c);
-	c.interval = interval;
-	rdb_memcpy(c.gregs, rdb_gregs(uc), sizeof c.gregs);
-	c.fs_base = fs_base();
-	c.uc_flags = *(uint64_t *)uc;
-	c.sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
-	c.ss_sp = *(uint64_t *)((char *)uc + 16);
-	c.ss_flags = *(uint32_t *)((char *)uc + 24);
-	c.ss_size = *(uint64_t *)((char *)uc + 32);
-	c.brk_cur = RT->brk_cur;
-	c.brk_mapped = RT->brk_mapped;
-	c.sc_id = RT->sc_id;
-	rdb_memcpy(c.view, &RT->view[1], sizeof c.view);
-	c.reserved_blocked = RT->reserved_blocked;
+	struct rdb_tf_context *cp = &RT->ctx; /* off the (maybe alternate) signal stack */
+	rdb_memset(cp, 0, sizeof *cp);
+	cp->interval = interval;
+	rdb_memcpy(cp->gregs, rdb_gregs(uc), sizeof cp->gregs);
+	cp->fs_base = fs_base();
+	cp->uc_flags = *(uint64_t *)uc;
+	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
+	cp->ss_sp = *(uint64_t *)((char *)uc + 16);
+	cp->ss_flags = *(uint32_t *)((char *)uc + 24);
+	cp->ss_size = *(uint64_t *)((char *)uc + 32);
+	cp->brk_cur = RT->brk_cur;
+	cp->brk_mapped = RT->brk_mapped;
+	cp->sc_id = RT->sc_id;
+	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
+	cp->reserved_blocked = RT->reserved_blocked;
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
-	c.fpsize = fp ? fp_size(fp) : 0;
-	rdb_chan_put(RDB_TF_CONTEXT, &c, sizeof c, fp, c.fpsize);
+	cp->fpsize = fp ? fp_size(fp) : 0;
+	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, fp, cp->fpsize);
 }
 
 static void send_maps(uint64_t interval)

@@ -71,10 +71,11 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/maps", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
 	if (fd < 0)
 		rdb_die("cannot open /proc/self/maps (error %ld)\n", -fd);
-	char buf[4096];
+	char *buf = RT->mapsbuf; /* not on the (maybe alternate) signal stack */
+	const size_t cap_buf = sizeof RT->mapsbuf;
 	size_t have = 0, n = 0;
 	for (;;) {
-		long r = rdb_sys3(__NR_read, fd, buf + have, sizeof buf - have);
+		long r = rdb_sys3(__NR_read, fd, buf + have, cap_buf - have);
 		if (r == -RDB_EINTR)
 			continue;
 		if (r < 0)
@@ -90,7 +91,7 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 		for (size_t i = done; i < have; i++)
 			buf[i - done] = buf[i];
 		have -= done;
-		if (r == 0 || have == sizeof buf)
+		if (r == 0 || have == cap_buf)
 			break;
 	}
 	rdb_sys1(__NR_close, fd);

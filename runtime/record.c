@@ -750,7 +750,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 
 int rdb_rr_hidden(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_VALUES_FD &&
 	    (unsigned long)a[1] >= FD)
 		return 0; /* split below */
 	/* The values socket: hidden in replay too, so the calls agree. */
@@ -759,16 +759,17 @@ int rdb_rr_hidden(long nr, const long a[6])
 
 long rdb_rr_syscall(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= FD &&
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_VALUES_FD &&
 	    (unsigned long)a[1] >= FD) {
-		/* Leave the channel open: two ranges around it (two records). */
+		/* Leave the channel and the values socket (FD + 1) open: two
+		 * ranges around them (two records). */
 		int rec = RT->mode == RDB_TF_MODE_RECORD;
 		long lo[6] = {a[0], FD - 1, a[2], 0, 0, 0};
-		long hi[6] = {FD + 1, a[1], a[2], 0, 0, 0};
+		long hi[6] = {RDB_VALUES_FD + 1, a[1], a[2], 0, 0, 0};
 		long r = 0;
 		if ((unsigned long)a[0] < FD)
 			r = rec ? record(nr, lo) : replay(nr, lo);
-		if (r == 0 && (unsigned long)a[1] > FD)
+		if (r == 0 && (unsigned long)a[1] > RDB_VALUES_FD)
 			r = rec ? record(nr, hi) : replay(nr, hi);
 		return r;
 	}

@@ -127,11 +127,11 @@ static void load_blob(uint64_t a, uint64_t n)
 			/* not writable, or (a bug) not mapped: through a buffer */
 			uint64_t done = 0;
 			while (done < k) {
-				uint64_t c = k - done > sizeof RT->fpbuf ? sizeof RT->fpbuf : k - done;
-				if (rdb_chan_read(RT->fpbuf, c) != 1)
+				uint64_t c = k - done > sizeof RT->bounce ? sizeof RT->bounce : k - done;
+				if (rdb_chan_read(RT->bounce, c) != 1)
 					rdb_die("replay: the channel ended inside recorded values\n");
 				if (m)
-					poke_mem(a + done, RT->fpbuf, c);
+					poke_mem(a + done, RT->bounce, c);
 				done += c;
 			}
 		}
@@ -206,15 +206,15 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 
 static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 {
-	struct rdb_tf_context c;
-	uint32_t len = expect_head(RDB_TF_CONTEXT, &c, sizeof c, "the boundary's context");
-	if (c.fpsize > sizeof RT->fpbuf || len != sizeof c + c.fpsize ||
-	    rdb_chan_read(RT->fpbuf, c.fpsize) != 1)
+	struct rdb_tf_context *cp = &RT->ctx; /* off the (maybe alternate) signal stack */
+	uint32_t len = expect_head(RDB_TF_CONTEXT, cp, sizeof *cp, "the boundary's context");
+	if (cp->fpsize > sizeof RT->fpbuf || len != sizeof *cp + cp->fpsize ||
+	    rdb_chan_read(RT->fpbuf, cp->fpsize) != 1)
 		rdb_die("replay: bad CONTEXT record at boundary %lu\n", (unsigned long)b->interval);
 	uint64_t *g = rdb_gregs(uc);
 	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
 	if (RT->verify) {
-		verify_regs(g, &c, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
+		verify_regs(g, cp, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
 		if (b->flags & RDB_TF_B_CHECKSUM) {
 			uint64_t ht, hf;
 			rdb_checksum(g, RT->maps, RT->nmaps, &ht, &hf);

@@ -110,6 +110,9 @@ struct rdb_state {
 	size_t nmaps;
 	struct rdb_tf_map maps[RDB_MAX_MAPS];
 	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
+	uint8_t bounce[16384];  /* replay: values for memory the program cannot write */
+	char mapsbuf[4096];     /* procmaps.c: not on the (maybe alternate) signal stack */
+	struct rdb_tf_context ctx; /* a boundary's context, ditto */
 
 	/* record.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */

@@ -134,12 +134,23 @@ static int sync_signal(int sig, int code)
  * tgkill is sent again by replay (record.c): nothing to record. */
 static int defer(int sig, void *si, void *uc)
 {
-	if (RT->mode != RDB_TF_MODE_RECORD) {
-		if (RT->deliver[sig])
-			RT->deliver[sig]--;
-		return 0;
-	}
 	int code = *(int *)((char *)si + SI_CODE);
+	if (RT->mode == RDB_TF_MODE_REPLAY) {
+		/* Only what the trace queued again, faults, and signals the program
+		 * sends itself (sent again by replay); another process's signal
+		 * would run the handler where the recording did not: dropped. */
+		if (RT->deliver[sig]) {
+			RT->deliver[sig]--;
+			return 0;
+		}
+		if (sync_signal(sig, code) || ((code == SI_USER || code == SI_TKILL) &&
+		                               *(int *)((char *)si + SI_PID) ==
+		                                   (int)rdb_sys0(__NR_getpid)))
+			return 0;
+		return 1;
+	}
+	if (RT->mode != RDB_TF_MODE_RECORD)
+		return 0;
 	if (RT->deliver[sig]) {
 		/* one queued again by an event (several: a real-time signal
 		 * queued while the handler blocks it) */
@@ -345,8 +356,13 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * restore the old %r15: counts and events would be lost). */
 	uint64_t hm = (*ucmask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig))) &
 	              ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
+	/* The handler is program code, not a syscall in the kernel (it may
+	 * leave by longjmp: the flag stays clear). */
+	int in_sys = RT->in_prog_syscall;
+	RT->in_prog_syscall = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &hm, 0, 8);
 	rdb_call_handler(v.handler, sig, si, uc);
+	RT->in_prog_syscall = in_sys;
 	/* Nothing may interrupt from here to rt_sigreturn (which restores the
 	 * mask): a poke of the SIC (sic.c) would land in our registers, not
 	 * in the context the program goes back to. */

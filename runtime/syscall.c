@@ -187,9 +187,10 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 	}
 	long pre[RDB_NPRE];
 	rdb_systab_pre(nr, a, pre);
+	int was = RT->in_prog_syscall; /* (a handler's call inside another) */
 	RT->in_prog_syscall = 1;
 	long r = rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	RT->in_prog_syscall = 0;
+	RT->in_prog_syscall = was;
 	rdb_systab_writes(nr, a, pre, r, emit_syswrite, (void *)emit);
 	return r;
 }
