@@ -84,22 +84,6 @@ void *rdb_xrealloc(void *p, size_t n)
 
 void rdb_free(void *p) { free(p); }
 
-char *rdb_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(rdb_xmalloc(n), s, n);
-}
-
-char *rdb_path(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = rdb_xmalloc(a + b + 2);
-	memcpy(p, dir, a);
-	p[a] = '/';
-	memcpy(p + a + 1, name, b + 1);
-	return p;
-}
-
 static void usage(FILE *f)
 {
 	fputs("usage: rdb COMMAND ...\n"

@@ -17,6 +17,7 @@ void rdb_progress_end(void);
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */
+/* strings.c (shared by both) */
 char *rdb_xstrdup(const char *s);
 char *rdb_path(const char *dir, const char *name); /* dir/name, malloc'd */
 

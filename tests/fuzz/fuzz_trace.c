@@ -20,7 +20,7 @@
  * block freed after each input), replacing rdb/main.c's.  Build by hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
- *     rdb/trace.c rdb/feed.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd \
+ *     rdb/strings.c rdb/trace.c rdb/feed.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd \
  *     -o fuzz_trace
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
@@ -122,22 +122,6 @@ void *rdb_xrealloc(void *p, size_t n)
 		rdb_free(p);
 	}
 	return q;
-}
-
-char *rdb_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(rdb_xmalloc(n), s, n);
-}
-
-char *rdb_path(const char *d, const char *name)
-{
-	size_t a = strlen(d), b = strlen(name);
-	char *p = rdb_xmalloc(a + b + 2);
-	memcpy(p, d, a);
-	p[a] = '/';
-	memcpy(p + a + 1, name, b + 1);
-	return p;
 }
 
 static void free_all(void)
