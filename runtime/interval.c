@@ -422,6 +422,18 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
 	rdb_chan_flush();
 }
 
+/* The oldest deferred signal, taken off the queue: its number; info gets
+ * its siginfo. */
+static int pop_pending(uint8_t info[128])
+{
+	int signo = RT->pending[0].signo;
+	rdb_memcpy(info, RT->pending[0].info, 128);
+	RT->npending--;
+	for (int i = 0; i < RT->npending; i++)
+		RT->pending[i] = RT->pending[i + 1];
+	return signo;
+}
+
 /* The program is about to enter the kernel with signals still waiting for
  * a check (they arrived after its last one): they go now, recorded as
  * delivered in this syscall, or a pause() would wait for a signal it has
@@ -429,12 +441,8 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
 void rdb_record_pending_now(void)
 {
 	while (RT->npending) {
-		int signo = RT->pending[0].signo;
 		uint8_t info[128];
-		rdb_memcpy(info, RT->pending[0].info, sizeof info);
-		RT->npending--;
-		for (int i = 0; i < RT->npending; i++)
-			RT->pending[i] = RT->pending[i + 1];
+		int signo = pop_pending(info);
 		rdb_record_signal_now(signo, info);
 		rdb_signal_requeue(signo, info);
 	}
@@ -452,12 +460,8 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 {
 	if (RT->npending) {
 		/* One signal per check: counts of events stay strictly increasing. */
-		int signo = RT->pending[0].signo;
 		uint8_t info[128];
-		rdb_memcpy(info, RT->pending[0].info, sizeof info);
-		RT->npending--;
-		for (int i = 0; i < RT->npending; i++)
-			RT->pending[i] = RT->pending[i + 1];
+		int signo = pop_pending(info);
 		send_signal(RDB_TF_SIG_AT_SIC, signo, info, count, pc);
 		rdb_signal_requeue(signo, info);
 	} else if (RT->want_boundary || count >= RDB_SIC_SPAN ||
