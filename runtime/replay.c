@@ -446,12 +446,8 @@ void rdb_replay_restore(void)
  * R_X86_64_RELATIVE relocations, the only kind a static-pie has. */
 static void relocate(void)
 {
-	struct phdr {
-		uint32_t type, flags;
-		uint64_t offset, vaddr, paddr, filesz, memsz, align;
-	};
-	const struct phdr *ph = (const struct phdr *)rdb_getauxval(RDB_AT_PHDR);
-	unsigned long n = rdb_getauxval(RDB_AT_PHNUM);
+	unsigned long n;
+	const struct rdb_phdr *ph = rdb_phdrs(&n);
 	const uint64_t *dyn = 0;
 	for (unsigned long i = 0; i < n; i++)
 		if (ph[i].type == 2 /* PT_DYNAMIC */)

@@ -161,6 +161,12 @@ _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 /* ---- start.c ---------------------------------------------------------- */
 uint64_t __rdb_start(long *sp); /* the SIC's first %r15 */
 unsigned long rdb_getauxval(unsigned long type);
+/* The loaded program's ELF program headers (AT_PHDR), n of them. */
+struct rdb_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+const struct rdb_phdr *rdb_phdrs(unsigned long *n);
 
 /* ---- shadow.c --------------------------------------------------------- */
 /* Read / write / syscall-write transitions over a byte range (any length,

@@ -74,14 +74,16 @@ static void set_gs_base(void)
  * gives the load bias even without a PT_PHDR entry. */
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 
+const struct rdb_phdr *rdb_phdrs(unsigned long *n)
+{
+	*n = rdb_getauxval(RDB_AT_PHNUM);
+	return (const struct rdb_phdr *)rdb_getauxval(RDB_AT_PHDR);
+}
+
 static void find_image(void)
 {
-	struct phdr {
-		uint32_t type, flags;
-		uint64_t offset, vaddr, paddr, filesz, memsz, align;
-	};
-	const struct phdr *ph = (const struct phdr *)rdb_getauxval(RDB_AT_PHDR);
-	unsigned long n = rdb_getauxval(RDB_AT_PHNUM);
+	unsigned long n;
+	const struct rdb_phdr *ph = rdb_phdrs(&n);
 	uintptr_t lo = ~(uintptr_t)0, hi = 0;
 	for (unsigned long i = 0; i < n; i++)
 		if (ph[i].type == 1 /* PT_LOAD */) {
