@@ -68,6 +68,7 @@ __rdb_syscall:
 	movabs $(RDB_STATE_ADDR + RDB_STATE_CLONE_SP), %rcx
 	cmp %rsp, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
 	je .Lclone_child
+.Lleave:				/* the flags, then the return address */
 	mov (%rsp), %r11
 	popfq
 	.cfi_adjust_cfa_offset -8
@@ -87,13 +88,8 @@ __rdb_syscall:
 	mov (%rsp), %rcx
 	mov %rcx, -16(%r11)
 	lea -16(%r11), %rsp
-	mov (%rsp), %r11
-	popfq
-	.cfi_adjust_cfa_offset -8
-	mov (%rsp), %rcx
-	ret
+	jmp .Lleave
 
-	.cfi_adjust_cfa_offset 8
 .Lsigreturn:
 	popfq
 	.cfi_adjust_cfa_offset -8
