@@ -40,21 +40,8 @@ now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
-bzdir=$build/projects/bzip2
-tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* 2>/dev/null | head -n 1 || true)
-if [ -z "$tarball" ]; then
-	"$repo/scripts/apt-source.sh" bzip2 "$bzdir" >/dev/null || die "cannot download bzip2's source"
-	tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* | head -n 1)
-fi
-mkdir bzsrc && tar -xf "$tarball" -C bzsrc --strip-components=1
-i=0
-: > bz.in
-while [ "$(wc -c < bz.in)" -lt $((bz_mb * 1048576)) ]; do
-	cat bzsrc/*.c bzsrc/*.h bzsrc/*.ref >> bz.in
-	seq $((i * 7919)) 7 $((i * 7919 + 400000)) >> bz.in
-	i=$((i + 1))
-done
-head -c $((bz_mb * 1048576)) bz.in > bz.input && rm bz.in
+. "$repo/bench/bzip2-workload.sh"
+bzip2_workload "$build" "$bz_mb"
 
 echo "bench/record: building (gcc -static, rdb-cc)" >&2
 for k in native rdb; do
