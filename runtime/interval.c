@@ -161,12 +161,11 @@ static void snap_fork(int slot)
 	long parent = rdb_sys0(__NR_getpid);
 	/* The child starts with every signal blocked: a terminal's ^C must not
 	 * run the program's handler in it. */
-	uint64_t all = ~0ull, old = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	uint64_t old = rdb_block_all();
 	long pid = rdb_sys6(__NR_clone, 0, 0, 0, 0, 0, 0);
 	if (pid == 0)
 		snap_child(slot, parent);
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_set_mask(old);
 	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 11);
 	if (pid < 0) {
@@ -450,10 +449,9 @@ void rdb_record_pending_now(void)
 
 void rdb_record_signal_now(int signo, const uint8_t *info)
 {
-	uint64_t all = ~0ull, old = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	uint64_t old = rdb_block_all();
 	send_signal(RDB_TF_SIG_IN_SYSCALL, signo, info, 0, 0);
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_set_mask(old);
 }
 
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
@@ -530,8 +528,7 @@ void rdb_interval_end(void)
 {
 	if (!RT->snap_ok)
 		return;
-	uint64_t all = ~0ull, old = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	uint64_t old = rdb_block_all();
 	if (!RT->every_sic)
 		rdb_sys1(__NR_timer_delete, RT->timer_id);
 	RT->snap_ok = 0;
@@ -541,5 +538,5 @@ void rdb_interval_end(void)
 	snap_post(cur, 1);
 	snap_reap(cur);
 	snap_reap(1 - cur);
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_set_mask(old);
 }

@@ -360,8 +360,7 @@ static long record(long nr, const long *a)
 	if (RT->debug > 1)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, name(nr),
 		           (unsigned long)rdb_sic());
-	uint64_t all = ~0ull, old = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	uint64_t old = rdb_block_all();
 	t.id = ++RT->sc_id;
 	t.ret = r;
 	t.ndata = (uint32_t)(RT->nreg - base);
@@ -372,7 +371,7 @@ static long record(long nr, const long *a)
 	}
 	rdb_chan_flush();
 	RT->nreg = base;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_set_mask(old);
 	return r;
 }
 
@@ -569,7 +568,7 @@ static void replay_sigsuspend(const long *a)
 	uint64_t m = *(const uint64_t *)a[0] & ~(RT->reserved_sigs | (1ull << (RDB_SIGSEGV - 1)));
 	uint64_t old = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &m, &old, 8);
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+	rdb_set_mask(old);
 }
 
 static long replay(long nr, const long *a)
@@ -712,15 +711,13 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		n = r;
 	} else {
 		execute(kind, n.in, n.out);
-		uint64_t all = ~0ull, old = 0;
 		int mask = RT->mode == RDB_TF_MODE_RECORD;
-		if (mask)
-			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+		uint64_t old = mask ? rdb_block_all() : 0;
 		n.after = RT->sc_id;
 		rdb_chan_put(RDB_TF_NONDET, &n, sizeof n, 0, 0);
 		rdb_chan_flush();
 		if (mask)
-			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &old, 0, 8);
+			rdb_set_mask(old);
 	}
 	RT->nondets++;
 	switch (kind) {

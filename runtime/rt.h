@@ -233,6 +233,10 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
 
 /* ---- signal.c --------------------------------------------------------- */
 void rdb_signal_init(void);
+/* Every signal blocked (the kernel's mask, not the program's view);
+ * returns the mask it replaced, for rdb_set_mask. */
+uint64_t rdb_block_all(void);
+void rdb_set_mask(uint64_t m);
 #define RDB_SIG_TIMER 64 /* the interval timer's: reserved for the runtime */
 /* Delivers signo with the recorded siginfo to the program's handler at the
  * next return to the program (the signal is queued, blocked until then). */

@@ -83,8 +83,7 @@ int rdb_sic_fault(void *si, void *uc)
 	/* Blocked until rt_sigreturn restores the program's mask: a signal
 	 * handled after the event would poke our registers, not the context
 	 * the program goes back to. */
-	uint64_t all = ~0ull;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, 0, 8);
+	rdb_block_all();
 	RT->in_event = 1;
 	RT->poked = 0;
 	if (RT->debug > 1)

@@ -90,6 +90,15 @@ static long install(int sig)
 	return ksigaction(sig, &k, 0);
 }
 
+uint64_t rdb_block_all(void)
+{
+	uint64_t all = ~0ull, old = 0;
+	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, &old, 8);
+	return old;
+}
+
+void rdb_set_mask(uint64_t m) { rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &m, 0, 8); }
+
 /* Signals the runtime keeps for itself: the program's calls change only
  * its view of them. */
 static void reserve(int sig)
@@ -360,14 +369,14 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * leave by longjmp: the flag stays clear). */
 	int in_sys = RT->in_prog_syscall;
 	RT->in_prog_syscall = 0;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &hm, 0, 8);
+	rdb_set_mask(hm);
 	rdb_call_handler(v.handler, sig, si, uc);
 	RT->in_prog_syscall = in_sys;
 	/* Nothing may interrupt from here to rt_sigreturn (which restores the
 	 * mask): a poke of the SIC (sic.c) would land in our registers, not
 	 * in the context the program goes back to. */
-	uint64_t all = ~0ull, r15;
-	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &all, 0, 8);
+	uint64_t r15;
+	rdb_block_all();
 	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
 	gregs(uc)[REG_R15] = r15;
 }
