@@ -414,22 +414,33 @@ static _Noreturn void replay_end(const char *why)
 		rdb_sys1(__NR_exit_group, x.how == RDB_TF_EXIT_STATUS ? x.value : 125);
 }
 
+/* The replay cannot go on: says why ("rdb: replay diverged " + fmt) and
+ * exits 125 (no more records are sent or awaited). */
+_Noreturn void rdb_replay_diverged(const char *fmt, ...)
+{
+	char buf[480];
+	__builtin_va_list ap;
+	__builtin_va_start(ap, fmt);
+	rdb_vsnprintf(buf, sizeof buf, fmt, ap);
+	__builtin_va_end(ap);
+	RT->mode = 0;
+	rdb_printf("rdb: replay diverged %s\n", buf);
+	for (;;)
+		rdb_sys1(__NR_exit_group, 125);
+}
+
 static _Noreturn void diverged(uint64_t id, const struct rdb_tf_trap *t, long nr,
                                const long *a, const char *what)
 {
-	RT->mode = 0;
 	if (t)
-		rdb_printf("rdb: replay diverged at syscall #%lu: %s: recorded %s(%lx, %lx, "
-		           "%lx, ...) = %ld, the program asked for %s(%lx, %lx, %lx, ...)\n",
-		           (unsigned long)id, what, name(t->nr), (unsigned long)t->args[0],
-		           (unsigned long)t->args[1], (unsigned long)t->args[2], (long)t->ret,
-		           name(nr), (unsigned long)a[0], (unsigned long)a[1],
-		           (unsigned long)a[2]);
-	else
-		rdb_printf("rdb: replay diverged at syscall #%lu: %s (the program asked for "
-		           "%s)\n", (unsigned long)id, what, name(nr));
-	for (;;)
-		rdb_sys1(__NR_exit_group, 125);
+		rdb_replay_diverged("at syscall #%lu: %s: recorded %s(%lx, %lx, %lx, ...) = %ld, "
+		                    "the program asked for %s(%lx, %lx, %lx, ...)",
+		                    (unsigned long)id, what, name(t->nr), (unsigned long)t->args[0],
+		                    (unsigned long)t->args[1], (unsigned long)t->args[2],
+		                    (long)t->ret, name(nr), (unsigned long)a[0],
+		                    (unsigned long)a[1], (unsigned long)a[2]);
+	rdb_replay_diverged("at syscall #%lu: %s (the program asked for %s)", (unsigned long)id,
+	                    what, name(nr));
 }
 
 /* END where the program wanted more (what: a syscall's name, or "an
@@ -474,12 +485,9 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			rdb_memset(&v, 0, sizeof v);
 			if (h.len == sizeof v)
 				rdb_chan_read(&v, sizeof v);
-			RT->mode = 0;
-			rdb_printf("rdb: replay diverged at syscall #%lu: the recording executed "
-			           "%s here, the program asked for %s\n", (unsigned long)RT->sc_id,
-			           nd_name(v.kind), name(nr));
-			for (;;)
-				rdb_sys1(__NR_exit_group, 125);
+			rdb_replay_diverged("at syscall #%lu: the recording executed %s here, "
+			                    "the program asked for %s",
+			                    (unsigned long)RT->sc_id, nd_name(v.kind), name(nr));
 		}
 		if (h.type == RDB_TF_TERM) {
 			rdb_chan_read(0, h.len);
@@ -490,12 +498,10 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			rdb_replay_at_end(&h, name(nr));
 		}
 		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP) {
-			RT->mode = 0;
-			rdb_printf("rdb: replay diverged at syscall #%lu (%s): the recording reached "
-			           "%s first\n", (unsigned long)RT->sc_id, name(nr),
-			           h.type == RDB_TF_SIGNAL ? "a signal" : "an interval boundary");
-			for (;;)
-				rdb_sys1(__NR_exit_group, 125);
+			rdb_replay_diverged("at syscall #%lu (%s): the recording reached %s first",
+			                    (unsigned long)RT->sc_id, name(nr),
+			                    h.type == RDB_TF_SIGNAL ? "a signal"
+			                                            : "an interval boundary");
 		}
 		if (h.type != RDB_TF_TRAP || h.len != sizeof *t)
 			rdb_die("replay: unexpected record type %u (%u bytes) at syscall #%lu\n",
@@ -690,23 +696,18 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 			rdb_chan_read(0, h.len);
 		}
 		if (h.type != RDB_TF_NONDET || h.len != sizeof r) {
-			RT->mode = 0;
-			rdb_printf("rdb: replay diverged after syscall #%lu: the program executed "
-			           "%s, the recording has record type %u there\n",
-			           (unsigned long)RT->sc_id, nd_name(kind), h.type);
-			for (;;)
-				rdb_sys1(__NR_exit_group, 125);
+			rdb_replay_diverged("after syscall #%lu: the program executed "
+			                    "%s, the recording has record type %u there",
+			                    (unsigned long)RT->sc_id, nd_name(kind), h.type);
 		}
 		rdb_chan_read(&r, sizeof r);
 		if (r.kind != kind || r.after != n.after || r.in[0] != n.in[0] || r.in[1] != n.in[1]) {
-			RT->mode = 0;
-			rdb_printf("rdb: replay diverged after syscall #%lu: the program executed "
-			           "%s (%lx, %lx), the recording %s (%lx, %lx)\n",
-			           (unsigned long)RT->sc_id, nd_name(kind), (unsigned long)n.in[0],
-			           (unsigned long)n.in[1], nd_name(r.kind), (unsigned long)r.in[0],
-			           (unsigned long)r.in[1]);
-			for (;;)
-				rdb_sys1(__NR_exit_group, 125);
+			rdb_replay_diverged("after syscall #%lu: the program executed "
+			                    "%s (%lx, %lx), the recording %s (%lx, %lx)",
+			                    (unsigned long)RT->sc_id, nd_name(kind),
+			                    (unsigned long)n.in[0], (unsigned long)n.in[1],
+			                    nd_name(r.kind), (unsigned long)r.in[0],
+			                    (unsigned long)r.in[1]);
 		}
 		n = r;
 	} else {
@@ -813,10 +814,7 @@ void rdb_rr_term(int status, int signo)
 		RT->mode = 0;
 		return;
 	}
-	RT->mode = 0;
-	rdb_printf("rdb: replay diverged after syscall #%lu: the program ends here "
-	           "(status %d, signal %d), the recording went on (record type %u)\n",
-	           (unsigned long)RT->sc_id, status, signo, h.type);
-	for (;;)
-		rdb_sys1(__NR_exit_group, 125);
+	rdb_replay_diverged("after syscall #%lu: the program ends here "
+	                    "(status %d, signal %d), the recording went on (record type %u)",
+	                    (unsigned long)RT->sc_id, status, signo, h.type);
 }

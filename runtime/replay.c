@@ -20,15 +20,12 @@ static _Noreturn void diverge(const char *fmt, ...) __attribute__((format(printf
 
 static _Noreturn void diverge(const char *fmt, ...)
 {
-	char buf[512];
+	char buf[400];
 	__builtin_va_list ap;
 	__builtin_va_start(ap, fmt);
 	rdb_vsnprintf(buf, sizeof buf, fmt, ap);
 	__builtin_va_end(ap);
-	RT->mode = 0;
-	rdb_printf("rdb: replay diverged in interval %lu: %s\n", (unsigned long)RT->interval, buf);
-	for (;;)
-		rdb_sys1(__NR_exit_group, 125);
+	rdb_replay_diverged("in interval %lu: %s", (unsigned long)RT->interval, buf);
 }
 
 static const char *type_name(uint32_t t)

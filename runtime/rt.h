@@ -195,6 +195,8 @@ void rdb_chan_init(void);
 long rdb_rr_syscall(long nr, const long args[6]);
 /* rdb_run_term's part: send or check the TERM record. */
 void rdb_rr_term(int status, int signo);
+/* Replay cannot go on: "rdb: replay diverged " + fmt, exit status 125. */
+_Noreturn void rdb_replay_diverged(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Replay: the trace ends (END record h) where the program wanted more. */
 _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what);
 /* The program's operation on the channel's fd: refused with EBADF. */
