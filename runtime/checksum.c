@@ -92,21 +92,9 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full)
 {
 	if (RT->debug) {
-		char name[64] = "/tmp/rdb-hash.";
-		size_t k = rdb_strlen(name);
-		uint64_t ids[2] = {RT->mode == RDB_TF_MODE_REPLAY ? 2u : 1u, RT->interval};
-		for (int j = 0; j < 2; j++) {
-			char d[24];
-			int m = 0;
-			uint64_t x = ids[j];
-			do
-				d[m++] = (char)('0' + x % 10);
-			while (x /= 10);
-			while (m)
-				name[k++] = d[--m];
-			name[k++] = '.';
-		}
-		name[k - 1] = 0;
+		char name[64];
+		rdb_snprintf(name, sizeof name, "/tmp/rdb-hash.%d.%lu",
+		             RT->mode == RDB_TF_MODE_REPLAY ? 2 : 1, (unsigned long)RT->interval);
 		RT->hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	}
 	/* The program's alternate signal stack is a stack too: signal frames

@@ -278,15 +278,6 @@ void rdb_interval_forget(uintptr_t a, size_t n)
 	scan_emit(&s);
 }
 
-static void clear_planes(void)
-{
-	RT->in_boundary = 1;
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL)
-			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
-	RT->in_boundary = 0;
-}
-
 /* ---- the boundary's records --------------------------------------------- */
 
 static uint32_t fp_size(const uint8_t *fp)
@@ -299,20 +290,13 @@ static uint32_t fp_size(const uint8_t *fp)
 	return 512;
 }
 
-static uint64_t fs_base(void)
-{
-	uint64_t v;
-	__asm__ volatile("rdfsbase %0" : "=r"(v));
-	return v;
-}
-
 static void send_context(void *uc, uint64_t interval)
 {
 	struct rdb_tf_context *cp = &RT->ctx; /* off the (maybe alternate) signal stack */
 	rdb_memset(cp, 0, sizeof *cp);
 	cp->interval = interval;
 	rdb_memcpy(cp->gregs, rdb_gregs(uc), sizeof cp->gregs);
-	cp->fs_base = fs_base();
+	cp->fs_base = rdb_fs_base();
 	cp->uc_flags = *(uint64_t *)uc;
 	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
 	cp->ss_sp = *(uint64_t *)((char *)uc + 16);
@@ -395,7 +379,7 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
 	rdb_chan_flush();
-	clear_planes();
+	rdb_planes_clear_maps();
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
 	snap_fork(next);

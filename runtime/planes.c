@@ -24,6 +24,15 @@ static int any(const unsigned char *vec, uintptr_t plane_lo, uintptr_t plane_d)
 	return (vec[i] | vec[i + 1]) & 1;
 }
 
+void rdb_planes_clear_maps(void)
+{
+	RT->in_boundary = 1; /* the boundary's scan already has these reads */
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL)
+			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
+	RT->in_boundary = 0;
+}
+
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 {
 	static const size_t nvec = CHUNK / 4096 + 2;

@@ -187,8 +187,7 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 		diverge("--verify: at boundary %lu the flags are 0x%lx, the recording had 0x%lx",
 		        (unsigned long)b, (unsigned long)g[REG_EFL],
 		        (unsigned long)c->gregs[REG_EFL]);
-	uint64_t fs;
-	__asm__ volatile("rdfsbase %0" : "=r"(fs));
+	uint64_t fs = rdb_fs_base();
 	if (fs != c->fs_base)
 		diverge("--verify: at boundary %lu the fs base is 0x%lx, the recording had 0x%lx",
 		        (unsigned long)b, (unsigned long)fs, (unsigned long)c->fs_base);
@@ -225,9 +224,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
 		}
 	}
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind != RDB_TF_MAP_SPECIAL)
-			rdb_shadow_clear(RT->maps[i].start, RT->maps[i].end - RT->maps[i].start);
+	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
 	RT->interval = b->interval;
 	load_values(b->interval);
 }

@@ -140,6 +140,14 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CL
                "layout.h RDB_STATE_CLONE_FRAME");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 
+/* The fs base (TLS), read with FSGSBASE (start.c requires it). */
+static inline uint64_t rdb_fs_base(void)
+{
+	uint64_t v;
+	__asm__ volatile("rdfsbase %0" : "=r"(v));
+	return v;
+}
+
 static inline int rdb_covered(uintptr_t a, size_t n)
 {
 	return a >= RDB_COVER_LO && a <= RDB_COVER_HI && n <= RDB_COVER_HI - a;
@@ -152,6 +160,8 @@ size_t rdb_strlen(const char *s);
 int rdb_strcmp(const char *a, const char *b);
 int rdb_memcmp(const void *a, const void *b, size_t n);
 void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, __builtin_va_list ap);
+void rdb_snprintf(char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void rdb_write_all(int fd, const char *p, size_t n);
 _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define RDB_ASSERT(c)                                                       \
@@ -299,6 +309,9 @@ void rdb_replay_insyscall_signals(void);
  * or S word is not zero, with both words. */
 typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s);
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
+/* A boundary, record and replay alike: both planes of every mapping in
+ * RT->maps to zero (the kernel's special mappings aside). */
+void rdb_planes_clear_maps(void);
 
 /* ---- procmaps.c ------------------------------------------------------- */
 /* The program's mappings in the covered range (from /proc/self/maps):

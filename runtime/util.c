@@ -142,6 +142,14 @@ void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 	buf[n] = 0;
 }
 
+void rdb_snprintf(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rdb_vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+}
+
 void rdb_printf(const char *fmt, ...)
 {
 	struct out o;
