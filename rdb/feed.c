@@ -23,16 +23,13 @@ struct rdb_feed {
 	int end; /* enum rdb_feed_end, once the merge stopped for a reason */
 };
 
-/* rdb record writes each interval's values whole and in interval order:
- * the last complete interval is the last one in the values stream if its
- * VALUES_END is there, else the one before.  Reads one interval. */
-static uint64_t last_complete(struct rdb_feed *f)
+uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x)
 {
-	uint64_t j = rdb_ivx_last(f->ix, RDB_TF_S_VALUES);
+	uint64_t j = rdb_ivx_last(x, RDB_TF_S_VALUES);
 	if (!j)
 		return 0;
-	struct rdb_tr *r = rdb_tr_open(f->dir, RDB_TF_S_VALUES);
-	rdb_tr_seek_interval(r, f->ix, j);
+	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_VALUES);
+	rdb_tr_seek_interval(r, x, j);
 	uint32_t t;
 	const void *p;
 	size_t n;
@@ -79,7 +76,7 @@ struct rdb_feed *rdb_feed_open(const char *dir, const struct rdb_tf_exit *x, uin
 	if (!rdb_ivx_last(f->ix, RDB_TF_S_SYSCALLS))
 		rdb_warn("%s: no ivindex entries: a replay stops at the first interval boundary",
 		         dir);
-	f->last_complete = last_complete(f);
+	f->last_complete = rdb_last_complete(dir, f->ix);
 	check_from(f);
 	f->sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	f->sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);

@@ -91,7 +91,8 @@ static void usage(FILE *f)
 	      "  rdb record [-o DIR] [-i MS] -- PROG ARGS...  run PROG, writing a trace set\n"
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
-	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n\n"
+	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
+	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n\n"
 	      "'rdb COMMAND --help' says more.  The trace format: docs/trace-format.md.\n",
 	      f);
 }
@@ -119,6 +120,8 @@ int main(int argc, char **argv)
 		return rdb_cmd_info(argc - 1, argv + 1);
 	if (!strcmp(c, "truss"))
 		return rdb_cmd_truss(argc - 1, argv + 1);
+	if (!strcmp(c, "flowback"))
+		return rdb_cmd_flowback(argc - 1, argv + 1);
 	rdb_warn("unknown command '%s'", c);
 	usage(stderr);
 	return 2;

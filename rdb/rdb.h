@@ -4,6 +4,7 @@
 #define RDB_TOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "trace_format.h"
@@ -86,7 +87,7 @@ int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t int
 void rdb_ivx_free(struct rdb_ivx *x);
 
 /* Whether the payload size fits the record type (types with a variable
- * part: BOUNDARY, CONTEXT, MAPS, STACK, VALUES, VALUES_END, SIGNAL; any
+ * part: BOUNDARY, CONTEXT, MAPS, STACK, VALUES, VALUES_END, SIGNAL, WRITTEN; any
  * size for the others). */
 int rdb_rec_ok(uint32_t type, const void *p, size_t n);
 /* The interval field of those records (their first): p holds 8 bytes. */
@@ -104,6 +105,10 @@ enum rdb_feed_end {
 	RDB_FEED_CUT,     /* an interval's values or context are missing: END (cut) there */
 	RDB_FEED_DEAD,    /* emit returned nonzero: the channel is gone */
 };
+/* The last interval a replay can start at: rdb record writes each
+ * interval's values whole and in interval order, so it is the last one in
+ * the values stream if its VALUES_END is there, else the one before. */
+uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x);
 /* Passes each record for the runtime to emit, in channel order. */
 int rdb_feed_run(struct rdb_feed *f, int (*emit)(void *ctx, uint32_t type, const void *p,
                                                  size_t n), void *ctx);
@@ -117,9 +122,25 @@ long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size
 /* ---- run.c ------------------------------------------------------------ */
 int rdb_cmd_record(int argc, char **argv);
 int rdb_cmd_replay(int argc, char **argv);
+struct rdb_replay_opts {
+	const char *dir;
+	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
+	uint32_t flags;    /* RDB_TF_HELLO_QUIET, _VERIFY */
+	const struct rdb_tf_watch *watch; /* rdb flowback: NULL, or the watched bytes */
+};
+/* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
+ * (at most cap, the last one of kind END) go to hits, their number to
+ * *nhits. */
+int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
+               size_t *nhits);
 
 /* ---- show.c ----------------------------------------------------------- */
 int rdb_cmd_info(int argc, char **argv);
 int rdb_cmd_truss(int argc, char **argv);
+/* One syscall, as truss prints it ("#id name(args) = ret ...\n"). */
+void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
+
+/* ---- flowback.c ------------------------------------------------------- */
+int rdb_cmd_flowback(int argc, char **argv);
 
 #endif

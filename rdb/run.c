@@ -132,6 +132,22 @@ static int send_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* 0 when all n bytes came, -1 at the end of the stream or an error. */
+static int read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
 /* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
 static int end_like(int how, int value)
 {
@@ -316,6 +332,7 @@ struct recorder {
 static const int chan_streams[] = {
 	RDB_TF_S_SYSCALLS, RDB_TF_S_SYSDATA, RDB_TF_S_NONDET, RDB_TF_S_INTERVALS,
 	RDB_TF_S_CONTEXT, RDB_TF_S_MAPPINGS, RDB_TF_S_STACK, RDB_TF_S_SIGNALS,
+	RDB_TF_S_WRITTEN,
 };
 
 static void bad_record(struct recorder *rc, const char *where, uint32_t type, size_t len)
@@ -364,6 +381,7 @@ static int stream_of(uint32_t type)
 	case RDB_TF_CONTEXT: return RDB_TF_S_CONTEXT;
 	case RDB_TF_MAPS: return RDB_TF_S_MAPPINGS;
 	case RDB_TF_STACK: return RDB_TF_S_STACK;
+	case RDB_TF_WRITTEN: return RDB_TF_S_WRITTEN;
 	case RDB_TF_SIGNAL: return RDB_TF_S_SYSCALLS; /* and signals */
 	default: return -1;
 	}
@@ -645,14 +663,8 @@ static void replay_usage(FILE *f)
 	      f);
 }
 
-struct replay_opts {
-	const char *dir;
-	uint64_t from, to;
-	uint32_t flags;
-};
-
 /* 0 and o filled, or the exit status for main. */
-static int replay_args(int argc, char **argv, struct replay_opts *o)
+static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 {
 	const char *v;
 	memset(o, 0, sizeof *o);
@@ -716,14 +728,15 @@ static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
 	return feed(*(int *)ctx, type, p, n);
 }
 
-static int send_hello(int fd, const struct rdb_header *h, const struct replay_opts *o)
+static int send_hello(int fd, const struct rdb_header *h, const struct rdb_replay_opts *o)
 {
 	size_t hl = sizeof(struct rdb_tf_hello) + h->nauxv * 16 + 16;
 	char *hb = rdb_xmalloc(hl);
 	/* RDB_DEBUG=2 for rdb: the runtime traces events (the program's own
 	 * environment is the recorded one) */
 	const char *dbg = getenv("RDB_DEBUG");
-	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0);
+	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
+	                 (o->watch ? RDB_TF_HELLO_WATCH : 0);
 	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from, 0};
 	memcpy(hb, &m, sizeof m);
@@ -731,12 +744,14 @@ static int send_hello(int fd, const struct rdb_header *h, const struct replay_op
 	memcpy(hb + sizeof m + h->nauxv * 16, h->random, 16);
 	int dead = feed(fd, RDB_TF_HELLO, hb, hl);
 	rdb_free(hb);
+	if (!dead && o->watch)
+		dead = feed(fd, RDB_TF_WATCH, o->watch, sizeof *o->watch);
 	return dead;
 }
 
 /* rdb's exit status: the program's, checked against the recording's (or,
  * stopped by --to, 0 if the program exited 0). */
-static int replay_status(const struct rdb_header *h, const struct replay_opts *o, int end,
+static int replay_status(const struct rdb_header *h, const struct rdb_replay_opts *o, int end,
                          int status)
 {
 	int how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
@@ -744,7 +759,8 @@ static int replay_status(const struct rdb_header *h, const struct replay_opts *o
 	const char *what = how == RDB_TF_EXIT_SIGNAL ? "signal" : "status";
 	if (end == RDB_FEED_STOP) {
 		if (how == RDB_TF_EXIT_STATUS && val == 0) {
-			rdb_warn("replay stopped after interval %llu", (unsigned long long)o->to);
+			if (!o->watch)
+				rdb_warn("replay stopped after interval %llu", (unsigned long long)o->to);
 			return 0;
 		}
 		rdb_warn("replay was to stop after interval %llu, but the program ended with %s %d",
@@ -759,26 +775,42 @@ static int replay_status(const struct rdb_header *h, const struct replay_opts *o
 	return end_like(how, val);
 }
 
-int rdb_cmd_replay(int argc, char **argv)
+/* The watch's reports (runtime/watch.c), after the feed: WATCH_HIT
+ * records until END or the end of the channel. */
+static size_t read_hits(int fd, struct rdb_tf_watch_hit *hits, size_t cap)
 {
-	struct replay_opts o;
-	int bad = replay_args(argc, argv, &o);
-	if (bad)
-		return bad < 0 ? 0 : bad;
+	size_t n = 0;
+	struct rdb_tf_rec h;
+	while (read_all(fd, &h, sizeof h) == 0) {
+		struct rdb_tf_watch_hit w;
+		if (h.type != RDB_TF_WATCH_HIT || h.len != sizeof w || read_all(fd, &w, sizeof w))
+			break;
+		if (n < cap)
+			hits[n++] = w;
+		if (w.kind == RDB_TF_WH_END)
+			break;
+	}
+	return n;
+}
+
+int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
+               size_t *nhits)
+{
 	struct rdb_header h;
-	rdb_read_header(o.dir, &h);
+	rdb_read_header(o->dir, &h);
 	if (!h.have_random)
 		rdb_fatal("%s: the program never started under rdb (no AT_RANDOM record): "
-		          "nothing to replay", o.dir);
-	check_buildid(o.dir, &h);
+		          "nothing to replay", o->dir);
+	check_buildid(o->dir, &h);
 	if (!h.have_exit) {
-		rdb_warn("%s: no exit file: the recording was cut short (rdb itself was killed)",
-		         o.dir);
+		if (!o->watch)
+			rdb_warn("%s: no exit file: the recording was cut short (rdb itself was "
+			         "killed)", o->dir);
 		h.exit.how = RDB_TF_EXIT_SIGNAL;
 		h.exit.value = SIGKILL;
 		h.exit.cut = 1;
 	}
-	struct rdb_feed *f = rdb_feed_open(o.dir, &h.exit, o.from, o.to);
+	struct rdb_feed *f = rdb_feed_open(o->dir, &h.exit, o->from, o->to);
 
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -797,8 +829,10 @@ int rdb_cmd_replay(int argc, char **argv)
 	}
 	close(sv[1]);
 	int fd = sv[0];
-	int end = send_hello(fd, &h, &o) ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
+	int end = send_hello(fd, &h, o) ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
+	if (o->watch)
+		*nhits = read_hits(fd, hits, cap);
 	int status;
 	rdb_progress_end();
 	while (waitpid(pid, &status, 0) < 0)
@@ -806,5 +840,14 @@ int rdb_cmd_replay(int argc, char **argv)
 			rdb_fatal("waitpid: %s", strerror(errno));
 	close(fd);
 	rdb_feed_close(f);
-	return replay_status(&h, &o, end, status);
+	return replay_status(&h, o, end, status);
+}
+
+int rdb_cmd_replay(int argc, char **argv)
+{
+	struct rdb_replay_opts o;
+	int bad = replay_args(argc, argv, &o);
+	if (bad)
+		return bad < 0 ? 0 : bad;
+	return rdb_replay(&o, NULL, 0, NULL);
 }

@@ -261,20 +261,20 @@ int rdb_cmd_info(int argc, char **argv)
 	return 0;
 }
 
-static void print_arg(const struct rdb_sys_info *si, int k, int64_t v)
+static void print_arg(FILE *f, const struct rdb_sys_info *si, int k, int64_t v)
 {
 	switch (si ? si->arg_kind[k] : RDB_ARG_LONG) {
-	case RDB_ARG_INT: printf("%d", (int)v); break;
-	case RDB_ARG_UINT: printf("%u", (unsigned)v); break;
-	case RDB_ARG_ULONG: printf("%llu", (unsigned long long)v); break;
+	case RDB_ARG_INT: fprintf(f, "%d", (int)v); break;
+	case RDB_ARG_UINT: fprintf(f, "%u", (unsigned)v); break;
+	case RDB_ARG_ULONG: fprintf(f, "%llu", (unsigned long long)v); break;
 	case RDB_ARG_PTR:
 	case RDB_ARG_STR:
 		if (v)
-			printf("0x%llx", (unsigned long long)v);
+			fprintf(f, "0x%llx", (unsigned long long)v);
 		else
-			printf("NULL");
+			fprintf(f, "NULL");
 		break;
-	default: printf("%lld", (long long)v);
+	default: fprintf(f, "%lld", (long long)v);
 	}
 }
 
@@ -313,29 +313,34 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 	if (n != sizeof t)
 		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
 	memcpy(&t, p, sizeof t);
-	const struct rdb_sys_info *si = rdb_sys_info(t.nr);
-	const char *name = rdb_sys_name(t.nr);
+	rdb_print_trap(stdout, &t);
+}
+
+void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t)
+{
+	const struct rdb_sys_info *si = rdb_sys_info(t->nr);
+	const char *name = rdb_sys_name(t->nr);
 	int nargs = si && si->name ? si->nargs : 6;
-	printf("#%llu ", (unsigned long long)t.id);
+	fprintf(f, "#%llu ", (unsigned long long)t->id);
 	if (name)
-		printf("%s(", name);
+		fprintf(f, "%s(", name);
 	else
-		printf("syscall_%lld(", (long long)t.nr);
+		fprintf(f, "syscall_%lld(", (long long)t->nr);
 	for (int k = 0; k < nargs; k++) {
 		if (k)
-			printf(", ");
-		print_arg(si, k, t.args[k]);
+			fprintf(f, ", ");
+		print_arg(f, si, k, t->args[k]);
 	}
-	if (t.ret < 0 && t.ret > -4096) {
-		const char *en = strerrorname_np((int)-t.ret);
-		printf(") = -1 %s (%s)", en ? en : "?", strerror((int)-t.ret));
-	} else if (t.ret > 0xffff || t.ret < -0xffff)
-		printf(") = 0x%llx", (unsigned long long)t.ret);
+	if (t->ret < 0 && t->ret > -4096) {
+		const char *en = strerrorname_np((int)-t->ret);
+		fprintf(f, ") = -1 %s (%s)", en ? en : "?", strerror((int)-t->ret));
+	} else if (t->ret > 0xffff || t->ret < -0xffff)
+		fprintf(f, ") = 0x%llx", (unsigned long long)t->ret);
 	else
-		printf(") = %lld", (long long)t.ret);
-	if (t.ndata)
-		printf(" <%u region%s written>", t.ndata, t.ndata == 1 ? "" : "s");
-	printf("\n");
+		fprintf(f, ") = %lld", (long long)t->ret);
+	if (t->ndata)
+		fprintf(f, " <%u region%s written>", t->ndata, t->ndata == 1 ? "" : "s");
+	fprintf(f, "\n");
 }
 
 static const char truss_help[] =

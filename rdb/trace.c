@@ -663,6 +663,11 @@ int rdb_rec_ok(uint32_t type, const void *p, size_t n)
 			return 0;
 		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_maps, n), 4);
 		return n - sizeof(struct rdb_tf_maps) == (uint64_t)k * sizeof(struct rdb_tf_map);
+	case RDB_TF_WRITTEN:
+		if (n < sizeof(struct rdb_tf_written))
+			return 0;
+		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_written, n), 4);
+		return n - sizeof(struct rdb_tf_written) == (uint64_t)k * sizeof(struct rdb_tf_range);
 	case RDB_TF_STACK:
 	case RDB_TF_VALUES:
 		if (n < sizeof(struct rdb_tf_blob))

@@ -200,6 +200,7 @@ static void snap_post(int slot, uint32_t state)
 struct scan {
 	struct snap_buf *b;
 	uint64_t lo, hi; /* the range being grown */
+	int written;     /* also report the written bytes (written.c) */
 };
 
 static void scan_emit(struct scan *s)
@@ -221,6 +222,8 @@ static void scan_emit(struct scan *s)
 static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
 {
 	struct scan *s = ctx;
+	if (s->written)
+		rdb_written_word(a, sw);
 	uint64_t t = r & ~((sw & 0x0101010101010101ull) * RDB_R_READ);
 	if (!t)
 		return;
@@ -247,8 +250,9 @@ static int scanned(const struct rdb_tf_map *m)
 
 static void scan_into(int slot)
 {
-	struct scan s = {slot_buf(slot), 0, 0};
+	struct scan s = {slot_buf(slot), 0, 0, 1};
 	s.b->interval = RT->interval;
+	rdb_written_begin(RT->interval);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (!scanned(m))
@@ -263,6 +267,7 @@ static void scan_into(int slot)
 		rdb_planes_walk(lo, m->end, scan_word, &s);
 	}
 	scan_emit(&s);
+	rdb_written_end();
 }
 
 /* Memory about to be unmapped or replaced in the middle of an interval:
@@ -272,7 +277,7 @@ void rdb_interval_forget(uintptr_t a, size_t n)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD || !RT->snap_ok || RT->in_boundary)
 		return;
-	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0};
+	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0, 0};
 	s.b->interval = RT->interval;
 	rdb_planes_walk(a, a + n, scan_word, &s);
 	scan_emit(&s);

@@ -199,6 +199,15 @@ void rdb_chan_init(void)
 	rdb_chan_read(r, sizeof r);
 	if (rnd)
 		rnd[0] = r[0], rnd[1] = r[1];
+	if (hello.flags & RDB_TF_HELLO_WATCH) {
+		struct rdb_tf_watch w;
+		if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_WATCH || h.len != sizeof w ||
+		    rdb_chan_read(&w, sizeof w) != 1)
+			rdb_die("bad WATCH record from rdb\n");
+		rdb_watch_init(&w);
+		if (hello.from <= 1)
+			rdb_watch_arm();
+	}
 }
 
 /* ---- record ----------------------------------------------------------- */
@@ -451,6 +460,7 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 	rdb_memset(&x, 0, sizeof x);
 	if (h->len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
 		rdb_die("replay: bad END record from rdb\n");
+	rdb_watch_report();
 	RT->mode = 0;
 	if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
@@ -780,8 +790,13 @@ long rdb_rr_syscall(long nr, const long a[6])
 	}
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		return record(nr, a);
-	if (RT->mode == RDB_TF_MODE_REPLAY)
-		return replay(nr, a);
+	if (RT->mode == RDB_TF_MODE_REPLAY) {
+		int was = RT->watch.sys; /* watch.c: what the call writes is the kernel's */
+		RT->watch.sys = 1;
+		long r = replay(nr, a);
+		RT->watch.sys = was;
+		return r;
+	}
 	return rdb_run_syscall(nr, a, 0);
 }
 
@@ -795,6 +810,7 @@ void rdb_rr_term(int status, int signo)
 		return;
 	}
 	/* Replay: the recording must end here too. */
+	rdb_watch_report();
 	struct rdb_tf_rec h;
 	for (;;) {
 		if (rdb_chan_read(&h, sizeof h) != 1)

@@ -226,7 +226,9 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	}
 	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
 	RT->interval = b->interval;
+	rdb_watch_pause(1);
 	load_values(b->interval);
+	rdb_watch_pause(0);
 }
 
 /* A fault at the check after `count` increments, at pc. */
@@ -250,6 +252,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	}
 	if (h.type == RDB_TF_STOP) {
 		rdb_chan_read(&h, sizeof h);
+		rdb_watch_report();
 		RT->mode = 0;
 		for (;;)
 			rdb_sys1(__NR_exit_group, 0);
@@ -431,6 +434,7 @@ void rdb_replay_restore(void)
 	RT->nondets = b.nondets;
 	read_target();
 	RT->sic_origin = origin_for(0);
+	rdb_watch_arm();
 	enter(c);
 }
 

@@ -29,6 +29,9 @@
 #define RDB_MAX_REGIONS 1100 /* > IOV_MAX */
 #define RDB_SBUF (64 << 10)
 #define RDB_RBUF (256 << 10)
+#define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
+#define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
+#define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
 struct rdb_ksigaction {
@@ -105,6 +108,27 @@ struct rdb_state {
 	int in_prog_syscall;  /* the program's syscall is in the kernel */
 	int npending;         /* record: async signals waiting for the next check */
 	struct { int signo; uint8_t info[128]; } pending[32];
+
+	struct rdb_watch { /* watch.c: rdb flowback's watchpoint (replay) */
+		int on, reported;
+		int sys;  /* a replayed syscall is running: its writes are the kernel's */
+		int nhw;  /* debug registers used (0: shadow pages) */
+		int mem_fd; /* shadow pages: /proc/self/mem */
+		int hw_fd[RDB_WATCH_HW];
+		uint64_t hw_addr[RDB_WATCH_HW];
+		uint32_t hw_len[RDB_WATCH_HW];
+		uint64_t addr, len, page_lo, page_hi; /* the bytes; their S plane pages */
+		uint64_t str_pc; /* strhook.c: the string instruction being marked */
+		uint64_t mask;   /* the signal mask while the pages are open */
+		uint64_t n, total; /* notes kept (ring of KEEP); writes seen */
+		struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP];
+	} watch;
+
+	struct { /* written.c: the current interval's written ranges */
+		uint64_t interval, lo, hi;
+		uint32_t n, sent; /* ranges waiting; whether any record went out */
+		struct rdb_tf_range r[RDB_WR_MAX];
+	} wr;
 
 	unsigned char mincore_r[(4u << 20) / 4096 + 2], mincore_s[(4u << 20) / 4096 + 2];
 	size_t nmaps;
@@ -294,6 +318,22 @@ void rdb_record_pending_now(void); /* before the program's syscall */
 void rdb_interval_end(void);   /* the program is exiting: last values */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);
+
+/* ---- watch.c: the watchpoint of rdb flowback (replay) ------------------- */
+void rdb_watch_init(const struct rdb_tf_watch *req);
+void rdb_watch_arm(void);        /* the program runs from here */
+void rdb_watch_pause(int pause); /* 1: the runtime restores memory; 0: done */
+int rdb_watch_trap(const void *si, void *uc); /* 1: a breakpoint's SIGTRAP */
+enum { RDB_WATCH_RUNTIME, RDB_WATCH_SYSCALL, RDB_WATCH_FORGET };
+int rdb_watch_open(uintptr_t a, size_t n, int kind);
+void rdb_watch_close(int opened);
+int rdb_watch_fault(const void *si, void *uc); /* 1: a hook's store, done */
+void rdb_watch_report(void); /* to rdb: the last writes and the value now */
+
+/* ---- written.c: what each interval wrote (flowback) --------------------- */
+void rdb_written_begin(uint64_t interval);
+void rdb_written_word(uintptr_t a, uint64_t s); /* s: the S plane's word at a */
+void rdb_written_end(void); /* the rest goes on the channel */
 
 /* ---- replay.c: boundaries and signals while replaying ------------------ */
 /* In __rdb_start when HELLO says --from K >= 2: restores and never returns. */

@@ -36,6 +36,7 @@ static void fold(uintptr_t a, size_t n, uint64_t extra)
 {
 	if (!clip(&a, &n))
 		return;
+	int w = rdb_watch_open(a, n, extra ? RDB_WATCH_SYSCALL : RDB_WATCH_RUNTIME);
 	const unsigned char *r = R_OF(a);
 	unsigned char *s = S_OF(a);
 	size_t i = 0;
@@ -50,6 +51,7 @@ static void fold(uintptr_t a, size_t n, uint64_t extra)
 	}
 	for (; i < n; i++)
 		s[i] |= (unsigned char)((r[i] + RDB_R_READ) | extra);
+	rdb_watch_close(w);
 }
 
 void rdb_shadow_write(uintptr_t a, size_t n) { fold(a, n, 0); }
@@ -77,7 +79,9 @@ void rdb_shadow_clear(uintptr_t a, size_t n)
 		return;
 	rdb_interval_forget(a, n);
 	clear_plane(R_OF(a), n);
+	int w = rdb_watch_open(a, n, RDB_WATCH_FORGET);
 	clear_plane(S_OF(a), n);
+	rdb_watch_close(w);
 }
 
 unsigned rdb_shadow_r(const void *addr)

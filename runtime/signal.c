@@ -340,7 +340,9 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 			rdb_interval_timer(uc);
 		return;
 	}
-	if (sig == RDB_SIGSEGV && rdb_sic_fault(si, uc))
+	if (sig == RDB_SIGSEGV && (rdb_sic_fault(si, uc) || rdb_watch_fault(si, uc)))
+		return;
+	if (sig == RDB_SIGTRAP && rdb_watch_trap(si, uc))
 		return;
 	for (int i = 0; i < RT->n_sig; i++)
 		if (RT->sig[i](sig, si, uc))
@@ -367,11 +369,13 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	              ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
 	/* The handler is program code, not a syscall in the kernel (it may
 	 * leave by longjmp: the flag stays clear). */
-	int in_sys = RT->in_prog_syscall;
+	int in_sys = RT->in_prog_syscall, watch_sys = RT->watch.sys;
 	RT->in_prog_syscall = 0;
+	RT->watch.sys = 0;
 	rdb_set_mask(hm);
 	rdb_call_handler(v.handler, sig, si, uc);
 	RT->in_prog_syscall = in_sys;
+	RT->watch.sys = watch_sys;
 	/* Nothing may interrupt from here to rt_sigreturn (which restores the
 	 * mask): a poke of the SIC (sic.c) would land in our registers, not
 	 * in the context the program goes back to. */

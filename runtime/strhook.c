@@ -98,6 +98,9 @@ void rdb_str_hook(unsigned op, struct rdb_strregs *r)
 	span(r->rdi, n, size, down, &lo, &len);
 	if (kind == CMPS || kind == SCAS)
 		rdb_shadow_read(lo, len);
-	else if (kind == MOVS || kind == STOS)
+	else if (kind == MOVS || kind == STOS) {
+		RT->watch.str_pc = r->ret; /* watch.c: the writer is the instruction */
 		rdb_shadow_write(lo, len);
+		RT->watch.str_pc = 0;
+	}
 }

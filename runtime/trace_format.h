@@ -51,6 +51,9 @@ enum rdb_tf_type {
 	RDB_TF_SIGNAL = 27,   /* an asynchronous signal delivered: struct rdb_tf_signal */
 	RDB_TF_TARGET = 28,   /* rdb -> runtime (replay): the next event, rdb_tf_target */
 	RDB_TF_STOP = 29,     /* rdb -> runtime (replay): stop here (--to), no payload */
+	RDB_TF_WRITTEN = 30,  /* what an interval wrote: struct rdb_tf_written + ranges */
+	RDB_TF_WATCH = 31,    /* rdb -> runtime (replay): watch writes, rdb_tf_watch */
+	RDB_TF_WATCH_HIT = 33, /* runtime -> rdb (replay): a watched write, rdb_tf_watch_hit */
 	/* header file entries (file "header") */
 	RDB_TF_H_MAGIC = 16,   /* struct rdb_tf_hmagic: first entry */
 	RDB_TF_H_EXE = 17,     /* absolute path, bytes (no NUL) */
@@ -86,6 +89,7 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_VERIFY 4u   /* replay: compare the hashes and registers */
 #define RDB_TF_HELLO_DEBUG 8u    /* replay: RDB_DEBUG=2 was set for rdb (runtime traces) */
 #define RDB_TF_HELLO_EVERY_SIC 16u /* record: interval_us is a SIC count per interval */
+#define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
@@ -237,6 +241,41 @@ struct rdb_tf_target {
 	uint32_t pad;
 };
 
+/* Flowback (docs/flowback.md): at each boundary (and at the end), the
+ * bytes the interval wrote, program or kernel, as exact [addr, addr + len)
+ * ranges in address order; an interval may have several records. */
+struct rdb_tf_written {
+	uint64_t interval;
+	uint32_t n; /* struct rdb_tf_range entries follow */
+	uint32_t pad;
+};
+struct rdb_tf_range {
+	uint64_t addr, len;
+};
+
+/* rdb -> runtime, right after HELLO when it has RDB_TF_HELLO_WATCH: report
+ * the writes to [addr, addr + len) (rdb flowback). */
+struct rdb_tf_watch {
+	uint64_t addr, len;
+};
+
+/* runtime -> rdb when the replay stops or ends: the last watched writes,
+ * oldest first (at most RDB_TF_WATCH_KEEP), then one with kind END. */
+struct rdb_tf_watch_hit {
+	uint64_t interval;
+	uint64_t sic;   /* count since the interval's start */
+	uint64_t pc;    /* image offset of the writing instruction (a hook's store) */
+	uint64_t sc_id; /* kind SYSCALL: the syscall that wrote; else syscalls before */
+	uint64_t addr, len; /* what of the watched range it wrote */
+	uint64_t total; /* END: watched writes seen in all */
+	uint32_t kind;  /* RDB_TF_WH_* */
+	uint32_t nvalue;
+	uint8_t value[64]; /* END: the watched bytes now (nvalue of them) */
+};
+enum { RDB_TF_WH_PROGRAM = 1, RDB_TF_WH_SYSCALL = 2, RDB_TF_WH_RUNTIME = 3,
+       RDB_TF_WH_END = 4 };
+#define RDB_TF_WATCH_KEEP 16
+
 enum rdb_tf_note_kind {
 	RDB_TF_NOTE_FORK = 1,  /* a child (pid in value) ran untraced */
 	RDB_TF_NOTE_LOST = 2,  /* the runtime lost the channel */
@@ -299,11 +338,12 @@ enum rdb_tf_stream {
 	RDB_TF_S_MAPPINGS,     /* MAPS */
 	RDB_TF_S_VALUES,       /* VALUES, VALUES_END (from the snapshot children) */
 	RDB_TF_S_SIGNALS,      /* SIGNAL records (a copy, for rdb info) */
+	RDB_TF_S_WRITTEN,      /* WRITTEN records (rdb flowback) */
 	RDB_TF_NSTREAMS
 };
 #define RDB_TF_STREAM_NAMES                                                   \
 	{ "syscalls", "sysdata", "nondet", "intervals", "stack", "context",     \
-	  "mappings", "values", "signals" }
+	  "mappings", "values", "signals", "written" }
 
 #define RDB_TF_SMAGIC "RDBSTRM1" /* 8 bytes */
 struct rdb_tf_shdr {
@@ -354,6 +394,10 @@ _Static_assert(sizeof(struct rdb_tf_blob) == 24, "blob");
 _Static_assert(sizeof(struct rdb_tf_values_end) == 24, "values_end");
 _Static_assert(sizeof(struct rdb_tf_signal) == 176, "signal");
 _Static_assert(sizeof(struct rdb_tf_target) == 32, "target");
+_Static_assert(sizeof(struct rdb_tf_written) == 16, "written");
+_Static_assert(sizeof(struct rdb_tf_range) == 16, "range");
+_Static_assert(sizeof(struct rdb_tf_watch) == 16, "watch");
+_Static_assert(sizeof(struct rdb_tf_watch_hit) == 128, "watch_hit");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
 _Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");

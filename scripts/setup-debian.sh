@@ -4,7 +4,7 @@
 # installed it only asks dpkg-query and touches neither the network nor apt.
 set -eu
 
-PKGS="build-essential cmake make flex bison pkg-config libelf-dev check
+PKGS="build-essential cmake make flex bison pkg-config libelf-dev libdw-dev check
 libcapstone-dev libzstd-dev clang valgrind afl++ gdb dpkg-dev binutils git
 ca-certificates debian-archive-keyring xz-utils gzip tar findutils diffutils
 time tcl musl-tools"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
-# CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | help.
+# CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | help |
+#       flowback.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -16,7 +17,7 @@ expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in 
 
 case $case in
 help)
-	for c in record replay info truss; do
+	for c in record replay info truss flowback; do
 		"$RDB" $c --help > h.out || fail "rdb $c --help failed"
 		expect h.out "usage: rdb $c"
 	done
@@ -136,6 +137,50 @@ sigkill)
 	[ $s = 137 ] || fail "replay status $s"
 	cmp -s rec.out rep.out || fail "replay output differs"
 	expect rep.err "cut short"
+	;;
+flowback)
+	# progs/flowback.c writes `target` at the FLOWBACK lines, in this
+	# order: store1, read (a syscall), memset, store2; `rec` (48 bytes:
+	# watched through its shadow page, not the debug registers) at fill.
+	# Each answer's interval is the next question's --at, so the chain
+	# walks every write back to the start.
+	"$RDB_CC" -O1 -g "$SRC/flowback.c" -o prog 2>cc.err ||
+		{ status=77; echo "SKIP: rdb-cc cannot build flowback"; cat cc.err; exit 77; }
+	line() { grep -n "FLOWBACK $1 " "$SRC/flowback.c" | cut -d: -f1; }
+	"$RDB" record --every-sic 3000000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	ask() { # ask OUT [ARGS...]: the query, and the interval it names
+		out=$1; shift
+		"$RDB" flowback "$@" > "$out" 2> "$out.err" || { cat "$out" "$out.err"; fail "flowback $*"; }
+		iv=$(sed -n 's/^  last written in interval \([0-9]*\).*/\1/p' "$out")
+	}
+	ask q1.out t target
+	expect q1.out "by: *main+0x[0-9a-f]* (.*flowback.c:$(line store2))"
+	expect q1.out "value now: *d2 04 00 00 (1234 "
+	ask q2.out --at "$iv" t target
+	expect q2.out "by: *main+0x[0-9a-f]* (.*flowback.c:$(line memset))"
+	expect q2.out "value now: *11 11 11 11 "
+	ask q3.out --at "$iv" t target
+	expect q3.out "by: *the kernel, in syscall #[0-9]* read([0-9]*, 0x[0-9a-f]*, 4) = 4"
+	expect q3.out "value now: *7f 45 4c 46 "
+	ask q4.out --at "$iv" t target
+	expect q4.out "by: *main+0x[0-9a-f]* (.*flowback.c:$(line store1))"
+	expect q4.out "value now: *2a 00 00 00 (42 "
+	ask q5.out --at "$iv" t target
+	expect q5.out "not written since the program started"
+	rec=$(sed -n 's/^rec at //p' rec.out)
+	ask q6.out --size 48 t "$rec"
+	expect q6.out "by: *fill+0x[0-9a-f]* (.*flowback.c:$(line fill))"
+	expect q6.out "value now: *68 65 6c 6c 6f 2c 20 66 6c 6f 77 62 61 63 6b 00"
+	ask q7.out --no-replay t target+2
+	expect q7.out "^  last written in interval"
+	! grep -q "by:" q7.out || fail "--no-replay replayed"
+	! "$RDB" flowback t no_such_symbol 2> e.err || fail "an unknown symbol accepted"
+	expect e.err "^rdb: t: no symbol 'no_such_symbol'"
+	! "$RDB" flowback --at 100000 t target 2> e.err || fail "--at past the end accepted"
+	expect e.err "^rdb: t: --at 100000: the trace has [0-9]* intervals"
+	"$RDB" record -i 0 -o t0 -- ./prog > /dev/null 2>&1 || fail "record -i 0"
+	! "$RDB" flowback t0 target 2> e.err || fail "flowback without intervals"
+	expect e.err "no written ranges"
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval

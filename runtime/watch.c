@@ -1,0 +1,361 @@
+/* watch.c: the watchpoint `rdb flowback` replays an interval with
+ * (docs/flowback.md).  Two ways, chosen by the size of the watched bytes:
+ *
+ * Debug registers, for up to 4 aligned pieces of 1, 2, 4 or 8 bytes (a
+ * variable): perf_event_open breakpoints that raise SIGTRAP right after
+ * each write, in user mode, exactly, at no cost to other writes.  The
+ * runtime's own writes of syscall results trap too; RT->watch.sys says a
+ * replayed syscall is running.  Restoring memory (replay from K, the
+ * values at a boundary) pauses them.
+ *
+ * Shadow pages, for anything bigger: every write to program memory, by a
+ * hook or by the runtime, also writes the S plane (docs/hooks.md), so the
+ * S plane pages under the watched bytes, made read-only, catch exactly
+ * the writes to that data page, and never a read.  A hook's store (`or
+ * REG, %gs:MEM`) faults; the handler performs that one instruction itself
+ * (the data write that follows it is untouched) and notes the write when
+ * it touches the watched bytes.  The runtime's own plane writes (syscall
+ * results, string instructions) open the pages around them instead of
+ * faulting.  Slow when the page is busy: a signal per write to it.
+ *
+ * Either way the program runs as in any replay; the last
+ * RDB_TF_WATCH_KEEP writes go to rdb when the replay stops or ends. */
+#include "rt.h"
+
+#define S_OF(a) ((a) - RDB_S_OFFSET)
+
+static void protect(int prot)
+{
+	struct rdb_watch *w = &RT->watch;
+	long r = rdb_sys3(__NR_mprotect, w->page_lo, w->page_hi - w->page_lo, prot);
+	if (r < 0)
+		rdb_die("watch: cannot protect the shadow of %p (error %ld)\n", (void *)w->addr, -r);
+}
+
+static uint64_t image_offset(uint64_t pc)
+{
+	return pc >= RT->image_lo && pc < RT->image_hi ? pc - RT->image_lo : pc;
+}
+
+/* A write of [a, a + n) by kind at pc (an address; 0: none) with the SIC at r15. */
+static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r15)
+{
+	struct rdb_watch *w = &RT->watch;
+	uint64_t lo = a > w->addr ? a : w->addr, hi = a + n < w->addr + w->len ? a + n : w->addr + w->len;
+	if (lo >= hi)
+		return;
+	/* one syscall writing in several pieces is one write */
+	struct rdb_tf_watch_hit *last = w->n ? &w->hits[(w->n - 1) % RDB_TF_WATCH_KEEP] : 0;
+	if (kind == RDB_TF_WH_SYSCALL && last && last->kind == kind && last->sc_id == RT->sc_id &&
+	    last->interval == RT->interval) {
+		uint64_t e = last->addr + last->len > hi ? last->addr + last->len : hi;
+		last->addr = last->addr < lo ? last->addr : lo;
+		last->len = e - last->addr;
+		return;
+	}
+	w->total++;
+	struct rdb_tf_watch_hit *h = &w->hits[w->n++ % RDB_TF_WATCH_KEEP];
+	rdb_memset(h, 0, sizeof *h);
+	h->interval = RT->interval;
+	h->sic = rdb_sic_count(r15);
+	h->pc = pc ? image_offset(pc) : 0;
+	h->sc_id = RT->sc_id;
+	h->addr = lo;
+	h->len = hi - lo;
+	h->kind = kind;
+}
+
+/* Splits [a, a + n) into aligned pieces of 1, 2, 4 or 8 bytes: how many
+ * (more than RDB_WATCH_HW: too many for the debug registers). */
+static int pieces(uint64_t a, uint64_t n, uint64_t *at, uint32_t *len)
+{
+	int k = 0;
+	while (n) {
+		uint64_t z = 8;
+		while (z > n || a % z)
+			z /= 2;
+		if (k < RDB_WATCH_HW)
+			at[k] = a, len[k] = (uint32_t)z;
+		k++;
+		a += z;
+		n -= z;
+	}
+	return k;
+}
+
+/* struct perf_event_attr, the fields a breakpoint with SIGTRAP needs
+ * (linux/perf_event.h, PERF_ATTR_SIZE_VER7). */
+struct bp_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format;
+	uint64_t flags;
+	uint32_t wakeup_events, bp_type;
+	uint64_t bp_addr, bp_len;
+	uint64_t branch_sample_type, sample_regs_user;
+	uint32_t sample_stack_user;
+	int32_t clockid;
+	uint64_t sample_regs_intr;
+	uint32_t aux_watermark;
+	uint16_t sample_max_stack, reserved2;
+	uint32_t aux_sample_size, reserved3;
+	uint64_t sig_data;
+	uint64_t config3;
+};
+#define BP_SIG_DATA 0x7264627761746368ull /* "rdbwatch" */
+
+static void hw_open(struct rdb_watch *w)
+{
+	for (int i = 0; i < w->nhw; i++) {
+		struct bp_attr a;
+		rdb_memset(&a, 0, sizeof a);
+		a.type = 5; /* PERF_TYPE_BREAKPOINT */
+		a.size = sizeof a;
+		a.sample_period = 1;
+		/* disabled, exclude_kernel, exclude_hv, remove_on_exec, sigtrap */
+		a.flags = 1ull << 0 | 1ull << 5 | 1ull << 6 | 1ull << 36 | 1ull << 37;
+		a.bp_type = 2; /* HW_BREAKPOINT_W */
+		a.bp_addr = w->hw_addr[i];
+		a.bp_len = w->hw_len[i];
+		a.sig_data = BP_SIG_DATA;
+		long fd = rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
+		if (fd < 0)
+			rdb_die("watch: no hardware breakpoint for %p (perf_event_open: error %ld)\n",
+			        (void *)w->hw_addr[i], -fd);
+		/* out of the program's way (its fds are the recording's) */
+		long hi = rdb_sys3(__NR_fcntl, fd, 1030 /* F_DUPFD_CLOEXEC */, RDB_WATCH_FD);
+		if (hi >= 0) {
+			rdb_sys1(__NR_close, fd);
+			fd = hi;
+		}
+		w->hw_fd[i] = (int)fd;
+	}
+}
+
+static void hw_enable(int on)
+{
+	for (int i = 0; i < RT->watch.nhw; i++)
+		rdb_sys3(__NR_ioctl, RT->watch.hw_fd[i], on ? 0x2400 : 0x2401 /* PERF_EVENT_IOC_ */, 0);
+}
+
+void rdb_watch_init(const struct rdb_tf_watch *req)
+{
+	struct rdb_watch *w = &RT->watch;
+	if (!req->len || !rdb_covered(req->addr, req->len))
+		rdb_die("watch: [%p, +%lu) is not program memory rdb traces\n",
+		        (void *)req->addr, (unsigned long)req->len);
+	w->addr = req->addr;
+	w->len = req->len;
+	w->nhw = pieces(req->addr, req->len, w->hw_addr, w->hw_len);
+	if (w->nhw > RDB_WATCH_HW)
+		w->nhw = 0;
+	w->page_lo = S_OF(req->addr) & ~0xfffull;
+	w->page_hi = (S_OF(req->addr + req->len - 1) | 0xfff) + 1;
+	if (w->nhw) {
+		hw_open(w);
+		return;
+	}
+	long fd = rdb_sys3(__NR_open, (long)"/proc/self/mem", 2 /* O_RDWR */ | 02000000, 0);
+	if (fd < 0)
+		rdb_die("watch: cannot open /proc/self/mem (error %ld)\n", -fd);
+	long hi = rdb_sys3(__NR_fcntl, fd, 1030 /* F_DUPFD_CLOEXEC */, RDB_WATCH_FD);
+	if (hi >= 0) {
+		rdb_sys1(__NR_close, fd);
+		fd = hi;
+	}
+	w->mem_fd = (int)fd;
+}
+
+/* The program runs from here on: replay from the start, or from K once
+ * its memory is restored. */
+void rdb_watch_arm(void)
+{
+	struct rdb_watch *w = &RT->watch;
+	if (!w->len || w->on)
+		return;
+	w->on = 1;
+	if (w->nhw)
+		hw_enable(1);
+	else
+		protect(RDB_PROT_READ);
+}
+
+/* The runtime restores memory (a boundary's values): not the program's
+ * writes. */
+void rdb_watch_pause(int pause)
+{
+	if (RT->watch.on && RT->watch.nhw)
+		hw_enable(!pause);
+}
+
+int rdb_watch_trap(const void *si, void *uc)
+{
+	struct rdb_watch *w = &RT->watch;
+	int code = *(const int *)((const char *)si + 8);
+	uint64_t data = *(const uint64_t *)((const char *)si + 24); /* si_perf_data */
+	if (code != 6 /* TRAP_PERF */ || data != BP_SIG_DATA)
+		return 0;
+	if (!w->on)
+		return 1;
+	uint64_t *g = rdb_gregs(uc);
+	uint64_t at = *(const uint64_t *)((const char *)si + 16); /* si_addr: the piece */
+	uint32_t len = 1;
+	for (int i = 0; i < w->nhw; i++)
+		if (w->hw_addr[i] == at)
+			len = w->hw_len[i];
+	/* %rip is past the writing instruction: one byte back is inside it */
+	if (w->sys)
+		note(RDB_TF_WH_SYSCALL, 0, at, len, g[REG_R15]);
+	else
+		note(RDB_TF_WH_PROGRAM, g[REG_RIP] - 1, at, len, g[REG_R15]);
+	return 1;
+}
+
+/* The runtime is about to write the S plane of [a, a + n) (shadow.c) for
+ * a write of kind RDB_WATCH_* : 1 if the watched pages had to be opened
+ * for it, with every signal blocked (a handler's write must fault). */
+int rdb_watch_open(uintptr_t a, size_t n, int kind)
+{
+	struct rdb_watch *w = &RT->watch;
+	if (!w->on || w->nhw || S_OF(a) >= w->page_hi || S_OF(a + n) <= w->page_lo)
+		return 0;
+	w->mask = rdb_block_all();
+	if (kind != RDB_WATCH_FORGET) {
+		uint64_t r15;
+		__asm__ volatile("mov %%r15, %0" : "=r"(r15));
+		if (kind == RDB_WATCH_SYSCALL)
+			note(RDB_TF_WH_SYSCALL, 0, a, n, r15);
+		else
+			note(w->str_pc ? RDB_TF_WH_PROGRAM : RDB_TF_WH_RUNTIME, w->str_pc, a, n, r15);
+	}
+	protect(RDB_PROT_RW);
+	return 1;
+}
+
+void rdb_watch_close(int opened)
+{
+	if (!opened)
+		return;
+	protect(RDB_PROT_READ);
+	rdb_set_mask(RT->watch.mask);
+}
+
+/* ---- a hook's store, decoded and done here ------------------------------ */
+
+static const int gpr[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                            REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                            REG_R12, REG_R13, REG_R14, REG_R15};
+
+struct insn {
+	unsigned len, size; /* bytes of the instruction; of the access */
+	uint64_t src;       /* the source register's value, size bytes of it */
+};
+
+/* `or REG, %gs:MEM` (opcode 08 or 09): 0 if the bytes at p are not one. */
+static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
+{
+	unsigned i = 0, size = 4, rex = 0, gs = 0;
+	for (;; i++) {
+		if (p[i] == 0x66)
+			size = 2;
+		else if (p[i] == 0x65)
+			gs = 1;
+		else
+			break;
+	}
+	if ((p[i] & 0xf0) == 0x40)
+		rex = p[i++];
+	if (!gs || (p[i] != 0x08 && p[i] != 0x09))
+		return 0;
+	if (p[i] == 0x08)
+		size = 1;
+	else if (rex & 8)
+		size = 8;
+	i++;
+	unsigned modrm = p[i++], mod = modrm >> 6, reg = (modrm >> 3 & 7) | (rex & 4 ? 8 : 0);
+	unsigned rm = modrm & 7;
+	if (mod == 3)
+		return 0;
+	if (rm == 4) { /* SIB */
+		unsigned base = p[i++] & 7;
+		if (mod == 0 && base == 5)
+			i += 4;
+	} else if (mod == 0 && rm == 5) {
+		i += 4; /* %rip-relative */
+	}
+	i += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	uint64_t v = g[gpr[reg]];
+	if (size == 1 && !rex && reg >= 4 && reg < 8) /* %ah %ch %dh %bh */
+		v = g[gpr[reg - 4]] >> 8;
+	in->len = i;
+	in->size = size;
+	in->src = size == 8 ? v : v & ((1ull << (size * 8)) - 1);
+	return 1;
+}
+
+static uint64_t or_flags(uint64_t efl, uint64_t res, unsigned size)
+{
+	const uint64_t cf = 1, pf = 4, zf = 0x40, sf = 0x80, of = 0x800;
+	efl &= ~(cf | pf | zf | sf | of);
+	if (!res)
+		efl |= zf;
+	if (res >> (size * 8 - 1) & 1)
+		efl |= sf;
+	if (!(__builtin_popcount((unsigned)(res & 0xff)) & 1))
+		efl |= pf;
+	return efl;
+}
+
+int rdb_watch_fault(const void *si, void *uc)
+{
+	struct rdb_watch *w = &RT->watch;
+	uint64_t f = *(const uint64_t *)((const char *)si + 16); /* si_addr */
+	if (!w->on || w->nhw || f < w->page_lo || f >= w->page_hi)
+		return 0;
+	uint64_t *g = rdb_gregs(uc);
+	struct insn in;
+	if (!decode_or((const uint8_t *)g[REG_RIP], g, &in))
+		rdb_die("watch: a write to the watched shadow page at %p by an instruction "
+		        "that is not a hook's store (pc %p)\n", (void *)f, (void *)g[REG_RIP]);
+	uint64_t old = 0, res;
+	rdb_memcpy(&old, (const void *)f, in.size);
+	res = old | in.src;
+	/* /proc/self/mem writes through the protection: one syscall, where
+	 * opening the page and closing it again would be two mprotects */
+	if (rdb_sys6(__NR_pwrite64, w->mem_fd, (long)&res, in.size, (long)f, 0, 0) != in.size)
+		rdb_die("watch: cannot write the shadow at %p through /proc/self/mem\n", (void *)f);
+	g[REG_EFL] = or_flags(g[REG_EFL], res, in.size);
+	note(RDB_TF_WH_PROGRAM, g[REG_RIP], f + RDB_S_OFFSET, in.size, g[REG_R15]);
+	g[REG_RIP] += in.len;
+	return 1;
+}
+
+/* The replay stops or ends: the last writes, then END with the bytes now. */
+void rdb_watch_report(void)
+{
+	struct rdb_watch *w = &RT->watch;
+	if (!w->len || w->reported)
+		return;
+	w->reported = 1;
+	uint64_t first = w->n > RDB_TF_WATCH_KEEP ? w->n - RDB_TF_WATCH_KEEP : 0;
+	for (uint64_t i = first; i < w->n; i++) {
+		struct rdb_tf_rec h = {RDB_TF_WATCH_HIT, sizeof w->hits[0]};
+		rdb_write_all(RDB_CHAN_FD, (const char *)&h, sizeof h);
+		rdb_write_all(RDB_CHAN_FD, (const char *)&w->hits[i % RDB_TF_WATCH_KEEP],
+		              sizeof w->hits[0]);
+	}
+	struct rdb_tf_watch_hit e;
+	rdb_memset(&e, 0, sizeof e);
+	e.kind = RDB_TF_WH_END;
+	e.interval = RT->interval;
+	e.sc_id = RT->sc_id;
+	e.total = w->total;
+	e.addr = w->addr;
+	/* the kernel reads it: the memory may be gone */
+	uint32_t want = w->len < sizeof e.value ? (uint32_t)w->len : sizeof e.value;
+	struct { uint64_t base, len; } l = {(uint64_t)e.value, want}, r = {w->addr, want};
+	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+	e.nvalue = got == (long)want ? want : 0;
+	struct rdb_tf_rec h = {RDB_TF_WATCH_HIT, sizeof e};
+	rdb_write_all(RDB_CHAN_FD, (const char *)&h, sizeof h);
+	rdb_write_all(RDB_CHAN_FD, (const char *)&e, sizeof e);
+}
