@@ -66,7 +66,7 @@ static void forget(uint64_t lo, uint64_t hi)
 	}
 }
 
-static uint64_t new_copy(uint64_t a, uint64_t n)
+static uint64_t new_copy(uint64_t a, uint64_t n, int file)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return 0;
@@ -82,13 +82,16 @@ static uint64_t new_copy(uint64_t a, uint64_t n)
 	if (r != (long)at)
 		return 0;
 	RT->shared_next = at + n + 4096; /* a gap: never merged with the next one */
-	/* as the kernel sees it now (a file past its end: zeros) */
-	struct { uint64_t base, len; } l = {at, n}, rv = {a, n};
-	rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&rv, 1, 0);
+	/* as the kernel sees it now (a file past its end: zeros; fresh
+	 * anonymous memory is zeros too) */
+	if (file) {
+		struct { uint64_t base, len; } l = {at, n}, rv = {a, n};
+		rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&rv, 1, 0);
+	}
 	return at;
 }
 
-static void add(uint64_t a, uint64_t n, int ext, uint32_t prot)
+static void add(uint64_t a, uint64_t n, int ext, int file, uint32_t prot)
 {
 	if (RT->nshared == RDB_MAX_SHARED) {
 		static const char msg[] = "rdb: more than 64 MAP_SHARED mappings: the "
@@ -102,7 +105,7 @@ static void add(uint64_t a, uint64_t n, int ext, uint32_t prot)
 		i--;
 	}
 	RT->nshared++;
-	RT->shared[i] = (struct rdb_shared){a, a + n, new_copy(a, n), (uint32_t)ext, prot};
+	RT->shared[i] = (struct rdb_shared){a, a + n, new_copy(a, n, file), (uint32_t)ext, prot};
 }
 
 static int is_err(long r) { return r < 0 && r > -4096; }
@@ -119,7 +122,8 @@ void rdb_shared_track(long nr, const long a[6], long r)
 			return; /* (3: MAP_SHARED_VALIDATE) */
 		if (!(a[2] & RDB_PROT_READ))
 			return;
-		add((uint64_t)r, len, !(a[3] & RDB_MAP_ANONYMOUS), (uint32_t)a[2]);
+		add((uint64_t)r, len, !(a[3] & RDB_MAP_ANONYMOUS), !(a[3] & RDB_MAP_ANONYMOUS),
+		    (uint32_t)a[2]);
 		return;
 	case __NR_munmap:
 		forget((uint64_t)a[0], (uint64_t)a[0] + len);
@@ -144,8 +148,8 @@ void rdb_shared_track(long nr, const long a[6], long r)
 			}
 		forget(old, old + olen);
 		forget((uint64_t)r, (uint64_t)r + nlen);
-		if (was >= 0)
-			add((uint64_t)r, nlen, was, prot);
+		if (was >= 0) /* (the copy: read whole) */
+			add((uint64_t)r, nlen, was, 1, prot);
 		return;
 	}
 	case __NR_fork:
@@ -168,38 +172,70 @@ static int peek(void *to, uint64_t a, uint64_t n)
 	                0) == (long)n;
 }
 
-/* The copy takes the mapping's bytes where want(i) says so (all: NULL). */
-static void refresh(struct rdb_shared *s, int written_only)
+/* Copying the bytes the process (or the kernel for it) wrote in the
+ * interval: the walk gives the words, grown into runs [lo, hi). */
+struct fold {
+	const struct rdb_shared *s;
+	uint64_t lo, hi;
+};
+
+static void fold_run(struct fold *f)
 {
 	uint8_t *buf = RT->shared_buf;
-	for (uint64_t a = s->start; a < s->end; a += RDB_SHARED_BUF) {
-		uint64_t n = s->end - a < RDB_SHARED_BUF ? s->end - a : RDB_SHARED_BUF;
+	for (uint64_t a = f->lo; a < f->hi; a += RDB_SHARED_BUF) {
+		uint64_t n = f->hi - a < RDB_SHARED_BUF ? f->hi - a : RDB_SHARED_BUF;
 		if (!peek(buf, a, n))
 			continue;
-		uint8_t *c = (uint8_t *)(s->copy + (a - s->start));
+		uint8_t *c = (uint8_t *)(f->s->copy + (a - f->s->start));
 		for (uint64_t i = 0; i < n; i++)
-			if (!written_only || (*(const uint8_t *)S_OF(a + i) & RDB_S_X))
+			if (*(const uint8_t *)S_OF(a + i) & RDB_S_X)
 				c[i] = buf[i];
 	}
+	f->lo = f->hi = 0;
 }
 
-/* Before the program forks: what replay has in a mapping with no other
- * writer is what it holds now. */
+static void fold_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
+{
+	struct fold *f = ctx;
+	(void)r;
+	if (!(sw & 0x0202020202020202ull))
+		return;
+	if (f->hi && a <= f->hi + 64) {
+		f->hi = a + 8;
+		return;
+	}
+	if (f->hi)
+		fold_run(f);
+	f->lo = a;
+	f->hi = a + 8;
+}
+
+/* The copy of s takes what the process wrote in this interval: the copy
+ * was right at the interval's start, so with no other writer it is right
+ * again, and with others it holds what replay has. */
+static void fold(const struct rdb_shared *s)
+{
+	struct fold f = {s, 0, 0};
+	rdb_planes_walk(s->start, s->end, fold_word, &f);
+	if (f.hi)
+		fold_run(&f);
+}
+
+/* Before the program forks: a mapping with no other writer yet holds
+ * what replay has. */
 void rdb_shared_prefork(void)
 {
 	for (size_t i = 0; i < RT->nshared; i++)
 		if (RT->shared[i].copy && !RT->shared[i].ext)
-			refresh(&RT->shared[i], 0);
+			fold(&RT->shared[i]);
 }
 
-/* At a boundary, before the planes are cleared and the snapshot forked:
- * a mapping with no other writer holds what replay has; in the others,
- * the bytes the process wrote in the interval. */
+/* At a boundary, before the planes are cleared and the snapshot forked. */
 void rdb_shared_boundary(void)
 {
 	for (size_t i = 0; i < RT->nshared; i++)
 		if (RT->shared[i].copy)
-			refresh(&RT->shared[i], RT->shared[i].ext);
+			fold(&RT->shared[i]);
 }
 
 static void put(uint64_t id, uint64_t a, const uint8_t *p, uint64_t n)
@@ -299,7 +335,7 @@ void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n)
 	RT->nshared = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m[i].kind == RDB_TF_MAP_SHARED || m[i].kind == RDB_TF_MAP_SHARED_EXT)
-			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT,
+			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT, 0,
 			    m[i].prot);
 }
 
