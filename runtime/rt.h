@@ -132,6 +132,7 @@ struct rdb_state {
 	int kid;          /* this process is one (mode 0): it sends CHILD_OUTPUT */
 	int kid_locking;  /* records go out under RDB_KID_LOCK_FD's lock */
 	int kid_depth;    /* nesting of that lock */
+	uint32_t kid_pid; /* ours: the lock's owner value */
 	int kid_std_ok[2];
 	uint64_t kid_std[2][2]; /* the recording's stdout, stderr: (dev, ino) */
 
