@@ -24,10 +24,10 @@
 #define RDB_VALUES_FD 1001
 #define RDB_TF_VALUES_MSG (60u << 10)
 /* Record: in the program's fork descendants (runtime/children.c) the
- * channel moves to RDB_KID_FD, and RDB_KID_LOCK_FD is a memfd whose POSIX
- * record lock every sender (the recorded process too, once it has forked)
- * holds while it writes records, so records never interleave.  Its first
- * bytes say what the recording's stdout and stderr were (rdb_tf_kidinfo).
+ * channel moves to RDB_KID_FD, and RDB_KID_LOCK_FD is a memfd holding the
+ * lock every sender (the recorded process too, once it has forked) holds
+ * while it writes records, so records never interleave.  Its first bytes
+ * say what the recording's stdout and stderr were (rdb_tf_kidinfo).
  * Hidden from the program in every mode, like RDB_CHAN_FD. */
 #define RDB_KID_FD 1002
 #define RDB_KID_LOCK_FD 1003
