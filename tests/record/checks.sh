@@ -62,7 +62,8 @@ truncated)
 	;;
 spawn)
 	# system(), posix_spawn and vfork run their children as forks: the
-	# children's own output ("hi") is in the recording, not in the replay.
+	# output of /bin/sh ("hi"), not built with rdb-cc, is in the recording,
+	# not in the replay.
 	build spawn prog
 	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || fail "record"
 	[ ! -s rec.err ] || { cat rec.err; fail "record wrote to stderr"; }
