@@ -181,7 +181,9 @@ static void record_usage(FILE *f)
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
-	      "fatal signal.  Fork children of PROG run untraced.\n"
+	      "fatal signal.  Fork children of PROG run untraced; what they (and rdb-cc\n"
+	      "programs they exec) write to PROG's stdout and stderr or to its MAP_SHARED\n"
+	      "memory is recorded.\n"
 	      "  -o DIR              the trace set's folder\n"
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
@@ -375,6 +377,7 @@ static int stream_of(uint32_t type)
 {
 	switch (type) {
 	case RDB_TF_TRAP: case RDB_TF_NOTE: case RDB_TF_TERM: case RDB_TF_EXEC:
+	case RDB_TF_CHILD_OUTPUT: case RDB_TF_SHARED:
 		return RDB_TF_S_SYSCALLS;
 	case RDB_TF_DATA: return RDB_TF_S_SYSDATA;
 	case RDB_TF_NONDET: return RDB_TF_S_NONDET;
@@ -526,10 +529,15 @@ static int read_values(struct recorder *rc, int hup)
 }
 
 /* Until both sockets reach EOF; frames are flushed when both are quiet for
- * half a second, so a recording killed by SIGKILL keeps what was sent. */
-static void record_loop(struct recorder *rc)
+ * half a second, so a recording killed by SIGKILL keeps what was sent.
+ * The program's fork children hold the stream socket too (their output):
+ * once the program is gone (reaped here, *status set) and the socket
+ * quiet, a child that lives on is not waited for. */
+static void record_loop(struct recorder *rc, pid_t pid, int *status, int *reaped)
 {
 	while (rc->sfd >= 0 || rc->vfd >= 0) {
+		if (!*reaped && waitpid(pid, status, WNOHANG) == pid)
+			*reaped = 1;
 		struct pollfd pf[2] = {{rc->sfd, POLLIN, 0}, {rc->vfd, POLLIN, 0}};
 		int k = poll(pf, 2, 500);
 		if (k < 0 && errno == EINTR)
@@ -538,6 +546,10 @@ static void record_loop(struct recorder *rc)
 			rdb_fatal("poll: %s", strerror(errno));
 		if (k == 0) {
 			rdb_tw_flush(rc->w);
+			if (*reaped && rc->sfd >= 0) {
+				close(rc->sfd);
+				rc->sfd = -1;
+			}
 			continue;
 		}
 		if (pf[0].revents && !read_stream(rc)) {
@@ -623,14 +635,14 @@ int rdb_cmd_record(int argc, char **argv)
 	rc.vfd = vv[0];
 	rc.msg = rdb_xmalloc(VALUES_BUF);
 	rc.iv = rc.vmarked = 1;
-	record_loop(&rc);
+	int status, reaped = 0;
+	record_loop(&rc, pid, &status, &reaped);
 	if (rc.vpn)
 		rdb_warn("values of intervals after %llu came, but not all of interval %llu's: "
 		         "the later ones are left out", (unsigned long long)rc.vdone + 1,
 		         (unsigned long long)rc.vdone + 1);
-	int status;
 	rdb_progress_end();
-	while (waitpid(pid, &status, 0) < 0)
+	while (!reaped && waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));
 	struct rdb_tf_exit x = record_exit(&rc, status);

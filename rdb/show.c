@@ -193,6 +193,7 @@ int rdb_cmd_info(int argc, char **argv)
 	printf("started:    %s, pid %d\n", tb, h.start.pid);
 
 	uint64_t traps = 0, forks = 0, spawns = 0, execs = 0, terms = 0;
+	uint64_t couts = 0, cbytes = 0, shareds = 0, sbytes = 0;
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	uint32_t type;
 	const void *p;
@@ -204,6 +205,10 @@ int rdb_cmd_info(int argc, char **argv)
 			execs++;
 		else if (type == RDB_TF_TERM)
 			terms++;
+		else if (type == RDB_TF_CHILD_OUTPUT && rdb_rec_ok(type, p, n))
+			couts++, cbytes += n - sizeof(struct rdb_tf_child_output);
+		else if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n))
+			shareds++, sbytes += n - sizeof(struct rdb_tf_shared);
 		else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
 			struct rdb_tf_note no;
 			memcpy(&no, p, sizeof no);
@@ -238,7 +243,8 @@ int rdb_cmd_info(int argc, char **argv)
 	printf("not traced:");
 	int none = 1;
 	if (forks)
-		printf(" %llu fork child%s (ran untraced, their own output is not replayed);",
+		printf(" %llu fork child%s (ran untraced; their writes to stdout and stderr "
+		       "and to shared memory are recorded);",
 		       (unsigned long long)forks, forks == 1 ? "" : "ren"), none = 0;
 	if (spawns)
 		printf(" %llu clone call%s of a thread refused with ENOSYS;",
@@ -246,6 +252,12 @@ int rdb_cmd_info(int argc, char **argv)
 	if (h.have_exit && h.exit.execd)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
 	printf("%s\n", none ? " nothing" : "");
+	if (couts || forks)
+		printf("child output: %llu writes, %llu bytes (replayed)\n",
+		       (unsigned long long)couts, (unsigned long long)cbytes);
+	if (shareds)
+		printf("shared memory: %llu changes by others, %llu bytes (replayed)\n",
+		       (unsigned long long)shareds, (unsigned long long)sbytes);
 	show_intervals(dir, h.have_exit ? h.exit.nsyscalls : traps);
 	printf("streams:    %-10s %8s %12s %12s\n", "name", "frames", "raw bytes", "file bytes");
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
@@ -295,6 +307,32 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 		memcpy(&no, p, sizeof no);
 		if (no.kind == RDB_TF_NOTE_FORK)
 			printf("--- child %lld runs untraced ---\n", (long long)no.value);
+		return;
+	}
+	if (type == RDB_TF_CHILD_OUTPUT && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_child_output c;
+		memcpy(&c, p, sizeof c);
+		const unsigned char *b = (const unsigned char *)p + sizeof c;
+		size_t len = n - sizeof c;
+		printf("--- child %d wrote %zu bytes to %s: \"", c.pid, len,
+		       c.fd == 1 ? "stdout" : "stderr");
+		for (size_t i = 0; i < len && i < 32; i++)
+			if (b[i] == '\n')
+				printf("\\n");
+			else if (b[i] == '"' || b[i] == '\\')
+				printf("\\%c", b[i]);
+			else if (b[i] >= 32 && b[i] < 127)
+				putchar(b[i]);
+			else
+				printf("\\x%02x", b[i]);
+		printf("\"%s ---\n", len > 32 ? "..." : "");
+		return;
+	}
+	if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_shared s;
+		memcpy(&s, p, sizeof s);
+		printf("--- shared memory changed by others: %llu bytes at 0x%llx ---\n",
+		       (unsigned long long)s.len, (unsigned long long)s.addr);
 		return;
 	}
 	if ((type == RDB_TF_BOUNDARY || type == RDB_TF_SIGNAL) && rdb_rec_ok(type, p, n)) {

@@ -668,6 +668,12 @@ int rdb_rec_ok(uint32_t type, const void *p, size_t n)
 			return 0;
 		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_written, n), 4);
 		return n - sizeof(struct rdb_tf_written) == (uint64_t)k * sizeof(struct rdb_tf_range);
+	case RDB_TF_CHILD_OUTPUT: return n >= sizeof(struct rdb_tf_child_output);
+	case RDB_TF_SHARED:
+		if (n < sizeof(struct rdb_tf_shared))
+			return 0;
+		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_shared, len), 8);
+		return n - sizeof(struct rdb_tf_shared) == len;
 	case RDB_TF_STACK:
 	case RDB_TF_VALUES:
 		if (n < sizeof(struct rdb_tf_blob))

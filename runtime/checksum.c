@@ -107,6 +107,10 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;
+		/* Shared memory that fork children may write: whatever they made
+		 * of it at this instant (its changes are SHARED records). */
+		if (m[i].kind == RDB_TF_MAP_SHARED_EXT)
+			continue;
 		/* Stacks are left out: a frame's uninitialized slots hold what
 		 * the runtime's frames and signal frames left there, which
 		 * differs in replay (the registers are compared instead). */

@@ -74,6 +74,8 @@ static int vcopy(void *to, uint64_t a, uint64_t len)
 {
 	struct { uint64_t base, len; } l = {(uint64_t)to, len}, r = {a, len};
 	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+	if (got == (long)len) /* MAP_SHARED memory moved on: its start values */
+		rdb_shared_overlay(to, a, len);
 	return got == (long)len;
 }
 
@@ -384,6 +386,7 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
 	rdb_chan_flush();
+	rdb_shared_boundary(); /* the snapshot's copies of MAP_SHARED memory */
 	rdb_planes_clear_maps();
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];

@@ -97,5 +97,8 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 	rdb_sys1(__NR_close, fd);
 	if (n == cap)
 		rdb_die("more than %zu mappings in the covered range\n", cap);
+	n = rdb_shared_kinds(m, n, cap); /* MAP_SHARED ones: shared.c */
+	if (n == cap)
+		rdb_die("more than %zu mappings in the covered range\n", cap);
 	return n;
 }

@@ -47,8 +47,11 @@ static int send_all(const void *p, size_t n)
 
 void rdb_chan_flush(void)
 {
-	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD)
+	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD) {
+		rdb_kids_lock(); /* a fork child may send too (children.c) */
 		send_all(RT->sbuf, RT->sn);
+		rdb_kids_unlock();
+	}
 	RT->sn = 0;
 }
 
@@ -69,12 +72,14 @@ void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t 
 		RT->sn += all;
 		return;
 	}
+	rdb_kids_lock(); /* the record goes out whole */
 	rdb_memcpy(RT->sbuf, &h, sizeof h);
 	rdb_memcpy(RT->sbuf + sizeof h, p, n);
 	RT->sn = sizeof h + n;
 	rdb_chan_flush();
 	if (RT->mode)
 		send_all(q, m);
+	rdb_kids_unlock();
 }
 
 /* Reads exactly n bytes (into d, or discarded when d is NULL); 0 at a
@@ -147,8 +152,10 @@ static int restorable(uint64_t type)
 
 void rdb_chan_init(void)
 {
-	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0)
+	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0) {
+		rdb_kids_exec_start(); /* exec'd by a recorded process's child? */
 		return; /* no channel: unrecorded */
+	}
 	struct rdb_tf_rec h;
 	struct rdb_tf_hello hello;
 	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len < sizeof hello ||
@@ -337,15 +344,14 @@ static long record(long nr, const long *a)
 			rdb_chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
 			rdb_chan_flush();
 		}
-		r = is_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
 		int forks = nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone;
+		if (forks)
+			rdb_kids_prefork();
+		r = is_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
 		if (forks && r == 0) {
-			/* The child runs untraced: the parent's record says so. */
-			RT->mode = 0;
-			RT->sn = 0;
-			RT->snap_ok = 0;
-			rdb_sys1(__NR_close, FD);
-			rdb_sys1(__NR_close, RDB_VALUES_FD);
+			/* The child runs untraced (the parent's record says so) but
+			 * sends its output to the recording's stdout and stderr. */
+			rdb_kids_child_start();
 			return 0;
 		}
 		if (forks && r > 0)
@@ -366,6 +372,7 @@ static long record(long nr, const long *a)
 		}
 	}
 	mark_kernel_reads(nr, a, r);
+	rdb_shared_track(nr, a, r);
 	if (RT->debug > 1)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, name(nr),
 		           (unsigned long)rdb_sic());
@@ -378,6 +385,7 @@ static long record(long nr, const long *a)
 		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
 		rdb_chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
 	}
+	rdb_shared_sync(t.id);
 	rdb_chan_flush();
 	RT->nreg = base;
 	rdb_set_mask(old);
@@ -490,6 +498,8 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			rdb_chan_read(0, h.len);
 			continue;
 		}
+		if (rdb_kids_consume(&h))
+			continue;
 		if (h.type == RDB_TF_NONDET) {
 			struct rdb_tf_nondet v;
 			rdb_memset(&v, 0, sizeof v);
@@ -587,7 +597,7 @@ static void replay_sigsuspend(const long *a)
 	rdb_set_mask(old);
 }
 
-static long replay(long nr, const long *a)
+static long replay_call(long nr, const long *a)
 {
 	rdb_replay_insyscall_signals();
 	if (nr == __NR_rt_sigsuspend)
@@ -635,6 +645,16 @@ static long replay(long nr, const long *a)
 		rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	copy_data(&t, nr, a);
 	return t.ret;
+}
+
+/* Then what the recording has after the call: shared memory others
+ * changed, fork children's output (children.c, shared.c). */
+static long replay(long nr, const long *a)
+{
+	long r = replay_call(nr, a);
+	rdb_shared_track(nr, a, r);
+	rdb_kids_drain();
+	return r;
 }
 
 /* ---- nondeterministic instructions (nondet.S) ------------------------- */
@@ -701,6 +721,8 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 			if (rdb_chan_read(&h, sizeof h) != 1)
 				rdb_die("replay: the channel from rdb ended at %s after syscall #%lu\n",
 				        nd_name(kind), (unsigned long)RT->sc_id);
+			if (rdb_kids_consume(&h))
+				continue;
 			if (h.type != RDB_TF_NOTE)
 				break;
 			rdb_chan_read(0, h.len);
@@ -758,26 +780,28 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 
 int rdb_rr_hidden(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_VALUES_FD &&
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
 	    (unsigned long)a[1] >= FD)
 		return 0; /* split below */
-	/* The values socket: hidden in replay too, so the calls agree. */
-	return rdb_systab_uses_fd(nr, a, FD) || rdb_systab_uses_fd(nr, a, RDB_VALUES_FD);
+	/* The values socket and the fork children's fds: hidden in replay
+	 * too, so the calls agree. */
+	return rdb_kids_hidden(nr, a);
 }
 
 long rdb_rr_syscall(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_VALUES_FD &&
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
 	    (unsigned long)a[1] >= FD) {
-		/* Leave the channel and the values socket (FD + 1) open: two
-		 * ranges around them (two records). */
+		/* Leave the channel, the values socket and the fork children's
+		 * fds (FD .. RDB_KID_LOCK_FD) open: two ranges around them (two
+		 * records). */
 		int rec = RT->mode == RDB_TF_MODE_RECORD;
 		long lo[6] = {a[0], FD - 1, a[2], 0, 0, 0};
-		long hi[6] = {RDB_VALUES_FD + 1, a[1], a[2], 0, 0, 0};
+		long hi[6] = {RDB_KID_LOCK_FD + 1, a[1], a[2], 0, 0, 0};
 		long r = 0;
 		if ((unsigned long)a[0] < FD)
 			r = rec ? record(nr, lo) : replay(nr, lo);
-		if (r == 0 && (unsigned long)a[1] > RDB_VALUES_FD)
+		if (r == 0 && (unsigned long)a[1] > RDB_KID_LOCK_FD)
 			r = rec ? record(nr, hi) : replay(nr, hi);
 		return r;
 	}
@@ -819,6 +843,8 @@ void rdb_rr_term(int status, int signo)
 			rdb_chan_read(0, h.len);
 			continue;
 		}
+		if (rdb_kids_consume(&h))
+			continue;
 		break;
 	}
 	if (h.type == RDB_TF_TERM && h.len == sizeof t) {

@@ -59,6 +59,8 @@ static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what)
 	for (;;) {
 		if (rdb_chan_read(&h, sizeof h) != 1)
 			rdb_die("replay: the channel from rdb ended before %s\n", what);
+		if (rdb_kids_consume(&h))
+			continue;
 		if (h.type != RDB_TF_NOTE)
 			break;
 		rdb_chan_read(0, h.len);
@@ -244,6 +246,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 		        t.kind == RDB_TF_BOUNDARY ? "boundary" : "signal", (unsigned long)t.sic,
 		        (void *)t.pc);
 	struct rdb_tf_rec h;
+	rdb_kids_drain(); /* a fork child's output before the event */
 	if (!rdb_chan_peek(&h))
 		rdb_die("replay: the channel from rdb ended at an event\n");
 	if (h.type == RDB_TF_END) {
@@ -286,6 +289,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 void rdb_replay_insyscall_signals(void)
 {
 	struct rdb_tf_rec h;
+	rdb_kids_drain();
 	while (rdb_chan_peek(&h) && h.type == RDB_TF_SIGNAL) {
 		struct rdb_tf_signal s;
 		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
@@ -356,6 +360,13 @@ static void read_maps(void)
 	RT->nmaps = mh.n;
 }
 
+/* Mappings replay makes as anonymous memory (shared ones too: no child). */
+static int anon_like(uint32_t kind)
+{
+	return kind == RDB_TF_MAP_ANON || kind == RDB_TF_MAP_FILE || kind == RDB_TF_MAP_SHARED ||
+	       kind == RDB_TF_MAP_SHARED_EXT;
+}
+
 /* The mappings the program made (exec made the image, stack and vdso
  * again), writable while the recorded bytes go in (values for memory the
  * program cannot write go through /proc/self/mem: load_blob). */
@@ -363,7 +374,7 @@ static void remap(uint64_t stack_now)
 {
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
-		if (m->kind == RDB_TF_MAP_ANON || m->kind == RDB_TF_MAP_FILE)
+		if (anon_like(m->kind))
 			map_anon(m);
 		else if (m->kind == RDB_TF_MAP_STACK)
 			grow_stack(m->start, stack_now);
@@ -374,8 +385,7 @@ static void reprotect(void)
 {
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
-		if ((m->kind == RDB_TF_MAP_ANON || m->kind == RDB_TF_MAP_FILE) &&
-		    m->prot != RDB_PROT_RW)
+		if (anon_like(m->kind) && m->prot != RDB_PROT_RW)
 			rdb_sys3(__NR_mprotect, m->start, m->end - m->start, m->prot);
 	}
 }
@@ -418,6 +428,7 @@ void rdb_replay_restore(void)
 		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
 			stack_now = RT->maps[i].start;
 	read_maps();
+	rdb_shared_from_maps(RT->maps, RT->nmaps);
 	if (c->brk_mapped > RDB_BRK_BASE && c->brk_mapped <= RDB_BRK_BASE + RDB_BRK_SIZE)
 		rdb_sys3(__NR_mprotect, RDB_BRK_BASE, c->brk_mapped - RDB_BRK_BASE, RDB_PROT_RW);
 	RT->brk_cur = c->brk_cur;

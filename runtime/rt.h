@@ -32,6 +32,8 @@
 #define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
 #define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
 #define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
+#define RDB_MAX_SHARED 64
+#define RDB_SHARED_BUF (64 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
 struct rdb_ksigaction {
@@ -149,6 +151,25 @@ struct rdb_state {
 	size_t rpos, rend;    /* unread bytes of rbuf: [rpos, rend) */
 	char sbuf[RDB_SBUF];
 	char rbuf[RDB_RBUF];
+
+	/* children.c: the program's fork descendants */
+	int kid;          /* this process is one (mode 0): it sends CHILD_OUTPUT */
+	int kid_locking;  /* records go out under RDB_KID_LOCK_FD's lock */
+	int kid_depth;    /* nesting of that lock */
+	uint32_t kid_pid; /* ours: the lock's owner value */
+	int kid_std_ok[2];
+	uint64_t kid_std[2][2]; /* the recording's stdout, stderr: (dev, ino) */
+
+	/* shared.c: MAP_SHARED mappings (record and replay track the same) */
+	size_t nshared;
+	struct rdb_shared {
+		uint64_t start, end;
+		uint64_t copy;  /* record: a private copy (what replay has there), or 0 */
+		uint32_t ext;   /* others may write it: fork children, the file's users */
+		uint32_t prot;
+	} shared[RDB_MAX_SHARED];
+	uint64_t shared_next; /* where the next copy goes */
+	uint8_t shared_buf[RDB_SHARED_BUF];
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)
@@ -357,6 +378,36 @@ void rdb_planes_clear_maps(void);
 /* The program's mappings in the covered range (from /proc/self/maps):
  * how many (at most cap). */
 size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap);
+
+/* ---- children.c ------------------------------------------------------- */
+/* The program's fork descendants while recording (docs/trace-format.md
+ * "Fork children"): their writes to the recording's stdout and stderr go
+ * on the channel as CHILD_OUTPUT records. */
+void rdb_kids_lock(void);   /* around every write of records on the channel */
+void rdb_kids_unlock(void);
+void rdb_kids_prefork(void); /* record: the program is about to fork */
+void rdb_kids_child_start(void); /* record: in the new child */
+void rdb_kids_exec_start(void);  /* start-up without a channel: a descendant? */
+int rdb_kids_hidden(long nr, const long args[6]); /* fds 1000-1003 */
+long rdb_kids_syscall(long nr, const long args[6]); /* a descendant's syscall */
+/* Replay: a CHILD_OUTPUT or SHARED record is next (h, unread): consume it
+ * (write the output, apply the memory); 0 if h is another record. */
+int rdb_kids_consume(const struct rdb_tf_rec *h);
+void rdb_kids_drain(void); /* replay: consume those that come next */
+
+/* ---- shared.c --------------------------------------------------------- */
+/* After every syscall, record and replay: keep the list of MAP_SHARED
+ * mappings (from the call and its result). */
+void rdb_shared_track(long nr, const long args[6], long ret);
+void rdb_shared_prefork(void);        /* record: copies as they are now */
+void rdb_shared_sync(uint64_t id);    /* record: SHARED records after call id */
+void rdb_shared_boundary(void);       /* record: copies at the boundary */
+/* Snapshot child: [a, a + n) as the copies have it, over what is in to. */
+void rdb_shared_overlay(void *to, uint64_t a, uint64_t n);
+/* procmaps: split m[0..n) at tracked mappings and give them their kinds. */
+size_t rdb_shared_kinds(struct rdb_tf_map *m, size_t n, size_t cap);
+void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n); /* replay --from */
+void rdb_shared_apply(const struct rdb_tf_shared *s); /* replay: len bytes follow */
 
 /* ---- checksum.c ------------------------------------------------------- */
 /* Hashes of memory touched in this interval (the planes) and of all

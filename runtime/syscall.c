@@ -123,6 +123,8 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 			return -RDB_EBADF;
 		return rdb_rr_syscall(nr, a);
 	}
+	if (RT->kid) /* a recorded process's fork child (children.c) */
+		return rdb_kids_syscall(nr, a);
 	return rdb_run_syscall(nr, a, 0);
 }
 

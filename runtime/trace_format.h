@@ -23,6 +23,14 @@
  * program like RDB_CHAN_FD. */
 #define RDB_VALUES_FD 1001
 #define RDB_TF_VALUES_MSG (60u << 10)
+/* Record: in the program's fork descendants (runtime/children.c) the
+ * channel moves to RDB_KID_FD, and RDB_KID_LOCK_FD is a memfd holding the
+ * lock every sender (the recorded process too, once it has forked) holds
+ * while it writes records, so records never interleave.  Its first bytes
+ * say what the recording's stdout and stderr were (rdb_tf_kidinfo).
+ * Hidden from the program in every mode, like RDB_CHAN_FD. */
+#define RDB_KID_FD 1002
+#define RDB_KID_LOCK_FD 1003
 
 /* Every record, on the channel and inside a stream frame: this header,
  * then len payload bytes (len < RDB_TF_MAX_PAYLOAD, except DATA). */
@@ -54,6 +62,11 @@ enum rdb_tf_type {
 	RDB_TF_WRITTEN = 30,  /* what an interval wrote: struct rdb_tf_written + ranges */
 	RDB_TF_WATCH = 31,    /* rdb -> runtime (replay): watch writes, rdb_tf_watch */
 	RDB_TF_WATCH_HIT = 33, /* runtime -> rdb (replay): a watched write, rdb_tf_watch_hit */
+	/* fork children (runtime/children.c) */
+	RDB_TF_CHILD_OUTPUT = 34, /* a descendant wrote to the recording's stdout or
+	                             stderr: struct rdb_tf_child_output + the bytes */
+	RDB_TF_SHARED = 35,   /* MAP_SHARED memory changed by others, seen after a
+	                         syscall: struct rdb_tf_shared + the bytes */
 	/* header file entries (file "header") */
 	RDB_TF_H_MAGIC = 16,   /* struct rdb_tf_hmagic: first entry */
 	RDB_TF_H_EXE = 17,     /* absolute path, bytes (no NUL) */
@@ -192,7 +205,11 @@ struct rdb_tf_map {
 	uint32_t kind;  /* RDB_TF_MAP_* */
 };
 enum { RDB_TF_MAP_ANON = 0, RDB_TF_MAP_IMAGE = 1, RDB_TF_MAP_STACK = 2,
-       RDB_TF_MAP_BRK = 3, RDB_TF_MAP_FILE = 4, RDB_TF_MAP_SPECIAL = 5 /* vdso, vvar */ };
+       RDB_TF_MAP_BRK = 3, RDB_TF_MAP_FILE = 4, RDB_TF_MAP_SPECIAL = 5 /* vdso, vvar */,
+       /* MAP_SHARED (runtime/shared.c): no other writer yet, or one that
+        * fork children or the file's other users may write (SHARED_EXT:
+        * left out of the checksums, its changes come as SHARED records) */
+       RDB_TF_MAP_SHARED = 6, RDB_TF_MAP_SHARED_EXT = 7 };
 struct rdb_tf_maps {
 	uint64_t interval;
 	uint32_t n; /* struct rdb_tf_map entries follow */
@@ -290,6 +307,32 @@ struct rdb_tf_note {
 	uint32_t pad;
 	uint64_t id;    /* the syscall id it concerns */
 	int64_t value;
+};
+
+/* A fork descendant of the recorded process (or a program it exec'd that
+ * was built with rdb-cc) wrote these bytes to the object that was the
+ * recording's stdout (fd 1) or stderr (fd 2) when it started.  Sent on the
+ * channel right after the write returned, so it sits among the recorded
+ * process's records where the write happened. */
+struct rdb_tf_child_output {
+	int32_t pid; /* the writer (as recorded: informational) */
+	int32_t fd;  /* 1 or 2: which of the recording's streams it went to */
+};
+
+/* After syscall `id` returned: len bytes at addr of a MAP_SHARED mapping
+ * that others (fork children, the file's writers) may change now hold
+ * these values (bytes that differ from what replay has there). */
+struct rdb_tf_shared {
+	uint64_t id;
+	uint64_t addr;
+	uint64_t len;
+};
+
+/* The first bytes of the RDB_KID_LOCK_FD memfd. */
+#define RDB_TF_KID_MAGIC 0x31646b2d626472ull /* "rdb-kd1" */
+struct rdb_tf_kidinfo {
+	uint64_t magic;
+	uint64_t std[2][2]; /* (st_dev, st_ino) of fds 1 and 2 at the start; (0, 0): none */
 };
 
 /* ---- the trace set: a folder ---------------------------------------------
@@ -404,6 +447,9 @@ _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");
 _Static_assert(sizeof(struct rdb_tf_nondet) == 64, "nondet");
 _Static_assert(sizeof(struct rdb_tf_term) == 16, "term");
 _Static_assert(sizeof(struct rdb_tf_note) == 24, "note");
+_Static_assert(sizeof(struct rdb_tf_child_output) == 8, "child_output");
+_Static_assert(sizeof(struct rdb_tf_shared) == 24, "shared");
+_Static_assert(sizeof(struct rdb_tf_kidinfo) == 40, "kidinfo");
 _Static_assert(sizeof(struct rdb_tf_hmagic) == 16, "hmagic");
 _Static_assert(sizeof(struct rdb_tf_hstart) == 24, "hstart");
 _Static_assert(sizeof(struct rdb_tf_exit) == 40, "exit");

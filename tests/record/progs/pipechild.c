@@ -1,5 +1,5 @@
-/* rr: a pipe to a fork child; only the parent prints (the child runs
- * untraced, its own output would not be replayed). */
+/* rr: a pipe to a fork child, which runs untraced; only the parent prints
+ * (kids.c has children that print). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>

@@ -1,6 +1,7 @@
 /* system(), posix_spawn (clone(CLONE_VM|CLONE_VFORK) in musl) and vfork
- * while recording: the children run untraced.  The child's "hi" is in the
- * recording's output, not in the replay's (checks.sh spawn); the statuses
+ * while recording: the children run untraced.  The "hi" of /bin/sh (not
+ * built with rdb-cc: its output is not recorded) is in the recording's
+ * output, not in the replay's (checks.sh spawn); the statuses
  * the parent prints are in both. */
 #include <spawn.h>
 #include <stdio.h>

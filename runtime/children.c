@@ -1,0 +1,390 @@
+/* children.c: the program's own fork children while recording.  The paper
+ * traces the parent only; so do we, but what a descendant writes to the
+ * recording's stdout or stderr is part of the run's output, and replay has
+ * no child to write it again.  So a descendant (mode 0, kid set) sends a
+ * CHILD_OUTPUT record on the channel after each such write, and replay
+ * writes it where it comes among the recorded process's records.
+ *
+ * Rules: in a fork child the channel moves to RDB_KID_FD; every process
+ * that writes records (the recorded one too, from its first fork on)
+ * holds a lock while it writes, so records never interleave (a stream
+ * socket splits big writes).  The lock is a word in the memfd at
+ * RDB_KID_LOCK_FD, which they all map: the holder's pid, taken with a
+ * compare-and-swap (no syscall unless contended: a fcntl lock cost the
+ * recorded process 2.6 us per syscall), freed by whoever finds the holder
+ * dead.  A descendant's records go out right after its
+ * write returns and the recorded process sends each syscall's records
+ * before its next syscall, so the stream order is the order of causally
+ * related writes (waitpid, pipes).  A program exec'd by a descendant keeps
+ * the two fds only if it was built with rdb-cc (an .rdb_iot section):
+ * then its runtime starts as a descendant too. */
+#include "rt.h"
+
+#define LOCK_MAP 0x500380000000ull /* the memfd's page, in every sender */
+#define LOCK_WORD ((uint32_t *)(LOCK_MAP + 64)) /* after the rdb_tf_kidinfo */
+#define WAITING 0x80000000u /* someone sleeps on the word */
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+
+/* ---- the lock ----------------------------------------------------------- */
+
+static int map_lock(void)
+{
+	long r = rdb_sys6(__NR_mmap, (long)LOCK_MAP, 4096, RDB_PROT_RW,
+	                  RDB_MAP_SHARED | RDB_MAP_FIXED_NOREPLACE, RDB_KID_LOCK_FD, 0);
+	return r == (long)LOCK_MAP;
+}
+
+/* Whether pid still runs (not gone, not a zombie that a blocked parent
+ * may never reap). */
+static int alive(uint32_t pid)
+{
+	char path[32], st[128];
+	rdb_snprintf(path, sizeof path, "/proc/%u/stat", pid);
+	long fd = rdb_sys4(__NR_openat, -100, (long)path, RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd != -RDB_ENOENT;
+	long n = rdb_sys3(__NR_read, fd, (long)st, sizeof st);
+	rdb_sys1(__NR_close, fd);
+	long i = n - 1;
+	while (i > 0 && st[i] != ')') /* "pid (comm) S ...": comm may hold ')' */
+		i--;
+	return !(i > 0 && i + 2 < n && (st[i + 2] == 'Z' || st[i + 2] == 'X'));
+}
+
+static void lock_word(void)
+{
+	uint32_t me = RT->kid_pid, cur = 0;
+	uint32_t *w = LOCK_WORD;
+	if (__atomic_compare_exchange_n(w, &cur, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	for (;;) {
+		/* contended: take it marked (others may sleep), or sleep on it */
+		cur = 0;
+		if (__atomic_compare_exchange_n(w, &cur, me | WAITING, 0, __ATOMIC_ACQUIRE,
+		                                __ATOMIC_RELAXED))
+			return;
+		if (!(cur & WAITING) &&
+		    !__atomic_compare_exchange_n(w, &cur, cur | WAITING, 0, __ATOMIC_RELAXED,
+		                                 __ATOMIC_RELAXED))
+			continue;
+		uint64_t ts[2] = {0, 20000000}; /* 20 ms, then see if the holder lives */
+		long r = rdb_sys6(__NR_futex, (long)w, FUTEX_WAIT, cur | WAITING, (long)ts, 0, 0);
+		uint32_t owner = cur & ~WAITING;
+		if (r == -110 /* ETIMEDOUT */ && owner && !alive(owner)) { /* died holding it */
+			cur |= WAITING;
+			__atomic_compare_exchange_n(w, &cur, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static void unlock_word(void)
+{
+	if (__atomic_exchange_n(LOCK_WORD, 0, __ATOMIC_RELEASE) & WAITING)
+		rdb_sys6(__NR_futex, (long)LOCK_WORD, FUTEX_WAKE, 1 << 30, 0, 0, 0);
+}
+
+void rdb_kids_lock(void)
+{
+	if (RT->kid_locking && RT->kid_depth++ == 0)
+		lock_word();
+}
+
+void rdb_kids_unlock(void)
+{
+	if (RT->kid_locking && --RT->kid_depth == 0)
+		unlock_word();
+}
+
+/* ---- start -------------------------------------------------------------- */
+
+static void std_ids(void)
+{
+	for (int i = 0; i < 2; i++) {
+		uint64_t st[18];
+		RT->kid_std_ok[i] = rdb_sys2(__NR_fstat, i + 1, st) == 0;
+		RT->kid_std[i][0] = RT->kid_std_ok[i] ? st[0] : 0;
+		RT->kid_std[i][1] = RT->kid_std_ok[i] ? st[1] : 0;
+	}
+}
+
+/* The recorded process forks for the first time: make the lock (its
+ * memfd says what stdout and stderr are) and use it from now on. */
+void rdb_kids_prefork(void)
+{
+	rdb_shared_prefork();
+	if (RT->kid_locking)
+		return;
+	long fd = rdb_sys2(__NR_memfd_create, (long)"rdb-kids", 1 /* MFD_CLOEXEC */);
+	if (fd < 0)
+		return; /* the children stay silent, as before */
+	if (fd != RDB_KID_LOCK_FD) {
+		long r = rdb_sys3(__NR_dup3, fd, RDB_KID_LOCK_FD, RDB_O_CLOEXEC);
+		rdb_sys1(__NR_close, fd);
+		if (r < 0)
+			return;
+	}
+	if (rdb_sys2(__NR_ftruncate, RDB_KID_LOCK_FD, 4096) < 0 || !map_lock()) {
+		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
+		return;
+	}
+	std_ids();
+	struct rdb_tf_kidinfo k;
+	rdb_memset(&k, 0, sizeof k);
+	k.magic = RDB_TF_KID_MAGIC;
+	for (int i = 0; i < 2; i++)
+		if (RT->kid_std_ok[i])
+			k.std[i][0] = RT->kid_std[i][0], k.std[i][1] = RT->kid_std[i][1];
+	rdb_sys4(__NR_pwrite64, RDB_KID_LOCK_FD, (long)&k, sizeof k, 0);
+	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->kid_locking = 1;
+}
+
+/* In the new child of the recorded process (its own copy of our state). */
+void rdb_kids_child_start(void)
+{
+	RT->mode = 0;
+	RT->sn = 0;
+	RT->snap_ok = 0;
+	RT->nshared = 0;
+	RT->kid_depth = 0;
+	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->kid = RT->kid_locking &&
+	          rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
+	RT->kid_locking = RT->kid;
+	rdb_sys1(__NR_close, RDB_CHAN_FD);
+	rdb_sys1(__NR_close, RDB_VALUES_FD);
+	if (!RT->kid)
+		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
+}
+
+/* Start-up without a channel (runs before musl's self-relocation: no
+ * pointers in data): exec'd by a descendant, we are one too. */
+void rdb_kids_exec_start(void)
+{
+	struct rdb_tf_kidinfo k;
+	if (rdb_sys2(__NR_fcntl, RDB_KID_FD, RDB_F_GETFD) < 0 ||
+	    rdb_sys4(__NR_pread64, RDB_KID_LOCK_FD, (long)&k, sizeof k, 0) != sizeof k ||
+	    k.magic != RDB_TF_KID_MAGIC)
+		return;
+	if (!map_lock())
+		return;
+	rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	for (int i = 0; i < 2; i++) {
+		RT->kid_std[i][0] = k.std[i][0];
+		RT->kid_std[i][1] = k.std[i][1];
+		RT->kid_std_ok[i] = k.std[i][0] || k.std[i][1];
+	}
+	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->kid = RT->kid_locking = 1;
+}
+
+/* ---- a descendant's syscalls --------------------------------------------- */
+
+int rdb_kids_hidden(long nr, const long a[6])
+{
+	for (long fd = RDB_CHAN_FD; fd <= RDB_KID_LOCK_FD; fd++)
+		if (rdb_systab_uses_fd(nr, a, fd))
+			return 1;
+	return 0;
+}
+
+/* Whether the file at path is an ELF built with rdb-cc (an .rdb_iot
+ * section): its runtime will take the fds over. */
+static int is_rdb_elf(const char *path)
+{
+	long fd = rdb_sys4(__NR_openat, -100, (long)path, RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	uint8_t *b = RT->shared_buf; /* (a vfork child's parent waits meanwhile) */
+	int found = 0;
+	uint8_t eh[64];
+	if (rdb_sys4(__NR_pread64, fd, (long)eh, 64, 0) == 64 && !rdb_memcmp(eh, "\177ELF\2", 5)) {
+		uint64_t shoff;
+		uint16_t shentsize, shnum, shstrndx;
+		rdb_memcpy(&shoff, eh + 0x28, 8);
+		rdb_memcpy(&shentsize, eh + 0x3a, 2);
+		rdb_memcpy(&shnum, eh + 0x3c, 2);
+		rdb_memcpy(&shstrndx, eh + 0x3e, 2);
+		size_t shbytes = (size_t)shnum * 64, half = RDB_SHARED_BUF / 2;
+		uint64_t stroff, strsize;
+		if (shentsize == 64 && shstrndx < shnum && shbytes <= half &&
+		    rdb_sys4(__NR_pread64, fd, (long)b, (long)shbytes, (long)shoff) == (long)shbytes) {
+			rdb_memcpy(&stroff, b + shstrndx * 64 + 0x18, 8);
+			rdb_memcpy(&strsize, b + shstrndx * 64 + 0x20, 8);
+			if (strsize > half)
+				strsize = half;
+			long got = rdb_sys4(__NR_pread64, fd, (long)(b + half), (long)strsize, (long)stroff);
+			for (uint16_t i = 0; got > 0 && i < shnum && !found; i++) {
+				uint32_t name;
+				rdb_memcpy(&name, b + i * 64, 4);
+				found = name + 9 <= (uint64_t)got && !rdb_memcmp(b + half + name, ".rdb_iot", 9);
+			}
+		}
+	}
+	rdb_sys1(__NR_close, fd);
+	return found;
+}
+
+/* Which of the recording's streams fd writes to (1, 2), or 0. */
+static int std_stream(long fd)
+{
+	uint64_t st[18];
+	if (rdb_sys2(__NR_fstat, fd, st) < 0)
+		return 0;
+	int out = RT->kid_std_ok[0] && st[0] == RT->kid_std[0][0] && st[1] == RT->kid_std[0][1];
+	int err = RT->kid_std_ok[1] && st[0] == RT->kid_std[1][0] && st[1] == RT->kid_std[1][1];
+	if (out && err)
+		return (int)fd;
+	return out ? 1 : err ? 2 : 0;
+}
+
+static int send_all(const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		long r = rdb_sys6(__NR_sendto, RDB_KID_FD, (long)c, (long)n, RDB_MSG_NOSIGNAL, 0, 0);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Records of at most 16 KiB, each one sendto of a whole record: the
+ * kernel queues that as one piece or not at all, so a child killed while
+ * it sends leaves no half record in the stream. */
+#define PIECE (16u << 10)
+static int send_piece(int stream, const char *p, size_t n)
+{
+	struct {
+		struct rdb_tf_rec h;
+		struct rdb_tf_child_output c;
+	} m = {{RDB_TF_CHILD_OUTPUT, 0}, {(int32_t)RT->kid_pid, stream}};
+	char *buf = (char *)RT->shared_buf; /* unused in a child (shared.c) */
+	_Static_assert(RDB_SHARED_BUF >= PIECE, "piece buffer");
+	while (n) {
+		size_t k = n < PIECE - sizeof m ? n : PIECE - sizeof m;
+		m.h.len = (uint32_t)(sizeof m.c + k);
+		rdb_memcpy(buf, &m, sizeof m);
+		rdb_memcpy(buf + sizeof m, p, k);
+		if (send_all(buf, sizeof m + k))
+			return -1;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+static int is_std_write(long nr, const long *a)
+{
+	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
+	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
+	       (a[0] == 1 || a[0] == 2);
+}
+
+/* The r bytes a successful write to fd 1 or 2 wrote, if they went to the
+ * recording's stdout or stderr: one or more records, under the lock. */
+static void capture(long nr, const long *a, long r)
+{
+	int stream = std_stream(a[0]);
+	if (!stream)
+		return;
+	uint64_t old = rdb_block_all();
+	rdb_kids_lock();
+	int bad = 0;
+	if (nr == __NR_write || nr == __NR_pwrite64) {
+		bad = send_piece(stream, (const char *)a[1], (size_t)r);
+	} else {
+		const uint64_t *iov = (const uint64_t *)a[1];
+		for (long i = 0, left = r; i < a[2] && left > 0 && !bad; i++) {
+			size_t n = iov[2 * i + 1] < (uint64_t)left ? iov[2 * i + 1] : (size_t)left;
+			bad = send_piece(stream, (const char *)iov[2 * i], n);
+			left -= (long)n;
+		}
+	}
+	rdb_kids_unlock();
+	if (bad) { /* rdb is gone: stay quiet from now on */
+		RT->kid = RT->kid_locking = 0;
+		rdb_sys1(__NR_close, RDB_KID_FD);
+	}
+	rdb_set_mask(old);
+}
+
+long rdb_kids_syscall(long nr, const long a[6])
+{
+	if (rdb_kids_hidden(nr, a))
+		return -RDB_EBADF;
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
+	    (unsigned long)a[1] >= RDB_CHAN_FD) {
+		long lo[6] = {a[0], RDB_CHAN_FD - 1, a[2], 0, 0, 0};
+		long hi[6] = {RDB_KID_LOCK_FD + 1, a[1], a[2], 0, 0, 0};
+		long r = 0;
+		if ((unsigned long)a[0] < RDB_CHAN_FD)
+			r = rdb_run_syscall(nr, lo, 0);
+		if (r == 0 && (unsigned long)a[1] > RDB_KID_LOCK_FD)
+			r = rdb_run_syscall(nr, hi, 0);
+		return r;
+	}
+	if (nr == __NR_execve || nr == __NR_execveat) {
+		/* keep the fds for an rdb-cc program only (it hides them) */
+		long fl = nr == __NR_execve && is_rdb_elf((const char *)a[0]) ? 0 : RDB_FD_CLOEXEC;
+		rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, fl);
+		rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, fl);
+	}
+	long r = rdb_run_syscall(nr, a, 0);
+	if (r > 0 && RT->kid && is_std_write(nr, a))
+		capture(nr, a, r);
+	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
+	 * not come here: syscall.S; the lock still excludes, its owner is stale) */
+	if (r == 0 && (nr == __NR_fork || nr == __NR_clone))
+		RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	return r;
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+int rdb_kids_consume(const struct rdb_tf_rec *h)
+{
+	if (h->type != RDB_TF_CHILD_OUTPUT && h->type != RDB_TF_SHARED)
+		return 0;
+	if (h->type == RDB_TF_SHARED) {
+		struct rdb_tf_shared s;
+		if (h->len < sizeof s || rdb_chan_read(&s, sizeof s) != 1 || h->len - sizeof s != s.len)
+			rdb_die("replay: bad SHARED record (%u bytes)\n", h->len);
+		if (s.id != RT->sc_id)
+			rdb_replay_diverged("at syscall #%lu: the recording has shared memory "
+			                    "changed after syscall #%lu here",
+			                    (unsigned long)RT->sc_id, (unsigned long)s.id);
+		rdb_shared_apply(&s);
+		return 1;
+	}
+	struct rdb_tf_child_output c;
+	if (h->len < sizeof c || rdb_chan_read(&c, sizeof c) != 1)
+		rdb_die("replay: bad CHILD_OUTPUT record (%u bytes)\n", h->len);
+	if (RT->debug > 1)
+		rdb_printf("rdb: child %d wrote %u bytes to fd %d\n", c.pid,
+		           h->len - (uint32_t)sizeof c, c.fd);
+	for (size_t left = h->len - sizeof c; left;) {
+		size_t k = left < sizeof RT->bounce ? left : sizeof RT->bounce;
+		if (rdb_chan_read(RT->bounce, k) != 1)
+			rdb_die("replay: the channel ended inside a CHILD_OUTPUT record\n");
+		if (!RT->quiet && (c.fd == 1 || c.fd == 2))
+			rdb_write_all(c.fd, (const char *)RT->bounce, k);
+		left -= k;
+	}
+	return 1;
+}
+
+void rdb_kids_drain(void)
+{
+	struct rdb_tf_rec h;
+	while (rdb_chan_peek(&h) && (h.type == RDB_TF_CHILD_OUTPUT || h.type == RDB_TF_SHARED)) {
+		rdb_chan_read(&h, sizeof h);
+		rdb_kids_consume(&h);
+	}
+}
