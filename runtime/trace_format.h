@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 2
+#define RDB_TF_VERSION 3
 
 /* ---- the channel ---------------------------------------------------------
  * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
