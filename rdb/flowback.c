@@ -241,39 +241,6 @@ static void resolve(struct query *q, struct image *im)
 	         (unsigned long long)q->addr, (unsigned long long)q->size, q->size == 1 ? "" : "s");
 }
 
-/* ---- step 1: the trace's written ranges ---------------------------------- */
-
-/* Whether interval j's WRITTEN records touch [lo, hi): 1 or 0; -1 when
- * it has none (every interval the runtime ended has one, maybe empty). */
-static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j,
-                 uint64_t lo, uint64_t hi)
-{
-	int seen = 0;
-	if (!rdb_tr_seek_interval(r, x, j))
-		return -1;
-	uint32_t t;
-	const void *p;
-	size_t n;
-	while (rdb_tr_next(r, &t, &p, &n)) {
-		if (t != RDB_TF_WRITTEN || !rdb_rec_ok(t, p, n))
-			rdb_fatal("%s: a record of type %u where WRITTEN records belong (%s)", dir, t,
-			          rdb_tr_where(r));
-		struct rdb_tf_written w;
-		memcpy(&w, p, sizeof w);
-		if (w.interval != j)
-			break;
-		seen = 1;
-		const char *e = (const char *)p + sizeof w;
-		for (uint32_t i = 0; i < w.n; i++) {
-			struct rdb_tf_range g;
-			memcpy(&g, e + i * sizeof g, sizeof g);
-			if (g.addr < hi && lo < g.addr + g.len)
-				return 1;
-		}
-	}
-	return seen ? 0 : -1;
-}
-
 /* ---- step 2: the replay of interval j ------------------------------------ */
 
 static void print_value(const struct rdb_tf_watch_hit *e)
@@ -394,23 +361,14 @@ int rdb_cmd_flowback(int argc, char **argv)
 	else
 		printf("%s, at the end of the run (interval %llu):\n", q.label,
 		       (unsigned long long)last);
-	struct rdb_tr *r = rdb_tr_open(q.dir, RDB_TF_S_WRITTEN);
-	uint64_t j = at - 1, unknown = 0;
-	for (; j >= 1; j--) {
-		if (j % 64 == 0)
-			rdb_progress("flowback: interval %llu", (unsigned long long)j);
-		int w = wrote(q.dir, r, x, j, q.addr, q.addr + q.size);
-		if (w > 0)
-			break;
-		if (w < 0 && !unknown++)
-			printf("  interval %llu%s: the trace does not say what it wrote (%s)\n",
-			       (unsigned long long)j, j > 1 ? " or earlier ones" : "",
-			       h.have_exit && !h.exit.cut ? "recorded without intervals"
-			                                  : "the recording was cut short");
-	}
-	rdb_progress_end();
-	rdb_tr_close(r);
-	if (at > 1 && unknown == at - 1)
+	uint64_t unknown = 0;
+	uint64_t j = rdb_written_last(q.dir, x, at, q.addr, q.addr + q.size, &unknown);
+	if (unknown)
+		printf("  interval %llu%s: the trace does not say what it wrote (%s)\n",
+		       (unsigned long long)unknown, unknown > 1 ? " or earlier ones" : "",
+		       h.have_exit && !h.exit.cut ? "recorded without intervals"
+		                                  : "the recording was cut short");
+	if (at > 1 && unknown == at - 1 && !j)
 		rdb_fatal("%s: the trace has no written ranges before interval %llu (recorded "
 		          "without intervals, -i 0, or cut short)", q.dir, (unsigned long long)at);
 	int res = 0;

@@ -140,6 +140,12 @@ int rdb_cmd_truss(int argc, char **argv);
 /* One syscall, as truss prints it ("#id name(args) = ret ...\n"). */
 void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
 
+/* ---- writes.c: flowback's step 1 ---------------------------------------- */
+/* The last interval before `at` whose written ranges touch [lo, hi), or 0;
+ * *unknown: the last interval before it without WRITTEN records, or 0. */
+uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
+                          uint64_t hi, uint64_t *unknown);
+
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
 

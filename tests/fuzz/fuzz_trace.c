@@ -1,8 +1,8 @@
 /*
  * fuzz_trace.c: libFuzzer harness for rdb's trace reader: each input is a
- * trace set, read as `rdb info`, `rdb truss` (whole and interval 2) and
+ * trace set, read as `rdb info`, `rdb truss` (whole and interval 2),
  * replay (rdb_feed: from interval 1, and from 2 to 3 through the ivindex)
- * read it.  Every malformed input must end in rdb_fatal with a message
+ * and `rdb flowback --no-replay` (the written stream) read it.  Every malformed input must end in rdb_fatal with a message
  * naming a file of the set; a crash, sanitizer report, leak (memory or
  * file descriptor), hang or an allocation out of proportion to the input
  * (more than zstd's best ratio, 1 MiB per 32 bytes) is a bug.
@@ -13,14 +13,15 @@
  * mutations reach the frames; without an ivindex section there is no
  * ivindex file.  A seed from a recorded trace set T:
  *   for f in header exit ivindex syscalls sysdata nondet intervals stack \
- *     context mappings values signals; do
+ *     context mappings values signals written; do
  *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
  *
  * This file has its own rdb_fatal (longjmp back here) and allocator (every
  * block freed after each input), replacing rdb/main.c's.  Build by hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
- *     rdb/strings.c rdb/trace.c rdb/feed.c rdb/show.c $B/syscallgen/rdb_syscalls_gen.c -lzstd \
+ *     rdb/strings.c rdb/trace.c rdb/feed.c rdb/show.c rdb/writes.c \
+ *     $B/syscallgen/rdb_syscalls_gen.c -lzstd \
  *     -o fuzz_trace
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
@@ -242,6 +243,17 @@ static void replay_reader(uint64_t from, uint64_t to)
 	rdb_feed_close(f);
 }
 
+/* What `rdb flowback --no-replay` reads: the written stream, from the end
+ * down to interval 1 (no range matches an empty query). */
+static void flowback_reader(void)
+{
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	uint64_t unknown, last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
+	if (last)
+		rdb_written_last(dir, x, last + 1, 1, 1, &unknown);
+	rdb_ivx_free(x);
+}
+
 /* The readers keep their files open; rdb_fatal leaves them so. */
 static void close_set_fds(void)
 {
@@ -276,8 +288,10 @@ static void run(int which)
 			rdb_cmd_truss(3, argv);
 		else if (which == 3)
 			replay_reader(1, 0);
-		else
+		else if (which == 4)
 			replay_reader(2, 3);
+		else
+			flowback_reader();
 	}
 	catcher = NULL;
 	free_all();
@@ -289,7 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	alloc_max = (1u << 20) + (size / 32 + 1) * (1u << 20);
 	write_set(data, size);
-	for (int which = 0; which < 5; which++)
+	for (int which = 0; which < 6; which++)
 		run(which);
 	return 0;
 }

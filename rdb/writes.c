@@ -1,0 +1,59 @@
+/* writes.c: step 1 of rdb flowback (docs/flowback.md), from the trace
+ * alone: the last interval whose WRITTEN records touch some bytes.  Apart
+ * from flowback.c (symbols, lines, the replay) so the trace fuzz harness
+ * reads the written stream too. */
+#include <string.h>
+
+#include "rdb.h"
+
+/* Whether interval j's WRITTEN records touch [lo, hi): 1 or 0; -1 when
+ * it has none (every interval the runtime ended has one, maybe empty). */
+static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j,
+                 uint64_t lo, uint64_t hi)
+{
+	int seen = 0;
+	if (!rdb_tr_seek_interval(r, x, j))
+		return -1;
+	uint32_t t;
+	const void *p;
+	size_t n;
+	while (rdb_tr_next(r, &t, &p, &n)) {
+		if (t != RDB_TF_WRITTEN || !rdb_rec_ok(t, p, n))
+			rdb_fatal("%s: a record of type %u and %zu bytes where WRITTEN records belong",
+			          rdb_tr_where(r), t, n);
+		struct rdb_tf_written w;
+		memcpy(&w, p, sizeof w);
+		if (w.interval != j)
+			break;
+		seen = 1;
+		const char *e = (const char *)p + sizeof w;
+		for (uint32_t i = 0; i < w.n; i++) {
+			struct rdb_tf_range g;
+			memcpy(&g, e + i * sizeof g, sizeof g);
+			if (g.addr < hi && lo < g.addr + g.len)
+				return 1;
+		}
+	}
+	(void)dir;
+	return seen ? 0 : -1;
+}
+
+uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
+                          uint64_t hi, uint64_t *unknown)
+{
+	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
+	uint64_t j = at - 1;
+	*unknown = 0;
+	for (; j >= 1; j--) {
+		if (j % 64 == 0)
+			rdb_progress("flowback: interval %llu", (unsigned long long)j);
+		int w = wrote(dir, r, x, j, lo, hi);
+		if (w > 0)
+			break;
+		if (w < 0 && !*unknown)
+			*unknown = j;
+	}
+	rdb_progress_end();
+	rdb_tr_close(r);
+	return j;
+}
