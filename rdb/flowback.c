@@ -46,7 +46,6 @@ struct image {
 	Elf *elf;
 	Dwarf *dw;
 	uint64_t bias;     /* run-time address minus link address */
-	uint64_t base;     /* link address of image offset 0 */
 };
 
 static void image_open(struct image *im, const struct rdb_header *h)
@@ -60,15 +59,6 @@ static void image_open(struct image *im, const struct rdb_header *h)
 	GElf_Ehdr eh;
 	if (!im->elf || !gelf_getehdr(im->elf, &eh))
 		rdb_fatal("%s: not an ELF file: %s", h->exe, elf_errmsg(-1));
-	size_t nph;
-	uint64_t lo = ~0ull;
-	if (elf_getphdrnum(im->elf, &nph) == 0)
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-			if (gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < lo)
-				lo = ph.p_vaddr;
-		}
-	im->base = lo == ~0ull ? 0 : lo & ~0xfffull;
 	uint64_t entry = 0;
 	for (size_t i = 0; i < h->nauxv; i++)
 		if (h->auxv[2 * i] == 9 /* AT_ENTRY */)
@@ -111,17 +101,23 @@ static int each_symbol(struct image *im, int (*fn)(void *ctx, const char *name,
 	return 0;
 }
 
-struct by_name { const char *name; GElf_Sym sym; };
+/* A global (or weak) symbol wins; without one, exactly one local may
+ * (libc has statics named like a program's globals: `buf`). */
+struct by_name { const char *name; GElf_Sym sym; int globals, locals; };
 
 static int match_name(void *ctx, const char *name, const GElf_Sym *s)
 {
 	struct by_name *b = ctx;
-	int kind = GELF_ST_TYPE(s->st_info);
+	int kind = GELF_ST_TYPE(s->st_info), local = GELF_ST_BIND(s->st_info) == STB_LOCAL;
 	if (strcmp(name, b->name) || s->st_shndx == SHN_UNDEF ||
 	    (kind != STT_OBJECT && kind != STT_FUNC && kind != STT_NOTYPE && kind != STT_TLS))
 		return 0;
-	b->sym = *s;
-	return 1;
+	if (!local && !b->globals++)
+		b->sym = *s;
+	if (local && !b->globals && !b->locals)
+		b->sym = *s;
+	b->locals += local;
+	return 0;
 }
 
 struct by_addr { uint64_t vaddr; int func; const char *name; uint64_t value; };
@@ -140,14 +136,13 @@ static int match_addr(void *ctx, const char *name, const GElf_Sym *s)
 	return 0;
 }
 
-/* "main+0x1b (prog.c:42)" for an image offset; "" parts when unknown. */
-static void describe_pc(struct image *im, uint64_t off, char *out, size_t cap)
+/* "main+0x1b (prog.c:42)" for a link address; parts left out when unknown. */
+static void describe_pc(struct image *im, uint64_t vaddr, char *out, size_t cap)
 {
-	uint64_t vaddr = im->base + off;
 	struct by_addr b = {vaddr, 1, NULL, 0};
 	each_symbol(im, match_addr, &b);
 	int n = b.name ? snprintf(out, cap, "%s+0x%llx", b.name, (unsigned long long)(vaddr - b.value))
-	               : snprintf(out, cap, "image offset 0x%llx", (unsigned long long)off);
+	               : snprintf(out, cap, "link address 0x%llx", (unsigned long long)vaddr);
 	Dwarf_Die cu;
 	Dwarf_Line *line;
 	int lineno;
@@ -212,6 +207,9 @@ static void resolve(struct query *q, struct image *im)
 		q->addr = number(q->dir, "address", q->what);
 		if (!q->size)
 			q->size = 1;
+		if (q->addr + q->size < q->addr)
+			rdb_fatal("%s: --size %llu runs past the end of the address space", q->dir,
+			          (unsigned long long)q->size);
 		struct by_addr b = {q->addr - im->bias, 0, NULL, 0};
 		if (each_symbol(im, match_addr, &b) && b.name)
 			snprintf(q->label, sizeof q->label, "0x%llx (%s+%llu)",
@@ -229,14 +227,21 @@ static void resolve(struct query *q, struct image *im)
 		*plus = 0;
 		off = number(q->dir, "offset", plus + 1);
 	}
-	struct by_name b = {name, {0}};
-	if (!each_symbol(im, match_name, &b))
-		rdb_fatal("%s: no symbol '%s' in %s", q->dir, name, "the recorded executable");
+	struct by_name b = {name, {0}, 0, 0};
+	each_symbol(im, match_name, &b);
+	if (!b.globals && !b.locals)
+		rdb_fatal("%s: no symbol '%s' in the recorded executable", q->dir, name);
+	if (!b.globals && b.locals > 1)
+		rdb_fatal("%s: %d static symbols are named '%s' and none is global: ask with "
+		          "the address (nm shows them)", q->dir, b.locals, name);
 	if (GELF_ST_TYPE(b.sym.st_info) == STT_TLS)
 		rdb_fatal("%s: '%s' is thread-local: ask with its address", q->dir, name);
 	q->addr = b.sym.st_value + im->bias + off;
 	if (!q->size)
 		q->size = b.sym.st_size > off ? b.sym.st_size - off : 1;
+	if (q->addr + q->size < q->addr)
+		rdb_fatal("%s: --size %llu runs past the end of the address space", q->dir,
+		          (unsigned long long)q->size);
 	snprintf(q->label, sizeof q->label, "%s (0x%llx, %llu byte%s)", q->what,
 	         (unsigned long long)q->addr, (unsigned long long)q->size, q->size == 1 ? "" : "s");
 }
@@ -253,7 +258,8 @@ static void print_value(const struct rdb_tf_watch_hit *e)
 		memcpy(&v, e->value, e->nvalue);
 		printf(" (%llu as a little-endian integer)", (unsigned long long)v);
 	}
-	printf("%s\n", e->nvalue ? "" : "(unreadable: not mapped)");
+	printf("%s\n", !e->nvalue ? "(unreadable: not mapped)"
+	                : e->nvalue < e->len ? " (the first bytes only)" : "");
 }
 
 /* The TRAP of syscall id, from interval j's frames on. */
@@ -319,6 +325,10 @@ static int replay_interval(const struct query *q, struct image *im, uint64_t j,
 		describe_pc(im, last->pc, where, sizeof where);
 		printf("  by:          %s\n", where);
 		break;
+	case RDB_TF_WH_LATE:
+		printf("  by:          an instruction rdb cannot name (the watchpoint's signal came "
+		       "late)\n");
+		break;
 	default:
 		printf("  by:          the runtime (rdb's own code, on the program's behalf)\n");
 	}
@@ -344,6 +354,7 @@ int rdb_cmd_flowback(int argc, char **argv)
 	parse(argc, argv, &q);
 	struct rdb_header h;
 	rdb_read_header(q.dir, &h);
+	rdb_check_buildid(q.dir, &h); /* symbols of another build would lie */
 	struct image im;
 	image_open(&im, &h);
 	resolve(&q, &im);
@@ -361,16 +372,20 @@ int rdb_cmd_flowback(int argc, char **argv)
 	else
 		printf("%s, at the end of the run (interval %llu):\n", q.label,
 		       (unsigned long long)last);
-	uint64_t unknown = 0;
-	uint64_t j = rdb_written_last(q.dir, x, at, q.addr, q.addr + q.size, &unknown);
-	if (unknown)
-		printf("  interval %llu%s: the trace does not say what it wrote (%s)\n",
-		       (unsigned long long)unknown, unknown > 1 ? " or earlier ones" : "",
-		       h.have_exit && !h.exit.cut ? "recorded without intervals"
-		                                  : "the recording was cut short");
-	if (at > 1 && unknown == at - 1 && !j)
+	uint64_t unknown, known;
+	uint64_t j = rdb_written_last(q.dir, x, at, q.addr, q.addr + q.size, &unknown, &known);
+	if (at > 1 && !known)
 		rdb_fatal("%s: the trace has no written ranges before interval %llu (recorded "
-		          "without intervals, -i 0, or cut short)", q.dir, (unsigned long long)at);
+		          "without intervals, -i 0, or cut short at once)", q.dir,
+		          (unsigned long long)at);
+	/* An interval without records may have written them: never claim it
+	 * did not. */
+	if (unknown)
+		printf("  interval %llu%s is not described by the trace (%s): it may have "
+		       "written them\n", (unsigned long long)unknown,
+		       unknown > 1 && unknown > j + 1 ? " (and maybe others before it)" : "",
+		       h.have_exit && !h.exit.cut ? "no interval data was kept for it"
+		                                  : "the recording was cut short");
 	int res = 0;
 	if (!j && unknown)
 		printf("  not written in the intervals the trace describes\n");
@@ -378,8 +393,9 @@ int rdb_cmd_flowback(int argc, char **argv)
 		printf("  not written since the program started: the value comes from the "
 		       "executable or the kernel's start-up\n");
 	else {
-		printf("  last written in interval %llu", (unsigned long long)j);
-		if (j + 1 < at)
+		printf("  last %swritten in interval %llu", unknown ? "known to be " : "",
+		       (unsigned long long)j);
+		if (j + 1 < at && !unknown)
 			printf(" (intervals %llu to %llu did not write them)", (unsigned long long)j + 1,
 			       (unsigned long long)at - 1);
 		printf("\n");

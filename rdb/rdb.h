@@ -122,6 +122,8 @@ long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size
 /* ---- run.c ------------------------------------------------------------ */
 int rdb_cmd_record(int argc, char **argv);
 int rdb_cmd_replay(int argc, char **argv);
+/* The recorded executable must be the file at its path now: fatal if not. */
+void rdb_check_buildid(const char *dir, const struct rdb_header *h);
 struct rdb_replay_opts {
 	const char *dir;
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
@@ -142,9 +144,10 @@ void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
 
 /* ---- writes.c: flowback's step 1 ---------------------------------------- */
 /* The last interval before `at` whose written ranges touch [lo, hi), or 0;
- * *unknown: the last interval before it without WRITTEN records, or 0. */
+ * *unknown: the last interval after it without WRITTEN records (it may
+ * have written them too), or 0; *known: intervals with records seen. */
 uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
-                          uint64_t hi, uint64_t *unknown);
+                          uint64_t hi, uint64_t *unknown, uint64_t *known);
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);

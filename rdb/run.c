@@ -712,7 +712,7 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 }
 
 /* The recorded executable must be the file at its path now. */
-static void check_buildid(const char *dir, const struct rdb_header *h)
+void rdb_check_buildid(const char *dir, const struct rdb_header *h)
 {
 	uint8_t bid[64];
 	char err[512];
@@ -784,6 +784,8 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 		         h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h->exit.value);
 		return how == RDB_TF_EXIT_STATUS && val ? val : 125;
 	}
+	if (o->watch) /* rdb flowback goes on to report: no re-raised signal */
+		return how == RDB_TF_EXIT_STATUS ? val : 128 + val;
 	return end_like(how, val);
 }
 
@@ -813,7 +815,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	if (!h.have_random)
 		rdb_fatal("%s: the program never started under rdb (no AT_RANDOM record): "
 		          "nothing to replay", o->dir);
-	check_buildid(o->dir, &h);
+	rdb_check_buildid(o->dir, &h);
 	if (!h.have_exit) {
 		if (!o->watch)
 			rdb_warn("%s: no exit file: the recording was cut short (rdb itself was "

@@ -39,15 +39,16 @@ static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uin
 }
 
 uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
-                          uint64_t hi, uint64_t *unknown)
+                          uint64_t hi, uint64_t *unknown, uint64_t *known)
 {
 	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
 	uint64_t j = at - 1;
-	*unknown = 0;
+	*unknown = *known = 0;
 	for (; j >= 1; j--) {
 		if (j % 64 == 0)
 			rdb_progress("flowback: interval %llu", (unsigned long long)j);
 		int w = wrote(dir, r, x, j, lo, hi);
+		*known += w >= 0;
 		if (w > 0)
 			break;
 		if (w < 0 && !*unknown)

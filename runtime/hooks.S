@@ -158,8 +158,15 @@ __rdb_wide_write_\n:
 	.size __rdb_wide_write_\n, .-__rdb_wide_write_\n
 .endm
 
+	/* watch.c: a store inside these is the program's wide store */
+	.globl __rdb_wide_begin
+	.hidden __rdb_wide_begin
+__rdb_wide_begin:
 	.irp n, 10, 16, 28, 32, 64, 108, 512
 	WIDE \n
 	.endr
+	.globl __rdb_wide_end
+	.hidden __rdb_wide_end
+__rdb_wide_end:
 
 	.section .note.GNU-stack,"",@progbits

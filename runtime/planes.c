@@ -5,7 +5,6 @@
 
 #define CHUNK (4u << 20) /* data bytes per mincore call */
 #define R_OF(a) ((a) - RDB_R_OFFSET)
-#define S_OF(a) ((a) - RDB_S_OFFSET)
 
 static void residency(uintptr_t plane_lo, size_t n, unsigned char *vec)
 {
@@ -44,13 +43,13 @@ void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 		rdb_memset(vr, 0, nvec);
 		rdb_memset(vs, 0, nvec);
 		residency(R_OF(c), e - c, vr);
-		residency(S_OF(c), e - c, vs);
+		residency(rdb_s_of(c), e - c, vs);
 		for (uintptr_t d = c; d < e; d += 4096) {
-			if (!any(vr, R_OF(c), R_OF(d)) && !any(vs, S_OF(c), S_OF(d)))
+			if (!any(vr, R_OF(c), R_OF(d)) && !any(vs, rdb_s_of(c), rdb_s_of(d)))
 				continue;
 			uintptr_t de = e - d > 4096 ? d + 4096 : e;
 			for (uintptr_t a = d; a < de; a += 8) {
-				uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)S_OF(a);
+				uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);
 				if (r | s)
 					fn(ctx, a, r, s);
 			}

@@ -101,19 +101,8 @@ static const struct rdb_tf_map *map_of(uint64_t a)
 	return 0;
 }
 
-/* Into memory the program cannot write (read-only data it read): through
- * /proc/self/mem, as a debugger writes breakpoints. */
-static void poke_mem(uint64_t a, const void *p, uint64_t n)
-{
-	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/mem", 2 /* O_RDWR */ | RDB_O_CLOEXEC, 0);
-	long r = fd < 0 ? fd : rdb_sys4(__NR_pwrite64, fd, p, n, a);
-	if (fd >= 0)
-		rdb_sys1(__NR_close, fd);
-	if (r != (long)n)
-		rdb_die("replay: cannot write %lu recorded bytes at %p (error %ld)\n",
-		        (unsigned long)n, (void *)a, r < 0 ? -r : 0);
-}
-
+/* Memory the program cannot write (read-only data it read) gets its
+ * values through /proc/self/mem (rdb_poke_mem). */
 static void load_blob(uint64_t a, uint64_t n)
 {
 	while (n) {
@@ -130,7 +119,7 @@ static void load_blob(uint64_t a, uint64_t n)
 				if (rdb_chan_read(RT->bounce, c) != 1)
 					rdb_die("replay: the channel ended inside recorded values\n");
 				if (m)
-					poke_mem(a + done, RT->bounce, c);
+					rdb_poke_mem(a + done, RT->bounce, c);
 				done += c;
 			}
 		}
@@ -228,6 +217,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	}
 	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
 	RT->interval = b->interval;
+	rdb_watch_interval();
 	rdb_watch_pause(1);
 	load_values(b->interval);
 	rdb_watch_pause(0);
@@ -341,7 +331,7 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	f->uc[5 + REG_R12] = RDB_SIC_PAGE + 0xfff; /* the check's load runs again */
 	f->uc[5 + REG_R15] = RT->sic_origin;
 	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
-	f->uc[37] = c->sigmask;
+	f->uc[37] = c->sigmask & ~RT->reserved_sigs;
 	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
 	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt"
 	                 : : "r"(f) : "memory");

@@ -99,6 +99,7 @@ struct rdb_state {
 	uint64_t nondets;     /* NONDET records so far */
 	int checksum, verify; /* record --checksum, replay --verify */
 	int hash_fd; /* RDB_DEBUG: checksum.c's dump */
+	int mem_fd;  /* util.c rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
 	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack, left out */
 	uint64_t from;        /* replay: the interval it started at */
 	uint64_t cpu_start_ns;
@@ -115,7 +116,6 @@ struct rdb_state {
 		int on, reported;
 		int sys;  /* a replayed syscall is running: its writes are the kernel's */
 		int nhw;  /* debug registers used (0: shadow pages) */
-		int mem_fd; /* shadow pages: /proc/self/mem */
 		int hw_fd[RDB_WATCH_HW];
 		uint64_t hw_addr[RDB_WATCH_HW];
 		uint32_t hw_len[RDB_WATCH_HW];
@@ -193,6 +193,9 @@ static inline uint64_t rdb_fs_base(void)
 	return v;
 }
 
+/* A byte's S plane byte (docs/hooks.md). */
+static inline uintptr_t rdb_s_of(uintptr_t a) { return a - RDB_S_OFFSET; }
+
 static inline int rdb_covered(uintptr_t a, size_t n)
 {
 	return a >= RDB_COVER_LO && a <= RDB_COVER_HI && n <= RDB_COVER_HI - a;
@@ -208,6 +211,13 @@ void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, __builtin_va_list ap)
 void rdb_snprintf(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void rdb_write_all(int fd, const char *p, size_t n);
+/* fd moved to the lowest free number >= min (close-on-exec), out of the
+ * program's way; fd itself if that fails. */
+long rdb_high_fd(long fd, long min);
+/* Replay: writes through /proc/self/mem, whatever the protection (as a
+ * debugger writes breakpoints); dies naming the address if it cannot.
+ * The fd is kept: replay makes no real fork that would share it. */
+void rdb_poke_mem(uint64_t a, const void *p, uint64_t n);
 _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define RDB_ASSERT(c)                                                       \
 	((c) ? (void)0 : rdb_die("%s:%d: assertion failed: %s\n", __FILE__,    \
@@ -299,6 +309,8 @@ void rdb_set_mask(uint64_t m);
  * next return to the program (the signal is queued, blocked until then). */
 void rdb_signal_requeue(int signo, const uint8_t info[128]);
 void rdb_signal_reserve_timer(void);
+/* sig is the runtime's from now on: the program changes only its view. */
+void rdb_signal_reserve(int sig);
 void rdb_signal_reinstall(void);
 #define UC_GREGS 40
 #define UC_SIGMASK 296
@@ -344,6 +356,7 @@ void rdb_interval_forget(uintptr_t a, size_t n);
 void rdb_watch_init(const struct rdb_tf_watch *req);
 void rdb_watch_arm(void);        /* the program runs from here */
 void rdb_watch_pause(int pause); /* 1: the runtime restores memory; 0: done */
+void rdb_watch_interval(void);   /* replay: a new interval, counted afresh */
 int rdb_watch_trap(const void *si, void *uc); /* 1: a breakpoint's SIGTRAP */
 enum { RDB_WATCH_RUNTIME, RDB_WATCH_SYSCALL, RDB_WATCH_FORGET };
 int rdb_watch_open(uintptr_t a, size_t n, int kind);

@@ -6,7 +6,7 @@
 #include "rt.h"
 
 #define R_OF(a) ((unsigned char *)((a) - RDB_R_OFFSET))
-#define S_OF(a) ((unsigned char *)((a) - RDB_S_OFFSET))
+#define S_OF(a) ((unsigned char *)rdb_s_of(a))
 
 /* Clips [*a, *a + *n) to the covered range; 0 if nothing is left. */
 static int clip(uintptr_t *a, size_t *n)

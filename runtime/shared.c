@@ -20,7 +20,6 @@
 #define COPY_BASE 0x500400000000ull /* copies, upwards; never restored */
 #define COPY_END 0x580000000000ull
 #define GAP 32 /* changed bytes this close together go in one record */
-#define S_OF(a) ((a) - RDB_S_OFFSET)
 
 /* ---- the list ------------------------------------------------------------ */
 
@@ -188,7 +187,7 @@ static void fold_run(struct fold *f)
 			continue;
 		uint8_t *c = (uint8_t *)(f->s->copy + (a - f->s->start));
 		for (uint64_t i = 0; i < n; i++)
-			if (*(const uint8_t *)S_OF(a + i) & RDB_S_X)
+			if (*(const uint8_t *)rdb_s_of(a + i) & RDB_S_X)
 				c[i] = buf[i];
 	}
 	f->lo = f->hi = 0;
@@ -260,13 +259,13 @@ void rdb_shared_sync(uint64_t id)
 			uint64_t lo = 0, hi = 0; /* the run being grown: [lo, hi) */
 			int have = 0;
 			for (uint64_t w = 0; w < n; w += 8) {
-				uint64_t x, y, sw = *(const uint64_t *)S_OF(a + w);
+				uint64_t x, y, sw = *(const uint64_t *)rdb_s_of(a + w);
 				rdb_memcpy(&x, buf + w, 8);
 				rdb_memcpy(&y, c + w, 8);
 				if (x == y && !(sw & 0x0202020202020202ull))
 					continue;
 				for (uint64_t k = w; k < w + 8; k++) {
-					if (buf[k] == c[k] && !(*(const uint8_t *)S_OF(a + k) & RDB_S_X))
+					if (buf[k] == c[k] && !(*(const uint8_t *)rdb_s_of(a + k) & RDB_S_X))
 						continue;
 					if (have && k <= hi + GAP) {
 						hi = k + 1;
@@ -346,20 +345,13 @@ void rdb_shared_apply(const struct rdb_tf_shared *s)
 {
 	if (!rdb_covered(s->addr, s->len))
 		rdb_die("replay: SHARED record outside the program's memory\n");
-	long fd = rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem", 2 /* O_RDWR */ | RDB_O_CLOEXEC, 0);
 	for (uint64_t done = 0; done < s->len;) {
 		uint64_t k = s->len - done < sizeof RT->bounce ? s->len - done : sizeof RT->bounce;
 		if (rdb_chan_read(RT->bounce, k) != 1)
 			rdb_die("replay: the channel ended inside a SHARED record\n");
-		long r = fd < 0 ? fd : rdb_sys4(__NR_pwrite64, fd, (long)RT->bounce, (long)k,
-		                                (long)(s->addr + done));
-		if (r != (long)k)
-			rdb_die("replay: cannot write %lu recorded bytes at %p (error %ld)\n",
-			        (unsigned long)k, (void *)(s->addr + done), r < 0 ? -r : 0);
+		rdb_poke_mem(s->addr + done, RT->bounce, k);
 		done += k;
 	}
-	if (fd >= 0)
-		rdb_sys1(__NR_close, fd);
 	if (RT->debug > 1)
 		rdb_printf("rdb: shared memory [%p, +%lu) after #%lu\n", (void *)s->addr,
 		           (unsigned long)s->len, (unsigned long)s->id);

@@ -112,6 +112,8 @@ static void reserve(int sig)
 
 void rdb_signal_reserve_timer(void) { reserve(RDB_SIG_TIMER); }
 
+void rdb_signal_reserve(int sig) { reserve(sig); }
+
 /* Replay from an interval: the kernel learns the program's view again. */
 void rdb_signal_reinstall(void)
 {

@@ -290,7 +290,8 @@ struct rdb_tf_watch_hit {
 	uint8_t value[64]; /* END: the watched bytes now (nvalue of them) */
 };
 enum { RDB_TF_WH_PROGRAM = 1, RDB_TF_WH_SYSCALL = 2, RDB_TF_WH_RUNTIME = 3,
-       RDB_TF_WH_END = 4 };
+       RDB_TF_WH_END = 4,
+       RDB_TF_WH_LATE = 5 /* a breakpoint's signal came late: the instruction is unknown */ };
 #define RDB_TF_WATCH_KEEP 16
 
 enum rdb_tf_note_kind {

@@ -22,7 +22,8 @@
  * RDB_TF_WATCH_KEEP writes go to rdb when the replay stops or ends. */
 #include "rt.h"
 
-#define S_OF(a) ((a) - RDB_S_OFFSET)
+
+extern const char __rdb_wide_begin[], __rdb_wide_end[]; /* hooks.S */
 
 static void protect(int prot)
 {
@@ -32,9 +33,11 @@ static void protect(int prot)
 		rdb_die("watch: cannot protect the shadow of %p (error %ld)\n", (void *)w->addr, -r);
 }
 
-static uint64_t image_offset(uint64_t pc)
+/* The pc as a link-time address of the executable, as its symbols and
+ * DWARF have it (signal.c's fault messages use the same). */
+static uint64_t link_address(uint64_t pc)
 {
-	return pc >= RT->image_lo && pc < RT->image_hi ? pc - RT->image_lo : pc;
+	return pc >= RT->image_lo && pc < RT->image_hi ? pc - RT->bias : pc;
 }
 
 /* A write of [a, a + n) by kind at pc (an address; 0: none) with the SIC at r15. */
@@ -44,10 +47,13 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	uint64_t lo = a > w->addr ? a : w->addr, hi = a + n < w->addr + w->len ? a + n : w->addr + w->len;
 	if (lo >= hi)
 		return;
-	/* one syscall writing in several pieces is one write */
+	/* One syscall writing in pieces, or one instruction (a wide store's
+	 * helper, a store over several debug-register pieces), is one write. */
 	struct rdb_tf_watch_hit *last = w->n ? &w->hits[(w->n - 1) % RDB_TF_WATCH_KEEP] : 0;
-	if (kind == RDB_TF_WH_SYSCALL && last && last->kind == kind && last->sc_id == RT->sc_id &&
-	    last->interval == RT->interval) {
+	uint64_t count = rdb_sic_count(r15);
+	if (last && last->kind == kind && last->sc_id == RT->sc_id &&
+	    last->interval == RT->interval &&
+	    (kind == RDB_TF_WH_SYSCALL || (last->sic == count && last->pc == link_address(pc)))) {
 		uint64_t e = last->addr + last->len > hi ? last->addr + last->len : hi;
 		last->addr = last->addr < lo ? last->addr : lo;
 		last->len = e - last->addr;
@@ -57,8 +63,8 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	struct rdb_tf_watch_hit *h = &w->hits[w->n++ % RDB_TF_WATCH_KEEP];
 	rdb_memset(h, 0, sizeof *h);
 	h->interval = RT->interval;
-	h->sic = rdb_sic_count(r15);
-	h->pc = pc ? image_offset(pc) : 0;
+	h->sic = count;
+	h->pc = pc ? link_address(pc) : 0;
 	h->sc_id = RT->sc_id;
 	h->addr = lo;
 	h->len = hi - lo;
@@ -84,7 +90,7 @@ static int pieces(uint64_t a, uint64_t n, uint64_t *at, uint32_t *len)
 }
 
 /* struct perf_event_attr, the fields a breakpoint with SIGTRAP needs
- * (linux/perf_event.h, PERF_ATTR_SIZE_VER7). */
+ * (linux/perf_event.h, PERF_ATTR_SIZE_VER8: 136 bytes). */
 struct bp_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format;
@@ -103,7 +109,10 @@ struct bp_attr {
 };
 #define BP_SIG_DATA 0x7264627761746368ull /* "rdbwatch" */
 
-static void hw_open(struct rdb_watch *w)
+/* 1 if every piece got a breakpoint; 0 (none kept) if the kernel refuses
+ * one: no debug registers (a container's seccomp, perf_event_paranoid,
+ * another debugger): the shadow pages do instead. */
+static int hw_open(struct rdb_watch *w)
 {
 	for (int i = 0; i < w->nhw; i++) {
 		struct bp_attr a;
@@ -118,17 +127,17 @@ static void hw_open(struct rdb_watch *w)
 		a.bp_len = w->hw_len[i];
 		a.sig_data = BP_SIG_DATA;
 		long fd = rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
-		if (fd < 0)
-			rdb_die("watch: no hardware breakpoint for %p (perf_event_open: error %ld)\n",
-			        (void *)w->hw_addr[i], -fd);
-		/* out of the program's way (its fds are the recording's) */
-		long hi = rdb_sys3(__NR_fcntl, fd, 1030 /* F_DUPFD_CLOEXEC */, RDB_WATCH_FD);
-		if (hi >= 0) {
-			rdb_sys1(__NR_close, fd);
-			fd = hi;
+		if (fd < 0) {
+			if (RT->debug)
+				rdb_printf("rdb: watch: no hardware breakpoint (perf_event_open: error %ld): "
+				           "watching through the shadow pages\n", -fd);
+			while (i--)
+				rdb_sys1(__NR_close, w->hw_fd[i]);
+			return 0;
 		}
-		w->hw_fd[i] = (int)fd;
+		w->hw_fd[i] = (int)rdb_high_fd(fd, RDB_WATCH_FD);
 	}
+	return 1;
 }
 
 static void hw_enable(int on)
@@ -146,23 +155,13 @@ void rdb_watch_init(const struct rdb_tf_watch *req)
 	w->addr = req->addr;
 	w->len = req->len;
 	w->nhw = pieces(req->addr, req->len, w->hw_addr, w->hw_len);
-	if (w->nhw > RDB_WATCH_HW)
+	if (w->nhw > RDB_WATCH_HW || !hw_open(w))
 		w->nhw = 0;
-	w->page_lo = S_OF(req->addr) & ~0xfffull;
-	w->page_hi = (S_OF(req->addr + req->len - 1) | 0xfff) + 1;
-	if (w->nhw) {
-		hw_open(w);
-		return;
-	}
-	long fd = rdb_sys3(__NR_open, (long)"/proc/self/mem", 2 /* O_RDWR */ | 02000000, 0);
-	if (fd < 0)
-		rdb_die("watch: cannot open /proc/self/mem (error %ld)\n", -fd);
-	long hi = rdb_sys3(__NR_fcntl, fd, 1030 /* F_DUPFD_CLOEXEC */, RDB_WATCH_FD);
-	if (hi >= 0) {
-		rdb_sys1(__NR_close, fd);
-		fd = hi;
-	}
-	w->mem_fd = (int)fd;
+	w->page_lo = rdb_s_of(req->addr) & ~0xfffull;
+	w->page_hi = (rdb_s_of(req->addr + req->len - 1) | 0xfff) + 1;
+	/* The breakpoints' SIGTRAP must never wait behind a mask: it would
+	 * arrive later, at another instruction. */
+	rdb_signal_reserve(RDB_SIGTRAP);
 }
 
 /* The program runs from here on: replay from the start, or from K once
@@ -192,9 +191,12 @@ int rdb_watch_trap(const void *si, void *uc)
 	struct rdb_watch *w = &RT->watch;
 	int code = *(const int *)((const char *)si + 8);
 	uint64_t data = *(const uint64_t *)((const char *)si + 24); /* si_perf_data */
+	uint32_t flags = *(const uint32_t *)((const char *)si + 36); /* si_perf_flags */
 	if (code != 6 /* TRAP_PERF */ || data != BP_SIG_DATA)
 		return 0;
-	if (!w->on)
+	/* A replayed syscall's writes (the runtime's copies, or the kernel's
+	 * read(2) of big data) are noted by rdb_shadow_syswrite, whole. */
+	if (!w->on || w->sys)
 		return 1;
 	uint64_t *g = rdb_gregs(uc);
 	uint64_t at = *(const uint64_t *)((const char *)si + 16); /* si_addr: the piece */
@@ -202,10 +204,9 @@ int rdb_watch_trap(const void *si, void *uc)
 	for (int i = 0; i < w->nhw; i++)
 		if (w->hw_addr[i] == at)
 			len = w->hw_len[i];
-	/* %rip is past the writing instruction: one byte back is inside it */
-	if (w->sys)
-		note(RDB_TF_WH_SYSCALL, 0, at, len, g[REG_R15]);
-	else
+	if (flags & 1) /* TRAP_PERF_FLAG_ASYNC: delivered late, %rip is elsewhere */
+		note(RDB_TF_WH_LATE, 0, at, len, g[REG_R15]);
+	else /* %rip is past the writing instruction: one byte back is inside it */
 		note(RDB_TF_WH_PROGRAM, g[REG_RIP] - 1, at, len, g[REG_R15]);
 	return 1;
 }
@@ -216,19 +217,24 @@ int rdb_watch_trap(const void *si, void *uc)
 int rdb_watch_open(uintptr_t a, size_t n, int kind)
 {
 	struct rdb_watch *w = &RT->watch;
-	if (!w->on || w->nhw || S_OF(a) >= w->page_hi || S_OF(a + n) <= w->page_lo)
+	if (!w->on)
+		return 0;
+	uint64_t r15;
+	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
+	if (kind == RDB_WATCH_SYSCALL)
+		note(RDB_TF_WH_SYSCALL, 0, a, n, r15);
+	if (w->nhw || rdb_s_of(a) >= w->page_hi || rdb_s_of(a + n) <= w->page_lo)
 		return 0;
 	w->mask = rdb_block_all();
-	if (kind != RDB_WATCH_FORGET) {
-		uint64_t r15;
-		__asm__ volatile("mov %%r15, %0" : "=r"(r15));
-		if (kind == RDB_WATCH_SYSCALL)
-			note(RDB_TF_WH_SYSCALL, 0, a, n, r15);
-		else
-			note(w->str_pc ? RDB_TF_WH_PROGRAM : RDB_TF_WH_RUNTIME, w->str_pc, a, n, r15);
-	}
+	if (kind == RDB_WATCH_RUNTIME)
+		note(w->str_pc ? RDB_TF_WH_PROGRAM : RDB_TF_WH_RUNTIME, w->str_pc, a, n, r15);
 	protect(RDB_PROT_RW);
 	return 1;
+}
+
+void rdb_watch_interval(void)
+{
+	RT->watch.n = RT->watch.total = 0;
 }
 
 void rdb_watch_close(int opened)
@@ -248,9 +254,19 @@ static const int gpr[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP
 struct insn {
 	unsigned len, size; /* bytes of the instruction; of the access */
 	uint64_t src;       /* the source register's value, size bytes of it */
+	uint64_t ea;        /* the linear address it writes (%gs base included) */
 };
 
-/* `or REG, %gs:MEM` (opcode 08 or 09): 0 if the bytes at p are not one. */
+static int32_t disp32(const uint8_t *p)
+{
+	int32_t d;
+	rdb_memcpy(&d, p, 4);
+	return d;
+}
+
+/* `or REG, %gs:MEM` (opcode 08 or 09): 0 if the bytes at p are not one.
+ * si_addr cannot stand for MEM: for a store across a page boundary it is
+ * the first byte on the protected page, not the operand. */
 static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 {
 	unsigned i = 0, size = 4, rex = 0, gs = 0;
@@ -273,22 +289,41 @@ static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 	i++;
 	unsigned modrm = p[i++], mod = modrm >> 6, reg = (modrm >> 3 & 7) | (rex & 4 ? 8 : 0);
 	unsigned rm = modrm & 7;
+	uint64_t ea = 0;
+	int rip = 0;
 	if (mod == 3)
 		return 0;
 	if (rm == 4) { /* SIB */
-		unsigned base = p[i++] & 7;
-		if (mod == 0 && base == 5)
+		unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
+		unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
+		if (index != 4)
+			ea += g[gpr[index]] << (sib >> 6);
+		if (mod == 0 && (base & 7) == 5) {
+			ea += (uint64_t)(int64_t)disp32(p + i);
 			i += 4;
+		} else
+			ea += g[gpr[base]];
 	} else if (mod == 0 && rm == 5) {
-		i += 4; /* %rip-relative */
+		ea += (uint64_t)(int64_t)disp32(p + i);
+		i += 4;
+		rip = 1;
+	} else
+		ea += g[gpr[rm | (rex & 1 ? 8 : 0)]];
+	if (mod == 1)
+		ea += (uint64_t)(int64_t)(int8_t)p[i++];
+	else if (mod == 2) {
+		ea += (uint64_t)(int64_t)disp32(p + i);
+		i += 4;
 	}
-	i += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	if (rip)
+		ea += g[REG_RIP] + i;
 	uint64_t v = g[gpr[reg]];
 	if (size == 1 && !rex && reg >= 4 && reg < 8) /* %ah %ch %dh %bh */
 		v = g[gpr[reg - 4]] >> 8;
 	in->len = i;
 	in->size = size;
 	in->src = size == 8 ? v : v & ((1ull << (size * 8)) - 1);
+	in->ea = ea - RDB_S_OFFSET; /* + the %gs base, -RDB_S_OFFSET */
 	return 1;
 }
 
@@ -317,14 +352,18 @@ int rdb_watch_fault(const void *si, void *uc)
 		rdb_die("watch: a write to the watched shadow page at %p by an instruction "
 		        "that is not a hook's store (pc %p)\n", (void *)f, (void *)g[REG_RIP]);
 	uint64_t old = 0, res;
-	rdb_memcpy(&old, (const void *)f, in.size);
+	rdb_memcpy(&old, (const void *)in.ea, in.size);
 	res = old | in.src;
 	/* /proc/self/mem writes through the protection: one syscall, where
 	 * opening the page and closing it again would be two mprotects */
-	if (rdb_sys6(__NR_pwrite64, w->mem_fd, (long)&res, in.size, (long)f, 0, 0) != in.size)
-		rdb_die("watch: cannot write the shadow at %p through /proc/self/mem\n", (void *)f);
+	rdb_poke_mem(in.ea, &res, in.size);
 	g[REG_EFL] = or_flags(g[REG_EFL], res, in.size);
-	note(RDB_TF_WH_PROGRAM, g[REG_RIP], f + RDB_S_OFFSET, in.size, g[REG_R15]);
+	/* A wide store's helper (hooks.S) runs the stores for the program's
+	 * instruction: its return address stands for that instruction. */
+	uint64_t pc = g[REG_RIP];
+	if (pc >= (uint64_t)__rdb_wide_begin && pc < (uint64_t)__rdb_wide_end)
+		pc = *(const uint64_t *)(g[REG_RSP] + 16) - 1; /* above the saved flags, %rax */
+	note(RDB_TF_WH_PROGRAM, pc, in.ea + RDB_S_OFFSET, in.size, g[REG_R15]);
 	g[REG_RIP] += in.len;
 	return 1;
 }
@@ -350,6 +389,7 @@ void rdb_watch_report(void)
 	e.sc_id = RT->sc_id;
 	e.total = w->total;
 	e.addr = w->addr;
+	e.len = w->len;
 	/* the kernel reads it: the memory may be gone */
 	uint32_t want = w->len < sizeof e.value ? (uint32_t)w->len : sizeof e.value;
 	struct { uint64_t base, len; } l = {(uint64_t)e.value, want}, r = {w->addr, want};

@@ -248,9 +248,9 @@ static void replay_reader(uint64_t from, uint64_t to)
 static void flowback_reader(void)
 {
 	struct rdb_ivx *x = rdb_ivx_read(dir);
-	uint64_t unknown, last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
+	uint64_t unknown, known, last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
 	if (last)
-		rdb_written_last(dir, x, last + 1, 1, 1, &unknown);
+		rdb_written_last(dir, x, last + 1, 1, 1, &unknown, &known);
 	rdb_ivx_free(x);
 }
 

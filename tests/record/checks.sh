@@ -213,6 +213,22 @@ flowback)
 	"$RDB" record -i 0 -o t0 -- ./prog > /dev/null 2>&1 || fail "record -i 0"
 	! "$RDB" flowback t0 target 2> e.err || fail "flowback without intervals"
 	expect e.err "no written ranges"
+	# progs/flowback2.c: writes in a handler, under a full mask, with
+	# SIGTRAP ignored, by wide stores, by a big read(2); then abort().
+	"$RDB_CC" -O2 -g "$SRC/flowback2.c" -o prog2 2>cc.err || { cat cc.err; fail "build flowback2"; }
+	line2() { grep -n "FLOWBACK $1 " "$SRC/flowback2.c" | cut -d: -f1; }
+	! "$RDB" record --every-sic 200000 -o t2 -- ./prog2 > /dev/null 2>&1 || fail "record flowback2"
+	for v in handler:flag crit:crit ign:ign; do
+		ask f-${v%%:*}.out t2 "${v#*:}"
+		expect f-${v%%:*}.out "by: *[a-z_0-9.]*+0x[0-9a-f]* (.*flowback2.c:$(line2 ${v%%:*}))"
+	done
+	ask f-copy.out --size 8 t2 dst+24
+	expect f-copy.out "by: *copy[.a-z0-9]*+0x[0-9a-f]* (.*flowback2.c:$(line2 copy))"
+	expect f-copy.out "value now: *04 00 00 00 00 00 00 00 "
+	ask f-wide.out t2 dst
+	expect f-wide.out "by: *copy[.a-z0-9]*+0x[0-9a-f]* (.*flowback2.c:$(line2 copy))"
+	ask f-read.out --size 4 t2 buf+200000
+	expect f-read.out "by: *the kernel, in syscall #[0-9]* read([0-9]*, 0x[0-9a-f]*, 262144) = 0x40000"
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
