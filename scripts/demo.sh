@@ -42,7 +42,7 @@ echo "... ($(grep -c '^+[^+]' life.diff) lines added in total)"
 
 say "build life with gcc and with rdb-cc, run both"
 gcc -O2 -static -o life.gcc "$repo/examples/life.c"
-"$rdbcc" -O2 -o life "$repo/examples/life.c"
+"$rdbcc" -O2 -g -o life "$repo/examples/life.c"
 gens=${LIFE_GENS:-20000} # about a second: enough for a dozen intervals
 t0=$(now); ./life.gcc "$gens" > gcc.out; t1=$(now)
 ./life "$gens" > rdbcc.out; t2=$(now)
@@ -85,3 +85,7 @@ echo "replay from interval $mid printed the last $(wc -l < from.out) lines of th
 
 say "rdb info trace"
 "$rdb" info trace
+
+say "rdb flowback --at $mid --size 1 trace board+100 (who last wrote this cell before interval $mid?)"
+"$rdb" flowback --at "$mid" --size 1 trace board+100 ||
+	{ echo "demo: rdb flowback failed" >&2; exit 1; }
