@@ -369,7 +369,9 @@ void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t)
 			fprintf(f, ", ");
 		print_arg(f, si, k, t->args[k]);
 	}
-	if (t->ret < 0 && t->ret > -4096) {
+	if (t->ret == RDB_TF_RET_CUT) {
+		fprintf(f, ") = ? <cut short by a signal: run again after its handler>");
+	} else if (t->ret < 0 && t->ret > -4096) {
 		const char *en = strerrorname_np((int)-t->ret);
 		fprintf(f, ") = -1 %s (%s)", en ? en : "?", strerror((int)-t->ret));
 	} else if (t->ret > 0xffff || t->ret < -0xffff)

@@ -425,35 +425,19 @@ static int pop_pending(uint8_t info[128])
 	return signo;
 }
 
-/* The program is about to enter the kernel with signals still waiting for
- * a check (they arrived after its last one): they go now, recorded as
- * delivered in this syscall, or a pause() would wait for a signal it has
- * already had. */
-void rdb_record_pending_now(void)
-{
-	while (RT->npending) {
-		uint8_t info[128];
-		int signo = pop_pending(info);
-		rdb_record_signal_now(signo, info);
-		rdb_signal_requeue(signo, info);
-	}
-}
-
-void rdb_record_signal_now(int signo, const uint8_t *info)
-{
-	uint64_t old = rdb_block_all();
-	send_signal(RDB_TF_SIG_IN_SYSCALL, signo, info, 0, 0);
-	rdb_set_mask(old);
-}
-
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 {
 	if (RT->npending) {
-		/* One signal per check: counts of events stay strictly increasing. */
-		uint8_t info[128];
-		int signo = pop_pending(info);
-		send_signal(RDB_TF_SIG_AT_SIC, signo, info, count, pc);
-		rdb_signal_requeue(signo, info);
+		/* Every waiting signal, queued again at once: the kernel nests
+		 * their handlers as it would have (signal.c). */
+		uint32_t kind = RDB_TF_SIG_AT_SIC;
+		while (RT->npending) {
+			uint8_t info[128];
+			int signo = pop_pending(info);
+			send_signal(kind, signo, info, count, pc);
+			rdb_signal_requeue(signo, info);
+			kind = RDB_TF_SIG_AT_SIC_TOO;
+		}
 	} else if (RT->want_boundary || count >= RDB_SIC_SPAN ||
 	           (RT->every_sic && count >= RT->every_sic)) {
 		uint32_t flags = RT->want_boundary || RT->every_sic ? 0 : RDB_TF_B_OVERFLOW;

@@ -29,6 +29,11 @@
 #define RDB_SIC_LIMIT 0x1000000000000000
 #define RDB_SIC_SPAN 0x10000000000 /* 2^40 */
 
+/* A program syscall cut short by a signal returns -RDB_SC_CUT (the
+ * kernel's ERESTARTSYS, which user space never sees) to the entry stub,
+ * which runs it again after the handler (syscall.S). */
+#define RDB_SC_CUT 512
+
 /* Runtime state: a private mapping replay never restores. */
 #define RDB_STATE_ADDR 0x500000000000
 #define RDB_STATE_SIZE 0x100000

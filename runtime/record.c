@@ -119,9 +119,12 @@ int rdb_chan_read(void *d, size_t n)
 }
 
 /* The next record's header, left unread; 0 at the end of the channel. */
-int rdb_chan_peek(struct rdb_tf_rec *h)
+int rdb_chan_peek(struct rdb_tf_rec *h) { return rdb_chan_peek_n(h, sizeof *h); }
+
+/* The next n (<= RDB_RBUF) bytes, left unread; 0 if the channel ends first. */
+int rdb_chan_peek_n(void *d, size_t n)
 {
-	while (RT->rend - RT->rpos < sizeof *h) {
+	while (RT->rend - RT->rpos < n) {
 		if (RT->rpos) {
 			size_t k = RT->rend - RT->rpos;
 			for (size_t i = 0; i < k; i++) /* down: a forward copy is safe */
@@ -136,7 +139,7 @@ int rdb_chan_peek(struct rdb_tf_rec *h)
 			return 0;
 		RT->rend += (size_t)r;
 	}
-	rdb_memcpy(h, RT->rbuf + RT->rpos, sizeof *h);
+	rdb_memcpy(d, RT->rbuf + RT->rpos, n);
 	return 1;
 }
 
@@ -320,7 +323,6 @@ static void mark_kernel_reads(long nr, const long *a, long r)
  * so records come out whole and in id order. */
 static long record(long nr, const long *a)
 {
-	rdb_record_pending_now();
 	struct rdb_tf_trap t;
 	t.nr = nr;
 	for (int i = 0; i < 6; i++)
@@ -549,44 +551,23 @@ static void copy_data(const struct rdb_tf_trap *t, long nr, const long *a)
 }
 
 
-static int self_signal(long nr, const long *a)
-{
-	long p = RT->rec_pid;
-	return p > 0 && ((nr == __NR_kill && (a[0] == p || a[0] == 0)) ||
-	                 (nr == __NR_tkill && a[0] == p) ||
-	                 (nr == __NR_tgkill && a[0] == p && a[1] == p));
-}
-
-/* Replayed calls that run for real: they run first, as in the recording,
- * so a handler they let in (a signal the program sent itself) replays its
- * syscalls before theirs: the recording gave those the earlier ids. */
+/* Replayed calls that run for real.  (A signal the program sends itself
+ * is not sent again: the trace delivers it, or ends the run where its
+ * default action did, signal.c.) */
 static int runs_first(long nr, const long *a)
 {
 	if (is_file_mmap(nr, a) || is_spawn(nr, a))
 		return 0;
 	return (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC)) ||
 	       nr == __NR_rt_sigaction || nr == __NR_rt_sigprocmask ||
-	       nr == __NR_sigaltstack || self_signal(nr, a);
-}
-
-static long run_first(long nr, const long *a)
-{
-	if (!self_signal(nr, a))
-		return rdb_run_syscall(nr, a, 0);
-	/* A signal to itself: sent for real to this process, so its handler or
-	 * default action runs where it ran in the recording. */
-	long pid = rdb_sys0(__NR_getpid);
-	if (nr == __NR_kill)
-		return rdb_sys2(__NR_kill, pid, a[1]);
-	if (nr == __NR_tkill)
-		return rdb_sys2(__NR_tkill, pid, a[1]);
-	return rdb_sys3(__NR_tgkill, pid, pid, a[2]);
+	       nr == __NR_sigaltstack;
 }
 
 /* sigsuspend is not run again (it would wait for a signal that may never
- * come), but the signals it let in must be: the ones the program sent
- * itself, sent again by replay, and the recorded ones just queued.  Its
- * mask, for an instant, lets them in where the recording took them. */
+ * come), but what it let in must be taken from the kernel as in the
+ * recording: signals queued again by events and still blocked.  Its mask,
+ * for an instant, lets them in (signal.c drops them: the trace delivers
+ * them again at the stub's check). */
 static void replay_sigsuspend(const long *a)
 {
 	if (!rdb_covered((uintptr_t)a[0], 8) || a[1] != 8)
@@ -599,11 +580,11 @@ static void replay_sigsuspend(const long *a)
 
 static long replay_call(long nr, const long *a)
 {
-	rdb_replay_insyscall_signals();
+	rdb_kids_drain(); /* a fork child's output before the call */
 	if (nr == __NR_rt_sigsuspend)
 		replay_sigsuspend(a);
 	int first = runs_first(nr, a);
-	long r = first ? run_first(nr, a) : 0;
+	long r = first ? rdb_run_syscall(nr, a, 0) : 0;
 	uint64_t id = ++RT->sc_id;
 	struct rdb_tf_trap t;
 	next_trap(&t, nr, a);
@@ -620,8 +601,7 @@ static long replay_call(long nr, const long *a)
 			diverged(id, &t, nr, a, "different arguments");
 	if (first) {
 		/* Address space and signal framework: the result must agree. */
-		if (r != t.ret && !(rdb_systab_attrs(nr) & RDB_ATTR_REEXEC) &&
-		    !self_signal(nr, a))
+		if (r != t.ret && !(rdb_systab_attrs(nr) & RDB_ATTR_REEXEC))
 			diverged(id, &t, nr, a, "re-executed, it returned another result");
 		copy_data(&t, nr, a); /* e.g. sigaltstack's old_ss: as recorded */
 		return t.ret;

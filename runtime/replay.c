@@ -4,8 +4,9 @@
  * boundary or asynchronous signal of the interval.  sic.c arms %r15 so
  * that the check after exactly that many increments faults; here the
  * fault is matched against the recording and the event replayed:
- *   - SIGNAL: queued again with its recorded siginfo, delivered when the
- *     fault returns (signal.c);
+ *   - SIGNAL: queued again with its recorded siginfo (and those of the
+ *     AT_SIC_TOO records after it), delivered when the fault returns
+ *     (signal.c);
  *   - BOUNDARY: with --verify the registers and hashes are compared with
  *     the recording's, then the planes are cleared as the recording did,
  *     and the next interval's start values are written into memory;
@@ -75,13 +76,19 @@ static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what)
 static void read_target(void)
 {
 	expect(RDB_TF_TARGET, &RT->tgt, sizeof RT->tgt, "the next event's target");
+	if (RT->debug > 1)
+		rdb_printf("rdb: next event: kind %u at count %lu pc offset 0x%lx\n", RT->tgt.kind,
+		           (unsigned long)RT->tgt.sic, (unsigned long)(RT->tgt.pc - RT->bias));
 }
 
 /* Arms %r15 for the target: count is where the program is now. */
 static uint64_t origin_for(uint64_t count)
 {
-	if (RT->tgt.kind && RT->tgt.sic > count)
-		return RDB_SIC_LIMIT - RT->tgt.sic;
+	uint64_t at = RT->tgt.sic;
+	if (RT->tgt.pc == RDB_SIC_AT_RETURN)
+		at++; /* at a handler's return (sic.c): a check past it diverges */
+	if (RT->tgt.kind && at > count)
+		return RDB_SIC_LIMIT - at;
 	return RDB_SIC_BASE;
 }
 
@@ -223,6 +230,24 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	rdb_watch_pause(0);
 }
 
+/* The signals the recording queued again with the one just replayed
+ * (AT_SIC_TOO records, after its TARGET). */
+static void more_signals(uint64_t count, uint64_t pc)
+{
+	struct { struct rdb_tf_rec h; struct rdb_tf_signal s; } n;
+	for (;;) {
+		rdb_kids_drain(); /* a fork child's output may come between them */
+		if (!rdb_chan_peek(&n.h) || n.h.type != RDB_TF_SIGNAL || n.h.len != sizeof n.s ||
+		    !rdb_chan_peek_n(&n, sizeof n) || n.s.kind != RDB_TF_SIG_AT_SIC_TOO)
+			return;
+		struct rdb_tf_signal s;
+		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
+		if (s.sic != count || s.pc != pc)
+			diverge("signal %d is not at the check of the signal before it", s.signo);
+		rdb_signal_requeue(s.signo, s.siginfo);
+	}
+}
+
 /* A fault at the check after `count` increments, at pc. */
 void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 {
@@ -272,22 +297,10 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 		count = 0;
 	}
 	read_target();
+	if (t.kind == RDB_TF_SIGNAL)
+		more_signals(count, pc);
 	RT->sic_origin = origin_for(count);
 	rdb_gregs(uc)[REG_R15] = RT->sic_origin + count;
-}
-
-void rdb_replay_insyscall_signals(void)
-{
-	struct rdb_tf_rec h;
-	rdb_kids_drain();
-	while (rdb_chan_peek(&h) && h.type == RDB_TF_SIGNAL) {
-		struct rdb_tf_signal s;
-		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
-		if (s.kind != RDB_TF_SIG_IN_SYSCALL)
-			diverge("the program made syscall #%lu, the recording had signal %d at a "
-			        "SIC check before it", (unsigned long)RT->sc_id + 1, s.signo);
-		rdb_signal_requeue(s.signo, s.siginfo); /* delivered as the call returns */
-	}
 }
 
 /* ---- replay from interval K ---------------------------------------------- */

@@ -108,9 +108,16 @@ struct rdb_state {
 	int snap_ok;          /* intervals still possible */
 	struct rdb_tf_target tgt; /* replay: the next event */
 	uint32_t deliver[RDB_NSIG]; /* instances queued again by an event: deliver now */
-	int in_prog_syscall;  /* the program's syscall is in the kernel */
 	int npending;         /* record: async signals waiting for the next check */
 	struct { int signo; uint8_t info[128]; } pending[32];
+	/* signal.c: delivery at the entry stub's check (syscall.S) */
+	int in_stub;          /* the runtime is running a program syscall */
+	int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
+	int sc_mask_ok;       /* it was sigsuspend, ppoll, ...: deliver with */
+	uint64_t sc_mask;     /* ... this mask (the call's own) */
+	int restore_ok;       /* the next handler's return restores ... */
+	uint64_t restore_mask; /* ... the mask the call left */
+	uint64_t requeued;    /* signals queued again by events, so far */
 
 	struct rdb_watch { /* watch.c: rdb flowback's watchpoint (replay) */
 		int on, reported;
@@ -184,6 +191,7 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
                "layout.h RDB_STATE_CLONE_FRAME");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
+_Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 
 /* The fs base (TLS), read with FSGSBASE (start.c requires it). */
 static inline uint64_t rdb_fs_base(void)
@@ -254,6 +262,7 @@ void rdb_chan_flush(void);
 /* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
 int rdb_chan_read(void *d, size_t n);
 int rdb_chan_peek(struct rdb_tf_rec *h);
+int rdb_chan_peek_n(void *d, size_t n); /* n <= RDB_RBUF: may wait for them */
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
 /* The dispatch in record or replay mode (RT->mode != 0). */
@@ -320,6 +329,15 @@ enum { REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
        REG_RIP, REG_EFL, REG_CSGSFS, REG_ERR, REG_TRAPNO, REG_OLDMASK, REG_CR2 };
 static inline uint64_t *rdb_gregs(void *uc) { return (uint64_t *)((char *)uc + UC_GREGS); }
 void rdb_sig_entry(int sig, void *si, void *uc); /* the kernel's handler */
+/* Around the dispatch of each program syscall (entry stub) ... */
+void rdb_signal_stub_enter(long nr, const long args[6]);
+void rdb_signal_stub_leave(void);
+/* ... the syscall itself (in rdb_run_syscall) ... */
+long rdb_signal_syscall(long nr, const long args[6]);
+long rdb_prog_syscall(long nr, const long args[6], const int *cut); /* syscall.S */
+/* ... and a check's event (sic.c): what it queued again at the stub's
+ * check goes in with the call's mask (sigsuspend's). */
+void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before);
 void rdb_restore_rt(void);                         /* syscall.S */
 void rdb_call_handler(uintptr_t handler, int sig, void *si, void *uc); /* syscall.S */
 long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
@@ -335,6 +353,9 @@ uint64_t rdb_sic_count(uint64_t r15);
 int rdb_sic_fault(void *si, void *uc);
 /* Ask for an event at the next check of the code uc interrupted. */
 void rdb_sic_want(void *uc);
+/* The "pc" of events at a handler's return (never a check's). */
+#define RDB_SIC_AT_RETURN ((uint64_t)(uintptr_t)&rdb_sig_entry)
+void rdb_sic_at_return(void *uc); /* after a handler of the program */
 /* Sets %r15 in uc so that the check after `more` increments faults
  * (more == 0: never, until overflow). */
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
@@ -344,10 +365,6 @@ void rdb_interval_init(void);  /* after the channel: timer, first snapshot */
 void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
-/* An asynchronous signal arrived while the program's syscall was in the
- * kernel: its handler runs now; the SIGNAL record says so. */
-void rdb_record_signal_now(int signo, const uint8_t *info);
-void rdb_record_pending_now(void); /* before the program's syscall */
 void rdb_interval_end(void);   /* the program is exiting: last values */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);
@@ -375,8 +392,6 @@ _Noreturn void rdb_replay_enter(void);
 void rdb_replay_event(void *uc, uint64_t count, uint64_t pc);
 /* First TARGET (whole replay). */
 void rdb_replay_first_target(void);
-/* Before a syscall's TRAP is taken: signals recorded inside it. */
-void rdb_replay_insyscall_signals(void);
 
 /* ---- planes.c --------------------------------------------------------- */
 /* fn for every 8-byte word a in [lo, hi) (rounded out to words) whose R

@@ -68,6 +68,29 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 	g[REG_R15] = RT->sic_origin + count;
 }
 
+/* A handler of the program has returned (signal.c): an event here, at
+ * (count, RDB_SIC_AT_RETURN), when signals came in as it did (record) or
+ * the trace has one (replay): delivered before the interrupted code goes
+ * on, as the kernel delivers what a handler's mask held back. */
+void rdb_sic_at_return(void *uc)
+{
+	uint64_t count = rdb_gregs(uc)[REG_R15] - RT->sic_origin, pc = RDB_SIC_AT_RETURN;
+	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->npending;
+	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->tgt.kind == RDB_TF_SIGNAL &&
+	          RT->tgt.pc == pc && RT->tgt.sic == count;
+	if (!rec && !rep)
+		return;
+	RT->in_event = 1;
+	RT->poked = 0;
+	if (RT->debug > 1)
+		rdb_printf("rdb: event at count %lu at a handler's return\n", (unsigned long)count);
+	if (rep)
+		rdb_replay_event(uc, count, pc);
+	else
+		rdb_record_event(uc, count, pc);
+	RT->in_event = 0;
+}
+
 int rdb_sic_fault(void *si, void *uc)
 {
 	uint64_t *g = rdb_gregs(uc);
@@ -89,12 +112,14 @@ int rdb_sic_fault(void *si, void *uc)
 	if (RT->debug > 1)
 		rdb_printf("rdb: event at count %lu pc offset 0x%lx\n", (unsigned long)count,
 		           (unsigned long)((uintptr_t)pc - RT->bias));
+	uint64_t requeued = RT->requeued;
 	if (RT->mode == RDB_TF_MODE_REPLAY)
 		rdb_replay_event(uc, count, (uint64_t)pc);
 	else if (RT->mode == RDB_TF_MODE_RECORD)
 		rdb_record_event(uc, count, (uint64_t)pc);
-	else
-		rdb_sic_arm(uc, count, 0); /* unrecorded: an overflow, or a fork child */
+	else /* unrecorded: an overflow, or a fork child: a whole span again */
+		rdb_sic_arm(uc, count % RDB_SIC_SPAN, 0);
+	rdb_signal_after_event(uc, (uint64_t)pc, requeued);
 	RT->in_event = 0;
 	return 1;
 }

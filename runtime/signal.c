@@ -11,7 +11,8 @@
  * SIG_IGN, and SIG_DFL of signals that ignore, stop or continue, go to the
  * kernel as they are: a handler there would make blocking calls return
  * EINTR where the program's would not.  Instrumentation libraries see
- * every delivery first (rdb_on_signal). */
+ * every delivery first (rdb_on_signal).  Recording and replaying, a
+ * handler of the program runs only at a SIC check (defer). */
 #include "rt.h"
 
 /* The kernel's siginfo, the fields we use (ucontext: rt.h). */
@@ -125,6 +126,7 @@ void rdb_signal_reinstall(void)
 void rdb_signal_requeue(int signo, const uint8_t info[128])
 {
 	RT->deliver[signo]++;
+	RT->requeued++;
 	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
 	if (r < 0)
@@ -137,61 +139,155 @@ static int sync_signal(int sig, int code)
 	                    sig == RDB_SIGFPE || sig == RDB_SIGTRAP);
 }
 
-/* Record: an asynchronous signal for the program's handler waits for the
- * next SIC check, where replay can deliver it again, unless the program's
- * syscall is in the kernel (it must see EINTR with the handler run, as
- * without rdb): then it runs now and the SIGNAL record names the syscall.
- * Returns 1 when deferred.  A signal the program sent itself with kill or
- * tgkill is sent again by replay (record.c): nothing to record. */
+/* A signal deferred while rdb_prog_syscall is about to enter the kernel
+ * (or to restart a call the kernel rewound): the call is cut short and
+ * runs again after the handler (syscall.S). */
+static void cut_syscall(void *uc)
+{
+	extern const char rdb_psc_begin[], rdb_psc_end[], rdb_psc_cut[];
+	uint64_t *pc = &gregs(uc)[REG_RIP];
+	if (RT->sc_cut && *pc >= (uintptr_t)rdb_psc_begin && *pc < (uintptr_t)rdb_psc_end)
+		*pc = (uintptr_t)rdb_psc_cut;
+}
+
+/* Record: a signal for the program's handler waits for the next SIC check,
+ * where replay can deliver it again: the program's next one, or the entry
+ * stub's check after the syscall the runtime is running (the kernel may
+ * deliver it there because the call blocked, sent it to ourselves, or
+ * unblocked it).  So the handler always runs at a program-level depth,
+ * after the call's effects, and every delivery is recorded (AT_SIC) and
+ * queued again by replay.  A blocking call the signal interrupts returns
+ * EINTR as it would, or is cut short and run again after the handler
+ * (SA_RESTART, or the signal came just before it).  Returns 1 when
+ * deferred. */
 static int defer(int sig, void *si, void *uc)
 {
 	int code = *(int *)((char *)si + SI_CODE);
 	if (RT->mode == RDB_TF_MODE_REPLAY) {
-		/* Only what the trace queued again, faults, and signals the program
-		 * sends itself (sent again by replay); another process's signal
-		 * would run the handler where the recording did not: dropped. */
+		/* What the trace queued again (not when it arrives in a syscall:
+		 * the recording queued it once more, for the stub's check) and
+		 * faults; anything else (another process's) is dropped: the
+		 * trace delivers what the recording delivered. */
 		if (RT->deliver[sig]) {
 			RT->deliver[sig]--;
-			return 0;
+			return RT->in_stub;
 		}
-		if (sync_signal(sig, code) || ((code == SI_USER || code == SI_TKILL) &&
-		                               *(int *)((char *)si + SI_PID) ==
-		                                   (int)rdb_sys0(__NR_getpid)))
-			return 0;
-		return 1;
+		return !sync_signal(sig, code);
 	}
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return 0;
 	if (RT->deliver[sig]) {
 		/* one queued again by an event (several: a real-time signal
-		 * queued while the handler blocks it) */
+		 * queued while the handler blocks it); blocked there, it comes
+		 * in a syscall: to the stub's check, as a new delivery */
 		RT->deliver[sig]--;
 		if (RT->debug > 1)
-			rdb_printf("rdb: signal %d delivered after its event\n", sig);
+			rdb_printf("rdb: signal %d delivered after its event%s\n", sig,
+			           RT->in_stub ? ", in a syscall: again" : "");
+		if (!RT->in_stub)
+			return 0;
+	} else if (sync_signal(sig, code)) {
 		return 0;
 	}
-	if (sync_signal(sig, code))
-		return 0;
-	if ((code == SI_USER || code == SI_TKILL) &&
-	    *(int *)((char *)si + SI_PID) == (int)rdb_sys0(__NR_getpid))
-		return 0;
-	if (RT->in_prog_syscall) {
-		rdb_record_signal_now(sig, si);
-		return 0;
-	}
+	cut_syscall(uc);
 	for (int i = 0; i < RT->npending; i++)
 		if (RT->pending[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
 	if (RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
 		return 1; /* as a full kernel queue would */
 	if (RT->debug > 1)
-		rdb_printf("rdb: signal %d deferred (code %d, %d pending)\n", sig, code,
-		           RT->npending);
+		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
+		           RT->npending, RT->in_stub ? ", in a syscall" : "");
 	RT->pending[RT->npending].signo = sig;
 	rdb_memcpy(RT->pending[RT->npending].info, si, 128);
 	RT->npending++;
 	rdb_sic_want(uc);
 	return 1;
+}
+
+/* ---- delivery at the entry stub's check ------------------------------- */
+
+/* Calls whose mask holds while they wait: signals they let in are
+ * delivered with it (then the mask they leave), as the kernel does. */
+static int call_mask(long nr, const long *a, uint64_t *m)
+{
+	const uint64_t *p = 0;
+	long size = 0;
+	if (nr == __NR_rt_sigsuspend)
+		p = (const uint64_t *)a[0], size = a[1];
+	else if (nr == __NR_ppoll)
+		p = (const uint64_t *)a[3], size = a[4];
+	else if ((nr == __NR_epoll_pwait || nr == __NR_epoll_pwait2))
+		p = (const uint64_t *)a[4], size = a[5];
+	else if (nr == __NR_pselect6 && a[5] && rdb_covered((uintptr_t)a[5], 16))
+		p = ((const uint64_t *const *)a[5])[0], size = ((const long *)a[5])[1];
+	if (!p || size != 8 || !rdb_covered((uintptr_t)p, 8))
+		return 0;
+	*m = *p & ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
+	return 1;
+}
+
+void rdb_signal_stub_enter(long nr, const long a[6])
+{
+	RT->in_stub = 1;
+	RT->sc_mask_ok = call_mask(nr, a, &RT->sc_mask);
+	RT->restore_ok = 0; /* (taken by the handler it was for, or stale) */
+}
+
+void rdb_signal_stub_leave(void) { RT->in_stub = 0; }
+
+/* The mask a handler's own is added to: the interrupted code's, but
+ * sigsuspend's (ppoll's, ...) when the signal ends it (unrecorded: the
+ * handler runs here; recording and replaying, rdb_signal_after_event does
+ * this at the stub's check). */
+static uint64_t handler_base_mask(void *uc)
+{
+	extern const char rdb_psc_end[];
+	uint64_t *g = gregs(uc);
+	if (RT->mode == 0 && RT->in_stub && RT->sc_mask_ok && g[REG_RIP] == (uintptr_t)rdb_psc_end &&
+	    g[REG_RAX] == (uint64_t)-RDB_EINTR)
+		return RT->sc_mask;
+	return *ucmask(uc);
+}
+
+/* Calls replay runs again never return the cut: they do not block. */
+static int cuttable(long nr)
+{
+	if (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC))
+		return 0;
+	switch (nr) {
+	case __NR_kill: case __NR_tkill: case __NR_tgkill: case __NR_sigaltstack:
+	case __NR_fork: case __NR_vfork: case __NR_clone: case __NR_clone3:
+	case __NR_execve: case __NR_execveat: case __NR_exit: case __NR_exit_group:
+		return 0;
+	}
+	return 1;
+}
+
+long rdb_signal_syscall(long nr, const long a[6])
+{
+	static const int no_cut = 0;
+	int cut = RT->sc_cut; /* (a call of run_spawn's inside the program's) */
+	RT->sc_cut = RT->mode == RDB_TF_MODE_RECORD && RT->in_stub && cuttable(nr);
+	long r = rdb_prog_syscall(nr, a, RT->sc_cut ? &RT->npending : &no_cut);
+	RT->sc_cut = cut;
+	return r;
+}
+
+void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
+{
+	extern const char rdb_stub_check[];
+	if (pc != (uintptr_t)rdb_stub_check)
+		return;
+	int ok = RT->sc_mask_ok;
+	RT->sc_mask_ok = 0;
+	/* (a call that returned otherwise left its mask before the kernel
+	 * delivered anything) */
+	if (!ok || RT->requeued == requeued_before || rdb_gregs(uc)[REG_RAX] != (uint64_t)-RDB_EINTR)
+		return;
+	RT->restore_ok = 1;
+	RT->restore_mask = *ucmask(uc);
+	*ucmask(uc) = RT->sc_mask;
 }
 
 void rdb_signal_init(void)
@@ -367,17 +463,30 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * so the handler runs with the SIC of the interrupted code, and the
 	 * interrupted code goes on with the handler's (rt_sigreturn would
 	 * restore the old %r15: counts and events would be lost). */
-	uint64_t hm = (*ucmask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig))) &
+	uint64_t hm = (handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig))) &
 	              ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
-	/* The handler is program code, not a syscall in the kernel (it may
+	/* The handler is program code, not the runtime's syscall (it may
 	 * leave by longjmp: the flag stays clear). */
-	int in_sys = RT->in_prog_syscall, watch_sys = RT->watch.sys;
-	RT->in_prog_syscall = 0;
+	int in_stub = RT->in_stub, watch_sys = RT->watch.sys;
+	RT->in_stub = 0;
 	RT->watch.sys = 0;
+	/* The first delivery after sigsuspend's check: the mask after the
+	 * handler is the one the call left (rdb_signal_after_event). */
+	int restore = RT->restore_ok;
+	RT->restore_ok = 0;
 	rdb_set_mask(hm);
 	rdb_call_handler(v.handler, sig, si, uc);
-	RT->in_prog_syscall = in_sys;
+	RT->in_stub = in_stub;
 	RT->watch.sys = watch_sys;
+	if (restore)
+		*ucmask(uc) = RT->restore_mask;
+	/* The return counts one (so returns with no count between them, of
+	 * handlers without calls or loops, are told apart), and what its
+	 * mask lets in comes in now, at this depth: an event at the return
+	 * delivers it (sic.c), as the kernel would on the way back. */
+	__asm__ volatile("lea 1(%%r15), %%r15" : : : "memory");
+	if (RT->mode == RDB_TF_MODE_RECORD || RT->mode == RDB_TF_MODE_REPLAY)
+		rdb_set_mask(*ucmask(uc) & ~(RT->reserved_sigs | bit(RDB_SIGSEGV)));
 	/* Nothing may interrupt from here to rt_sigreturn (which restores the
 	 * mask): a poke of the SIC (sic.c) would land in our registers, not
 	 * in the context the program goes back to. */
@@ -385,4 +494,5 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	rdb_block_all();
 	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
 	gregs(uc)[REG_R15] = r15;
+	rdb_sic_at_return(uc);
 }

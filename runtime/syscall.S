@@ -17,7 +17,11 @@
  * goes through rdb_syscall_dispatch(nr, args).  While recording or
  * replaying (RT->mode != 0) vfork and clone go there too: record.c runs
  * them as a fork (threads are refused), and a clone child that asked for a
- * new stack leaves through .Lclone_child, which moves it there. */
+ * new stack leaves through .Lclone_child, which moves it there.
+ * The generic path has two SIC checks of its own, before and after the
+ * dispatch: signals that arrived before the call, or while the runtime
+ * ran it (rdb_stub_check), are delivered there, the handlers' frames at
+ * the same depth in record and replay (signal.c). */
 #include "layout.h"
 #include "asm-macros.h"
 
@@ -27,6 +31,17 @@
 	.type __rdb_syscall,@function
 __rdb_syscall:
 	.cfi_startproc
+	/* A check before the call: a signal that came after the program's
+	 * last check is delivered before it, as without rdb (one that comes
+	 * later cuts the call short: rdb_prog_syscall).  Flag-free, with the
+	 * program's registers, flags and %r12. */
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	lea 1(%r15), %r15
+	shrx %r14, %r15, %r12
+	movzbl (%r12), %r12d
+	pop %r12
+	.cfi_adjust_cfa_offset -8
 	pushfq
 	.cfi_adjust_cfa_offset 8
 	cmp $15, %eax
@@ -41,15 +56,43 @@ __rdb_syscall:
 .Lgeneric:
 	PUSH_CFI %r9, %r8, %r10, %rdx, %rsi, %rdi, %rbp
 	.cfi_rel_offset %rbp, 0
+	PUSH_CFI %rax			/* the number, for a restart */
 	mov %rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	lea 8(%rsp), %rsi		/* args[0..5] = rdi rsi rdx r10 r8 r9 */
 	mov %rax, %rdi
+.Lredo:
+	lea 16(%rbp), %rsi		/* args[0..5] = rdi rsi rdx r10 r8 r9 */
 	and $-16, %rsp
 	cld
 	call rdb_syscall_dispatch
 	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
+	/* The SIC check where signals that arrived during the call reach the
+	 * program (signal.c): at the same depth in record and replay, with
+	 * the registers the C code left zeroed (a boundary here compares
+	 * them).  %r12 is the program's to keep: hand-written code uses it. */
+	xor %ecx, %ecx
+	xor %edx, %edx
+	xor %esi, %esi
+	xor %edi, %edi
+	xor %r8d, %r8d
+	xor %r9d, %r9d
+	xor %r10d, %r10d
+	xor %r11d, %r11d
+	push %r12
+	lea 1(%r15), %r15
+	shrx %r14, %r15, %r12
+	.globl rdb_stub_check
+	.hidden rdb_stub_check
+rdb_stub_check:
+	movzbl (%r12), %r12d
+	pop %r12
+	/* Cut before it ran (a signal came first): again, after the handler. */
+	cmp $-RDB_SC_CUT, %rax
+	jne 1f
+	mov (%rbp), %rdi
+	jmp .Lredo
+1:	lea 8(%rsp), %rsp
+	.cfi_def_cfa %rsp, 72
 	pop %rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
@@ -134,6 +177,39 @@ __rdb_syscall:
 	ret
 	.cfi_endproc
 	.size __rdb_syscall, .-__rdb_syscall
+
+/* rdb_prog_syscall(nr, args, cut): the program's syscall, from
+ * rdb_run_syscall.  A signal deferred for the program's handler while the
+ * pc is in [rdb_psc_begin, rdb_psc_end) (the call not entered, or rewound
+ * by the kernel to restart it) moves the pc to rdb_psc_cut (signal.c);
+ * so does a nonzero *cut on the way in (a signal waits already).  The
+ * call then returns -RDB_SC_CUT, and the stub runs it again once the
+ * handler has run at its check: a blocking call waits for the next
+ * signal, not for the one that came before it (musl's __cp_begin). */
+	.globl rdb_prog_syscall, rdb_psc_begin, rdb_psc_end, rdb_psc_cut
+	.hidden rdb_prog_syscall, rdb_psc_begin, rdb_psc_end, rdb_psc_cut
+	.type rdb_prog_syscall,@function
+rdb_prog_syscall:
+	.cfi_startproc
+	mov %rdi, %rax
+	mov %rdx, %r11
+	mov (%rsi), %rdi
+	mov 16(%rsi), %rdx
+	mov 24(%rsi), %r10
+	mov 32(%rsi), %r8
+	mov 40(%rsi), %r9
+	mov 8(%rsi), %rsi
+rdb_psc_begin:
+	cmpl $0, (%r11)
+	jne rdb_psc_cut
+	syscall
+rdb_psc_end:
+	ret
+rdb_psc_cut:
+	mov $-RDB_SC_CUT, %rax
+	ret
+	.cfi_endproc
+	.size rdb_prog_syscall, .-rdb_prog_syscall
 
 /* The restorer of every handler the runtime installs (SA_RESTORER). */
 	.globl rdb_restore_rt

@@ -116,7 +116,7 @@ static long sys_mremap(const long *a)
 	return r;
 }
 
-long rdb_syscall_dispatch(long nr, const long a[6])
+static long dispatch(long nr, const long a[6])
 {
 	if (RT->mode) {
 		if (rdb_rr_hidden(nr, a))
@@ -126,6 +126,15 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 	if (RT->kid) /* a recorded process's fork child (children.c) */
 		return rdb_kids_syscall(nr, a);
 	return rdb_run_syscall(nr, a, 0);
+}
+
+/* Signals that arrive from here until the stub's check wait for it. */
+long rdb_syscall_dispatch(long nr, const long a[6])
+{
+	rdb_signal_stub_enter(nr, a);
+	long r = dispatch(nr, a);
+	rdb_signal_stub_leave();
+	return r;
 }
 
 long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
@@ -189,10 +198,7 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 	}
 	long pre[RDB_NPRE];
 	rdb_systab_pre(nr, a, pre);
-	int was = RT->in_prog_syscall; /* (a handler's call inside another) */
-	RT->in_prog_syscall = 1;
-	long r = rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	RT->in_prog_syscall = was;
+	long r = rdb_signal_syscall(nr, a);
 	rdb_systab_writes(nr, a, pre, r, emit_syswrite, (void *)emit);
 	return r;
 }

@@ -120,6 +120,10 @@ struct rdb_tf_trap {
 	uint32_t flags; /* RDB_TF_TRAP_* */
 };
 #define RDB_TF_TRAP_REPLAYED 1u /* re-executed on replay (address space etc.) */
+/* ret of a call a signal cut short before it ran (or before the kernel
+ * restarted it): the next TRAP is the same call again, after the handler
+ * (the kernel's ERESTARTSYS; layout.h's RDB_SC_CUT, checked in rt.h). */
+#define RDB_TF_RET_CUT (-512)
 
 /* Bytes the kernel wrote at addr; len bytes follow (record len - 24). */
 struct rdb_tf_data {
@@ -230,11 +234,16 @@ struct rdb_tf_values_end {
 	uint64_t nranges, nbytes;
 };
 
-/* An asynchronous signal, delivered to the program's handler at an exact
- * point: kind AT_SIC: at the SIC check (sic, pc) of the interval (a count
- * since the interval's start); kind IN_SYSCALL: while syscall sc_id + 1 was
- * in the kernel (its handler's syscalls come first).  siginfo: the 128
- * bytes the handler got. */
+/* A signal delivered to the program's handler at an exact point: kind
+ * AT_SIC: at the SIC check (sic, pc) of the interval (a count since the
+ * interval's start), the program's or the syscall entry stub's, or at a
+ * handler's return (pc: the runtime's rdb_sig_entry) (version 3:
+ * signals sent by the program to itself, by the kernel, or arriving in a
+ * syscall too); AT_SIC_TOO: at the same check and event as the SIGNAL
+ * record before it (several waiting signals go in together, and the
+ * kernel nests their handlers); TARGETs name AT_SIC records only.
+ * IN_SYSCALL (while syscall sc_id + 1 was in the kernel) is no longer
+ * written.  siginfo: the 128 bytes the handler got. */
 struct rdb_tf_signal {
 	uint64_t interval;
 	uint64_t sic;
@@ -245,7 +254,7 @@ struct rdb_tf_signal {
 	int32_t signo;
 	uint8_t siginfo[128];
 };
-enum { RDB_TF_SIG_AT_SIC = 1, RDB_TF_SIG_IN_SYSCALL = 2 };
+enum { RDB_TF_SIG_AT_SIC = 1, RDB_TF_SIG_IN_SYSCALL = 2, RDB_TF_SIG_AT_SIC_TOO = 3 };
 
 /* rdb -> runtime in replay, at the start of the replay and after each
  * event: the next AT_SIC event of the current interval (a boundary or a
