@@ -84,7 +84,7 @@ for p in life mesh bzip2; do
 	"$rdb" replay $p.trace > $p.rep.out
 	cmp -s $p.native.out $p.rec.out || die "$p: the recorded run printed something else"
 	cmp -s $p.rec.out $p.rep.out || die "$p: the replay printed something else"
-	n=$("$rdb" info $p.trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+	n=$("$rdb" info --complete $p.trace)
 	k=$(( (n + 1) / 2 ))
 	[ "$k" -ge 1 ] || k=1
 	t3=$(now)

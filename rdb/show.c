@@ -166,14 +166,32 @@ static void show_intervals(const char *dir, uint64_t nsys)
 	rdb_free(v.sigs);
 }
 
+static const char info_help[] =
+	"usage: rdb info DIR\n"
+	"       rdb info --complete DIR\n"
+	"What the trace set DIR holds: the program, its syscalls, how it ended,\n"
+	"bytes per stream, what was not traced.\n"
+	"  --complete  print only the number of the last complete interval (the\n"
+	"              last K that rdb replay --from K accepts; 0: no interval is)\n";
+
 int rdb_cmd_info(int argc, char **argv)
 {
-	const char *dir = one_dir(argc, argv,
-	                          "usage: rdb info DIR\n"
-	                          "What the trace set DIR holds: the program, its syscalls, how "
-	                          "it ended,\nbytes per stream, what was not traced.\n");
+	int complete = 0, na = 1;
+	for (int i = 1; i < argc; i++) /* one_dir sees the other arguments */
+		if (!strcmp(argv[i], "--complete"))
+			complete = 1;
+		else
+			argv[na++] = argv[i];
+	argc = na;
+	const char *dir = one_dir(argc, argv, info_help);
 	struct rdb_header h;
 	rdb_read_header(dir, &h);
+	if (complete) {
+		struct rdb_ivx *x = rdb_ivx_read(dir);
+		printf("%llu\n", (unsigned long long)rdb_last_complete(dir, x));
+		rdb_ivx_free(x);
+		return 0;
+	}
 	printf("trace:      %s (format %d)\n", dir, RDB_TF_VERSION);
 	char bid[129] = "(none)";
 	for (size_t i = 0; i < h.buildid_len; i++)

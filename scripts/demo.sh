@@ -56,7 +56,7 @@ echo "same output ($(wc -l < gcc.out) lines); gcc build $(secs "$t0" "$t1") s," 
 say "rdb record -i 100 --checksum -o trace -- ./life $gens"
 t0=$(now); "$rdb" record -i 100 --checksum -o trace -- ./life "$gens" > record.out; t1=$(now)
 cmp -s gcc.out record.out || { echo "demo: recorded run prints something else" >&2; exit 1; }
-n=$("$rdb" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+n=$("$rdb" info --complete trace)
 rec=$(secs "$t0" "$t1")
 echo "recorded in $rec s, $(awk -v r="$rec" -v g="$(secs "$g0" "$g1")" 'BEGIN { printf "%.2f", r / g }')x" \
 	"the gcc build: $n intervals of 100 ms CPU, trace $(du -sb trace | cut -f1) bytes" \

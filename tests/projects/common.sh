@@ -63,7 +63,7 @@ proj_record_replay() {
 	"$rdb" replay --verify "$t" < /dev/null > "$t.rep.out" 2> "$t.rep.err" ||
 		proj_die "rdb replay --verify $label failed: $(head -n 3 "$t.rep.err")"
 	cmp -s "$t.rec.out" "$t.rep.out" || proj_die "replay of $label printed something else"
-	n=$("$rdb" info "$t" | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+	n=$("$rdb" info --complete "$t")
 	[ "${n:-0}" -ge 3 ] || proj_die "recording $label gave ${n:-0} intervals, not several"
 	k=$(( (n + 1) / 2 ))
 	"$rdb" replay --verify --from "$k" "$t" < /dev/null > "$t.mid.out" 2> "$t.mid.err" ||

@@ -2,7 +2,7 @@
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
-#       help | flowback.
+#       help | flowback | sigkill-intervals.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -21,6 +21,8 @@ help)
 		"$RDB" $c --help > h.out || fail "rdb $c --help failed"
 		expect h.out "usage: rdb $c"
 	done
+	"$RDB" info --help > h.out || fail "rdb info --help"
+	expect h.out "^  --complete "
 	"$RDB" --help > h.out || fail "rdb --help"
 	expect h.out "usage: rdb"
 	! "$RDB" frobnicate 2> e.err || fail "unknown command accepted"
@@ -122,6 +124,10 @@ info)
 	expect i.out "^cut short: *no"
 	expect i.out "^not traced: 1 fork child"
 	expect i.out "syscalls *[1-9][0-9]* *[1-9]"
+	# --complete: the last complete interval alone, as "(M complete)" counts
+	c=$("$RDB" info --complete t) || fail "info --complete"
+	expect i.out "^intervals: *[0-9]* ($c complete"
+	[ "$("$RDB" info t --complete)" = "$c" ] || fail "info DIR --complete differs"
 	build exit3 p3
 	"$RDB" record -o t3 -- ./p3 > /dev/null 2>&1; [ $? = 3 ] || fail "record exit status"
 	"$RDB" info t3 > i.out || fail "info"
@@ -243,7 +249,7 @@ sigkill-intervals)
 	wait
 	"$RDB" info t > i.out || fail "info"
 	expect i.out "^cut short: *yes"
-	n=$(sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p' i.out)
+	n=$("$RDB" info --complete t)
 	[ "${n:-0}" -ge 10 ] || fail "only ${n:-0} complete intervals after 2 s"
 	for from in 1 $((n / 2)) "$n"; do
 		"$RDB" replay --verify --from "$from" t > rep.out 2> rep.err; s=$?

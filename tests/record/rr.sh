@@ -53,7 +53,7 @@ for prog in "$@"; do
 			rm -rf trace
 			"$RDB" record "$@" < stdin.txt > rec.out 2> rec.err
 			echo $? > rec.status
-			n=$("$RDB" info trace | sed -n 's/^intervals: *[0-9]* (\([0-9]*\) complete.*/\1/p')
+			n=$("$RDB" info --complete trace)
 		}
 		record -i "${RR_INTERVAL:-1}" --checksum -o trace -- "$exe" "$@"
 		# a run of a few ms: intervals by instruction count instead
