@@ -51,9 +51,10 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 	}
 	if (m->start < RDB_COVER_LO || m->end > RDB_COVER_HI)
 		return 0;
-	if (has_suffix(s, e, "[stack]"))
+	/* (a file's path may end in "]" too: it has an inode) */
+	if (!inode && has_suffix(s, e, "[stack]"))
 		m->kind = RDB_TF_MAP_STACK;
-	else if (e > s && e[-1] == ']' && !has_suffix(s, e, "[heap]"))
+	else if (!inode && e > s && e[-1] == ']' && !has_suffix(s, e, "[heap]"))
 		m->kind = RDB_TF_MAP_SPECIAL; /* [vdso], [vvar], [vvar_vclock], ... */
 	else if (m->start >= RT->image_lo && m->end <= RT->image_hi)
 		m->kind = RDB_TF_MAP_IMAGE;
@@ -66,6 +67,12 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 	return 1;
 }
 
+/* A line longer than the buffer (a long file path) keeps its first HEAD
+ * bytes (every field before the path) and its last TAIL bytes (parse's
+ * suffix checks); the middle of the path is skipped. */
+#define HEAD 256
+#define TAIL 64
+
 size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 {
 	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/maps", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
@@ -73,6 +80,7 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 		rdb_die("cannot open /proc/self/maps (error %ld)\n", -fd);
 	char *buf = RT->mapsbuf; /* not on the (maybe alternate) signal stack */
 	const size_t cap_buf = sizeof RT->mapsbuf;
+	_Static_assert(sizeof RT->mapsbuf >= 2 * (HEAD + TAIL), "mapsbuf");
 	size_t have = 0, n = 0;
 	for (;;) {
 		long r = rdb_sys3(__NR_read, fd, buf + have, cap_buf - have);
@@ -88,11 +96,19 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 					n++;
 				done = i + 1;
 			}
+		if (r == 0)
+			break;
+		if (done == 0 && have == cap_buf) {
+			/* no end of line in a full buffer: keep the line's head and
+			 * its last TAIL bytes so far, read on */
+			for (size_t i = 0; i < TAIL; i++)
+				buf[HEAD + i] = buf[have - TAIL + i];
+			have = HEAD + TAIL;
+			continue;
+		}
 		for (size_t i = done; i < have; i++)
 			buf[i - done] = buf[i];
 		have -= done;
-		if (r == 0 || have == cap_buf)
-			break;
 	}
 	rdb_sys1(__NR_close, fd);
 	if (n == cap)
