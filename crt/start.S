@@ -26,6 +26,19 @@ _start:
 	movabs $-RDB_R_OFFSET, %r14
 	mov %rax, %r15			/* the SIC: __rdb_start says where it starts */
 	xor %r12d, %r12d
+	/* The scratch registers too: __rdb_start takes other paths in record
+	 * and replay, and what it leaves in them would reach the first
+	 * boundary's registers (--verify compares them) if the program has
+	 * not written them by then. */
+	xor %eax, %eax
+	xor %ecx, %ecx
+	xor %edx, %edx
+	xor %esi, %esi
+	xor %edi, %edi
+	xor %r8d, %r8d
+	xor %r9d, %r9d
+	xor %r10d, %r10d
+	xor %r11d, %r11d
 	jmp __musl_start
 	.cfi_endproc
 	.size _start, .-_start
