@@ -5,9 +5,11 @@
  * reads the trace set and passes records to an emit callback.
  * Starting at interval K reads the ivindex and the frames of K onward:
  * the cost does not grow with K. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "layout.h" /* RDB_SIC_SPAN */
 #include "rdb.h"
 
 struct rdb_feed {
@@ -174,6 +176,16 @@ static int emit_target(struct rdb_feed *f)
 		if (!rdb_rec_ok(t, p, n))
 			rdb_fatal("%s: %s record of %zu bytes", rdb_tr_where(f->ahead),
 			          t == RDB_TF_BOUNDARY ? "BOUNDARY" : "SIGNAL", n);
+		/* a count past 2^40 (the overflow boundary's) cannot be recorded:
+		 * the runtime's arithmetic on it would wrap */
+		uint64_t sic;
+		memcpy(&sic, (const char *)p + (t == RDB_TF_BOUNDARY ?
+		                                 offsetof(struct rdb_tf_boundary, sic) :
+		                                 offsetof(struct rdb_tf_signal, sic)), sizeof sic);
+		if (sic > RDB_SIC_SPAN)
+			rdb_fatal("%s: %s record with count %llu, over 2^40: a damaged trace",
+			          rdb_tr_where(f->ahead), t == RDB_TF_BOUNDARY ? "BOUNDARY" : "SIGNAL",
+			          (unsigned long long)sic);
 		if (t == RDB_TF_BOUNDARY) {
 			struct rdb_tf_boundary b;
 			memcpy(&b, p, sizeof b);

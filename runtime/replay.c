@@ -73,9 +73,17 @@ static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what)
 	return h.len;
 }
 
+/* A count past 2^40 (a recorded one is at most that: the overflow
+ * boundary) would wrap origin_for's arithmetic: rdb read a damaged trace. */
 static void read_target(void)
 {
-	expect(RDB_TF_TARGET, &RT->tgt, sizeof RT->tgt, "the next event's target");
+	struct rdb_tf_target *t = &RT->tgt;
+	expect(RDB_TF_TARGET, t, sizeof *t, "the next event's target");
+	if ((t->kind && t->kind != RDB_TF_BOUNDARY && t->kind != RDB_TF_SIGNAL) ||
+	    t->sic > RDB_SIC_SPAN)
+		rdb_die("replay: bad TARGET from rdb (interval %lu, count %lu, pc %p, kind %u): "
+		        "counts are at most 2^40\n", (unsigned long)t->interval,
+		        (unsigned long)t->sic, (void *)t->pc, t->kind);
 	if (RT->debug > 1)
 		rdb_printf("rdb: next event: kind %u at count %lu pc offset 0x%lx\n", RT->tgt.kind,
 		           (unsigned long)RT->tgt.sic, (unsigned long)(RT->tgt.pc - RT->bias));
@@ -84,6 +92,7 @@ static void read_target(void)
 /* Arms %r15 for the target: count is where the program is now. */
 static uint64_t origin_for(uint64_t count)
 {
+	RDB_ASSERT(RT->tgt.sic <= RDB_SIC_SPAN); /* read_target */
 	uint64_t at = RT->tgt.sic;
 	if (RT->tgt.pc == RDB_SIC_AT_RETURN)
 		at++; /* at a handler's return (sic.c): a check past it diverges */
