@@ -148,8 +148,9 @@ static _Noreturn void snap_child(int slot, long parent)
 }
 
 /* The planes stay out of the child (DESIGN.md: fork would copy their page
- * tables); exit signal 0: the program's wait() never sees it. */
-static void snap_fork(int slot)
+ * tables); exit signal 0: the program's wait() never sees it.  0 if the
+ * fork failed (a NOTE says so). */
+static int snap_fork(int slot)
 {
 	uintptr_t rlo = (RDB_COVER_LO - RDB_R_OFFSET) & ~0xfffull;
 	uintptr_t slo = (RDB_COVER_LO - RDB_S_OFFSET) & ~0xfffull;
@@ -171,14 +172,16 @@ static void snap_fork(int slot)
 	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 11);
 	if (pid < 0) {
-		RT->snap_ok = 0;
+		RT->snap_pid[slot] = 0;
 		struct rdb_tf_note note = {RDB_TF_NOTE_SNAPSHOT, 0, RT->sc_id, pid};
 		rdb_chan_put(RDB_TF_NOTE, &note, sizeof note, 0, 0);
-		rdb_printf("rdb: cannot fork the interval snapshot (error %ld): the rest of "
-		           "the run is one interval\n", -pid);
-		return;
+		if (!RT->snap_stop)
+			rdb_printf("rdb: cannot fork the interval snapshot (error %ld): the rest of "
+			           "the run is one interval\n", -pid);
+		return 0;
 	}
 	RT->snap_pid[slot] = (int)pid;
+	return 1;
 }
 
 static void snap_reap(int slot)
@@ -359,7 +362,10 @@ static void arm_timer(void)
 
 /* ---- events --------------------------------------------------------------- */
 
-static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
+/* 1 if the boundary was taken.  The next snapshot is forked first: if
+ * that fails, nothing of the boundary is sent and the current interval
+ * (its snapshot child still waits) runs on to the end of the run. */
+static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 {
 	uint64_t *g = rdb_gregs(uc);
 	uint64_t now = cpu_ns();
@@ -371,8 +377,25 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		rdb_checksum(g, RT->maps, RT->nmaps, &b.hash_touched, &b.hash_full);
 		flags |= RDB_TF_B_CHECKSUM;
 	}
+	struct snap_buf *cb = slot_buf(cur);
+	uint64_t keep_n = cb->n;
+	uint32_t keep_full = cb->full;
 	scan_into(cur);
 	snap_reap(next); /* its values first: the values stream stays in order */
+	rdb_shared_boundary(); /* the snapshot's copies of MAP_SHARED memory */
+	if (!snap_fork(next)) {
+		/* the interval goes on: its end scans it whole (the written
+		 * ranges just sent are a part of what it sends again) */
+		cb->n = keep_n;
+		cb->full = keep_full;
+		if (!RT->snap_stop && !RT->every_sic) {
+			uint64_t its[4] = {0, 0, 0, 0};
+			rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+		}
+		RT->snap_stop = 1;
+		return 0;
+	}
+	RT->snap_stop = 0;
 	snap_post(cur, 1);
 	b.interval = RT->interval + 1;
 	b.sic = count;
@@ -386,14 +409,13 @@ static void boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
 	rdb_chan_flush();
-	rdb_shared_boundary(); /* the snapshot's copies of MAP_SHARED memory */
 	rdb_planes_clear_maps();
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
-	snap_fork(next);
 	if (!RT->every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
+	return 1;
 }
 
 static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t count,
@@ -442,11 +464,13 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 	           (RT->every_sic && count >= RT->every_sic)) {
 		uint32_t flags = RT->want_boundary || RT->every_sic ? 0 : RDB_TF_B_OVERFLOW;
 		RT->want_boundary = 0;
-		if (RT->snap_ok)
-			boundary(uc, count, pc, flags);
-		count = RT->snap_ok ? 0 : count % RDB_SIC_SPAN;
+		/* after a failed snapshot fork only an overflow tries again */
+		int took = RT->snap_ok && (!RT->snap_stop || count >= RDB_SIC_SPAN) &&
+		           boundary(uc, count, pc, flags);
+		count = took ? 0 : count % RDB_SIC_SPAN;
 	}
-	rdb_sic_arm(uc, count, RT->every_sic && RT->snap_ok ? RT->every_sic : 0);
+	rdb_sic_arm(uc, count,
+	            RT->every_sic && RT->snap_ok && !RT->snap_stop ? RT->every_sic : 0);
 	if (RT->npending || RT->want_boundary) {
 		RT->in_event = 0;
 		rdb_sic_want(uc);
@@ -479,7 +503,10 @@ void rdb_interval_init(void)
 	RT->interval = 1;
 	RT->interval_sp = (uintptr_t)RT->sp;
 	RT->cpu_start_ns = cpu_ns();
-	snap_fork(1 % SNAP_SLOTS);
+	if (!snap_fork(1 % SNAP_SLOTS)) {
+		RT->snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */
+		return;
+	}
 	if (RT->every_sic) { /* the first check past the count faults */
 		RT->sic_origin = RDB_SIC_LIMIT - RT->every_sic;
 		return;

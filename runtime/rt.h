@@ -106,6 +106,7 @@ struct rdb_state {
 	int timer_id;
 	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
 	int snap_ok;          /* intervals still possible */
+	int snap_stop;        /* record: a snapshot fork failed: the interval runs on */
 	struct rdb_tf_target tgt; /* replay: the next event */
 	uint32_t deliver[RDB_NSIG]; /* instances queued again by an event: deliver now */
 	int npending;         /* record: async signals waiting for the next check */
