@@ -24,10 +24,12 @@
 #define GAP 32 /* bytes between ranges merged into one: extra values are harmless */
 
 struct snap_buf {
-	uint32_t state; /* futex: 0 wait, 1 ranges ready, 2 exit */
+	uint32_t state; /* futex: 0 wait, 1 ranges ready, 2 exit, 3 exec, 4 seen (exec_wait) */
 	uint32_t full;
 	uint64_t interval;
 	uint64_t n;
+	uint64_t exec_n; /* the parent's: n and full before the exec's scan */
+	uint32_t exec_full, pad;
 	struct { uint64_t addr, len; } r[];
 };
 #define SNAP_MAXR ((SNAP_SIZE - sizeof(struct snap_buf)) / 16)
@@ -112,6 +114,74 @@ static void vput(struct vsend *v, uint64_t a, uint64_t len)
 	}
 }
 
+/* Whether the process parent still has the image that forked us: it maps
+ * the snapshot buffers (an exec'd program does not).  1 when that cannot
+ * be read (a non-dumpable process): we then wait for the parent to go. */
+static int parent_image(long parent)
+{
+	if (rdb_sys0(__NR_getppid) != parent)
+		return 0;
+	char path[32];
+	rdb_snprintf(path, sizeof path, "/proc/%ld/maps", parent);
+	long fd = rdb_sys4(__NR_openat, -100, (long)path, RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd != -RDB_ENOENT;
+	static const char want[] = "500100000000-"; /* SNAP_ADDR's line */
+	_Static_assert(SNAP_ADDR == 0x500100000000ull, "want");
+	char *buf = RT->mapsbuf;
+	size_t col = 0;   /* position in the current line */
+	int match = 1, found = 0;
+	for (;;) {
+		long r = rdb_sys3(__NR_read, fd, (long)buf, sizeof RT->mapsbuf);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0) {
+			found |= r < 0; /* unreadable: assume it is still there */
+			break;
+		}
+		for (long i = 0; i < r && !found; i++, col++) {
+			if (buf[i] == '\n') {
+				col = (size_t)-1, match = 1;
+				continue;
+			}
+			if (col < sizeof want - 1 && buf[i] != want[col])
+				match = 0;
+			if (col == sizeof want - 2 && match)
+				found = 1;
+		}
+		if (found)
+			break;
+	}
+	rdb_sys1(__NR_close, fd);
+	return found;
+}
+
+/* State 3: the parent is about to exec; the ranges of the interval so far
+ * are ready.  We stop dying with the parent (the exec'd program may end
+ * at once) and say so (state 4), and the parent execs.  If the exec fails
+ * it sets the state back to 0 and the interval goes on; if it succeeds
+ * nobody posts again: we send once its image is gone.  1: send now; 0:
+ * wait as before. */
+static int exec_wait(struct snap_buf *b, long parent)
+{
+	rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, 0);
+	uint32_t st = 3;
+	__atomic_compare_exchange_n(&b->state, &st, 4, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	rdb_sys6(__NR_futex, (long)&b->state, 1 /* FUTEX_WAKE */, 1, 0, 0, 0);
+	for (;;) {
+		uint64_t ts[2] = {0, 5000000}; /* 5 ms */
+		rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 4, (long)ts, 0, 0);
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != 4) {
+			rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, RDB_SIGKILL);
+			if (rdb_sys0(__NR_getppid) != parent)
+				rdb_sys1(__NR_exit_group, 0);
+			return 0;
+		}
+		if (!parent_image(parent))
+			return 1;
+	}
+}
+
 static _Noreturn void snap_child(int slot, long parent)
 {
 	rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, RDB_SIGKILL);
@@ -123,8 +193,13 @@ static _Noreturn void snap_child(int slot, long parent)
 	rdb_sys3(__NR_close_range, RDB_VALUES_FD + 1, ~0u, 0);
 	RT->mode = 0;
 	struct snap_buf *b = slot_buf(slot);
-	while (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 0)
-		rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0, 0, 0, 0);
+	for (;;) {
+		uint32_t st = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+		if (st == 0)
+			rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0, 0, 0, 0);
+		else if (st != 3 || exec_wait(b, parent))
+			break;
+	}
 	if (b->state == 2)
 		rdb_sys1(__NR_exit_group, 0);
 	/* The channel's read buffer: this process never reads the channel. */
@@ -524,9 +599,63 @@ void rdb_interval_init(void)
 	arm_timer();
 }
 
-/* The program ends (exit, a fatal signal, exec): the last interval's
- * values, then wait for both children, so every value is sent before the
- * process (and with it the children's PDEATHSIG) goes. */
+/* An execve is about to run: the interval's ranges so far go to its
+ * snapshot child (state 3), which sends them once this image is gone; the
+ * previous interval's child finishes first (it would die with the exec'd
+ * program: PDEATHSIG).  The timer stops (its signal would kill the exec'd
+ * program).  The written ranges go out now: if the exec fails, the
+ * boundary sends them again with the rest (flowback takes the union). */
+void rdb_interval_exec(void)
+{
+	if (!RT->snap_ok)
+		return;
+	uint64_t old = rdb_block_all();
+	if (!RT->every_sic) {
+		uint64_t its[4] = {0, 0, 0, 0};
+		rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+	}
+	int cur = (int)(RT->interval % SNAP_SLOTS);
+	struct snap_buf *b = slot_buf(cur);
+	b->exec_n = b->n;
+	b->exec_full = b->full;
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	scan_into(cur);
+	snap_reap(1 - cur);
+	snap_post(cur, 3);
+	/* until the child has stopped dying with us (state 4) */
+	while (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 3) {
+		uint64_t ts[2] = {0, 10000000};
+		rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 3, (long)ts, 0, 0);
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 3 && RT->snap_pid[cur] > 0 &&
+		    rdb_sys4(__NR_wait4, RT->snap_pid[cur], 0, 1 /* WNOHANG */ | 0x40000000 /* __WALL */,
+		             0) == RT->snap_pid[cur]) {
+			RT->snap_pid[cur] = 0; /* gone: its interval will not be complete */
+			break;
+		}
+	}
+	rdb_set_mask(old);
+}
+
+/* The execve returned: it failed, the interval goes on.  Its child drops
+ * the ranges (the next boundary scans the whole interval again). */
+void rdb_interval_exec_failed(void)
+{
+	if (!RT->snap_ok)
+		return;
+	uint64_t old = rdb_block_all();
+	int cur = (int)(RT->interval % SNAP_SLOTS);
+	struct snap_buf *b = slot_buf(cur);
+	b->n = b->exec_n;
+	b->full = b->exec_full;
+	snap_post(cur, 0);
+	if (!RT->every_sic && !RT->snap_stop)
+		arm_timer();
+	rdb_set_mask(old);
+}
+
+/* The program ends (exit, a fatal signal; an exec: rdb_interval_exec):
+ * the last interval's values, then wait for both children, so every value
+ * is sent before the process (and with it the children's PDEATHSIG) goes. */
 void rdb_interval_end(void)
 {
 	if (!RT->snap_ok)

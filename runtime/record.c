@@ -171,6 +171,10 @@ void rdb_chan_init(void)
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
+		/* The values socket too: a program the process execs must not
+		 * hold it (rdb's recording ends at its EOF).  Fork children close
+		 * it (children.c); the snapshot children never exec. */
+		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 		RT->mode = RDB_TF_MODE_RECORD;
 		RT->interval_us = hello.interval_us;
 		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
@@ -339,7 +343,7 @@ static long record(long nr, const long *a)
 		r = -RDB_ENOSYS;
 	} else {
 		if (nr == __NR_execve || nr == __NR_execveat) {
-			rdb_interval_end(); /* the snapshots die with this image */
+			rdb_interval_exec(); /* values of the interval if it succeeds */
 			t.id = RT->sc_id + 1;
 			t.ret = 0;
 			t.ndata = 0;
@@ -350,6 +354,8 @@ static long record(long nr, const long *a)
 		if (forks)
 			rdb_kids_prefork();
 		r = is_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
+		if (nr == __NR_execve || nr == __NR_execveat)
+			rdb_interval_exec_failed(); /* it returned */
 		if (forks && r == 0) {
 			/* The child runs untraced (the parent's record says so) but
 			 * sends its output to the recording's stdout and stderr. */

@@ -367,6 +367,8 @@ void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
 void rdb_interval_end(void);   /* the program is exiting: last values */
+void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
+void rdb_interval_exec_failed(void); /* it returned: the interval goes on */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);
 
