@@ -8,6 +8,7 @@
  * left it: its static-pie self-relocation is instrumented code, so the
  * planes must exist first. */
 #include "layout.h"
+#include "asm-macros.h"
 
 	.text
 	.globl _start
@@ -31,14 +32,7 @@ _start:
 	 * boundary's registers (--verify compares them) if the program has
 	 * not written them by then. */
 	xor %eax, %eax
-	xor %ecx, %ecx
-	xor %edx, %edx
-	xor %esi, %esi
-	xor %edi, %edi
-	xor %r8d, %r8d
-	xor %r9d, %r9d
-	xor %r10d, %r10d
-	xor %r11d, %r11d
+	CLEAR_SCRATCH
 	jmp __musl_start
 	.cfi_endproc
 	.size _start, .-_start

@@ -117,11 +117,13 @@ static uint64_t parse_ms(const char *opt, const char *s)
 	return us;
 }
 
-static int send_all(int fd, const void *p, size_t n)
+/* All n bytes written (out) or read: 0, or -1 at an error or the end of
+ * the stream. */
+static int move_all(int fd, void *p, size_t n, int out)
 {
-	const char *c = p;
+	char *c = p;
 	while (n) {
-		ssize_t r = write(fd, c, n);
+		ssize_t r = out ? write(fd, c, n) : read(fd, c, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -132,21 +134,8 @@ static int send_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* 0 when all n bytes came, -1 at the end of the stream or an error. */
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-	while (n) {
-		ssize_t r = read(fd, c, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
+static int send_all(int fd, const void *p, size_t n) { return move_all(fd, (void *)p, n, 1); }
+static int read_all(int fd, void *p, size_t n) { return move_all(fd, p, n, 0); }
 
 /* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
 static int end_like(int how, int value)

@@ -70,14 +70,7 @@ __rdb_syscall:
 	 * program (signal.c): at the same depth in record and replay, with
 	 * the registers the C code left zeroed (a boundary here compares
 	 * them).  %r12 is the program's to keep: hand-written code uses it. */
-	xor %ecx, %ecx
-	xor %edx, %edx
-	xor %esi, %esi
-	xor %edi, %edi
-	xor %r8d, %r8d
-	xor %r9d, %r9d
-	xor %r10d, %r10d
-	xor %r11d, %r11d
+	CLEAR_SCRATCH
 	push %r12
 	lea 1(%r15), %r15
 	shrx %r14, %r15, %r12
