@@ -197,32 +197,8 @@ static int is_rdb_elf(const char *path)
 	long fd = rdb_sys4(__NR_openat, -100, (long)path, RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	uint8_t *b = RT->shared_buf; /* (a vfork child's parent waits meanwhile) */
-	int found = 0;
-	uint8_t eh[64];
-	if (rdb_sys4(__NR_pread64, fd, (long)eh, 64, 0) == 64 && !rdb_memcmp(eh, "\177ELF\2", 5)) {
-		uint64_t shoff;
-		uint16_t shentsize, shnum, shstrndx;
-		rdb_memcpy(&shoff, eh + 0x28, 8);
-		rdb_memcpy(&shentsize, eh + 0x3a, 2);
-		rdb_memcpy(&shnum, eh + 0x3c, 2);
-		rdb_memcpy(&shstrndx, eh + 0x3e, 2);
-		size_t shbytes = (size_t)shnum * 64, half = RDB_SHARED_BUF / 2;
-		uint64_t stroff, strsize;
-		if (shentsize == 64 && shstrndx < shnum && shbytes <= half &&
-		    rdb_sys4(__NR_pread64, fd, (long)b, (long)shbytes, (long)shoff) == (long)shbytes) {
-			rdb_memcpy(&stroff, b + shstrndx * 64 + 0x18, 8);
-			rdb_memcpy(&strsize, b + shstrndx * 64 + 0x20, 8);
-			if (strsize > half)
-				strsize = half;
-			long got = rdb_sys4(__NR_pread64, fd, (long)(b + half), (long)strsize, (long)stroff);
-			for (uint16_t i = 0; got > 0 && i < shnum && !found; i++) {
-				uint32_t name;
-				rdb_memcpy(&name, b + i * 64, 4);
-				found = name + 9 <= (uint64_t)got && !rdb_memcmp(b + half + name, ".rdb_iot", 9);
-			}
-		}
-	}
+	uint64_t addr, size;
+	int found = rdb_elf_iot_section((int)fd, &addr, &size);
 	rdb_sys1(__NR_close, fd);
 	return found;
 }
@@ -240,20 +216,7 @@ static int std_stream(long fd)
 	return out ? 1 : err ? 2 : 0;
 }
 
-static int send_all(const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		long r = rdb_sys6(__NR_sendto, RDB_KID_FD, (long)c, (long)n, RDB_MSG_NOSIGNAL, 0, 0);
-		if (r == -RDB_EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
+static int send_all(const void *p, size_t n) { return rdb_send_all(RDB_KID_FD, p, n) < 0 ? -1 : 0; }
 
 /* Records of at most 16 KiB, each one sendto of a whole record: the
  * kernel queues that as one piece or not at all, so a child killed while

@@ -20,12 +20,12 @@ struct shdr {
 	uint64_t addralign, entsize;
 };
 
-static void find_section(int fd)
+int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size)
 {
 	unsigned char eh[64];
 	if (pread_all(fd, eh, 64, 0) != 64 || eh[0] != 0x7f || eh[1] != 'E' ||
 	    eh[4] != 2 /* ELFCLASS64 */)
-		return;
+		return 0;
 	uint64_t shoff;
 	uint16_t shentsize, shnum, shstrndx;
 	rdb_memcpy(&shoff, eh + 0x28, 8);
@@ -33,24 +33,25 @@ static void find_section(int fd)
 	rdb_memcpy(&shnum, eh + 0x3c, 2);
 	rdb_memcpy(&shstrndx, eh + 0x3e, 2);
 	if (shentsize != sizeof(struct shdr) || shstrndx >= shnum)
-		return;
+		return 0;
 	struct shdr strtab, sh;
 	if (pread_all(fd, &strtab, sizeof strtab, shoff + (uint64_t)shstrndx * shentsize) !=
 	    (long)sizeof strtab)
-		return;
+		return 0;
 	for (unsigned i = 1; i < shnum; i++) {
 		char name[16];
 		if (pread_all(fd, &sh, sizeof sh, shoff + (uint64_t)i * shentsize) !=
 		        (long)sizeof sh ||
 		    pread_all(fd, name, 9, strtab.offset + sh.name) != 9)
-			return;
+			return 0;
 		name[9] = 0;
-		if (rdb_strcmp(name, ".rdb_iot") == 0 && sh.addr) {
-			RT->iot = (const struct rdb_iot *)(RT->bias + sh.addr);
-			RT->n_iot = sh.size / sizeof(struct rdb_iot);
-			return;
+		if (rdb_strcmp(name, ".rdb_iot") == 0) {
+			*addr = sh.addr;
+			*size = sh.size;
+			return 1;
 		}
 	}
+	return 0;
 }
 
 void rdb_iot_init(void)
@@ -58,7 +59,11 @@ void rdb_iot_init(void)
 	long fd = rdb_sys3(__NR_open, "/proc/self/exe", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	find_section((int)fd);
+	uint64_t addr, bytes;
+	if (rdb_elf_iot_section((int)fd, &addr, &bytes) && addr) {
+		RT->iot = (const struct rdb_iot *)(RT->bias + addr);
+		RT->n_iot = bytes / sizeof(struct rdb_iot);
+	}
 	rdb_sys1(__NR_close, fd);
 
 	/* Offsets: all inside the image and sorted.  PC-relative entries

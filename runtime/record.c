@@ -30,19 +30,10 @@ static void chan_lost(const char *why, long err)
 
 static int send_all(const void *p, size_t n)
 {
-	const char *c = p;
-	while (n) {
-		long r = rdb_sys6(__NR_sendto, FD, (long)c, (long)n, RDB_MSG_NOSIGNAL, 0, 0);
-		if (r == -RDB_EINTR)
-			continue;
-		if (r <= 0) {
-			chan_lost("send", r);
-			return -1;
-		}
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
+	long r = rdb_send_all(FD, p, n);
+	if (r < 0)
+		chan_lost("send", r);
+	return r < 0 ? -1 : 0;
 }
 
 void rdb_chan_flush(void)

@@ -220,6 +220,8 @@ void rdb_vsnprintf(char *buf, size_t cap, const char *fmt, __builtin_va_list ap)
 void rdb_snprintf(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void rdb_write_all(int fd, const char *p, size_t n);
+/* All n bytes on the socket fd (MSG_NOSIGNAL, EINTR retried): 0 or -errno. */
+long rdb_send_all(int fd, const void *p, size_t n);
 /* fd moved to the lowest free number >= min (close-on-exec), out of the
  * program's way; fd itself if that fails. */
 long rdb_high_fd(long fd, long min);
@@ -449,6 +451,9 @@ void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);
 /* The entry whose sequence holds pc, or NULL. */
+/* The .rdb_iot section of the ELF file fd (raw syscalls, stack buffers:
+ * usable before self-relocation): 1 with its address and size, or 0. */
+int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size);
 const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
 
 #pragma GCC visibility pop

@@ -62,6 +62,21 @@ void rdb_write_all(int fd, const char *p, size_t n)
 	}
 }
 
+long rdb_send_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		long r = rdb_sys6(__NR_sendto, fd, (long)c, (long)n, RDB_MSG_NOSIGNAL, 0, 0);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0)
+			return r ? r : -RDB_EPIPE;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
 long rdb_high_fd(long fd, long min)
 {
 	long hi = rdb_sys3(__NR_fcntl, fd, 1030 /* F_DUPFD_CLOEXEC */, min);
