@@ -3,10 +3,13 @@
  *
  * Debug registers, for up to 4 aligned pieces of 1, 2, 4 or 8 bytes (a
  * variable): perf_event_open breakpoints that raise SIGTRAP right after
- * each write, in user mode, exactly, at no cost to other writes.  The
- * runtime's own writes of syscall results trap too; RT->watch.sys says a
- * replayed syscall is running.  Restoring memory (replay from K, the
- * values at a boundary) pauses them.
+ * each write, in user mode, exactly, at no cost to other writes.  SIGTRAP
+ * is the runtime's meanwhile, so no mask delays it to another
+ * instruction.  A replayed syscall's writes are noted whole by
+ * rdb_shadow_syswrite (some, like a big read(2), are the kernel's and
+ * never trap); traps while RT->watch.sys says one runs are ignored.
+ * Restoring memory (replay from K, the values at a boundary) pauses the
+ * breakpoints.  If the kernel refuses them, the shadow pages do the work.
  *
  * Shadow pages, for anything bigger: every write to program memory, by a
  * hook or by the runtime, also writes the S plane (docs/hooks.md), so the
@@ -21,7 +24,6 @@
  * Either way the program runs as in any replay; the last
  * RDB_TF_WATCH_KEEP writes go to rdb when the replay stops or ends. */
 #include "rt.h"
-
 
 extern const char __rdb_wide_begin[], __rdb_wide_end[]; /* hooks.S */
 
