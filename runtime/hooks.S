@@ -9,9 +9,9 @@
  *
  * __rdb_wide_read_<N> / __rdb_wide_write_<N>: an access of N bytes at
  * %r12 (N > 8: x87 tbyte 10, 16, fnstenv 28, ymm 32, zmm 64, fnsave 108,
- * fxsave 512).  Pure assembly: the read hook per 8-byte piece is the
- * inline one (one store), the write hook the inline fold; %r12 and the
- * flags survive too. */
+ * fxsave 512).  Pure assembly: per 8-byte piece, the inline hook's one
+ * store (R plane for a read, S plane for a write); %r12 and the flags
+ * survive too. */
 #include "layout.h"
 #include "asm-macros.h"
 
@@ -120,41 +120,23 @@ __rdb_wide_read_\n:
 	.hidden __rdb_wide_write_\n
 	.type __rdb_wide_write_\n,@function
 __rdb_wide_write_\n:
-	.cfi_startproc
-	pushfq
-	.cfi_adjust_cfa_offset 8
-	push %rax
-	.cfi_adjust_cfa_offset 8
 	.set .Loff, 0
 	.rept \n / 8
-	movq .Loff(%r12,%r14), %rax
-	lea (%rax,%r13), %rax
-	orq %rax, %gs:.Loff(%r12)
+	movq %r13, %gs:.Loff(%r12)
 	.set .Loff, .Loff + 8
 	.endr
 	.if \n & 4
-	movl .Loff(%r12,%r14), %eax
-	lea (%rax,%r13), %eax
-	orl %eax, %gs:.Loff(%r12)
+	movl %r13d, %gs:.Loff(%r12)
 	.set .Loff, .Loff + 4
 	.endif
 	.if \n & 2
-	movw .Loff(%r12,%r14), %ax
-	lea (%rax,%r13), %eax
-	orw %ax, %gs:.Loff(%r12)
+	movw %r13w, %gs:.Loff(%r12)
 	.set .Loff, .Loff + 2
 	.endif
 	.if \n & 1
-	movb .Loff(%r12,%r14), %al
-	lea (%rax,%r13), %eax
-	orb %al, %gs:.Loff(%r12)
+	movb %r13b, %gs:.Loff(%r12)
 	.endif
-	pop %rax
-	.cfi_adjust_cfa_offset -8
-	popfq
-	.cfi_adjust_cfa_offset -8
 	ret
-	.cfi_endproc
 	.size __rdb_wide_write_\n, .-__rdb_wide_write_\n
 .endm
 

@@ -3,10 +3,12 @@
  * A CPU-time timer (signal RDB_SIG_TIMER) asks for a boundary; the next
  * SIC check faults (sic.c) and the boundary is taken there, at an exact
  * (count, pc) that replay can stop at again.  At the boundary the runtime
- *   1. scans the planes of every mapping: a byte the interval read before
- *      writing it (R == 0x03 and S without W) needs its value from the
- *      interval's start, which only the snapshot child of that interval
- *      still has; the ranges go to it through shared memory;
+ *   1. scans the planes of every mapping: a byte the interval read
+ *      (R == 0x03) needs its value from the interval's start, which only
+ *      the snapshot child of that interval still has (read before it was
+ *      written or not: the hooks do not keep the order, and a value the
+ *      program overwrites before reading it is harmless); the ranges go
+ *      to it through shared memory;
  *   2. sends BOUNDARY, CONTEXT (registers, FPU state, fs base, signal
  *      view, brk), MAPS and STACK (from %rsp up) on the channel;
  *   3. clears the planes and forks the next snapshot child, a
@@ -304,7 +306,7 @@ static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
 	struct scan *s = ctx;
 	if (s->written)
 		rdb_written_word(a, sw);
-	uint64_t t = r & ~((sw & 0x0101010101010101ull) * RDB_R_READ);
+	uint64_t t = r; /* read: written first or not, its start value (docs/hooks.md) */
 	if (!t)
 		return;
 	uint64_t lo = a + (uint64_t)__builtin_ctzll(t) / 8;

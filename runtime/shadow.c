@@ -1,8 +1,8 @@
 /* shadow.c: the monitoring machine's transitions over byte ranges, for
  * the runtime's callers (string instructions, syscall writes, unmaps) and
  * the query API.  The hooks in rules/trace.rules do the same per access:
- * read: R = 0x03; write: S |= R + 0x03 (W|X if unread, X|RW if read);
- * syscall write: the write transition plus K (docs/hooks.md). */
+ * read: R = 0x03; write: S = 0x03 (W|X); syscall write: S |= W|X|K
+ * (docs/hooks.md). */
 #include "rt.h"
 
 #define R_OF(a) ((unsigned char *)((a) - RDB_R_OFFSET))
@@ -31,26 +31,21 @@ void rdb_shadow_read(uintptr_t a, size_t n)
 		rdb_memset(R_OF(a), RDB_R_READ, n);
 }
 
-/* S |= R + 0x03 | extra, a word at a time (no carry crosses a byte). */
+/* S |= W|X|extra: written (the hooks store W|X; K stays with it). */
 static void fold(uintptr_t a, size_t n, uint64_t extra)
 {
 	if (!clip(&a, &n))
 		return;
 	int w = rdb_watch_open(a, n, extra ? RDB_WATCH_SYSCALL : RDB_WATCH_RUNTIME);
-	const unsigned char *r = R_OF(a);
 	unsigned char *s = S_OF(a);
+	uint64_t v = (RDB_S_W | RDB_S_X | extra) * 0x0101010101010101ull;
 	size_t i = 0;
-	for (; i < n && ((uintptr_t)(r + i) & 7); i++)
-		s[i] |= (unsigned char)((r[i] + RDB_R_READ) | extra);
-	for (; i + 8 <= n; i += 8) {
-		uint64_t rv, sv;
-		__builtin_memcpy(&rv, r + i, 8);
-		__builtin_memcpy(&sv, s + i, 8);
-		sv |= (rv + RDB_R_CONST) | (extra * 0x0101010101010101ull);
-		__builtin_memcpy(s + i, &sv, 8);
-	}
+	for (; i < n && ((uintptr_t)(s + i) & 7); i++)
+		s[i] |= (unsigned char)v;
+	for (; i + 8 <= n; i += 8)
+		*(uint64_t *)(s + i) |= v;
 	for (; i < n; i++)
-		s[i] |= (unsigned char)((r[i] + RDB_R_READ) | extra);
+		s[i] |= (unsigned char)v;
 	rdb_watch_close(w);
 }
 

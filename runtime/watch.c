@@ -14,7 +14,7 @@
  * Shadow pages, for anything bigger: every write to program memory, by a
  * hook or by the runtime, also writes the S plane (docs/hooks.md), so the
  * S plane pages under the watched bytes, made read-only, catch exactly
- * the writes to that data page, and never a read.  A hook's store (`or
+ * the writes to that data page, and never a read.  A hook's store (`mov
  * REG, %gs:MEM`) faults; the handler performs that one instruction itself
  * (the data write that follows it is untouched) and notes the write when
  * it touches the watched bytes.  The runtime's own plane writes (syscall
@@ -256,6 +256,7 @@ static const int gpr[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP
 struct insn {
 	unsigned len, size; /* bytes of the instruction; of the access */
 	uint64_t src;       /* the source register's value, size bytes of it */
+	int is_or;          /* or (flags change), else mov */
 	uint64_t ea;        /* the linear address it writes (%gs base included) */
 };
 
@@ -266,7 +267,8 @@ static int32_t disp32(const uint8_t *p)
 	return d;
 }
 
-/* `or REG, %gs:MEM` (opcode 08 or 09): 0 if the bytes at p are not one.
+/* A hook's store `mov REG, %gs:MEM` (opcode 88 or 89; `or`, 08 or 09,
+ * is handled too): 0 if the bytes at p are not one.
  * si_addr cannot stand for MEM: for a store across a page boundary it is
  * the first byte on the protected page, not the operand. */
 static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
@@ -282,9 +284,10 @@ static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 	}
 	if ((p[i] & 0xf0) == 0x40)
 		rex = p[i++];
-	if (!gs || (p[i] != 0x08 && p[i] != 0x09))
+	if (!gs || (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89))
 		return 0;
-	if (p[i] == 0x08)
+	in->is_or = p[i] < 0x88;
+	if (p[i] == 0x08 || p[i] == 0x88)
 		size = 1;
 	else if (rex & 8)
 		size = 8;
@@ -355,16 +358,17 @@ int rdb_watch_fault(const void *si, void *uc)
 		        "that is not a hook's store (pc %p)\n", (void *)f, (void *)g[REG_RIP]);
 	uint64_t old = 0, res;
 	rdb_memcpy(&old, (const void *)in.ea, in.size);
-	res = old | in.src;
+	res = in.is_or ? old | in.src : in.src;
 	/* /proc/self/mem writes through the protection: one syscall, where
 	 * opening the page and closing it again would be two mprotects */
 	rdb_poke_mem(in.ea, &res, in.size);
-	g[REG_EFL] = or_flags(g[REG_EFL], res, in.size);
+	if (in.is_or)
+		g[REG_EFL] = or_flags(g[REG_EFL], res, in.size);
 	/* A wide store's helper (hooks.S) runs the stores for the program's
 	 * instruction: its return address stands for that instruction. */
 	uint64_t pc = g[REG_RIP];
 	if (pc >= (uint64_t)__rdb_wide_begin && pc < (uint64_t)__rdb_wide_end)
-		pc = *(const uint64_t *)(g[REG_RSP] + 16) - 1; /* above the saved flags, %rax */
+		pc = *(const uint64_t *)g[REG_RSP] - 1; /* its return address */
 	note(RDB_TF_WH_PROGRAM, pc, in.ea + RDB_S_OFFSET, in.size, g[REG_R15]);
 	g[REG_RIP] += in.len;
 	return 1;

@@ -1,7 +1,7 @@
 The shipped trace.rules on the access forms of docs/hooks.md: a read with a
 base register (one store), an indexed read (lea first), a %rip-relative
-write with flags dead, a write with flags live (pushfq/popfq and CFI), an
-%rsp-based access (not hooked), a TLS read, and a syscall.
+write and a write with flags live (each one flag-free store to the S plane),
+an %rsp-based access (not hooked), a TLS read, and a syscall.
 # @rules-file trace.rules
 # @args --no-iot
 # @input
@@ -32,20 +32,10 @@ f:
 	lea (%rdi,%rsi,8), %r12
 	movq %r13, (%r12,%r14)
 	movq	(%rdi,%rsi,8), %rdx
-	lea x(%rip), %r12
-	movq (%r12,%r14), %r12
-	lea (%r12,%r13), %r12
-	orq %r12, %gs:x(%rip)
+	movq %r13, %gs:x(%rip)
 	movq	%rdx, x(%rip)
 	cmpl	$1, %eax
-	pushfq
-	.cfi_adjust_cfa_offset 8
-	lea 3(%rdi), %r12
-	movb (%r12,%r14), %r12b
-	lea (%r12,%r13), %r12
-	orb %r12b, %gs:3(%rdi)
-	popfq
-	.cfi_adjust_cfa_offset -8
+	movb %r13b, %gs:3(%rdi)
 	movb	%al, 3(%rdi)
 	je	.L1
 	movq	8(%rsp), %rcx

@@ -116,7 +116,7 @@ static void test_hooks(void)
 
 	g_sink = g_rw;
 	g_rw = 4;
-	check(shadow_is((const void *)&g_rw, 8, 0x03, 0x06), "read then write: S=X|RW",
+	check(shadow_is((const void *)&g_rw, 8, 0x03, 0x03), "read then write: R=03 S=W|X",
 	      shadow_word((const void *)&g_rw));
 
 	/* an unaligned 8-byte write spanning two words: bytes 5..12 only */
