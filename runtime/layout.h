@@ -50,9 +50,9 @@
 
 /* Shadow byte values and bits (docs/hooks.md). */
 #define RDB_R_READ 0x03
-#define RDB_S_W 0x01    /* first access in the interval was a write */
+#define RDB_S_W 0x01    /* written (the hooks store W|X together) */
 #define RDB_S_X 0x02    /* written in the interval */
-#define RDB_S_RW 0x04   /* written after a read (ignored) */
+#define RDB_S_RW 0x04   /* unused (once: written after a read) */
 #define RDB_S_K 0x08    /* written by the kernel (a syscall) in the interval */
 
 #endif
