@@ -353,7 +353,7 @@ static void scan_into(int slot)
 }
 
 /* Memory about to be unmapped or replaced in the middle of an interval:
- * what the interval read of it before writing still needs its values
+ * what the interval read of it still needs its values
  * (the snapshot has them), and the planes are about to forget. */
 void rdb_interval_forget(uintptr_t a, size_t n)
 {

@@ -221,7 +221,7 @@ struct rdb_tf_maps {
 };
 
 /* STACK (the stack from %rsp to its top at the boundary) and VALUES (the
- * interval-start values of bytes the interval read before writing them):
+ * interval-start values of bytes the interval read):
  * len bytes at addr follow. */
 struct rdb_tf_blob {
 	uint64_t interval;
