@@ -330,23 +330,69 @@ static int scanned(const struct rdb_tf_map *m)
 	return !(m->kind == RDB_TF_MAP_IMAGE && !(m->prot & 2));
 }
 
+/* Memory dead when the interval started, where replay's boundary handler
+ * has its frames when it writes the interval's values (DESIGN.md
+ * invariant 6): below the interval's first %rsp (the whole rest of a
+ * stack mapping, a window in any other: a coroutine's stack in the heap),
+ * and the alternate signal stack unless %rsp was on it.  What the interval
+ * read there it had written first (a handler's locals), so no value is
+ * lost.  Returns how many ranges. */
+#define DEAD_WINDOW (256u << 10)
+static int dead_stack(void *out)
+{
+	struct { uintptr_t lo, hi; } *d = out;
+	int n = 0;
+	uintptr_t sp = RT->interval_sp;
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->maps[i];
+		if (sp > m->start && sp < m->end) {
+			d[n].lo = m->kind == RDB_TF_MAP_STACK || sp - m->start < DEAD_WINDOW
+			              ? m->start : sp - DEAD_WINDOW;
+			d[n++].hi = sp;
+			break;
+		}
+	}
+	if (RT->iv_alt_hi > RT->iv_alt_lo && !(sp >= RT->iv_alt_lo && sp < RT->iv_alt_hi)) {
+		d[n].lo = RT->iv_alt_lo;
+		d[n++].hi = RT->iv_alt_hi;
+	}
+	return n;
+}
+
+/* The alternate signal stack as the new interval starts (dead_stack). */
+static void note_altstack(void)
+{
+	uint64_t ss[3] = {0, 0, 0};
+	rdb_sys2(__NR_sigaltstack, 0, ss);
+	RT->iv_alt_lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
+	RT->iv_alt_hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
+}
+
 static void scan_into(int slot)
 {
 	struct scan s = {slot_buf(slot), 0, 0, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
+	struct { uintptr_t lo, hi; } dead[2];
+	int ndead = dead_stack(dead);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (!scanned(m))
 			continue;
-		/* Below the interval's first %rsp the stack was dead: what the
-		 * interval wrote there with %rsp (unhooked) and read back another
-		 * way looks unwritten, and replay must not write values where its
-		 * own signal frames are. */
 		uintptr_t lo = m->start;
-		if (m->kind == RDB_TF_MAP_STACK && RT->interval_sp > lo && RT->interval_sp < m->end)
-			lo = RT->interval_sp;
-		rdb_planes_walk(lo, m->end, scan_word, &s);
+		for (;;) { /* [lo, m->end) less the dead ranges, in address order */
+			uintptr_t hi = m->end, next = m->end;
+			for (int d = 0; d < ndead; d++)
+				if (dead[d].hi > lo && dead[d].lo < hi) {
+					hi = dead[d].lo > lo ? dead[d].lo : lo;
+					next = dead[d].hi < m->end ? dead[d].hi : m->end;
+				}
+			if (hi > lo)
+				rdb_planes_walk(lo, hi, scan_word, &s);
+			if (next >= m->end)
+				break;
+			lo = next;
+		}
 	}
 	scan_emit(&s);
 	rdb_written_end();
@@ -489,6 +535,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	rdb_planes_clear_maps();
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
+	note_altstack();
 	if (!RT->every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();

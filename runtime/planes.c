@@ -54,17 +54,25 @@ static void clear_plane(uintptr_t p, size_t n)
 {
 	uintptr_t end = p + n;
 	unsigned char *vec = RT->mincore_r;
-	for (uintptr_t c = p; c < end; c += CHUNK) {
-		uintptr_t e = end - c > CHUNK ? c + CHUNK : end, base = c & ~0xfffull, run = 0;
+	/* chunks end on page boundaries: no page is partial in two of them */
+	for (uintptr_t c = p, next; c < end; c = next) {
+		next = (c & ~0xfffull) + CHUNK;
+		uintptr_t e = next < end ? next : end, base = c & ~0xfffull, run = 0;
 		residency(c, e - c, vec);
 		for (uintptr_t pg = base; pg < e; pg += 4096) {
 			uintptr_t lo = pg < c ? c : pg, hi = pg + 4096 > e ? e : pg + 4096;
+			int whole = lo == pg && hi == pg + 4096;
 			if (!(vec[(pg - base) >> 12] & 1)) {
-				release(&run, pg);
+				/* never touched, or swapped out (mincore cannot tell):
+				 * MADV_DONTNEED drops a swapped page's bytes too */
+				if (whole && !run)
+					run = pg;
+				else if (!whole)
+					release(&run, pg);
 			} else if (nonzero(lo, hi)) {
 				release(&run, pg);
 				rdb_memset((void *)lo, 0, hi - lo);
-			} else if (lo == pg && hi == pg + 4096) {
+			} else if (whole) {
 				if (!run)
 					run = pg;
 			} else

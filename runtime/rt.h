@@ -93,6 +93,7 @@ struct rdb_state {
 	int want_boundary;    /* record: the interval timer expired */
 	int in_boundary;      /* record: the boundary clears the planes itself */
 	uintptr_t interval_sp; /* record: %rsp when the interval started */
+	uintptr_t iv_alt_lo, iv_alt_hi; /* record: the sigaltstack then (interval.c) */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t every_sic;   /* record: or its length in SIC counts */
