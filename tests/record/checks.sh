@@ -2,7 +2,7 @@
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
-#       help | flowback | sigkill-intervals | execfail | snapfail.
+#       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -235,6 +235,22 @@ flowback)
 	expect f-wide.out "by: *copy[.a-z0-9]*+0x[0-9a-f]* (.*flowback2.c:$(line2 copy))"
 	ask f-read.out --size 4 t2 buf+200000
 	expect f-read.out "by: *the kernel, in syscall #[0-9]* read([0-9]*, 0x[0-9a-f]*, 262144) = 0x40000"
+	;;
+everysic-signals)
+	# Self-sent signals wait for SIC checks; with --every-sic the limit
+	# stands near the guard, and a poke used to overshoot it.
+	build altstack prog
+	./prog > plain.out || fail "plain run"
+	for n in 300 3000; do
+		"$RDB" record --checksum --every-sic $n -o t$n -- ./prog > r$n.out 2> r$n.err ||
+			{ cat r$n.err; fail "record --every-sic $n"; }
+		cmp -s plain.out r$n.out || fail "--every-sic $n: the recorded run printed something else"
+		"$RDB" replay --verify t$n > p$n.out 2> p$n.err || { cat p$n.err; fail "replay --every-sic $n"; }
+		cmp -s r$n.out p$n.out || fail "--every-sic $n: replay differs"
+		k=$(( $("$RDB" info --complete t$n) / 2 ))
+		"$RDB" replay --verify --from $k t$n > f$n.out 2> f$n.err || { cat f$n.err; fail "replay --from $k"; }
+		tail -c "$(wc -c < f$n.out)" r$n.out | cmp -s - f$n.out || fail "--from $k: not the end of the recording"
+	done
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
