@@ -99,10 +99,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	}
 	/* The program's alternate signal stack is a stack too: signal frames
 	 * (the kernel's and the runtime's) fill it, and they differ in replay. */
-	uint64_t ss[3] = {0, 0, 0};
-	rdb_sys2(__NR_sigaltstack, 0, ss);
-	RT->alt_lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
-	RT->alt_hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
+	rdb_altstack(&RT->alt_lo, &RT->alt_hi);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))

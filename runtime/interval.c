@@ -338,9 +338,12 @@ static int scanned(const struct rdb_tf_map *m)
  * read there it had written first (a handler's locals), so no value is
  * lost.  Returns how many ranges. */
 #define DEAD_WINDOW (256u << 10)
-static int dead_stack(void *out)
+struct span {
+	uintptr_t lo, hi;
+};
+
+static int dead_stack(struct span d[2])
 {
-	struct { uintptr_t lo, hi; } *d = out;
 	int n = 0;
 	uintptr_t sp = RT->interval_sp;
 	for (size_t i = 0; i < RT->nmaps; i++) {
@@ -359,21 +362,12 @@ static int dead_stack(void *out)
 	return n;
 }
 
-/* The alternate signal stack as the new interval starts (dead_stack). */
-static void note_altstack(void)
-{
-	uint64_t ss[3] = {0, 0, 0};
-	rdb_sys2(__NR_sigaltstack, 0, ss);
-	RT->iv_alt_lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
-	RT->iv_alt_hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
-}
-
 static void scan_into(int slot)
 {
 	struct scan s = {slot_buf(slot), 0, 0, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
-	struct { uintptr_t lo, hi; } dead[2];
+	struct span dead[2];
 	int ndead = dead_stack(dead);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
@@ -483,6 +477,14 @@ static void arm_timer(void)
 		rdb_die("cannot start the interval timer (error %ld)\n", -r);
 }
 
+/* Stops the interval timer (there is none with --every-sic). */
+static void disarm_timer(void)
+{
+	uint64_t its[4] = {0, 0, 0, 0};
+	if (!RT->every_sic)
+		rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+}
+
 /* ---- events --------------------------------------------------------------- */
 
 /* 1 if the boundary was taken.  The next snapshot is forked first: if
@@ -511,10 +513,8 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		 * ranges just sent are a part of what it sends again) */
 		cb->n = keep_n;
 		cb->full = keep_full;
-		if (!RT->snap_stop && !RT->every_sic) {
-			uint64_t its[4] = {0, 0, 0, 0};
-			rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
-		}
+		if (!RT->snap_stop)
+			disarm_timer();
 		RT->snap_stop = 1;
 		return 0;
 	}
@@ -535,7 +535,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	rdb_planes_clear_maps();
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
-	note_altstack();
+	rdb_altstack(&RT->iv_alt_lo, &RT->iv_alt_hi); /* for dead_stack */
 	if (!RT->every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
@@ -659,10 +659,7 @@ void rdb_interval_exec(void)
 	if (!RT->snap_ok)
 		return;
 	uint64_t old = rdb_block_all();
-	if (!RT->every_sic) {
-		uint64_t its[4] = {0, 0, 0, 0};
-		rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
-	}
+	disarm_timer();
 	int cur = (int)(RT->interval % SNAP_SLOTS);
 	struct snap_buf *b = slot_buf(cur);
 	b->exec_n = b->n;

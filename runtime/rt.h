@@ -324,6 +324,9 @@ void rdb_signal_requeue(int signo, const uint8_t info[128]);
 void rdb_signal_reserve_timer(void);
 /* sig is the runtime's from now on: the program changes only its view. */
 void rdb_signal_reserve(int sig);
+/* The program's alternate signal stack [lo, hi) as the kernel has it; 0, 0
+ * if none. */
+void rdb_altstack(uint64_t *lo, uint64_t *hi);
 void rdb_signal_reinstall(void);
 #define UC_GREGS 40
 #define UC_SIGMASK 296

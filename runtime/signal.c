@@ -115,6 +115,14 @@ void rdb_signal_reserve_timer(void) { reserve(RDB_SIG_TIMER); }
 
 void rdb_signal_reserve(int sig) { reserve(sig); }
 
+void rdb_altstack(uint64_t *lo, uint64_t *hi)
+{
+	uint64_t ss[3] = {0, 0, 0}; /* stack_t: sp, flags, size */
+	rdb_sys2(__NR_sigaltstack, 0, ss);
+	*lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
+	*hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
+}
+
 /* Replay from an interval: the kernel learns the program's view again. */
 void rdb_signal_reinstall(void)
 {
