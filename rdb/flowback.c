@@ -263,9 +263,9 @@ static void print_value(const struct rdb_tf_watch_hit *e)
 }
 
 /* The TRAP of syscall id, from interval j's frames on. */
-static int find_trap(const char *dir, uint64_t j, uint64_t id, struct rdb_tf_trap *out)
+static int find_trap(const char *dir, const struct rdb_ivx *x, uint64_t j, uint64_t id,
+                     struct rdb_tf_trap *out)
 {
-	struct rdb_ivx *x = rdb_ivx_read(dir);
 	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	int found = 0;
 	if (j == 1 || rdb_tr_seek_interval(r, x, j)) {
@@ -282,16 +282,16 @@ static int find_trap(const char *dir, uint64_t j, uint64_t id, struct rdb_tf_tra
 		}
 	}
 	rdb_tr_close(r);
-	rdb_ivx_free(x);
 	return found;
 }
 
-static int replay_interval(const struct query *q, struct image *im, uint64_t j,
-                           uint64_t complete)
+static int replay_interval(const struct query *q, struct image *im, const struct rdb_ivx *x,
+                           uint64_t j)
 {
 	struct rdb_tf_watch w = {q->addr, q->size};
 	struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP + 1];
 	size_t n = 0;
+	uint64_t complete = rdb_last_complete(q->dir, x);
 	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w};
 	if (!o.from)
 		o.from = 1;
@@ -315,7 +315,7 @@ static int replay_interval(const struct query *q, struct image *im, uint64_t j,
 	case RDB_TF_WH_SYSCALL: {
 		struct rdb_tf_trap t;
 		printf("  by:          the kernel, in syscall ");
-		if (find_trap(q->dir, j, last->sc_id, &t))
+		if (find_trap(q->dir, x, j, last->sc_id, &t))
 			rdb_print_trap(stdout, &t);
 		else
 			printf("#%llu\n", (unsigned long long)last->sc_id);
@@ -400,7 +400,7 @@ int rdb_cmd_flowback(int argc, char **argv)
 			       (unsigned long long)at - 1);
 		printf("\n");
 		if (q.replay)
-			res = replay_interval(&q, &im, j, rdb_last_complete(q.dir, x));
+			res = replay_interval(&q, &im, x, j);
 	}
 	rdb_ivx_free(x);
 	image_close(&im);
