@@ -402,6 +402,24 @@ static const char *name(long nr)
 }
 
 /* Ends the replay as the recording ended: END says how. */
+/* Ends the replay as the recording ended: its status, or its fatal signal
+ * with the default action (no handler of the program may catch it). */
+static _Noreturn void die_as_recorded(const struct rdb_tf_exit *x)
+{
+	rdb_watch_report();
+	RT->mode = 0;
+	if (x->how == RDB_TF_EXIT_SIGNAL && x->value > 0 && x->value < RDB_NSIG) {
+		struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
+		rdb_sys4(__NR_rt_sigaction, x->value, &k, 0, 8);
+		uint64_t m = 1ull << (x->value - 1);
+		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_UNBLOCK, &m, 0, 8);
+		rdb_sys3(__NR_tgkill, rdb_sys0(__NR_getpid), rdb_sys0(__NR_gettid), x->value);
+		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
+	}
+	for (;;)
+		rdb_sys1(__NR_exit_group, x->how == RDB_TF_EXIT_STATUS ? x->value : 125);
+}
+
 static _Noreturn void replay_end(const char *why)
 {
 	struct rdb_tf_exit x;
@@ -417,17 +435,7 @@ static _Noreturn void replay_end(const char *why)
 	}
 	if (why)
 		rdb_printf("rdb: replay: %s\n", why);
-	RT->mode = 0;
-	if (x.how == RDB_TF_EXIT_SIGNAL && x.value > 0 && x.value < RDB_NSIG) {
-		struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
-		rdb_sys4(__NR_rt_sigaction, x.value, &k, 0, 8);
-		uint64_t m = 1ull << (x.value - 1);
-		rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_UNBLOCK, &m, 0, 8);
-		rdb_sys3(__NR_tgkill, rdb_sys0(__NR_getpid), rdb_sys0(__NR_gettid), x.value);
-		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
-	}
-	for (;;)
-		rdb_sys1(__NR_exit_group, x.how == RDB_TF_EXIT_STATUS ? x.value : 125);
+	die_as_recorded(&x);
 }
 
 /* The replay cannot go on: says why ("rdb: replay diverged " + fmt) and
@@ -467,20 +475,13 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 	rdb_memset(&x, 0, sizeof x);
 	if (h->len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
 		rdb_die("replay: bad END record from rdb\n");
-	rdb_watch_report();
-	RT->mode = 0;
 	if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
 		           "one, which ran untraced\n", (unsigned long)RT->sc_id);
 	else
 		rdb_printf("rdb: replay reached the end of the trace at syscall #%lu (%s): the "
 		           "recording was cut short\n", (unsigned long)RT->sc_id, what);
-	if (x.how == RDB_TF_EXIT_SIGNAL) {
-		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), x.value);
-		rdb_sys2(__NR_kill, rdb_sys0(__NR_getpid), RDB_SIGKILL);
-	}
-	for (;;)
-		rdb_sys1(__NR_exit_group, x.value);
+	die_as_recorded(&x);
 }
 
 /* The next record of the syscall stream, skipping notes.  TERM or END
