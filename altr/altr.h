@@ -408,6 +408,7 @@ struct altr_rule {
 	int priority;            /* higher first; default 0 */
 	int order;               /* position in load order, ties by order */
 	bool final;              /* when it applies, later rules do not */
+	char *list;              /* section listing its before/after code */
 	struct altr_expr *match;
 	struct altr_case *cases; /* the first whose when holds is applied */
 	const char *file;

@@ -48,6 +48,12 @@ struct tmpl {
 	char *names;             /* the names' text, NUL-separated */
 };
 
+/* Inserted code of a rule with 'list': .Laltr_lb<n> .. .Laltr_le<n>. */
+struct listed {
+	unsigned long n;
+	const char *section;
+};
+
 struct emitter {
 	struct altr_unit *u;
 	struct altr_ruleset *rs;
@@ -66,6 +72,8 @@ struct emitter {
 	struct altr_buf memokeys;
 	int ngroups;
 	unsigned long nlabels;
+	struct listed *listed;   /* code of rules with 'list', in order */
+	size_t nlisted, caplisted;
 	int errors;
 	/* unknown mnemonics already warned about (once each per file) */
 	char **warned;
@@ -393,6 +401,32 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 
 /* ---------------------------------------------------------- applying rules */
 
+static void put_list_label(struct emitter *em, struct altr_buf *b, const char *kind)
+{
+	altr_buf_put(b, ".Laltr_", 7);
+	altr_buf_puts(b, kind);
+	altr_buf_putl(b, (long)em->nlisted);
+	altr_buf_put(b, ":\n", 2);
+}
+
+/* Closes the listed code that began at dst[at] (its code at dst[body]);
+ * an action that expanded to nothing is not listed, and its label goes. */
+static void end_listed(struct emitter *em, struct altr_buf *dst, size_t at,
+                       size_t body, const char *section)
+{
+	if (dst->len == body) {
+		dst->len = at;
+		return;
+	}
+	put_list_label(em, dst, "le");
+	if (em->nlisted == em->caplisted) {
+		em->caplisted = em->caplisted ? 2 * em->caplisted : 1024;
+		em->listed = altr_xrealloc(em->listed, em->caplisted * sizeof *em->listed);
+	}
+	em->listed[em->nlisted] = (struct listed){em->nlisted, section};
+	em->nlisted++;
+}
+
 /* Applies the rules to statement si; its expansion's index into em->xs,
  * or -1 when nothing is inserted. */
 static int apply_rules(struct emitter *em, int si)
@@ -425,8 +459,15 @@ static int apply_rules(struct emitter *em, int si)
 					continue; /* the first replace wins */
 				has_replace = true;
 			}
+			bool listed = r->list && a->place != PLACE_REPLACE;
+			size_t at = dst->len;
+			if (listed)
+				put_list_label(em, dst, "lb");
+			size_t body = dst->len;
 			if (!expand(em, a, s, app, caps, dst))
 				em->errors++;
+			if (listed)
+				end_listed(em, dst, at, body, r->list);
 		}
 		if (r->final)
 			break;
@@ -730,6 +771,36 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	}
 }
 
+/* One section per 'list' name: 8-byte entries, the listed code's start
+ * relative to the entry and its length (docs/rules.md "list"). */
+static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
+{
+	for (size_t i = 0; i < em->nlisted; i++) {
+		const char *name = em->listed[i].section;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(em->listed[j].section, name) == 0;
+		if (seen)
+			continue;
+		altr_buf_puts(out, "\t.section ");
+		altr_buf_puts(out, name);
+		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
+		for (size_t j = i; j < em->nlisted; j++) {
+			if (strcmp(em->listed[j].section, name) != 0)
+				continue;
+			unsigned long n = em->listed[j].n;
+			altr_buf_puts(out, "\t.long .Laltr_lb");
+			altr_buf_putl(out, (long)n);
+			altr_buf_puts(out, " - ., .Laltr_le");
+			altr_buf_putl(out, (long)n);
+			altr_buf_puts(out, " - .Laltr_lb");
+			altr_buf_putl(out, (long)n);
+			altr_buf_putc(out, '\n');
+			flush_out(out, f, rc);
+		}
+	}
+}
+
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *f, struct altr_stats *st)
 {
@@ -782,6 +853,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		if (em.ngroups && u->nlines && !u->lines[u->nlines - 1].has_newline)
 			altr_buf_putc(&out, '\n');
 		emit_iot(&em, &out, f, &rc);
+		emit_lists(&em, &out, f, &rc);
 		st->groups += (unsigned long)em.ngroups;
 		if (out.len && fwrite(out.p, 1, out.len, f) != out.len)
 			rc = -1;
@@ -800,6 +872,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		altr_buf_free(&em.part[k]);
 	free(em.xs);
 	free(em.xi);
+	free(em.listed);
 	for (int i = 0; i < em.nwarned; i++)
 		free(em.warned[i]);
 	free(em.warned);

@@ -173,6 +173,7 @@ void rules_rule_free(struct altr_rule *r)
 	if (!r)
 		return;
 	free(r->name);
+	free(r->list);
 	rules_expr_free(r->match);
 	rules_case_free(r->cases);
 	free(r);
@@ -518,6 +519,28 @@ static int count_replace(const struct altr_action *a)
 	for (; a; a = a->next)
 		n += a->place == PLACE_REPLACE;
 	return n;
+}
+
+/* The name becomes a section that the linker brackets with __start_NAME
+ * and __stop_NAME, which it does only for names that are C identifiers. */
+int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
+                   int line, int col)
+{
+	const char *why = NULL;
+	if (b->r->list)
+		why = "a rule has one 'list'";
+	else if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                      "0123456789_") != strlen(name) ||
+	         (name[0] >= '0' && name[0] <= '9'))
+		why = "a 'list' section name must be a C identifier "
+		      "(the linker defines __start_NAME and __stop_NAME only for those)";
+	if (why) {
+		rules_error(ctx, line, col, "%s: '%s'", why, name);
+		free(name);
+		return -1;
+	}
+	b->r->list = name;
+	return 0;
 }
 
 int rules_set_match(struct rules_ctx *ctx, struct rules_build *b,

@@ -98,6 +98,8 @@ int rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
                    int line, int col);
 int rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_action *a, int line, int col);
+int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
+                   int line, int col);
 int rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_expr *e, int line, int col);
 enum { RULES_MAX_DEPTH = 500 };
@@ -132,7 +134,7 @@ static int deep(struct rules_ctx *ctx, int d, YYLTYPE *l)
 }
 
 %token RULE "rule" INCLUDE "include" VAR "var" PRIORITY "priority"
-%token MATCH "match" FINAL "final" WHEN "when" ELSE "else"
+%token MATCH "match" FINAL "final" LIST "list" WHEN "when" ELSE "else"
 %token BEFORE "before" AFTER "after" REPLACE "replace"
 %token OROR "||" ANDAND "&&" RE_MATCH "=~" RE_NMATCH "!~"
 %token EQ "==" NE "!=" LE "<=" GE ">=" LT "<" GT ">"
@@ -206,6 +208,13 @@ body:
 		  } }
 |	body FINAL
 		{ $$ = $1; $$->r->final = true; }
+|	body LIST IDENT
+		{ $$ = $1;
+		  if (rules_set_list(ctx, $1, $3, @3.first_line,
+		                     @3.first_column)) {
+			rules_build_free($1);
+			YYABORT;
+		  } }
 |	body ';'
 		{ $$ = $1; }
 |	body action

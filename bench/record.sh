@@ -2,16 +2,20 @@
 # record.sh [BUILD_DIR]: what recording and replay cost, in one run, for
 # the paper's life and mesh (examples/) and bzip2 -9 on a generated file
 # (Debian's bzip2 source, cached like bench/instrumented.sh's).  For each:
-#   native   gcc -O2 -static (glibc), best of REPS (default 3) CPU seconds
+#   native   gcc -O2 -static (glibc)
 #   rdb      rdb-cc -O2, run without rdb (hooks and SIC only)
 #   record   rdb record -i INTERVAL_MS (default 250) --checksum off
-#   replay   rdb replay (the whole run)
+#   replay   rdb replay (the whole run; without --verify, so without the
+#            read and write hooks: runtime/unhook.c)
+#   verify   rdb replay --verify of a recording made with --checksum
+#            (hooks kept: the hashes need the planes)
 #   from K   rdb replay --from K --to K, K the middle interval: its wall
 #            time minus the interval's CPU time is the start cost
 # and the trace: bytes, KB per second of recording, bytes per interval.
-# Times are wall seconds of one run each (record and replay are
-# multi-process: CPU time would leave out the snapshot children and rdb);
-# ratios are to native.  A report, not a test: it asserts nothing about the
+# Each time is the best wall time of REPS (default 3) runs: this machine's
+# speed drifts by 20% from run to run, and every column gets the same
+# treatment (record and replay are multi-process: CPU time would leave out
+# the snapshot children and rdb).  Ratios are to native.  A report, not a test: it asserts nothing about the
 # numbers, but a replay that prints something else fails the run.
 set -eu
 
@@ -36,8 +40,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rdb-bench-record.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 gcc -O2 -Wall -o timeit "$repo/bench/timeit.c" || die "cannot build timeit"
-now() { date +%s.%N; }
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 . "$repo/bench/bzip2-workload.sh"
@@ -68,28 +70,29 @@ echo "rdb record and replay vs native (gcc -O2 -static), wall seconds; intervals
 echo "workloads: life $life_gens generations; mesh $mesh_args; bzip2 -9 on $bz_mb MB"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-printf '%-6s %8s %8s %8s %8s %8s %6s %9s %9s %9s %10s %9s\n' program native rdb record replay \
-	"from K" K start rec/nat rep/nat "trace KB/s" "B/intvl"
+best() { ./timeit "$reps" "$@" | awk '{ print $1 }'; }
+printf '%-6s %8s %8s %8s %8s %8s %8s %6s %9s %9s %9s %9s %10s %9s\n' program native rdb record replay \
+	verify "from K" K start rec/nat rep/nat ver/nat "trace KB/s" "B/intvl"
 for p in life mesh bzip2; do
+	in=$(input $p)
 	# shellcheck disable=SC2046
-	nat=$(./timeit "$reps" "$(input $p)" $p.native.out native/$p $(args $p) | awk '{ print $1 }')
+	nat=$(best "$in" $p.native.out native/$p $(args $p))
 	# shellcheck disable=SC2046
-	ins=$(./timeit "$reps" "$(input $p)" $p.rdb.out rdb/$p $(args $p) | awk '{ print $1 }')
-	t0=$(now)
+	ins=$(best "$in" $p.rdb.out rdb/$p $(args $p))
 	# shellcheck disable=SC2046
-	"$rdb" record -i "$iv" -o $p.trace -- rdb/$p $(args $p) < "$(input $p)" > $p.rec.out
-	t1=$(now)
-	"$rdb" replay --quiet $p.trace > /dev/null
-	t2=$(now)
+	rec=$(best "$in" $p.rec.out /bin/sh -c 'rm -rf "$1" && shift && exec "$@"' sh $p.trace \
+		"$rdb" record -i "$iv" -o $p.trace -- rdb/$p $(args $p))
+	# shellcheck disable=SC2046
+	"$rdb" record -i "$iv" --checksum -o $p.ctrace -- rdb/$p $(args $p) < "$in" > /dev/null
+	rep=$(best /dev/null /dev/null "$rdb" replay --quiet $p.trace)
+	ver=$(best /dev/null /dev/null "$rdb" replay --quiet --verify $p.ctrace)
 	"$rdb" replay $p.trace > $p.rep.out
 	cmp -s $p.native.out $p.rec.out || die "$p: the recorded run printed something else"
 	cmp -s $p.rec.out $p.rep.out || die "$p: the replay printed something else"
 	n=$("$rdb" info --complete $p.trace)
 	k=$(( (n + 1) / 2 ))
 	[ "$k" -ge 1 ] || k=1
-	t3=$(now)
-	"$rdb" replay --quiet --from "$k" --to "$k" $p.trace > /dev/null
-	t4=$(now)
+	from=$(best /dev/null /dev/null "$rdb" replay --quiet --from "$k" --to "$k" $p.trace)
 	# interval K's CPU; rdb info leaves out the middle rows of a long
 	# table, and then the median interval stands for it
 	cpu_k=$("$rdb" info $p.trace | awk -v k="$k" '
@@ -97,11 +100,13 @@ for p in life mesh bzip2; do
 		$1 == k && $2 ~ /^[0-9.]+$/ { row = $2 / 1000 }
 		END { print row != "" ? row : med }')
 	bytes=$(du -sb $p.trace | cut -f1)
-	rec=$(sub "$t0" "$t1")
-	printf '%-6s %8s %8s %8s %8s %8s %6s %9s %9s %9s %10s %9s\n' $p "$nat" "$ins" "$rec" \
-		"$(sub "$t1" "$t2")" "$(sub "$t3" "$t4")" "$k/$n" \
-		"$(awk -v w="$(sub "$t3" "$t4")" -v c="${cpu_k:-0}" 'BEGIN { printf "%.3f", w - c }')" \
-		"$(ratio "$rec" "$nat")" "$(ratio "$(sub "$t1" "$t2")" "$nat")" \
+	printf '%-6s %8s %8s %8s %8s %8s %8s %6s %9s %9s %9s %9s %10s %9s\n' $p "$nat" "$ins" "$rec" \
+		"$rep" "$ver" "$from" "$k/$n" \
+		"$(awk -v w="$from" -v c="${cpu_k:-0}" 'BEGIN { printf "%.3f", w - c }')" \
+		"$(ratio "$rec" "$nat")" "$(ratio "$rep" "$nat")" "$(ratio "$ver" "$nat")" \
 		"$(awk -v b="$bytes" -v t="$rec" 'BEGIN { printf "%.1f", b / 1024 / t }')" \
 		"$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%d", b / (n > 0 ? n : 1) }')"
+	echo "$p $rec $nat $rep" >> ratios
 done
+awk '{ r += log($2 / $3); p += log($4 / $3); n++ }
+	END { printf "\ngeomean: record %.2fx native (goal 1.5x), replay %.2fx (goal 1.2x)\n", exp(r / n), exp(p / n) }' ratios

@@ -213,6 +213,8 @@ void rdb_chan_init(void)
 		if (hello.from <= 1)
 			rdb_watch_arm();
 	}
+	if (!RT->verify)
+		rdb_unhook(!(hello.flags & RDB_TF_HELLO_WATCH));
 }
 
 /* ---- record ----------------------------------------------------------- */

@@ -452,6 +452,10 @@ void rdb_shared_apply(const struct rdb_tf_shared *s); /* replay: len bytes follo
 void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full);
 
+/* ---- unhook.c: replay without the hooks' stores ------------------------- */
+void rdb_unhook(int writes_too);
+int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
+
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);
 /* The entry whose sequence holds pc, or NULL. */

@@ -402,8 +402,8 @@ static void note_fault(int sig, void *si, void *uc)
 /* A program access outside the covered range (a null pointer) faults in
  * its hook, on the shadow address: give the program's handler the address
  * it accessed.  Inside the range the planes are mapped, so a fault there is
- * the program's own instruction.  The S plane is reached through %gs (a
- * 0x65 prefix), the R plane through %r14. */
+ * the program's own instruction, and so is any fault outside a hook (a
+ * replay without hooks, unhook.c). */
 static void unshadow_fault_addr(int sig, void *si, void *uc)
 {
 	int code = *(int *)((char *)si + SI_CODE);
@@ -412,14 +412,9 @@ static void unshadow_fault_addr(int sig, void *si, void *uc)
 	uintptr_t *addr = (uintptr_t *)((char *)si + SI_ADDR);
 	if (*addr >= RDB_COVER_LO && *addr < RDB_COVER_HI)
 		return;
-	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
-	if (!rdb_iot_find(pc, &start))
-		return;
-	const unsigned char *p = (const unsigned char *)pc;
-	int gs = 0;
-	for (int i = 0; i < 4; i++)
-		gs |= p[i] == 0x65;
-	*addr += gs ? RDB_S_OFFSET : RDB_R_OFFSET;
+	int plane = rdb_hook_plane(gregs(uc)[REG_RIP]);
+	if (plane)
+		*addr += plane == 'S' ? RDB_S_OFFSET : RDB_R_OFFSET;
 }
 
 static void default_action(int sig, void *si, void *uc)

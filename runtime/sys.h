@@ -101,6 +101,7 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 #define RDB_MAP_TYPE 0x0f
 #define RDB_PROT_READ 1
 #define RDB_PROT_WRITE 2
+#define RDB_PROT_EXEC 4
 #define RDB_AT_RANDOM 25
 #define RDB_O_CLOEXEC 02000000
 

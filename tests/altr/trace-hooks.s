@@ -27,24 +27,43 @@ f:
 	.type	f, @function
 f:
 	.cfi_startproc
+.Laltr_lb0:
 	movl %r13d, 8(%rdi,%r14)
+.Laltr_le0:
 	movl	8(%rdi), %eax
+.Laltr_lb1:
 	lea (%rdi,%rsi,8), %r12
 	movq %r13, (%r12,%r14)
+.Laltr_le1:
 	movq	(%rdi,%rsi,8), %rdx
+.Laltr_lb2:
 	movq %r13, %gs:x(%rip)
+.Laltr_le2:
 	movq	%rdx, x(%rip)
 	cmpl	$1, %eax
+.Laltr_lb3:
 	movb %r13b, %gs:3(%rdi)
+.Laltr_le3:
 	movb	%al, 3(%rdi)
 	je	.L1
 	movq	8(%rsp), %rcx
+.Laltr_lb4:
 	lea y@tpoff, %r12
 	add %fs:0, %r12
 	movl %r13d, (%r12,%r14)
+.Laltr_le4:
 	movl	%fs:y@tpoff, %ecx
 	call __rdb_syscall
 .L1:
 	ret
 	.cfi_endproc
 	.size	f, .-f
+	.section rdb_hooks_r,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
+	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
+	.long .Laltr_lb4 - ., .Laltr_le4 - .Laltr_lb4
+	.section rdb_hooks_w,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
+	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3

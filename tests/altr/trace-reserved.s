@@ -22,6 +22,11 @@ g:
 	.error "rdb: this instruction writes %r13, %r14 or %r15, which rdb reserves (docs/hooks.md)"
 	mov %rsi, %r14
 	movq %r15, %rax
+.Laltr_lb0:
 	movq %r13, 0(%rdi,%r14)
+.Laltr_le0:
 	movq (%rdi), %rax
 	ret
+	.section rdb_hooks_r,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0

@@ -2,7 +2,8 @@
 # checks.sh: rdb's trace checks beyond output equality (tests/record).
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
-#       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals.
+#       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
+#       unhook.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -27,6 +28,18 @@ help)
 	expect h.out "usage: rdb"
 	! "$RDB" frobnicate 2> e.err || fail "unknown command accepted"
 	expect e.err "^rdb: unknown command"
+	;;
+unhook)
+	# A replay without --verify runs without the read and write hooks
+	# (runtime/unhook.c); with --verify (the hashes need the planes) and
+	# with a watch through shadow pages they stay.
+	build flowback prog
+	"$RDB" record --checksum -o t -- ./prog > rec.out 2>&1 || fail "record"
+	RDB_DEBUG=2 "$RDB" replay t > rep.out 2> rep.err || fail "replay"
+	cmp -s rec.out rep.out || fail "replay output differs"
+	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks and [1-9][0-9]* write hooks$"
+	RDB_DEBUG=2 "$RDB" replay --verify t > rep.out 2> rep.err || fail "replay --verify"
+	! grep -q "replay without" rep.err || fail "replay --verify ran without hooks"
 	;;
 divergence)
 	# The trace names the executable by build-id: another build at the

@@ -343,11 +343,12 @@ START_TEST(cases)
 	        "}\n"
 	        "rule plain { final match store before { f } replace { } "
 	        "after { g }; }\n"
-	        "rule none { match in_app; final }\n"
+	        "rule none { match in_app; final list hooks_1 }\n"
 	        "rule nowhen { match load when true { } }\n");
 	const struct altr_rule *r = rs.rules;
 	ck_assert_str_eq(r->name, "alt");
 	ck_assert(r->final);
+	ck_assert_ptr_null(r->list);
 	ck_assert_int_eq(r->line, 1);
 	const struct altr_case *c = r->cases;
 	ck_assert_int_eq(c->when->pred, PRED_flags_dead);
@@ -379,6 +380,7 @@ START_TEST(cases)
 
 	r = r->next; /* no actions: one empty case, so "final" still works */
 	ck_assert(r->final);
+	ck_assert_str_eq(r->list, "hooks_1");
 	ck_assert_ptr_nonnull(r->cases);
 	ck_assert_ptr_null(r->cases->when);
 	ck_assert_ptr_null(r->cases->actions);
@@ -555,6 +557,10 @@ static const struct bad bads[] = {
 	{"rule x { final }", 1, 1, "rule 'x' has no 'match'"},
 	{"\n\n  rule x { }", 3, 3, "rule 'x' has no 'match'"},
 	{"rule x { match load match store }", 1, 21, "a rule has one 'match'"},
+	{"rule x { match load list a list b }", 1, 33, "a rule has one 'list': 'b'"},
+	{"rule x { match load list a.b }", 1, 26, "a 'list' section name must be a C identifier"},
+	{"rule x { match load list a-b }", 1, 26, "a 'list' section name must be a C identifier"},
+	{"rule x { match load list }", 1, 26, "syntax error, unexpected '}', expecting identifier"},
 	{"rule x { match load else { } when load { } }", 1, 30,
 	 "'when' after 'else'"},
 	{"rule x { match load else { } else { } }", 1, 30,
