@@ -632,7 +632,7 @@ void rdb_interval_init(void)
 		return;
 	}
 	if (RT->every_sic) { /* the first check past the count faults */
-		RT->sic_origin = RDB_SIC_LIMIT - RT->every_sic;
+		rdb_sic_set(0, RT->every_sic);
 		return;
 	}
 	rdb_signal_reserve_timer();

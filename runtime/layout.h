@@ -10,23 +10,23 @@
 
 /* R(a) = a - RDB_R_OFFSET, S(a) = a - RDB_S_OFFSET.  %r14 = -RDB_R_OFFSET,
  * %gs base = -RDB_S_OFFSET (a kernel-half canonical address: wrgsbase). */
-#define RDB_R_OFFSET 0x5fffffefef98 /* %r14's low 6 bits: 40, the SIC shift */
+#define RDB_R_OFFSET 0x5fffffefef98
 #define RDB_S_OFFSET 0x3fffffdfdf80
 #define RDB_R_CONST 0x0303030303030303 /* %r13 */
 
 /* The SIC (docs/hooks.md "Software instruction counter").  %r15 holds
  * origin + count; every increment is followed by a check that loads the
- * byte at %r15 >> RDB_SIC_SHIFT (shrx by %r14's low 6 bits).  That is
- * RDB_SIC_PAGE + 0xfff, in a readable page, while %r15 < RDB_SIC_LIMIT,
- * and RDB_SIC_GUARD, never mapped, from RDB_SIC_LIMIT up to 2^60.  Record
- * counts from RDB_SIC_BASE (2^40 increments before an overflow fault);
- * adding 2^40 makes the next check fault (a boundary or signal wanted);
- * replay starts at RDB_SIC_LIMIT - n to fault after exactly n. */
-#define RDB_SIC_SHIFT 40
-#define RDB_SIC_PAGE 0xff000
-#define RDB_SIC_GUARD 0x100000
-#define RDB_SIC_BASE 0x0fffff0000000000
-#define RDB_SIC_LIMIT 0x1000000000000000
+ * byte at %r15.  [RDB_SIC_WIN, RDB_SIC_END) is readable (zero pages) and
+ * the RDB_SIC_GUARD bytes after it are reserved PROT_NONE, so the first
+ * check at or past RDB_SIC_END faults.  The runtime chooses the origin so
+ * that this happens at the count where it wants control, or after
+ * RDB_SIC_W counts, when it moves the window on; adding RDB_SIC_W to %r15
+ * makes the next check fault (a boundary or signal wanted). */
+#define RDB_SIC_W 0x400000 /* 4 MiB: two huge zero pages */
+#define RDB_SIC_WIN 0x480000000000
+#define RDB_SIC_END (RDB_SIC_WIN + RDB_SIC_W)
+#define RDB_SIC_GUARD (2 * RDB_SIC_W)
+/* The most counts of one recorded interval (an overflow boundary). */
 #define RDB_SIC_SPAN 0x10000000000 /* 2^40 */
 
 /* A program syscall cut short by a signal returns -RDB_SC_CUT (the

@@ -167,6 +167,7 @@ void rdb_chan_init(void)
 		 * it (children.c); the snapshot children never exec. */
 		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 		RT->mode = RDB_TF_MODE_RECORD;
+		rdb_sic_set(0, RDB_SIC_SPAN); /* the longest interval */
 		RT->interval_us = hello.interval_us;
 		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
 			RT->every_sic = hello.interval_us, RT->interval_us = 0;

@@ -89,22 +89,21 @@ static void read_target(void)
 		           (unsigned long)RT->tgt.sic, (unsigned long)(RT->tgt.pc - RT->bias));
 }
 
-/* Arms %r15 for the target: count is where the program is now. */
-static uint64_t origin_for(uint64_t count)
+/* Arms the SIC for the target: count is where the program is now; the
+ * value %r15 gets. */
+static uint64_t arm_for(uint64_t count)
 {
 	RDB_ASSERT(RT->tgt.sic <= RDB_SIC_SPAN); /* read_target */
 	uint64_t at = RT->tgt.sic;
 	if (RT->tgt.pc == RDB_SIC_AT_RETURN)
 		at++; /* at a handler's return (sic.c): a check past it diverges */
-	if (RT->tgt.kind && at > count)
-		return RDB_SIC_LIMIT - at;
-	return RDB_SIC_BASE;
+	return rdb_sic_set(count, RT->tgt.kind && at > count ? at : 0);
 }
 
 void rdb_replay_first_target(void)
 {
 	read_target();
-	RT->sic_origin = origin_for(0);
+	arm_for(0);
 }
 
 /* ---- values ----------------------------------------------------------- */
@@ -308,8 +307,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	read_target();
 	if (t.kind == RDB_TF_SIGNAL)
 		more_signals(count, pc);
-	RT->sic_origin = origin_for(count);
-	rdb_gregs(uc)[REG_R15] = RT->sic_origin + count;
+	rdb_gregs(uc)[REG_R15] = arm_for(count);
 }
 
 /* ---- replay from interval K ---------------------------------------------- */
@@ -350,8 +348,7 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	f->uc[3] = c->ss_flags;
 	f->uc[4] = c->ss_size;
 	rdb_memcpy(&f->uc[5], c->gregs, sizeof c->gregs);
-	f->uc[5 + REG_R12] = RDB_SIC_PAGE + 0xfff; /* the check's load runs again */
-	f->uc[5 + REG_R15] = RT->sic_origin;
+	f->uc[5 + REG_R15] = RT->sic_origin; /* count 0 */
 	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
 	f->uc[37] = c->sigmask & ~RT->reserved_sigs;
 	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
@@ -456,7 +453,7 @@ void rdb_replay_restore(void)
 	RT->sc_id = b.sc_id;
 	RT->nondets = b.nondets;
 	read_target();
-	RT->sic_origin = origin_for(0);
+	arm_for(0);
 	rdb_watch_arm();
 	enter(c);
 }

@@ -88,7 +88,8 @@ struct rdb_state {
 
 	/* sic.c and interval.c: events at SIC checks (docs/hooks.md) */
 	uint64_t sic_origin;  /* %r15 = sic_origin + the interval's count */
-	int poked;            /* %r15 was raised by RDB_SIC_SPAN: the next check faults */
+	uint64_t sic_stop;    /* sic.c: the count where a check faults for an event (0: none) */
+	int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
 	int in_event;         /* inside an event (boundary, signal) at a check */
 	int want_boundary;    /* record: the interval timer expired */
 	int in_boundary;      /* record: the boundary clears the planes itself */
@@ -363,9 +364,12 @@ void rdb_sic_want(void *uc);
 /* The "pc" of events at a handler's return (never a check's). */
 #define RDB_SIC_AT_RETURN ((uint64_t)(uintptr_t)&rdb_sig_entry)
 void rdb_sic_at_return(void *uc); /* after a handler of the program */
-/* Sets %r15 in uc so that the check after `more` increments faults
- * (more == 0: never, until overflow). */
+/* Sets %r15 in uc, at count, so that the first check at or past target
+ * faults (0: none but a recording's 2^40; target == count: the next). */
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
+/* Sets the origin for count so that the first check at or past stop
+ * faults (0: none); returns the value %r15 must have. */
+uint64_t rdb_sic_set(uint64_t count, uint64_t stop);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

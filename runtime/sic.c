@@ -1,35 +1,53 @@
 /* sic.c: the software instruction counter and its checks (paper 4.4,
  * docs/hooks.md).  Every increment `lea 1(%r15), %r15` is followed by
- * `shrx %r14, %r15, %r12; movzbl (%r12), %r12d`: a load from
- * %r15 >> 40, which is RDB_SIC_PAGE + 0xfff (readable) while %r15 is below
- * RDB_SIC_LIMIT and the guard page above it from there on.  So the
- * runtime makes the program stop at an exact point by choosing %r15:
- *   - record: %r15 = RDB_SIC_BASE + count; a wanted event (the interval
- *     timer, an asynchronous signal) adds RDB_SIC_SPAN, and the very next
- *     check faults, with the count intact;
- *   - replay: %r15 = RDB_SIC_LIMIT - (target - count) faults at the check
- *     that follows the target's increment, the one that faulted in the
- *     recording.
+ * the check `movzbl (%r15), %r12d`, a load from %r15 itself: %r15 lies in
+ * a readable window [RDB_SIC_WIN, RDB_SIC_END) and the check faults once
+ * it reaches the guard after it.  %r15 = origin + count, and the runtime
+ * chooses the origin so that this happens exactly where it wants control:
+ *   - after RDB_SIC_W counts, to move the window on (no event);
+ *   - at a stop count: replay's next target, --every-sic's limit, the
+ *     2^40 of a recorded interval;
+ *   - record: when the interval timer expires or an asynchronous signal
+ *     arrives, adding RDB_SIC_W to %r15 (and the origin) makes the very
+ *     next check fault, with the count intact.
  * Events therefore only ever happen at a check, never inside a hook
- * sequence (invariant 3), and need no breakpoint or single-stepping. */
+ * sequence (invariant 3), and need no breakpoint or single-stepping; the
+ * first check at or past a count is the same in record and replay. */
 #include "rt.h"
 
-/* movzbl (%r12), %r12d */
-static const unsigned char check_insn[5] = {0x45, 0x0f, 0xb6, 0x24, 0x24};
+/* movzbl (%r15), %r12d */
+static const unsigned char check_insn[4] = {0x45, 0x0f, 0xb6, 0x27};
 
 void rdb_sic_init(void)
 {
-	long r = rdb_sys6(__NR_mmap, RDB_SIC_PAGE, 0x1000, RDB_PROT_READ,
-	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_FIXED_NOREPLACE, -1, 0);
-	if (r != RDB_SIC_PAGE)
-		rdb_die("cannot map the SIC check page at %p (error %ld): rdb needs the "
-		        "addresses [%p, %p) (vm.mmap_min_addr must be below them)\n",
-		        (void *)RDB_SIC_PAGE, -r, (void *)RDB_SIC_PAGE,
-		        (void *)(RDB_SIC_GUARD + 0x1000));
-	/* The guard must stay unmapped: a mapping there (the kernel never
-	 * puts one so low by itself) is refused by sys_mmap's covered check. */
-	RT->sic_origin = RDB_SIC_BASE;
+	long r = rdb_sys6(__NR_mmap, RDB_SIC_WIN, RDB_SIC_W, RDB_PROT_READ,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+	                      RDB_MAP_FIXED_NOREPLACE,
+	                  -1, 0);
+	long g = r != RDB_SIC_WIN ? r :
+	         rdb_sys6(__NR_mmap, RDB_SIC_END, RDB_SIC_GUARD, RDB_PROT_NONE,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+	                      RDB_MAP_FIXED_NOREPLACE,
+	                  -1, 0);
+	if (r != RDB_SIC_WIN || g != RDB_SIC_END)
+		rdb_die("cannot map the SIC's window at %p (error %ld): rdb needs the addresses "
+		        "[%p, %p)\n", (void *)RDB_SIC_WIN, r != RDB_SIC_WIN ? -r : -g,
+		        (void *)RDB_SIC_WIN, (void *)(RDB_SIC_END + RDB_SIC_GUARD));
+	/* Its reads map the zero page: a huge one where the kernel can, so
+	 * a walk through the window costs two TLB entries. */
+	rdb_sys3(__NR_madvise, RDB_SIC_WIN, RDB_SIC_W, RDB_MADV_HUGEPAGE);
+	rdb_sic_set(0, 0);
 	RT->interval = 1;
+}
+
+uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
+{
+	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
+	uint64_t r15 = RDB_SIC_END - (left < RDB_SIC_W ? left : RDB_SIC_W);
+	RT->sic_stop = stop > count ? stop : 0;
+	RT->sic_origin = r15 - count;
+	RT->poked = 0;
+	return r15;
 }
 
 uint64_t rdb_sic_count(uint64_t r15) { return r15 - RT->sic_origin; }
@@ -46,26 +64,30 @@ void rdb_sic_want(void *uc)
 	if (RT->in_event || RT->poked)
 		return; /* the event in progress re-arms when it ends */
 	RT->poked = 1;
-	RT->sic_origin += RDB_SIC_SPAN;
-	rdb_gregs(uc)[REG_R15] += RDB_SIC_SPAN;
+	RT->sic_origin += RDB_SIC_W;
+	rdb_gregs(uc)[REG_R15] += RDB_SIC_W;
+}
+
+/* The stop a recording keeps when it wants nothing sooner: 2^40 counts
+ * (an overflow boundary). */
+static uint64_t idle_stop(void)
+{
+	return RT->mode == RDB_TF_MODE_RECORD ? RDB_SIC_SPAN : 0;
 }
 
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 {
 	uint64_t *g = rdb_gregs(uc);
-	if (target > count) {
-		RT->sic_origin = RDB_SIC_LIMIT - target;
-		RT->poked = 0;
-	} else if (target == count && target) {
+	if (target == count && target) {
 		/* due now: the next check (a count past the target would be a
 		 * divergence, caught by the pc and count checks) */
-		RT->sic_origin = RDB_SIC_LIMIT;
+		rdb_sic_set(count, 0);
+		RT->sic_origin = RDB_SIC_END - count;
 		RT->poked = 1;
-	} else {
-		RT->sic_origin = RDB_SIC_BASE;
-		RT->poked = 0;
+		g[REG_R15] = RDB_SIC_END;
+		return;
 	}
-	g[REG_R15] = RT->sic_origin + count;
+	g[REG_R15] = rdb_sic_set(count, target > count ? target : idle_stop());
 }
 
 /* A handler of the program has returned (signal.c): an event here, at
@@ -94,19 +116,23 @@ void rdb_sic_at_return(void *uc)
 int rdb_sic_fault(void *si, void *uc)
 {
 	uint64_t *g = rdb_gregs(uc);
-	/* %r15 >> 40 is the guard page's first byte, or a later one when a
-	 * poke (+2^40) came within a few counts of an --every-sic limit that
-	 * already stood at the guard: either way the check faulted. */
+	/* %r15 is at or past the window's end: a few counts past it when
+	 * increments without checks came after a poke or a stop. */
 	uint64_t a = *(uint64_t *)((char *)si + 16);
-	if (a < RDB_SIC_GUARD || a >= RDB_SIC_GUARD + 0x1000 || g[REG_R12] != a)
+	if (a < RDB_SIC_END || a >= RDB_SIC_END + RDB_SIC_GUARD || g[REG_R15] != a)
 		return 0;
 	const unsigned char *pc = (const unsigned char *)g[REG_RIP];
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 4; i++)
 		if (pc[i] != check_insn[i])
 			return 0;
-	/* The load runs again on return: from the readable byte. */
-	g[REG_R12] = RDB_SIC_PAGE + 0xfff;
+	/* The check is not run again: its load only ever faults (%r12 is
+	 * scratch), and the next event is at the next check. */
+	g[REG_RIP] += sizeof check_insn;
 	uint64_t count = g[REG_R15] - RT->sic_origin;
+	if (!RT->poked && !(RT->sic_stop && count >= RT->sic_stop)) {
+		g[REG_R15] = rdb_sic_set(count, RT->sic_stop); /* the window moves on */
+		return 1;
+	}
 	/* Blocked until rt_sigreturn restores the program's mask: a signal
 	 * handled after the event would poke our registers, not the context
 	 * the program goes back to. */
@@ -121,8 +147,8 @@ int rdb_sic_fault(void *si, void *uc)
 		rdb_replay_event(uc, count, (uint64_t)pc);
 	else if (RT->mode == RDB_TF_MODE_RECORD)
 		rdb_record_event(uc, count, (uint64_t)pc);
-	else /* unrecorded: an overflow, or a fork child: a whole span again */
-		rdb_sic_arm(uc, count % RDB_SIC_SPAN, 0);
+	else /* unrecorded (a fork child): no stops */
+		rdb_sic_arm(uc, count, 0);
 	rdb_signal_after_event(uc, (uint64_t)pc, requeued);
 	RT->in_event = 0;
 	return 1;

@@ -38,8 +38,7 @@ __rdb_syscall:
 	push %r12
 	.cfi_adjust_cfa_offset 8
 	lea 1(%r15), %r15
-	shrx %r14, %r15, %r12
-	movzbl (%r12), %r12d
+	movzbl (%r15), %r12d
 	pop %r12
 	.cfi_adjust_cfa_offset -8
 	pushfq
@@ -73,11 +72,10 @@ __rdb_syscall:
 	CLEAR_SCRATCH
 	push %r12
 	lea 1(%r15), %r15
-	shrx %r14, %r15, %r12
 	.globl rdb_stub_check
 	.hidden rdb_stub_check
 rdb_stub_check:
-	movzbl (%r12), %r12d
+	movzbl (%r15), %r12d
 	pop %r12
 	/* Cut before it ran (a signal came first): again, after the handler. */
 	cmp $-RDB_SC_CUT, %rax

@@ -1,15 +1,6 @@
 # asm_test.s: hand-written cases for rt_test.c, instrumented by altr with
-# rules/trace.rules like compiled code.  %r13-%r15 are never touched, but
-# by t_sic_add.
+# rules/trace.rules like compiled code.  %r13-%r15 are never touched.
 	.text
-
-# void t_sic_add(long n): %r15 += n, the SIC n counts on (as no program
-# may: the instruction is written as bytes, which altr leaves alone).
-	.globl t_sic_add
-	.type t_sic_add,@function
-t_sic_add:
-	.byte 0x49, 0x01, 0xff		# add %rdi, %r15
-	ret
 
 # long t_flags_live_store(long *p, long a, long b): *p = a with the flags
 # of a < b live across the store; returns a < b.
