@@ -94,6 +94,55 @@ static size_t unhook(const struct listed *b, const struct listed *e)
 	return n;
 }
 
+/* Whether p starts an instruction that takes more prefixes in front of
+ * it, unchanged: not a no-op or jump fill() left, not VEX/EVEX/XOP
+ * encoded (legacy prefixes before those are undefined), no %fs/%gs
+ * override (two segments), not a branch (2e is a branch hint there). */
+static int takes_prefixes(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end && (*p == 0x66 || *p == 0x67 || *p == 0xf0 || *p == 0xf2 || *p == 0xf3 ||
+	                   *p == 0x2e || *p == 0x3e || *p == 0x26 || *p == 0x36))
+		p++;
+	if (p < end && (*p & 0xf0) == 0x40) /* REX */
+		p++;
+	if (p + 1 >= end)
+		return 0;
+	switch (p[0]) {
+	case 0x0f:
+		return p[1] != 0x1f && (p[1] & 0xf0) != 0x80; /* nop, jcc */
+	case 0x64: case 0x65: case 0x62: case 0x8f: case 0xc4: case 0xc5:
+	case 0x90: case 0xe8: case 0xe9: case 0xeb: case 0xc2: case 0xc3:
+		return 0;
+	case 0xff: /* call, jmp */
+		return (p[1] >> 3 & 7) < 2 || (p[1] >> 3 & 7) == 6;
+	default:
+		return (p[0] & 0xf0) != 0x70; /* jcc */
+	}
+}
+
+/* A hook that is all of its IOT group before the instruction it guards
+ * (trace.rules puts nothing after one) becomes prefixes of that
+ * instruction instead: CS overrides, which 64-bit mode ignores, as
+ * assemblers pad.  The hot loops then run as many instructions as
+ * without rdb; no-ops would still take a slot each.  An instruction is at
+ * most 15 bytes: the group's rest is a bound of the instruction's. */
+static size_t absorb(const struct listed *b, const struct listed *e)
+{
+	size_t n = 0;
+	for (; b < e; b++) {
+		uintptr_t h = at(b), start;
+		const struct rdb_iot *g = b->len ? rdb_iot_find(h, &start) : 0;
+		if (!g || start != h || g->len > 15 || g->len <= b->len)
+			continue;
+		unsigned char *p = (unsigned char *)h;
+		if (!takes_prefixes(p + b->len, p + g->len))
+			continue;
+		rdb_memset(p, 0x2e, b->len);
+		n++;
+	}
+	return n;
+}
+
 void rdb_unhook(int writes_too)
 {
 	uintptr_t lo = 0, hi = 0;
@@ -114,12 +163,16 @@ void rdb_unhook(int writes_too)
 	}
 	size_t nr = unhook(__start_rdb_hooks_r, __stop_rdb_hooks_r);
 	size_t nw = writes_too ? unhook(__start_rdb_hooks_w, __stop_rdb_hooks_w) : 0;
+	size_t np = absorb(__start_rdb_hooks_r, __stop_rdb_hooks_r);
+	if (writes_too)
+		np += absorb(__start_rdb_hooks_w, __stop_rdb_hooks_w);
 	r = rdb_sys3(__NR_mprotect, lo, hi - lo, RDB_PROT_READ | RDB_PROT_EXEC);
 	if (r < 0)
 		rdb_die("replay: cannot make the text read-only again (error %ld)\n", -r);
 	if (RT->debug)
-		rdb_printf("rdb: replay without %lu read hooks and %lu write hooks\n",
-		           (unsigned long)nr, (unsigned long)nw);
+		rdb_printf("rdb: replay without %lu read hooks and %lu write hooks "
+		           "(%lu of them prefixes)\n", (unsigned long)nr, (unsigned long)nw,
+		           (unsigned long)np);
 }
 
 /* A fault in a hook's store names the shadow byte, not the program's:
