@@ -247,6 +247,9 @@ enum {
 	                            its own line): they belong to the next
 	                            insn, and code inserted before that insn
 	                            goes before this statement */
+	SF_FUSED = 1 << 9,       /* conditional jump the CPU fuses with the
+	                            flag setter just before it */
+	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
 struct altr_stmt {

@@ -696,6 +696,56 @@ static void branch_facts(struct an *a)
 	}
 }
 
+/* Whether the CPU fuses s with a following conditional jump: cmp, test,
+ * add, sub, and, inc, dec (with a size suffix or not). */
+static bool fusable(const struct altr_stmt *s)
+{
+	static const char *const names[] = {"cmp", "test", "add", "sub", "and", "inc", "dec"};
+	struct altr_str m = s->insn->mnem;
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		size_t n = strlen(names[k]);
+		if ((m.len == n || (m.len == n + 1 && strchr("bwlq", m.p[n]))) &&
+		    strncmp(m.p, names[k], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* SF_FUSED on a conditional jump right after the instruction that sets
+ * its flags (only .loc between, no label), and SF_FUSES_BACK on that
+ * instruction when the jump is backward: code a rule inserts before the
+ * jump would undo the CPU's macro-fusion of the two, and flag-free code
+ * can go before the setter instead.  Neither when the setter names
+ * %r12-%r15, which inserted code may use (rules/trace.rules), nor in
+ * #APP. */
+static void fusion_facts(struct an *a)
+{
+	struct altr_unit *u = a->u;
+	for (int i = 0; i < u->nstmts; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		if (s->kind != STMT_INSN || a->x[i].ctl != CTL_JCC || !a->x[i].fr ||
+		    (s->facts & (SF_IN_APP | SF_OPAQUE)))
+			continue;
+		int p = i - 1;
+		while (p >= 0 && a->x[p].dk == DK_LOC)
+			p--;
+		if (p < 0)
+			continue;
+		struct altr_stmt *f = &u->stmts[p];
+		if (f->kind != STMT_INSN || f->func != s->func || !f->insn || !f->insn->desc ||
+		    (f->facts & (SF_IN_APP | SF_OPAQUE)) || !fusable(f))
+			continue;
+		bool reserved = false;
+		for (const char *r = f->text.p; r + 3 < f->text.p + f->text.len && !reserved; r++)
+			reserved = r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' && r[3] <= '5';
+		if (reserved)
+			continue;
+		s->facts |= SF_FUSED;
+		if (s->facts & SF_BACKWARD)
+			f->facts |= SF_FUSES_BACK;
+	}
+}
+
 /* ------------------------------------------------------ flag liveness */
 
 /* Flags live on arrival at a jump's target, as seen from statement i. */
@@ -831,7 +881,7 @@ void altr_analyze(struct altr_unit *u)
 		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
 		                  .tgt = -1};
 		s->facts &= ~(unsigned)(SF_BACKWARD | SF_FORWARD | SF_TAIL |
-		                        SF_HAS_LOC | SF_CFA_RSP);
+		                        SF_HAS_LOC | SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK);
 		s->flags_live_in = s->flags_live_out = FL_STATUS;
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, s);
@@ -851,6 +901,7 @@ void altr_analyze(struct altr_unit *u)
 	exec_and_followed(&a);
 	functions_and_targets(&a);
 	branch_facts(&a);
+	fusion_facts(&a);
 	for (int f = 0; f < u->nfuncs; f++)
 		liveness(&a, f);
 	altr_big_free(a.work, nw);

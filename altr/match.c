@@ -62,6 +62,8 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_cond_branch: return a & ATTR_JCC;
 	case PRED_uncond_branch: return a & ATTR_JMP;
 	case PRED_backward: return s->facts & SF_BACKWARD;
+	case PRED_fused_branch: return s->facts & SF_FUSED;
+	case PRED_fuses_backward: return s->facts & SF_FUSES_BACK;
 	case PRED_forward: return s->facts & SF_FORWARD;
 	case PRED_tail_jump: return s->facts & SF_TAIL;
 	case PRED_indirect_jump:
