@@ -22,6 +22,7 @@ enum { X_BEFORE, X_REPLACE, X_AFTER };
 struct expansion {
 	size_t off[3], len[3];   /* X_* */
 	bool has_replace;
+	bool flags_dead;         /* no status flag live before the instruction */
 	int group;               /* IOT group number */
 };
 
@@ -71,6 +72,8 @@ struct emitter {
 	size_t capmemo, nmemo;
 	struct altr_buf memokeys;
 	int ngroups;
+	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
+	int capgdead;
 	unsigned long nlabels;
 	struct listed *listed;   /* code of rules with 'list', in order */
 	size_t nlisted, caplisted;
@@ -480,7 +483,7 @@ static int apply_rules(struct emitter *em, int si)
 		em->xs = altr_xrealloc(em->xs, (size_t)em->capxs * sizeof *em->xs);
 	}
 	struct expansion *x = &em->xs[em->nxs];
-	*x = (struct expansion){.has_replace = has_replace};
+	*x = (struct expansion){.has_replace = has_replace, .flags_dead = !s->flags_live_in};
 	for (int k = 0; k < 3; k++) {
 		x->off[k] = em->code.len;
 		x->len[k] = em->part[k].len;
@@ -654,6 +657,11 @@ static void put_group_start(struct emitter *em, struct altr_buf *out,
                             struct expansion *x)
 {
 	x->group = ++em->ngroups;
+	if (x->group >= em->capgdead) {
+		em->capgdead = em->capgdead ? 2 * em->capgdead : 1024;
+		em->gdead = altr_xrealloc(em->gdead, (size_t)em->capgdead * sizeof *em->gdead);
+	}
+	em->gdead[x->group] = x->flags_dead;
 	if (em->o->iot) {
 		altr_buf_put(out, ".Lrdb_iot_b", 11);
 		altr_buf_putl(out, x->group);
@@ -757,7 +765,9 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	if (!em->o->iot || !em->ngroups)
 		return;
 	/* Entries are PC-relative so that no dynamic relocation is needed;
-	 * rdb-iot rewrites them to image offsets and sorts them after linking. */
+	 * rdb-iot rewrites them to image offsets and sorts them after linking.
+	 * Flags bit 0: no status flag is live before the group's instruction
+	 * (a boundary at a SIC check there need not compare them). */
 	altr_buf_puts(out, "\t.section .rdb_iot,\"aR\",@progbits\n\t.balign 8\n");
 	for (int g = 1; g <= em->ngroups; g++) {
 		altr_buf_put(out, "\t.quad .Lrdb_iot_b", 18);
@@ -766,7 +776,7 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 		altr_buf_putl(out, g);
 		altr_buf_put(out, " - .Lrdb_iot_b", 14);
 		altr_buf_putl(out, g);
-		altr_buf_put(out, "\n\t.long 0\n", 10);
+		altr_buf_puts(out, em->gdead[g] ? "\n\t.long 1\n" : "\n\t.long 0\n");
 		flush_out(out, f, rc);
 	}
 }
@@ -872,6 +882,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		altr_buf_free(&em.part[k]);
 	free(em.xs);
 	free(em.xi);
+	free(em.gdead);
 	free(em.listed);
 	for (int i = 0; i < em.nwarned; i++)
 		free(em.warned[i]);

@@ -18,6 +18,7 @@ struct rdb_iot_entry {
 };
 #define RDB_IOT_ENTRY_SIZE 16
 #define RDB_IOT_RESOLVED 0x80000000u
+#define RDB_IOT_FLAGS_DEAD 1u /* altr: no status flag is live in the group */
 #define RDB_IOT_SECTION ".rdb_iot"
 
 /* An executable range of the image, as image offsets [lo, hi). */

@@ -650,7 +650,7 @@ int rdb_cmd_record(int argc, char **argv)
 
 static void replay_usage(FILE *f)
 {
-	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify] DIR\n"
+	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full] DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
@@ -660,7 +660,10 @@ static void replay_usage(FILE *f)
 	      "                last complete interval, see rdb info)\n"
 	      "  --to K        stop after interval K (K >= --from): rdb says so and exits 0\n"
 	      "  --verify      compare registers and memory hashes at every boundary with\n"
-	      "                the recording's (recorded with rdb record --checksum)\n",
+	      "                the recording's (recorded with rdb record --checksum)\n"
+	      "  --verify-full compare registers and the hash of all writable memory only\n"
+	      "                (a replay from the start): the replay then runs without the\n"
+	      "                read and write hooks, as one without --verify does\n",
 	      f);
 }
 
@@ -679,6 +682,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_QUIET;
 		else if (!strcmp(argv[i], "--verify"))
 			o->flags |= RDB_TF_HELLO_VERIFY;
+		else if (!strcmp(argv[i], "--verify-full"))
+			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
 		else if (opt_arg(argc, argv, &i, "--to", NULL, &v))
@@ -696,6 +701,10 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 	}
 	if (o->to && o->to < o->from)
 		rdb_fatal("%s: --to %llu is before --from %llu", o->dir, (unsigned long long)o->to,
+		          (unsigned long long)o->from);
+	if ((o->flags & RDB_TF_HELLO_VERIFY_FULL) && o->from != 1)
+		rdb_fatal("%s: --verify-full compares all of memory, which only a replay from the "
+		          "start reproduces: not with --from %llu (use --verify)", o->dir,
 		          (unsigned long long)o->from);
 	return 0;
 }

@@ -85,7 +85,7 @@ static uint64_t regs(uint64_t h, const uint64_t *g)
 	                            REG_RCX, REG_RSP, REG_RIP};
 	for (size_t i = 0; i < sizeof which / sizeof which[0]; i++)
 		h = mix(h, (uint64_t)which[i], g[which[i]]);
-	return mix(h, REG_EFL, g[REG_EFL] & RDB_EFLAGS_STATUS);
+	return mix(h, REG_EFL, g[REG_EFL] & rdb_live_flags(g[REG_RIP]));
 }
 
 void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,

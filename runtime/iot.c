@@ -110,3 +110,10 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 	}
 	return 0;
 }
+
+uint64_t rdb_live_flags(uintptr_t pc)
+{
+	uintptr_t start;
+	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	return e && (e->flags & RDB_IOT_FLAGS_DEAD) ? 0 : RDB_EFLAGS_STATUS;
+}

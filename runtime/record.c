@@ -185,7 +185,8 @@ void rdb_chan_init(void)
 		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
 	RT->mode = RDB_TF_MODE_REPLAY;
 	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
-	RT->verify = (hello.flags & RDB_TF_HELLO_VERIFY) != 0;
+	RT->verify = !(hello.flags & RDB_TF_HELLO_VERIFY) ? 0 :
+	             hello.flags & RDB_TF_HELLO_VERIFY_FULL ? 2 : 1;
 	if (hello.flags & RDB_TF_HELLO_DEBUG)
 		RT->debug = 2;
 	RT->from = hello.from;
@@ -214,7 +215,7 @@ void rdb_chan_init(void)
 		if (hello.from <= 1)
 			rdb_watch_arm();
 	}
-	if (!RT->verify)
+	if (RT->verify != 1) /* --verify's touched hash needs the planes */
 		rdb_unhook(!(hello.flags & RDB_TF_HELLO_WATCH));
 }
 

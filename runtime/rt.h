@@ -47,8 +47,9 @@ struct rdb_ksigaction {
 struct rdb_iot {
 	int64_t start; /* image offset after rdb-iot; PC-relative before */
 	uint32_t len;
-	uint32_t flags;
+	uint32_t flags; /* RDB_IOT_FLAGS_DEAD */
 };
+#define RDB_IOT_FLAGS_DEAD 1u /* no status flag is live in the group */
 
 struct rdb_state {
 	uint64_t magic;
@@ -89,6 +90,7 @@ struct rdb_state {
 	/* sic.c and interval.c: events at SIC checks (docs/hooks.md) */
 	uint64_t sic_origin;  /* %r15 = sic_origin + the interval's count */
 	uint64_t sic_stop;    /* sic.c: the count where a check faults for an event (0: none) */
+	int unhooked;         /* unhook.c: 'R' the read hooks are gone, 'S' both */
 	int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
 	int in_event;         /* inside an event (boundary, signal) at a check */
 	int want_boundary;    /* record: the interval timer expired */
@@ -99,7 +101,7 @@ struct rdb_state {
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t every_sic;   /* record: or its length in SIC counts */
 	uint64_t nondets;     /* NONDET records so far */
-	int checksum, verify; /* record --checksum, replay --verify */
+	int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 	int hash_fd; /* RDB_DEBUG: checksum.c's dump */
 	int mem_fd;  /* util.c rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
 	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack, left out */
@@ -467,6 +469,9 @@ void rdb_iot_init(void);
  * usable before self-relocation): 1 with its address and size, or 0. */
 int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size);
 const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
+/* The status flags a boundary at pc compares (--verify, checksums): none
+ * where altr found them dead. */
+uint64_t rdb_live_flags(uintptr_t pc);
 
 #pragma GCC visibility pop
 

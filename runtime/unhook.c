@@ -169,6 +169,7 @@ void rdb_unhook(int writes_too)
 	r = rdb_sys3(__NR_mprotect, lo, hi - lo, RDB_PROT_READ | RDB_PROT_EXEC);
 	if (r < 0)
 		rdb_die("replay: cannot make the text read-only again (error %ld)\n", -r);
+	RT->unhooked = writes_too ? 'S' : 'R';
 	if (RT->debug)
 		rdb_printf("rdb: replay without %lu read hooks and %lu write hooks "
 		           "(%lu of them prefixes)\n", (unsigned long)nr, (unsigned long)nw,
@@ -176,13 +177,15 @@ void rdb_unhook(int writes_too)
 }
 
 /* A fault in a hook's store names the shadow byte, not the program's:
- * which plane, if pc is in a hook. */
+ * which plane, if pc is in a hook still there.  (Where a hook became
+ * prefixes, the instruction's own fault has the hook's first byte as
+ * its pc.) */
 int rdb_hook_plane(uintptr_t pc)
 {
-	for (const struct listed *b = __start_rdb_hooks_r; b < __stop_rdb_hooks_r; b++)
+	for (const struct listed *b = __start_rdb_hooks_r; !RT->unhooked && b < __stop_rdb_hooks_r; b++)
 		if (b->len && pc - at(b) < b->len)
 			return 'R';
-	for (const struct listed *b = __start_rdb_hooks_w; b < __stop_rdb_hooks_w; b++)
+	for (const struct listed *b = __start_rdb_hooks_w; RT->unhooked != 'S' && b < __stop_rdb_hooks_w; b++)
 		if (b->len && pc - at(b) < b->len)
 			return 'S';
 	return 0;

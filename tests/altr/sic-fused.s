@@ -3,7 +3,8 @@ before it (only .loc between, no label) gets code meant for it before
 that flag setter instead (fused_branch, fuses_backward).  Not when a label
 or another directive comes between, when the setter names %r12-%r15, for
 a jump that reads no flags (loop), for a setter that does not fuse
-(addss), nor for forward jumps.
+(addss), nor for forward jumps.  The groups that end in a flag setter
+have the IOT flag 1: no status flag is live before them.
 # @rules
 rule sic { match (backward && !fused_branch) || fuses_backward; before { lea 1(%r15), %r15 } }
 # @input
@@ -89,10 +90,10 @@ f:
 	.balign 8
 	.quad .Lrdb_iot_b1 - .
 	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
-	.long 0
+	.long 1
 	.quad .Lrdb_iot_b2 - .
 	.long .Lrdb_iot_e2 - .Lrdb_iot_b2
-	.long 0
+	.long 1
 	.quad .Lrdb_iot_b3 - .
 	.long .Lrdb_iot_e3 - .Lrdb_iot_b3
 	.long 0

@@ -30,9 +30,10 @@ help)
 	expect e.err "^rdb: unknown command"
 	;;
 unhook)
-	# A replay without --verify runs without the read and write hooks
-	# (runtime/unhook.c); with --verify (the hashes need the planes) and
-	# with a watch through shadow pages they stay.
+	# A replay without --verify, or with --verify-full, runs without the
+	# read and write hooks (runtime/unhook.c); with --verify (the touched
+	# hash needs the planes) and with a watch through shadow pages they
+	# stay.
 	build flowback prog
 	"$RDB" record --checksum -o t -- ./prog > rec.out 2>&1 || fail "record"
 	RDB_DEBUG=2 "$RDB" replay t > rep.out 2> rep.err || fail "replay"
@@ -40,6 +41,19 @@ unhook)
 	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks and [1-9][0-9]* write hooks ([1-9][0-9]* of them prefixes)$"
 	RDB_DEBUG=2 "$RDB" replay --verify t > rep.out 2> rep.err || fail "replay --verify"
 	! grep -q "replay without" rep.err || fail "replay --verify ran without hooks"
+	RDB_DEBUG=2 "$RDB" replay --verify-full t > rep.out 2> rep.err || fail "replay --verify-full"
+	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks"
+	! "$RDB" replay --verify-full --from 2 t > rep.out 2> rep.err || fail "--verify-full --from 2 accepted"
+	expect rep.err "^rdb: t: --verify-full compares all of memory, which only a replay from the start"
+	# The faults of a replay without hooks are the instructions' own: a
+	# SIGSEGV handler gets the address the program touched, as recorded,
+	# also where a hook became prefixes of the instruction.
+	"$RDB_CC" -O1 "$SRC/../../programs/sig_segv.c" -o segv 2> cc.err || { cat cc.err; fail "rdb-cc sig_segv"; }
+	"$RDB" record --checksum -o ts -- ./segv > rec.out 2> rec.err || fail "record sig_segv"
+	expect rec.out "^null read: signal 11, addr null 1"
+	RDB_DEBUG=2 "$RDB" replay ts > rep.out 2> rep.err || fail "replay sig_segv"
+	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks .*([1-9][0-9]* of them prefixes)"
+	cmp -s rec.out rep.out || { diff rec.out rep.out; fail "replay output differs"; }
 	;;
 divergence)
 	# The trace names the executable by build-id: another build at the
