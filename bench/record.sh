@@ -12,7 +12,7 @@
 #   from K   rdb replay --from K --to K, K the middle interval: its wall
 #            time minus the interval's CPU time is the start cost
 # and the trace: bytes, KB per second of recording, bytes per interval.
-# Each time is the best wall time of REPS (default 3) runs: this machine's
+# Each time is the best wall time of REPS (default 5) runs: this machine's
 # speed drifts by 20% from run to run, and every column gets the same
 # treatment (record and replay are multi-process: CPU time would leave out
 # the snapshot children and rdb).  Ratios are to native.  A report, not a test: it asserts nothing about the
@@ -25,7 +25,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$repo/build}" 2>/dev/null && pwd) || die "no build folder ${1:-$repo/build}"
 rdbcc=$build/driver/rdb-cc
 rdb=$build/rdb/rdb
-reps=${REPS:-3}
+reps=${REPS:-5}
 iv=${INTERVAL_MS:-250}
 life_gens=${LIFE_GENS:-40000}
 mesh_args=${MESH_ARGS:-1000 250}
