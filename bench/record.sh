@@ -13,10 +13,11 @@
 #            time minus the interval's CPU time is the start cost
 # and the trace: bytes, KB per second of recording, bytes per interval.
 # Each time is the best wall time of REPS (default 5) runs: this machine's
-# speed drifts by 20% from run to run, and every column gets the same
+# speed drifts by 20-40% from run to run, and every column gets the same
 # treatment (record and replay are multi-process: CPU time would leave out
-# the snapshot children and rdb).  Ratios are to native.  A report, not a test: it asserts nothing about the
-# numbers, but a replay that prints something else fails the run.
+# the snapshot children and rdb).  Ratios are to native.  A report, not a
+# test: it asserts nothing about the numbers, but a replay that prints
+# something else fails the run.
 set -eu
 
 die() { echo "bench/record: $*" >&2; exit 1; }
