@@ -49,12 +49,6 @@ struct tmpl {
 	char *names;             /* the names' text, NUL-separated */
 };
 
-/* Inserted code of a rule with 'list': .Laltr_lb<n> .. .Laltr_le<n>. */
-struct listed {
-	unsigned long n;
-	const char *section;
-};
-
 struct emitter {
 	struct altr_unit *u;
 	struct altr_ruleset *rs;
@@ -75,7 +69,8 @@ struct emitter {
 	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
 	int capgdead;
 	unsigned long nlabels;
-	struct listed *listed;   /* code of rules with 'list', in order */
+	const char **listed;     /* per code of a rule with 'list' (.Laltr_lb<n>
+	                            .. .Laltr_le<n>, n its index): its section */
 	size_t nlisted, caplisted;
 	int errors;
 	/* unknown mnemonics already warned about (once each per file) */
@@ -426,8 +421,7 @@ static void end_listed(struct emitter *em, struct altr_buf *dst, size_t at,
 		em->caplisted = em->caplisted ? 2 * em->caplisted : 1024;
 		em->listed = altr_xrealloc(em->listed, em->caplisted * sizeof *em->listed);
 	}
-	em->listed[em->nlisted] = (struct listed){em->nlisted, section};
-	em->nlisted++;
+	em->listed[em->nlisted++] = section;
 }
 
 /* Applies the rules to statement si; its expansion's index into em->xs,
@@ -782,23 +776,28 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 }
 
 /* One section per 'list' name: 8-byte entries, the listed code's start
- * relative to the entry and its length (docs/rules.md "list"). */
+ * relative to the entry and its length (docs/rules.md "list").  Names are
+ * few (trace.rules has two): each entry is compared with those seen. */
 static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 {
+	const char **names = NULL;
+	size_t nnames = 0;
 	for (size_t i = 0; i < em->nlisted; i++) {
-		const char *name = em->listed[i].section;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = strcmp(em->listed[j].section, name) == 0;
-		if (seen)
-			continue;
+		size_t k = 0;
+		while (k < nnames && strcmp(names[k], em->listed[i]) != 0)
+			k++;
+		if (k == nnames) {
+			names = altr_xrealloc(names, (nnames + 1) * sizeof *names);
+			names[nnames++] = em->listed[i];
+		}
+	}
+	for (size_t k = 0; k < nnames; k++) {
 		altr_buf_puts(out, "\t.section ");
-		altr_buf_puts(out, name);
+		altr_buf_puts(out, names[k]);
 		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
-		for (size_t j = i; j < em->nlisted; j++) {
-			if (strcmp(em->listed[j].section, name) != 0)
+		for (size_t n = 0; n < em->nlisted; n++) {
+			if (strcmp(em->listed[n], names[k]) != 0)
 				continue;
-			unsigned long n = em->listed[j].n;
 			altr_buf_puts(out, "\t.long .Laltr_lb");
 			altr_buf_putl(out, (long)n);
 			altr_buf_puts(out, " - ., .Laltr_le");
@@ -809,6 +808,7 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 			flush_out(out, f, rc);
 		}
 	}
+	free(names);
 }
 
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
