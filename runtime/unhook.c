@@ -3,10 +3,11 @@
  * The read and write hooks only mark the planes; the program computes the
  * same without them (docs/hooks.md).  A recording needs the marks (they
  * choose the values traced), and so does a replay that checks itself
- * (--verify hashes the bytes the planes call touched) or watches through
- * shadow pages (watch.c: a write hook's store is the watch's fault).  Any
- * other replay overwrites them with no-ops before the program runs: bzip2
- * replays about twice as fast.
+ * (--verify hashes the bytes the planes call touched; --verify-full
+ * hashes all memory and needs none) or watches through shadow pages
+ * (watch.c: a write hook's store is the watch's fault).  Any other replay
+ * overwrites them with no-ops or prefixes before the program runs: bzip2
+ * replays in 7.1 s where --verify takes 12.9 s (gcc's build: 4.9 s).
  *
  * trace.rules lists the hooks ('list' in docs/rules.md): altr puts the
  * start (relative to the entry) and length of every read hook in the
