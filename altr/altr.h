@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ALTR_VERSION "0.1.0"
 
@@ -39,10 +40,26 @@ char *altr_xstrndup(const char *s, size_t n);
 char *altr_strdup_str(struct altr_str s);
 bool altr_str_eq(struct altr_str s, const char *lit);
 bool altr_str_starts(struct altr_str s, const char *lit);
-void altr_buf_put(struct altr_buf *b, const char *s, size_t n);
+/* Makes room for n more bytes and the NUL (the slow path of the puts). */
+void altr_buf_grow(struct altr_buf *b, size_t n);
 void altr_buf_puts(struct altr_buf *b, const char *s);
-void altr_buf_putc(struct altr_buf *b, char c);
 void altr_buf_putl(struct altr_buf *b, long v); /* decimal, as "%ld" */
+/* The emitter's output is millions of small puts: these are inline. */
+static inline void altr_buf_put(struct altr_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		altr_buf_grow(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+static inline void altr_buf_putc(struct altr_buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		altr_buf_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = 0;
+}
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void altr_buf_free(struct altr_buf *b);
@@ -252,19 +269,21 @@ enum {
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
+/* The pointers first, then the rest: 80 bytes, not 88 (the statements
+ * are walked several times, and their pages faulted in). */
 struct altr_stmt {
-	enum altr_stmtkind kind;
-	int line;                /* 1-based input line */
-	unsigned facts;          /* SF_* */
 	struct altr_str text;    /* the statement, trimmed, without comment */
 	struct altr_str name;    /* label name (no ':') or directive (".loc") */
 	struct altr_str args;    /* directive arguments, trimmed */
 	struct altr_insn *insn;  /* STMT_INSN only */
+	enum altr_stmtkind kind;
+	int line;                /* 1-based input line */
+	unsigned facts;          /* SF_* */
 	int func;                /* index into unit->funcs, or -1 */
-	uint8_t flags_live_in;   /* FL_STATUS bits live just before the insn */
-	uint8_t flags_live_out;  /* ... just after it */
 	int target;              /* direct branch: index of the target label
 	                            stmt, or -1 */
+	uint8_t flags_live_in;   /* FL_STATUS bits live just before the insn */
+	uint8_t flags_live_out;  /* ... just after it */
 };
 
 /* An input line and the statements on it (';'-separated, labels split). */
@@ -318,6 +337,9 @@ void altr_asm_free(struct altr_unit *u);
  * false (desc NULL, info conservative: unknown access) when the mnemonic
  * or its operand form is not known. */
 bool altr_insn_decode(struct altr_insn *in);
+/* The names of the rows that push or pop (their spellings are these
+ * names and a suffix, in any case), at most max; how many. */
+int altr_insndb_push_pop_names(const char *names[], int max);
 /* Canonical name of the database row (for --stats and the oracle). */
 const char *altr_idesc_name(const struct altr_idesc *d);
 /* Number of rows, and the row's name by index (for tests). */
@@ -385,6 +407,8 @@ struct altr_expr {
 	regex_t re;              /* POSIX extended, compiled at parse time */
 	char *re_src;
 	int nsub;                /* capture groups in re */
+	struct altr_refilter *filter; /* what a subject must hold for re to
+	                            match (altr_re_prefilter), or NULL */
 };
 
 enum altr_place { PLACE_BEFORE, PLACE_AFTER, PLACE_REPLACE };
@@ -456,10 +480,31 @@ const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in);
  * implicit access's (push, string element); 0 if unknown. */
 unsigned altr_insn_access_size(const struct altr_insn *in);
 
-/* Evaluates e against statement s; captures of the last successful regex
- * are stored in *caps (array of 10 slices, [0] whole match). */
-bool altr_expr_eval(const struct altr_expr *e, const struct altr_unit *u,
-                    const struct altr_stmt *s, struct altr_str caps[10]);
+/* Works out e->filter for the EX_MATCH node e from its source: literals
+ * one of which any match holds (regexec is then called only on subjects
+ * holding one); leaves it NULL for a regular expression it does not fully
+ * understand.  One allocation: free() frees it. */
+void altr_re_prefilter(struct altr_expr *e);
+/* What of statement s besides its instruction and text evaluation may
+ * read, as a number: statements alike in all three evaluate alike. */
+unsigned altr_match_ctx(const struct altr_stmt *s);
+/* Rule expressions compiled for evaluation: altr_matcher_add compiles e
+ * (NULL: always true) and returns its entry; altr_matcher_run evaluates
+ * it for a statement, leaves left to right with short cuts as C has them.
+ * A statement's evaluations share an altr_eval: s set and the rest zeroed
+ * before the first; caps are the captures of the last successful regex
+ * (10 slices, [0] the whole match). */
+struct altr_matcher;
+struct altr_eval {
+	const struct altr_stmt *s;
+	struct altr_str caps[10];
+	uint64_t known, value;   /* predicates worked out for s, by bit */
+};
+struct altr_matcher *altr_matcher_new(void);
+int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e);
+bool altr_matcher_run(const struct altr_matcher *m, int entry,
+                      struct altr_eval *ev);
+void altr_matcher_free(struct altr_matcher *m);
 /* Between these, regex results are remembered by subject text; the
  * rules evaluated must stay alive and unchanged until the end. */
 void altr_match_begin(void);

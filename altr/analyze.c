@@ -337,6 +337,9 @@ enum {
 	AX_EXTERN = 64,  /* branch: to a plain name defined nowhere in the unit */
 };
 
+/* What a label's name is (read once). */
+enum { LK_LOCAL, LK_NUMERIC, LK_NONLOCAL };
+
 /* How an instruction passes control on, cached from insndb's attributes
  * so that later walks need not touch the instruction. */
 enum {
@@ -349,12 +352,22 @@ enum {
 	CTL_JCC,
 };
 
+/* The walks read and write these, not the statements (88 bytes each, and
+ * each walk over them cost what a walk over the unit's input did): what
+ * they need of a statement is copied in first, their results go back at
+ * the end.  Labels, branch operands and some directive arguments are
+ * still looked up in the statement, rarely. */
 struct aux {
 	int prv, nxt;    /* neighbours within the function */
 	int refs, nref;  /* label: first branch of its function to it; branch:
 	                    the next one to the same label.  Nf references
 	                    waiting for their label use nref too. */
+	int func, target; /* the statement's results */
+	uint16_t facts;  /* the statement's SF_*, analysis bits updated */
+	uint8_t kind;    /* the statement's */
+	uint8_t live_in, live_out; /* the statement's results */
 	uint8_t live;    /* flags live before the statement runs */
+	uint8_t lk;      /* label: LK_* */
 	uint8_t dk;      /* enum dirkind */
 	uint8_t bits;    /* AX_* */
 	uint8_t ctl;     /* CTL_* */
@@ -366,11 +379,37 @@ struct an {
 	struct altr_unit *u;
 	struct aux *x;
 	struct smap labels;   /* non-numeric label name -> first stmt */
+	int *lnum;            /* but ".L<n>" (gcc's) by n: first stmt + 1 */
+	int nlnum;
 	struct smap typed;    /* names given .type @function */
 	bool any_typed;
 	int *work;            /* liveness worklist */
 	int funcs_cap;
 };
+
+/* n of a label ".L<n>" (n in canonical decimal, below a->nlnum), or -1:
+ * gcc's local labels are most labels, and numbering them spares a hash,
+ * a probe and a look at the name's text. */
+static int dotl_number(const struct an *a, struct altr_str s)
+{
+	if (s.len < 3 || s.len > 11 || s.p[0] != '.' || s.p[1] != 'L' ||
+	    (s.p[2] == '0' && s.len > 3))
+		return -1;
+	long v = 0;
+	for (size_t i = 2; i < s.len; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return -1;
+		v = 10 * v + (s.p[i] - '0');
+	}
+	return v < a->nlnum ? (int)v : -1;
+}
+
+/* The first statement of label name s, or -1. */
+static int label_get(const struct an *a, struct altr_str s)
+{
+	int n = dotl_number(a, s);
+	return n >= 0 ? a->lnum[n] - 1 : smap_get(&a->labels, s);
+}
 
 static int new_func(struct an *a, struct altr_str name, int first)
 {
@@ -384,30 +423,25 @@ static int new_func(struct an *a, struct altr_str name, int first)
 	return u->nfuncs++;
 }
 
-/* AX_EXEC and AX_FOLLOWED, walking backward.  A label takes its section
- * from the next non-label statement (whose context is the label's even when
- * it is a section directive), whatever the reader put on it. */
-static void exec_and_followed(struct an *a)
+/* AX_EXEC and AX_FOLLOWED of x, walking backward (exec and followed are
+ * those of the statement after it).  A label takes its section from the
+ * next non-label statement (whose context is the label's even when it is
+ * a section directive), whatever the reader put on it. */
+static void exec_and_followed(struct aux *x, bool *exec, bool *followed)
 {
-	const struct altr_unit *u = a->u;
-	bool exec = false, followed = false;
-	for (int i = u->nstmts - 1; i >= 0; i--) {
-		const struct altr_stmt *s = &u->stmts[i];
-		struct aux *x = &a->x[i];
-		uint8_t k = x->dk;
-		if (s->kind == STMT_LABEL) {
-			if (s->facts & SF_EXEC)
-				exec = true;
-		} else {
-			exec = s->facts & SF_EXEC;
-		}
-		if (s->kind == STMT_INSN)
-			followed = true;
-		else if (k == DK_DATA || k == DK_BARRIER ||
-		         (k >= DK_TEXT && k <= DK_POPSECTION))
-			followed = false;
-		x->bits |= (exec ? AX_EXEC : 0) | (followed ? AX_FOLLOWED : 0);
+	uint8_t k = x->dk;
+	if (x->kind == STMT_LABEL) {
+		if (x->facts & SF_EXEC)
+			*exec = true;
+	} else {
+		*exec = x->facts & SF_EXEC;
 	}
+	if (x->kind == STMT_INSN)
+		*followed = true;
+	else if (k == DK_DATA || k == DK_BARRIER ||
+	         (k >= DK_TEXT && k <= DK_POPSECTION))
+		*followed = false;
+	x->bits |= (*exec ? AX_EXEC : 0) | (*followed ? AX_FOLLOWED : 0);
 }
 
 /* Whether the non-local label at i starts a function; marks it. */
@@ -515,26 +549,27 @@ static void numeric_label(struct an *a, struct numlabels *nl, int i)
 	for (int j = w, next; j >= 0; j = next) {
 		next = a->x[j].nref;
 		a->x[j].nref = -1;
-		a->u->stmts[j].target = i;
+		a->x[j].target = i;
 	}
 	smap_put(&nl->waiting, n, -1);
 }
 
-/* Sets s->target for the branch or call at i, or leaves it -1. */
+/* Sets the target of the branch or call at i, or leaves it -1. */
 static void resolve_target(struct an *a, struct numlabels *nl, int i)
 {
 	struct altr_stmt *s = &a->u->stmts[i];
-	struct altr_str t = target_name(&s->insn->ops[a->x[i].tgt]), d;
+	struct aux *x = &a->x[i];
+	struct altr_str t = target_name(&s->insn->ops[x->tgt]), d;
 	char dir;
 	if (!numeric_ref(t, &d, &dir)) {
-		s->target = smap_get(&a->labels, t);
-		if (s->target < 0 && t.len)
-			a->x[i].bits |= AX_EXTERN;
+		x->target = label_get(a, t);
+		if (x->target < 0 && t.len)
+			x->bits |= AX_EXTERN;
 		return;
 	}
-	a->x[i].bits |= AX_NUMREF;
+	x->bits |= AX_NUMREF;
 	if (dir == 'b') {
-		s->target = smap_get(&nl->last, d);
+		x->target = smap_get(&nl->last, d);
 	} else {
 		a->x[i].nref = smap_get(&nl->waiting, d);
 		smap_put(&nl->waiting, d, i);
@@ -556,39 +591,44 @@ static void functions_and_targets(struct an *a)
 	struct altr_str cur_sec = {0};
 
 	for (int i = 0; i < u->nstmts; i++) {
-		struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a->x[i];
-		s->func = -1;
-		s->target = -1;
-		if (s->kind == STMT_INSN) {
+		if (x->kind == STMT_INSN) {
 			if (x->tgt >= 0)
 				resolve_target(a, &nl, i);
-		} else if (s->kind == STMT_LABEL) {
-			if (is_numeric_label(s->name)) {
+		} else if (x->kind == STMT_LABEL) {
+			const struct altr_stmt *s = &u->stmts[i];
+			if (x->lk == LK_NUMERIC) {
 				numeric_label(a, &nl, i);
-			} else if ((x->bits & AX_EXEC) && !(s->facts & SF_OPAQUE) &&
-			           is_nonlocal_label(s->name) &&
+			} else if ((x->bits & AX_EXEC) && !(x->facts & SF_OPAQUE) &&
+			           x->lk == LK_NONLOCAL &&
 			           starts_function(a, i, active, cur_insns)) {
 				cur = new_func(a, s->name, i);
 				cur_sec = sec.cur;
 				cur_insns = 0;
 				active = true;
 			}
-		} else if (section_change(&sec, s, x->dk)) {
+		} else if (x->dk >= DK_TEXT && x->dk <= DK_POPSECTION &&
+		           section_change(&sec, &u->stmts[i], x->dk)) {
 			active = cur >= 0 && str_same(sec.cur, cur_sec);
 		}
 		if (!active || !(x->bits & AX_EXEC))
 			continue;
-		s->func = cur;
+		x->func = cur;
+		/* the function's statements in a chain, for liveness */
+		int prev = u->funcs[cur].last;
+		if (prev != i) {
+			x->prv = prev;
+			a->x[prev].nxt = i;
+		}
 		u->funcs[cur].last = i;
-		if (s->kind == STMT_INSN)
+		if (x->kind == STMT_INSN)
 			cur_insns++;
 		bool closes = x->dk == DK_CFI_END;
 		if (x->dk == DK_SIZE) {
-			struct altr_str n = first_arg(s->args);
-			int l = smap_get(&a->labels, n);
+			struct altr_str n = first_arg(u->stmts[i].args);
+			int l = label_get(a, n);
 			closes = str_same(n, u->funcs[cur].name) ||
-			         (l >= 0 && u->stmts[l].func == cur &&
+			         (l >= 0 && a->x[l].func == cur &&
 			          (a->x[l].bits & AX_START));
 		}
 		if (closes) {
@@ -669,30 +709,31 @@ static void branch_facts(struct an *a)
 	struct altr_unit *u = a->u;
 	struct cfi c = {0};
 	for (int i = 0; i < u->nstmts; i++) {
-		struct altr_stmt *s = &u->stmts[i];
-		if (s->kind != STMT_INSN) {
-			loc_and_cfi(&c, s, a->x[i].dk);
+		struct aux *x = &a->x[i];
+		if (x->kind != STMT_INSN) {
+			if (x->dk >= DK_LOC)
+				loc_and_cfi(&c, &u->stmts[i], x->dk);
 			continue;
 		}
 		if (c.loc)
-			s->facts |= SF_HAS_LOC;
+			x->facts |= SF_HAS_LOC;
 		if (c.in_proc && c.rsp)
-			s->facts |= SF_CFA_RSP;
+			x->facts |= SF_CFA_RSP;
 		c.loc = false;
-		if (a->x[i].tgt < 0)
+		if (x->tgt < 0)
 			continue;
-		int t = s->target;
-		bool same = t >= 0 && u->stmts[t].func == s->func;
-		if (same && s->func >= 0) {
-			a->x[i].nref = a->x[t].refs;
+		int t = x->target;
+		bool same = t >= 0 && a->x[t].func == x->func;
+		if (same && x->func >= 0) {
+			x->nref = a->x[t].refs;
 			a->x[t].refs = i;
 		}
-		if (a->x[i].ctl == CTL_CALL)
+		if (x->ctl == CTL_CALL)
 			continue;
 		if (same)
-			s->facts |= t < i ? SF_BACKWARD : SF_FORWARD;
+			x->facts |= t < i ? SF_BACKWARD : SF_FORWARD;
 		else
-			s->facts |= SF_TAIL;
+			x->facts |= SF_TAIL;
 	}
 }
 
@@ -722,27 +763,29 @@ static void fusion_facts(struct an *a)
 {
 	struct altr_unit *u = a->u;
 	for (int i = 0; i < u->nstmts; i++) {
-		struct altr_stmt *s = &u->stmts[i];
-		if (s->kind != STMT_INSN || a->x[i].ctl != CTL_JCC || !a->x[i].fr ||
-		    (s->facts & (SF_IN_APP | SF_OPAQUE)))
+		struct aux *x = &a->x[i];
+		if (x->kind != STMT_INSN || x->ctl != CTL_JCC || !x->fr ||
+		    (x->facts & (SF_IN_APP | SF_OPAQUE)))
 			continue;
 		int p = i - 1;
 		while (p >= 0 && a->x[p].dk == DK_LOC)
 			p--;
 		if (p < 0)
 			continue;
-		struct altr_stmt *f = &u->stmts[p];
-		if (f->kind != STMT_INSN || f->func != s->func || !f->insn || !f->insn->desc ||
-		    (f->facts & (SF_IN_APP | SF_OPAQUE)) || !fusable(f))
+		struct aux *fx = &a->x[p];
+		const struct altr_stmt *f = &u->stmts[p];
+		if (fx->kind != STMT_INSN || fx->func != x->func || !f->insn ||
+		    !f->insn->desc || (fx->facts & (SF_IN_APP | SF_OPAQUE)) ||
+		    !fusable(f))
 			continue;
 		bool reserved = false;
 		for (const char *r = f->text.p; r + 3 < f->text.p + f->text.len && !reserved; r++)
 			reserved = r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' && r[3] <= '5';
 		if (reserved)
 			continue;
-		s->facts |= SF_FUSED;
-		if (s->facts & SF_BACKWARD)
-			f->facts |= SF_FUSES_BACK;
+		x->facts |= SF_FUSED;
+		if (x->facts & SF_BACKWARD)
+			fx->facts |= SF_FUSES_BACK;
 	}
 }
 
@@ -751,12 +794,11 @@ static void fusion_facts(struct an *a)
 /* Flags live on arrival at a jump's target, as seen from statement i. */
 static uint8_t target_live(const struct an *a, int i)
 {
-	const struct altr_unit *u = a->u;
 	const struct aux *x = &a->x[i];
 	if (x->tgt < 0)
 		return FL_STATUS; /* indirect: jump tables, computed goto */
-	int t = u->stmts[i].target;
-	if (t >= 0 && u->stmts[t].func == u->stmts[i].func)
+	int t = x->target;
+	if (t >= 0 && a->x[t].func == x->func)
 		return a->x[t].live;
 	if (t >= 0)
 		/* another function: the ABI holds at its entry, not inside */
@@ -768,27 +810,28 @@ static uint8_t target_live(const struct an *a, int i)
  * of the function; fills in the instruction's in/out sets. */
 static uint8_t transfer(struct an *a, int i, uint8_t next)
 {
-	struct altr_stmt *s = &a->u->stmts[i];
-	const struct aux *x = &a->x[i];
+	struct aux *x = &a->x[i];
 	uint8_t out;
-	switch (s->kind) {
+	switch ((enum altr_stmtkind)x->kind) {
 	case STMT_LABEL:
-		if (s->facts & SF_OPAQUE)
+		if (x->facts & SF_OPAQUE)
 			return FL_STATUS;
 		return (x->bits & AX_ENTRY) ? FL_STATUS : next;
 	case STMT_DIRECTIVE:
-		if ((s->facts & SF_OPAQUE) || x->dk == DK_DATA ||
+		if ((x->facts & SF_OPAQUE) || x->dk == DK_DATA ||
 		    x->dk == DK_BARRIER)
 			return FL_STATUS;
 		return next;
-	case STMT_OTHER:
+	case STMT_OTHER: {
 		/* prefixes of the next insn and "sym = expr" are transparent;
 		 * anything else may be code */
-		if (!(s->facts & SF_OPAQUE) &&
-		    ((s->facts & SF_PREFIX_ONLY) ||
+		const struct altr_stmt *s = &a->u->stmts[i];
+		if (!(x->facts & SF_OPAQUE) &&
+		    ((x->facts & SF_PREFIX_ONLY) ||
 		     memchr(s->text.p, '=', s->text.len)))
 			return next;
 		return FL_STATUS;
+	}
 	case STMT_INSN:
 		break;
 	}
@@ -804,15 +847,15 @@ static uint8_t transfer(struct an *a, int i, uint8_t next)
 		out = next | target_live(a, i);
 		break;
 	case CTL_NONE:
-		out = (s->facts & SF_OPAQUE) ? FL_STATUS : next;
+		out = (x->facts & SF_OPAQUE) ? FL_STATUS : next;
 		break;
 	default:
 		out = next;
 		break;
 	}
-	s->flags_live_out = out;
-	s->flags_live_in = (uint8_t)((out & ~x->fw) | x->fr);
-	return s->flags_live_in;
+	x->live_out = out;
+	x->live_in = (uint8_t)((out & ~x->fw) | x->fr);
+	return x->live_in;
 }
 
 static void push_work(struct an *a, int *n, int i)
@@ -831,17 +874,9 @@ static void liveness(struct an *a, int f)
 {
 	struct altr_unit *u = a->u;
 	const struct altr_func *fn = &u->funcs[f];
-	int n = 0, prev = -1;
-	for (int i = fn->first; i <= fn->last; i++) {
-		if (u->stmts[i].func != f)
-			continue;
-		a->x[i].prv = prev;
-		a->x[i].nxt = -1;
-		if (prev >= 0)
-			a->x[prev].nxt = i;
-		prev = i;
+	int n = 0;
+	for (int i = fn->first; i >= 0; i = a->x[i].nxt)
 		push_work(a, &n, i);
-	}
 	while (n > 0) {
 		int i = a->work[--n];
 		struct aux *x = &a->x[i];
@@ -870,24 +905,39 @@ void altr_analyze(struct altr_unit *u)
 	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
 	a.x = altr_big_alloc(nx);
 	a.work = altr_big_alloc(nw);
-	/* room for every label name, so the map never grows */
-	size_t nlab = 0;
-	for (int i = 0; i < u->nstmts; i++)
-		nlab += u->stmts[i].kind == STMT_LABEL;
-	smap_reserve(&a.labels, nlab);
-	for (int i = 0; i < u->nstmts; i++) {
-		struct altr_stmt *s = &u->stmts[i];
+	/* labels other than numeric ones and gcc's .L<n>, by name: listed
+	 * first, then put in a map of the right size (the first of a name
+	 * wins) */
+	int *lab = a.work, nlab = 0;
+	a.nlnum = u->nstmts + 1024;
+	a.lnum = altr_big_alloc((size_t)a.nlnum * sizeof *a.lnum);
+	const unsigned mine = SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_HAS_LOC |
+	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK;
+	/* Backward, so that exec_and_followed's walk is this one too; what is
+	 * kept per name is the first (the last put). */
+	bool exec = false, followed = false;
+	for (int i = u->nstmts - 1; i >= 0; i--) {
+		const struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a.x[i];
+		if (i >= 8) /* an insn read soon: a cache miss */
+			__builtin_prefetch(u->stmts[i - 8].insn);
 		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
-		                  .tgt = -1};
-		s->facts &= ~(unsigned)(SF_BACKWARD | SF_FORWARD | SF_TAIL |
-		                        SF_HAS_LOC | SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK);
-		s->flags_live_in = s->flags_live_out = FL_STATUS;
+		                  .func = -1, .target = -1,
+		                  .facts = (uint16_t)(s->facts & ~mine),
+		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
+		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, s);
 		} else if (s->kind == STMT_LABEL) {
-			if (!is_numeric_label(s->name))
-				smap_set(&a.labels, s->name, i, true);
+			/* the name is read here, and its kind kept */
+			int n = dotl_number(&a, s->name);
+			x->lk = n >= 0 ? LK_LOCAL
+			      : is_numeric_label(s->name) ? LK_NUMERIC
+			      : is_nonlocal_label(s->name) ? LK_NONLOCAL : LK_LOCAL;
+			if (n >= 0)
+				a.lnum[n] = i + 1;
+			else if (x->lk != LK_NUMERIC)
+				lab[nlab++] = i;
 		} else if (s->kind == STMT_DIRECTIVE) {
 			x->dk = (uint8_t)dir_kind(s);
 			struct altr_str t = rest_args(s->args);
@@ -897,15 +947,28 @@ void altr_analyze(struct altr_unit *u)
 				a.any_typed = true;
 			}
 		}
+		exec_and_followed(x, &exec, &followed);
 	}
-	exec_and_followed(&a);
+	smap_reserve(&a.labels, (size_t)nlab);
+	for (int k = nlab - 1; k >= 0; k--) /* in text order */
+		smap_set(&a.labels, u->stmts[lab[k]].name, lab[k], true);
 	functions_and_targets(&a);
 	branch_facts(&a);
 	fusion_facts(&a);
 	for (int f = 0; f < u->nfuncs; f++)
 		liveness(&a, f);
+	for (int i = 0; i < u->nstmts; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		const struct aux *x = &a.x[i];
+		s->func = x->func;
+		s->target = x->target;
+		s->facts = (s->facts & ~mine) | (x->facts & mine);
+		s->flags_live_in = x->live_in;
+		s->flags_live_out = x->live_out;
+	}
 	altr_big_free(a.work, nw);
 	altr_big_free(a.x, nx);
 	smap_free(&a.labels);
+	altr_big_free(a.lnum, (size_t)a.nlnum * sizeof *a.lnum);
 	smap_free(&a.typed);
 }

@@ -11,6 +11,7 @@
  */
 #include "altr.h"
 
+#include <emmintrin.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -54,6 +55,86 @@ static void init_cclass(void)
 
 #define IS(c, k) (cclass[(unsigned char)(c)] & (k))
 
+/* A line at a glance.  The input is classified 64 bytes at a time into
+ * bit masks (SSE2 is x86-64's baseline): newlines, C_SCAN bytes, colons;
+ * a line's facts are then a few bit operations.  Byte by byte, finding
+ * these was a fifth of reading. */
+struct scan {
+	size_t end;               /* index of the '\n' ending it, or of the
+	                             end of the input */
+	size_t special;           /* of its first C_SCAN byte, or end */
+	bool colon;               /* holds a ':' (so maybe a label) */
+};
+
+struct scanner {
+	const char *src;
+	size_t len;
+	size_t base;              /* the block the masks are of, or SIZE_MAX */
+	uint64_t nl, sp, co;      /* by byte of the block */
+};
+
+static unsigned mask16(__m128i v, const __m128i k[7], unsigned *sp,
+                       unsigned *co)
+{
+	*sp = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(v, k[1]), _mm_cmpeq_epi8(v, k[2])),
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, k[3]),
+		                          _mm_cmpeq_epi8(v, k[4])),
+		             _mm_cmpeq_epi8(v, k[5]))));
+	*co = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[6]));
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[0]));
+}
+
+static void load_block(struct scanner *z, size_t base)
+{
+	const __m128i k[7] = {
+		_mm_set1_epi8('\n'), _mm_set1_epi8('"'), _mm_set1_epi8('\''),
+		_mm_set1_epi8('#'), _mm_set1_epi8('/'), _mm_set1_epi8(';'),
+		_mm_set1_epi8(':'),
+	};
+	char tail[64];
+	const char *p = z->src + base;
+	if (base + 64 > z->len) { /* never read past the input */
+		memset(tail, 0, sizeof tail);
+		memcpy(tail, p, z->len - base);
+		p = tail;
+	}
+	z->base = base;
+	z->nl = z->sp = z->co = 0;
+	for (int q = 0; q < 4; q++) {
+		unsigned sp, co;
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * q));
+		unsigned nl = mask16(v, k, &sp, &co);
+		z->nl |= (uint64_t)nl << (16 * q);
+		z->sp |= (uint64_t)sp << (16 * q);
+		z->co |= (uint64_t)co << (16 * q);
+	}
+}
+
+static struct scan scan_line(struct scanner *z, size_t pos)
+{
+	struct scan sc = {z->len, z->len, false};
+	for (size_t at = pos; at < z->len; at = z->base + 64) {
+		size_t base = at & ~(size_t)63;
+		if (base != z->base)
+			load_block(z, base);
+		uint64_t from = ~0ull << (at - base);
+		uint64_t nl = z->nl & from, sp = z->sp & from, co = z->co & from;
+		uint64_t upto = nl ? (nl & -nl) - 1 : ~0ull; /* before the '\n' */
+		if (sc.special == z->len && (sp & upto))
+			sc.special = base + (size_t)__builtin_ctzll(sp & upto);
+		if (co & upto)
+			sc.colon = true;
+		if (nl) {
+			sc.end = base + (size_t)__builtin_ctzll(nl);
+			break;
+		}
+	}
+	if (sc.special > sc.end)
+		sc.special = sc.end;
+	return sc;
+}
+
 static struct altr_str mkstr(const char *p, size_t n)
 {
 	struct altr_str s = {p, n};
@@ -67,12 +148,6 @@ static struct altr_str trim(struct altr_str s)
 	while (s.len && IS(s.p[s.len - 1], C_SPACE))
 		s.len--;
 	return s;
-}
-
-static bool str_ieq(struct altr_str s, const char *lit)
-{
-	size_t n = strlen(lit);
-	return s.len == n && strncasecmp(s.p, lit, n) == 0;
 }
 
 /* Skips a string literal starting at p[i] == '"'; returns index after it. */
@@ -365,6 +440,26 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
 
 /* ------------------------------------------------------- reading context */
 
+/* Compilers repeat instructions: three in four statements of sqlite3.s
+ * were read before with the same text.  Reading depends on the text alone,
+ * so the reader remembers what each text was, and statements of the same
+ * text share one instruction, whose slices lie in the first one's text
+ * (equal bytes).  A shared instruction is never changed: one that takes
+ * a prefix statement's prefixes gets its own copy.  The emitter relies on
+ * this: one instruction, one text. */
+enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
+#define MEMO_INLINE 22
+struct memo {
+	uint32_t hash;
+	uint32_t len;             /* 0: a free slot (no text is empty) */
+	uint8_t what;             /* M_* */
+	bool unknown;             /* M_INSN: insn->desc is NULL */
+	char text[MEMO_INLINE];   /* the text, if it is this short: looking
+	                             at the first occurrence was a cache miss */
+	const char *p;            /* the text it was read from */
+	struct altr_insn *insn;
+};
+
 struct reader {
 	struct altr_unit *u;
 	int cap_lines, cap_stmts;
@@ -378,37 +473,51 @@ struct reader {
 	int stack_n;
 	struct memo *memo;        /* statement text -> what it was */
 	size_t capmemo, nmemo;
+	struct memo scratch;      /* for a text too long for the memo */
+	bool colon;               /* the line being read holds a ':' */
+	struct {
+		const char *p;
+		size_t len;
+		uint32_t hash;
+	} pf[2];                  /* this and the next line's likely
+	                             instructions, by line number parity */
 };
 
-/* Compilers repeat instructions: three in four statements of sqlite3.s
- * were read before with the same text.  Reading depends on the text alone,
- * so the reader remembers what each text was and copies the instruction,
- * moving its slices to the new text.  (Not insns that took a prefix
- * statement's prefixes: those differ from what their text says.) */
-enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
-struct memo {
-	uint64_t hash;
-	const char *p;            /* the text it was read from */
-	size_t len;
-	int what;                 /* M_* */
-	const struct altr_insn *insn;
-};
-
-static uint64_t hash_text(struct altr_str t)
+/* Eight bytes at a time: the byte-wise FNV was a tenth of reading. */
+static uint32_t hash_text(struct altr_str t)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < t.len; i++)
-		h = (h ^ (unsigned char)t.p[i]) * 1099511628211ull;
-	return h;
+	const char *p = t.p;
+	size_t n = t.len;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	if (n && t.len >= 8) { /* the last 8 bytes, overlapping */
+		memcpy(&w, t.p + t.len - 8, 8);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	}
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
 }
 
-static struct memo *memo_slot(struct memo *m, size_t cap, uint64_t h,
+static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
                               struct altr_str t)
 {
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (m[i].what == M_NONE || (m[i].hash == h && m[i].len == t.len &&
-		                            memcmp(m[i].p, t.p, t.len) == 0))
-			return &m[i];
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		struct memo *e = &m[i];
+		if (!e->len)
+			return e;
+		if (e->hash == h && e->len == t.len &&
+		    memcmp(t.len <= MEMO_INLINE ? e->text : e->p, t.p, t.len) == 0)
+			return e;
+	}
 }
 
 /* The entry for t (what == M_NONE if new), with room to fill it in. */
@@ -418,25 +527,35 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 		size_t cap = r->capmemo ? 2 * r->capmemo : 4096;
 		struct memo *m = altr_big_alloc(cap * sizeof *m);
 		for (size_t i = 0; i < r->capmemo; i++)
-			if (r->memo[i].what != M_NONE)
+			if (r->memo[i].len)
 				*memo_slot(m, cap, r->memo[i].hash,
 				           mkstr(r->memo[i].p, r->memo[i].len)) = r->memo[i];
 		altr_big_free(r->memo, r->capmemo * sizeof *r->memo);
 		r->memo = m;
 		r->capmemo = cap;
 	}
-	uint64_t h = hash_text(t);
+	uint32_t h;
+	if (t.p == r->pf[0].p && t.len == r->pf[0].len)
+		h = r->pf[0].hash;
+	else if (t.p == r->pf[1].p && t.len == r->pf[1].len)
+		h = r->pf[1].hash;
+	else
+		h = hash_text(t);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
-	if (e->what == M_NONE)
-		*e = (struct memo){.hash = h, .p = t.p, .len = t.len};
+	if (!e->len) {
+		*e = (struct memo){.hash = h, .len = (uint32_t)t.len, .p = t.p};
+		if (t.len <= MEMO_INLINE)
+			memcpy(e->text, t.p, t.len);
+	}
 	return e;
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
-                     const struct altr_insn *in)
+                     struct altr_insn *in)
 {
-	e->what = what;
+	e->what = (uint8_t)what;
 	e->insn = in;
+	e->unknown = in && !in->desc;
 	r->nmemo++;
 }
 
@@ -463,53 +582,57 @@ static void set_section(struct reader *r, bool exec)
 
 /* Updates the context for a directive; returns SF_OPAQUE if this directive
  * itself belongs to an opaque region. */
+/* d is the directive lit (any case); the length is compared first. */
+#define DIR_IS(d, lit)                                                       \
+	((d).len == sizeof(lit) - 1 && strncasecmp((d).p, lit, sizeof(lit) - 1) == 0)
+
 static void directive_context(struct reader *r, struct altr_stmt *s)
 {
 	struct altr_str d = s->name;
 	const char *path = r->u->path;
 	if (d.len < 4 || d.len > 13) /* none of the names below */
 		return;
-	if (str_ieq(d, ".text")) {
+	if (DIR_IS(d, ".text")) {
 		set_section(r, true);
-	} else if (str_ieq(d, ".data") || str_ieq(d, ".bss")) {
+	} else if (DIR_IS(d, ".data") || DIR_IS(d, ".bss")) {
 		set_section(r, false);
-	} else if (str_ieq(d, ".section")) {
+	} else if (DIR_IS(d, ".section")) {
 		set_section(r, section_is_exec(s->args));
-	} else if (str_ieq(d, ".pushsection")) {
+	} else if (DIR_IS(d, ".pushsection")) {
 		if (r->stack_n < 64)
 			r->stack_exec[r->stack_n++] = r->exec;
 		set_section(r, section_is_exec(s->args));
-	} else if (str_ieq(d, ".popsection")) {
+	} else if (DIR_IS(d, ".popsection")) {
 		if (r->stack_n > 0)
 			set_section(r, r->stack_exec[--r->stack_n]);
-	} else if (str_ieq(d, ".previous")) {
+	} else if (DIR_IS(d, ".previous")) {
 		bool t = r->prev_exec;
 		r->prev_exec = r->exec;
 		r->exec = t;
-	} else if (str_ieq(d, ".intel_syntax")) {
+	} else if (DIR_IS(d, ".intel_syntax")) {
 		r->intel = true;
 		if (!r->warned_intel)
 			altr_warn(path, s->line, ".intel_syntax region passed through "
 			                         "uninstrumented");
 		r->warned_intel = true;
-	} else if (str_ieq(d, ".att_syntax")) {
+	} else if (DIR_IS(d, ".att_syntax")) {
 		r->intel = false;
-	} else if (str_ieq(d, ".code16") || str_ieq(d, ".code32")) {
+	} else if (DIR_IS(d, ".code16") || DIR_IS(d, ".code32")) {
 		r->code32 = true;
 		if (!r->warned_code32)
 			altr_warn(path, s->line, "%.*s region passed through "
 			          "uninstrumented", (int)d.len, d.p);
 		r->warned_code32 = true;
-	} else if (str_ieq(d, ".code64")) {
+	} else if (DIR_IS(d, ".code64")) {
 		r->code32 = false;
-	} else if (str_ieq(d, ".macro") || str_ieq(d, ".rept") ||
-	           str_ieq(d, ".irp") || str_ieq(d, ".irpc")) {
+	} else if (DIR_IS(d, ".macro") || DIR_IS(d, ".rept") ||
+	           DIR_IS(d, ".irp") || DIR_IS(d, ".irpc")) {
 		r->opaque_depth++;
 		if (!r->warned_macro)
 			altr_warn(path, s->line, "macro/repeat body passed through "
 			                         "uninstrumented");
 		r->warned_macro = true;
-	} else if (str_ieq(d, ".endm") || str_ieq(d, ".endr")) {
+	} else if (DIR_IS(d, ".endm") || DIR_IS(d, ".endr")) {
 		if (r->opaque_depth > 0)
 			r->opaque_depth--;
 		s->facts |= SF_OPAQUE;
@@ -555,7 +678,15 @@ static struct altr_stmt *new_stmt(struct reader *r)
 		u->cap_stmts = n;
 	}
 	struct altr_stmt *s = &u->stmts[u->nstmts++];
-	*s = (struct altr_stmt){.func = -1, .target = -1};
+	/* field by field: the compound literal became a slow "rep stos" */
+	s->kind = STMT_LABEL;
+	s->line = 0;
+	s->facts = 0;
+	s->text = s->name = s->args = mkstr(NULL, 0);
+	s->insn = NULL;
+	s->func = -1;
+	s->flags_live_in = s->flags_live_out = 0;
+	s->target = -1;
 	return s;
 }
 
@@ -633,7 +764,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		t = trim(t);
 		if (!t.len)
 			return;
-		size_t ll = label_len(t);
+		size_t ll = r->colon ? label_len(t) : 0;
 		if (!ll)
 			break;
 		struct altr_stmt *s = new_stmt(r);
@@ -670,7 +801,11 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_OTHER;
 		return;
 	}
-	struct memo *e = memo_find(r, t);
+	struct memo *e = &r->scratch;
+	if (t.len < UINT32_MAX)
+		e = memo_find(r, t);
+	else
+		*e = (struct memo){0};
 	if (e->what == M_PREFIXES) {
 		s->kind = STMT_OTHER;
 		s->facts |= SF_PREFIX_ONLY;
@@ -682,8 +817,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 	}
 	if (e->what == M_INSN) {
 		s->kind = STMT_INSN;
-		s->insn = new_insn(r->u, e->insn);
-		rebase(s->insn, t.p - e->p);
+		s->insn = e->insn;
 	} else {
 		int what = read_insn(r, s, t);
 		if (what != M_INSN || !s->insn) {
@@ -693,20 +827,23 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		memo_set(r, e, M_INSN, s->insn);
 	}
 	/* Prefixes written as a statement of their own belong to this insn. */
+	bool unknown = e->unknown;
 	if (r->u->nstmts >= 2) {
 		struct altr_stmt *p = &r->u->stmts[r->u->nstmts - 2];
 		if (p->facts & SF_PREFIX_ONLY) {
 			if (e->insn == s->insn) { /* keep the memo's insn as read */
 				s->insn = new_insn(r->u, e->insn);
+				rebase(s->insn, t.p - e->p);
 			}
 			size_t k = 0;
 			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
 				s->insn->prefixes |= (uint16_t)prefix_bit(w);
 			altr_insn_decode(s->insn);
+			unknown = !s->insn->desc;
 		}
 	}
 	r->u->ninsns++;
-	if (!s->insn->desc)
+	if (unknown)
 		r->u->nunknown++;
 }
 
@@ -720,10 +857,36 @@ static void app_marker(struct reader *r, struct altr_str comment)
 		r->in_app = false;
 }
 
-static void read_line(struct reader *r, struct altr_line *L, int lineno)
+/* The memo lookup of an instruction missed the cache most times: the
+ * next line's is started while this one is read.  Only for the plain
+ * case (a line holding one instruction, maybe a '#' comment); a wrong
+ * guess costs a hash. */
+static void prefetch_line(struct reader *r, const char *src, size_t pos,
+                          const struct scan *sc, int lineno)
+{
+	const char *p = src + pos, *q = src + sc->special;
+	if ((sc->special < sc->end && *q != '#') || !r->capmemo)
+		return;
+	while (p < q && (*p == ' ' || *p == '\t'))
+		p++;
+	while (q > p && IS(q[-1], C_SPACE))
+		q--;
+	if (q == p || *p == '.' || q[-1] == ':')
+		return;
+	struct altr_str t = mkstr(p, (size_t)(q - p));
+	uint32_t h = hash_text(t);
+	r->pf[lineno & 1].p = t.p;
+	r->pf[lineno & 1].len = t.len;
+	r->pf[lineno & 1].hash = h;
+	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
+}
+
+/* Reads line L; its first C_SCAN byte is at special. */
+static void read_line(struct reader *r, struct altr_line *L, int lineno,
+                      size_t special)
 {
 	const char *p = L->text.p;
-	size_t n = L->text.len, b = 0, i = 0;
+	size_t n = L->text.len, b = 0, i = special;
 	L->first = r->u->nstmts;
 	/* A C comment opened on an earlier line. */
 	if (r->in_comment) {
@@ -804,14 +967,22 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
 	size_t pos = 0;
 	int lineno = 0;
+	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
+	struct scan sc = scan_line(&z, 0), next = sc;
 	while (pos < len) {
-		const char *nlp = memchr(src + pos, '\n', len - pos);
-		size_t end = nlp ? (size_t)(nlp - src) : len;
+		size_t end = sc.end;
+		bool has_newline = end < len;
 		struct altr_line *L = &u->lines[u->nlines++];
 		*L = (struct altr_line){.text = mkstr(src + pos, end - pos),
-		                        .has_newline = nlp != NULL};
-		read_line(&r, L, ++lineno);
-		pos = nlp ? end + 1 : len;
+		                        .has_newline = has_newline};
+		if (has_newline) {
+			next = scan_line(&z, end + 1);
+			prefetch_line(&r, src, end + 1, &next, lineno + 2);
+		}
+		r.colon = sc.colon;
+		read_line(&r, L, ++lineno, sc.special - pos);
+		pos = has_newline ? end + 1 : len;
+		sc = next;
 	}
 	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
 }

@@ -17,13 +17,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the rules decided for one instruction: slices of em->code. */
+/* What the rules decide for an instruction depends on the instruction
+ * (and so its text: one instruction, one text, asm.c) and the statement
+ * facts altr_match_ctx names, nothing else: it is worked out once per
+ * (insn, ctx) as a plan and applied to every statement of that key.
+ * Evaluating every rule for every statement was most of a trace run.
+ * The numbers in inserted code that differ between such statements are
+ * holes in the plan's text, filled in as it is written out. */
 enum { X_BEFORE, X_REPLACE, X_AFTER };
-struct expansion {
-	size_t off[3], len[3];   /* X_* */
+enum { H_APP, H_LIST, H_CFI };
+struct hole {
+	uint32_t pos, len;       /* where the digits are in the part's text */
+	long delta;              /* the number: the statement's base + delta */
+	uint8_t kind;            /* H_APP: a rule application's label number
+	                            (base: the count before the statement);
+	                            H_LIST: listed code's (base: likewise);
+	                            H_CFI: a line ".cfi_adjust_cfa_offset
+	                            delta" inserted at pos (len 0) when the
+	                            CFA is %rsp-based */
+};
+
+struct holes {
+	struct hole *h;
+	size_t n, cap;
+};
+
+/* The part texts (X_*) follow one another in em->ptext, their holes in
+ * em->pholes.  Parts end with '\n'. */
+/* The plans by key; the key is here too, so a probe looks at the slot
+ * alone (the plans are many, and each look was a cache miss). */
+struct pslot {
+	const struct altr_insn *insn; /* NULL: free */
+	uint32_t ctx;
+	int32_t plan;
+	uint32_t nrules;         /* the plan's, so that applying it to a */
+	uint16_t nlisted;        /* statement needs the slot alone (or the */
+	bool code;               /* plan, if nlisted does not fit) */
+	bool big;
+};
+
+struct plan {
+	const struct altr_insn *insn; /* the key: instruction and context */
+	uint32_t ctx;
+	uint32_t rule0, nrules;  /* rules applied, in em->prules */
+	uint32_t sect0, nlisted; /* sections of listed code, in em->psect */
+	uint32_t hole0;
+	size_t off;
+	uint32_t len[3], nholes[3];
+	bool code;               /* inserts or replaces something */
 	bool has_replace;
+	bool kept;               /* in em->ptab (no error making it) */
+};
+
+/* A statement the rules insert code for. */
+struct expansion {
+	int stmt;                /* its statement */
+	int line;                /* and the statement's line number */
 	bool flags_dead;         /* no status flag live before the instruction */
+	int plan;                /* index into em->plans */
 	int group;               /* IOT group number */
+	unsigned long app0;      /* bases of its holes */
+	unsigned long list0;
 };
 
 /* A template compiled once per run: literal runs, line ends and ${names}
@@ -49,6 +103,19 @@ struct tmpl {
 	char *names;             /* the names' text, NUL-separated */
 };
 
+/* Inserted code of a rule with 'list': .Laltr_lb<n> .. .Laltr_le<n>. */
+struct listed {
+	unsigned long n;
+	const char *section;
+};
+
+/* A decimal number counted up in place: the group and table numbers
+ * follow one another, and formatting each was a tenth of writing. */
+struct dec {
+	char d[24];
+	int n;
+};
+
 struct emitter {
 	struct altr_unit *u;
 	struct altr_ruleset *rs;
@@ -56,22 +123,41 @@ struct emitter {
 	struct altr_stats *st;
 	int *xi;                 /* per statement: index into xs, or -1 */
 	struct expansion *xs;
-	int nxs, capxs;
-	struct altr_buf code;    /* inserted code of all expansions */
-	struct altr_buf part[3]; /* X_*: one instruction's, being built */
+	size_t nxs, capxs;
+	struct plan *plans;
+	size_t nplans, capplans;
+	struct pslot *ptab;      /* plans hashed by key */
+	size_t capptab;
+	struct altr_buf ptext;   /* the plans' texts */
+	struct hole *pholes;     /* their holes */
+	size_t npholes, cappholes;
+	struct altr_matcher *m;  /* the rules' expressions, compiled */
+	int *rmatch;             /* per rule in order: its match's entry */
+	int *rcase;              /* and the index of its first case's in */
+	int *cwhen;              /* these: each case's when's entry */
+	struct altr_rule **prules;
+	size_t nprules, capprules;
+	const char **psect;
+	size_t npsect, cappsect;
+	struct altr_buf part[3]; /* X_*: a plan's, being built */
+	struct holes phole[3];   /* their holes */
 	struct altr_buf line;    /* a template line being expanded */
+	struct holes lhole;      /* its holes */
 	struct tmpl *tm;         /* compiled templates, hashed by action */
 	size_t captm;
 	struct cfa_memo *memo;   /* inserted line -> %rsp delta */
 	size_t capmemo, nmemo;
 	struct altr_buf memokeys;
 	int ngroups;
+	struct dec gdec;         /* ngroups, in decimal */
 	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
-	int capgdead;
+	size_t capgdead;
 	unsigned long nlabels;
-	const char **listed;     /* per code of a rule with 'list' (.Laltr_lb<n>
-	                            .. .Laltr_le<n>, n its index): its section */
-	size_t nlisted, caplisted;
+	struct listed *listed;   /* code of rules with 'list', in order */
+	size_t nlisted;          /* listed code so far */
+	size_t nlist, caplisted; /* entries in listed */
+	uint32_t *uses;          /* per plan: statements it was applied to */
+	size_t capuses;
 	int errors;
 	/* unknown mnemonics already warned about (once each per file) */
 	char **warned;
@@ -270,10 +356,32 @@ static const struct tpiece *compiled(struct emitter *em,
 	return em->tm[i].p;
 }
 
-/* Appends what one piece stands for; false if it has no value here. */
+static void add_hole(struct holes *hs, uint8_t kind, size_t pos, size_t len,
+                     unsigned long delta)
+{
+	if (hs->n == hs->cap) {
+		hs->cap = hs->cap ? 2 * hs->cap : 16;
+		hs->h = altr_xrealloc(hs->h, hs->cap * sizeof *hs->h);
+	}
+	hs->h[hs->n++] = (struct hole){(uint32_t)pos, (uint32_t)len,
+	                               (long)delta, kind};
+}
+
+/* Appends number v, a hole of kind with delta. */
+static void put_hole(struct altr_buf *b, struct holes *hs, uint8_t kind,
+                     unsigned long v, unsigned long delta)
+{
+	size_t at = b->len;
+	altr_buf_putl(b, (long)v);
+	add_hole(hs, kind, at, b->len - at, delta);
+}
+
+/* Appends what one piece stands for; false if it has no value here.  The
+ * label number app is the statement's napp-th application (a hole). */
 static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
-                         unsigned long app, const struct altr_str caps[10],
-                         struct altr_buf *b)
+                         unsigned long app, unsigned long napp,
+                         const struct altr_str caps[10], struct altr_buf *b,
+                         struct holes *hs)
 {
 	const struct altr_insn *in = s->insn;
 	const struct altr_operand *m = altr_insn_mem_operand(in);
@@ -347,7 +455,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		return true;
 	case T_LABEL:
 		altr_buf_put(b, ".Laltr", 6);
-		altr_buf_putl(b, (long)app);
+		put_hole(b, hs, H_APP, app, napp);
 		altr_buf_putc(b, '_');
 		altr_buf_putl(b, x->arg);
 		return true;
@@ -362,14 +470,18 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 	return false;
 }
 
-/* Expands a template into lines of assembly, each "\t" + line + "\n". */
+/* Expands a template into lines of assembly, each "\t" + line + "\n";
+ * the holes go to ohs. */
 static bool expand(struct emitter *em, const struct altr_action *a,
                    const struct altr_stmt *s, unsigned long app,
-                   const struct altr_str caps[10], struct altr_buf *out)
+                   unsigned long napp, const struct altr_str caps[10],
+                   struct altr_buf *out, struct holes *ohs)
 {
 	struct altr_buf *line = &em->line;
+	struct holes *lh = &em->lhole;
 	bool ok = true;
 	line->len = 0;
+	lh->n = 0;
 	for (const struct tpiece *x = compiled(em, a);; x++) {
 		if (x->kind == T_NL || x->kind == T_END) {
 			char *p = line->p;
@@ -380,13 +492,19 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 				n--;
 			if (n) {
 				altr_buf_putc(out, '\t');
+				/* holes are digits: the trimmed line holds them */
+				size_t shift = out->len - (size_t)(p - line->p);
+				for (size_t k = 0; k < lh->n; k++)
+					add_hole(ohs, lh->h[k].kind, lh->h[k].pos + shift,
+					         lh->h[k].len, lh->h[k].delta);
 				altr_buf_put(out, p, n);
 				altr_buf_putc(out, '\n');
 			}
 			line->len = 0;
+			lh->n = 0;
 			if (x->kind == T_END)
 				break;
-		} else if (!expand_piece(x, s, app, caps, line)) {
+		} else if (!expand_piece(x, s, app, napp, caps, line, lh)) {
 			altr_error_at(em->u->path, s->line, 0,
 			              "rule template (%s:%d) uses ${%s}, which has "
 			              "no value for '%.*s'", a->file, a->line, x->s,
@@ -399,91 +517,300 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 
 /* ---------------------------------------------------------- applying rules */
 
-static void put_list_label(struct emitter *em, struct altr_buf *b, const char *kind)
+/* ".Laltr_lb<n>:" or ".Laltr_le<n>:", n the statement's delta-th listed
+ * code (a hole). */
+static void put_list_label(struct altr_buf *b, struct holes *hs,
+                           const char *kind, unsigned long n,
+                           unsigned long delta)
 {
 	altr_buf_put(b, ".Laltr_", 7);
 	altr_buf_puts(b, kind);
-	altr_buf_putl(b, (long)em->nlisted);
+	put_hole(b, hs, H_LIST, n, delta);
 	altr_buf_put(b, ":\n", 2);
 }
 
-/* Closes the listed code that began at dst[at] (its code at dst[body]);
- * an action that expanded to nothing is not listed, and its label goes. */
-static void end_listed(struct emitter *em, struct altr_buf *dst, size_t at,
-                       size_t body, const char *section)
+/* The emitter's arrays grow in big-block memory (altr_big_free them with
+ * cap * size): freed blocks of the earlier stages are reused. */
+static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
-	if (dst->len == body) {
-		dst->len = at;
-		return;
-	}
-	put_list_label(em, dst, "le");
-	if (em->nlisted == em->caplisted) {
-		em->caplisted = em->caplisted ? 2 * em->caplisted : 1024;
-		em->listed = altr_xrealloc(em->listed, em->caplisted * sizeof *em->listed);
-	}
-	em->listed[em->nlisted++] = section;
+	if (n < *cap)
+		return p;
+	size_t old = *cap;
+	*cap = *cap ? 2 * *cap : first;
+	return altr_big_realloc(p, old * size, *cap * size);
 }
 
-/* Applies the rules to statement si; its expansion's index into em->xs,
- * or -1 when nothing is inserted. */
-static int apply_rules(struct emitter *em, int si)
+static uint32_t plan_hash(const struct altr_insn *in, unsigned ctx)
 {
-	if (!em->rs->rules)
-		return -1;
-	const struct altr_stmt *s = &em->u->stmts[si];
-	bool matched = false, has_replace = false;
-	struct altr_str caps[10];
-	memset(caps, 0, sizeof caps);
-	for (int k = 0; k < 3; k++)
+	uint64_t h = ((uint64_t)(uintptr_t)in ^ ((uint64_t)ctx << 40) ^ ctx) *
+	             0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
+}
+
+/* The slot of the plan for (in, ctx), of hash h, or NULL. */
+static const struct pslot *plan_slot(const struct emitter *em,
+                                     const struct altr_insn *in, unsigned ctx,
+                                     uint32_t h)
+{
+	if (!em->capptab)
+		return NULL;
+	size_t mask = em->capptab - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		const struct pslot *e = &em->ptab[i];
+		if (!e->insn)
+			return NULL;
+		if (e->insn == in && e->ctx == ctx)
+			return e;
+	}
+}
+
+/* A statement ahead of the one worked on (statements are looked up in
+ * stages, so that their loads overlap): its key and, once found, what
+ * its plan does. */
+struct ahead {
+	uint32_t ctx, hash;
+	bool found;
+	struct pslot slot;
+};
+
+static void ptab_put(struct emitter *em, int k)
+{
+	size_t mask = em->capptab - 1;
+	const struct plan *p = &em->plans[k];
+	size_t i = plan_hash(p->insn, p->ctx) & mask;
+	while (em->ptab[i].insn)
+		i = (i + 1) & mask;
+	em->ptab[i] = (struct pslot){p->insn, p->ctx, k, p->nrules,
+	                             (uint16_t)p->nlisted, p->code,
+	                             p->nlisted > UINT16_MAX};
+}
+
+/* Makes plan k the one for its key. */
+static void plan_keep(struct emitter *em, int k)
+{
+	em->plans[k].kept = true;
+	if (2 * (em->nplans + 1) > em->capptab) { /* counts all plans: simple */
+		free(em->ptab);
+		em->capptab = em->capptab ? 2 * em->capptab : 1024;
+		em->ptab = altr_xcalloc(em->capptab, sizeof *em->ptab);
+		for (size_t j = 0; j < em->nplans; j++)
+			if (em->plans[j].kept && (int)j != k)
+				ptab_put(em, (int)j);
+	}
+	ptab_put(em, k);
+}
+
+static long line_delta(struct emitter *em, const char *p, size_t n);
+
+/* Adds the H_CFI holes to part text b with holes hs: after each line that
+ * moves %rsp, the .cfi_adjust_cfa_offset it needs while the CFA is
+ * %rsp-based.  The lines are read with this statement's numbers in them
+ * (any would do: they only follow ".Laltr", never start a token). */
+static void add_cfi(struct emitter *em, const struct altr_buf *b,
+                    struct holes *hs)
+{
+	struct holes *o = &em->lhole;
+	o->n = 0;
+	size_t hk = 0;
+	for (size_t at = 0; at < b->len;) {
+		const char *q = b->p + at;
+		const char *nl = memchr(q, '\n', b->len - at);
+		ALTR_ASSERT(nl); /* parts end with '\n' */
+		size_t n = (size_t)(nl - q);
+		for (; hk < hs->n && hs->h[hk].pos < at + n; hk++)
+			add_hole(o, hs->h[hk].kind, hs->h[hk].pos, hs->h[hk].len,
+			         (unsigned long)hs->h[hk].delta);
+		at += n + 1;
+		long d = line_delta(em, q, n);
+		if (d) {
+			add_hole(o, H_CFI, at, 0, 0);
+			o->h[o->n - 1].delta = d;
+		}
+	}
+	ALTR_ASSERT(hk == hs->n);
+	struct holes t = *hs;
+	*hs = *o;
+	*o = t;
+}
+
+/* Copies the parts in em->part and em->phole into the plans' store. */
+static void store_parts(struct emitter *em, struct plan *p)
+{
+	p->off = em->ptext.len;
+	p->hole0 = (uint32_t)em->npholes;
+	for (int k = 0; k < 3; k++) {
+		const struct holes *hs = &em->phole[k];
+		p->len[k] = (uint32_t)em->part[k].len;
+		p->nholes[k] = (uint32_t)hs->n;
+		altr_buf_put(&em->ptext, em->part[k].p, em->part[k].len);
+		for (size_t i = 0; i < hs->n; i++) {
+			em->pholes = grow(em->pholes, &em->cappholes, em->npholes,
+			                  sizeof *em->pholes, 1024);
+			em->pholes[em->npholes++] = hs->h[i];
+		}
+	}
+}
+
+static void compile_rules(struct emitter *em)
+{
+	int nr = 0, nc = 0;
+	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, nr++)
+		for (const struct altr_case *c = r->cases; c; c = c->next)
+			nc++;
+	em->m = altr_matcher_new();
+	em->rmatch = altr_xmalloc((size_t)nr * sizeof *em->rmatch);
+	em->rcase = altr_xmalloc((size_t)nr * sizeof *em->rcase);
+	em->cwhen = altr_xmalloc((size_t)nc * sizeof *em->cwhen);
+	int ri = 0, ci = 0;
+	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
+		em->rmatch[ri] = altr_matcher_add(em->m, r->match);
+		em->rcase[ri] = ci;
+		for (const struct altr_case *c = r->cases; c; c = c->next)
+			em->cwhen[ci++] = altr_matcher_add(em->m, c->when);
+	}
+}
+
+/* Works out the plan for statement s of context ctx: evaluates the rules
+ * and expands their templates with the numbers s gets (the counts so
+ * far).  A plan that met an error is not kept for other statements: each
+ * one reports its own. */
+static int make_plan(struct emitter *em, const struct altr_stmt *s,
+                     unsigned ctx)
+{
+	struct plan p = {.insn = s->insn, .ctx = ctx,
+	                 .rule0 = (uint32_t)em->nprules,
+	                 .sect0 = (uint32_t)em->npsect};
+	unsigned long app0 = em->nlabels, list0 = em->nlisted;
+	bool matched = false, bad = false;
+	struct altr_eval ev = {.s = s};
+	struct altr_str *caps = ev.caps;
+	for (int k = 0; k < 3; k++) {
 		em->part[k].len = 0;
-	for (struct altr_rule *r = em->rs->rules; r; r = r->next) {
-		if (!altr_expr_eval(r->match, em->u, s, caps))
+		em->phole[k].n = 0;
+	}
+	int ri = 0;
+	for (struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
+		if (!altr_matcher_run(em->m, em->rmatch[ri], &ev))
 			continue;
 		const struct altr_case *c = r->cases;
-		while (c && !altr_expr_eval(c->when, em->u, s, caps))
+		for (int ci = em->rcase[ri];
+		     c && !altr_matcher_run(em->m, em->cwhen[ci], &ev); ci++)
 			c = c->next;
 		if (!c && r->cases)
 			continue;
-		r->nmatched++;
-		unsigned long app = ++em->nlabels;
+		em->prules = grow(em->prules, &em->capprules, em->nprules,
+		                  sizeof *em->prules, 256);
+		em->prules[em->nprules++] = r;
+		unsigned long napp = ++p.nrules;
 		matched = true;
 		for (const struct altr_action *a = c ? c->actions : NULL; a; a = a->next) {
-			struct altr_buf *dst = a->place == PLACE_BEFORE ? &em->part[X_BEFORE]
-			                     : a->place == PLACE_AFTER  ? &em->part[X_AFTER]
-			                                                : &em->part[X_REPLACE];
+			int k = a->place == PLACE_BEFORE ? X_BEFORE
+			      : a->place == PLACE_AFTER  ? X_AFTER : X_REPLACE;
+			struct altr_buf *dst = &em->part[k];
+			struct holes *hs = &em->phole[k];
 			if (a->place == PLACE_REPLACE) {
-				if (has_replace)
+				if (p.has_replace)
 					continue; /* the first replace wins */
-				has_replace = true;
+				p.has_replace = true;
 			}
 			bool listed = r->list && a->place != PLACE_REPLACE;
-			size_t at = dst->len;
+			size_t at = dst->len, hat = hs->n;
 			if (listed)
-				put_list_label(em, dst, "lb");
+				put_list_label(dst, hs, "lb", list0 + p.nlisted, p.nlisted);
 			size_t body = dst->len;
-			if (!expand(em, a, s, app, caps, dst))
+			if (!expand(em, a, s, app0 + napp, napp, caps, dst, hs)) {
 				em->errors++;
-			if (listed)
-				end_listed(em, dst, at, body, r->list);
+				bad = true;
+			}
+			if (!listed)
+				continue;
+			if (dst->len == body) { /* nothing to list: no labels */
+				dst->len = at;
+				hs->n = hat;
+				continue;
+			}
+			put_list_label(dst, hs, "le", list0 + p.nlisted, p.nlisted);
+			em->psect = grow(em->psect, &em->cappsect, em->npsect,
+			                 sizeof *em->psect, 256);
+			em->psect[em->npsect++] = r->list;
+			p.nlisted++;
 		}
 		if (r->final)
 			break;
 	}
-	if (!matched || (!em->part[X_BEFORE].len && !em->part[X_AFTER].len &&
-	                 !has_replace))
+	p.code = matched && (em->part[X_BEFORE].len || em->part[X_AFTER].len ||
+	                     p.has_replace);
+	for (int k = 0; k < 3; k++)
+		add_cfi(em, &em->part[k], &em->phole[k]);
+	store_parts(em, &p);
+	em->uses = grow(em->uses, &em->capuses, em->nplans, sizeof *em->uses,
+	                1024);
+	em->plans = grow(em->plans, &em->capplans, em->nplans, sizeof *em->plans,
+	                 1024);
+	int i = (int)em->nplans++;
+	em->plans[i] = p;
+	if (!bad)
+		plan_keep(em, i);
+	return i;
+}
+
+/* Applies the rules to statement si, looked up ahead in *a; its
+ * expansion's index into em->xs, or -1 when nothing is inserted.  What a
+ * statement adds to the counts of rule matches and listed code is added
+ * up per plan at the end. */
+static int apply_rules(struct emitter *em, int si, const struct ahead *a)
+{
+	const struct altr_stmt *s = &em->u->stmts[si];
+	const struct pslot *e = a->found ? &a->slot
+	                      : plan_slot(em, s->insn, a->ctx, a->hash);
+	int pi;
+	size_t nrules, nlisted;
+	bool code;
+	if (e && !e->big) {
+		pi = e->plan;
+		nrules = e->nrules;
+		nlisted = e->nlisted;
+		code = e->code;
+	} else {
+		pi = e ? e->plan : make_plan(em, s, a->ctx);
+		const struct plan *p = &em->plans[pi];
+		nrules = p->nrules;
+		nlisted = p->nlisted;
+		code = p->code;
+	}
+	em->uses[pi]++;
+	unsigned long app0 = em->nlabels, list0 = em->nlisted;
+	em->nlabels += nrules;
+	em->nlisted += nlisted;
+	if (!code)
 		return -1; /* nothing to insert */
-	if (em->nxs == em->capxs) {
-		em->capxs = em->capxs ? 2 * em->capxs : 1024;
-		em->xs = altr_xrealloc(em->xs, (size_t)em->capxs * sizeof *em->xs);
+	em->xs = grow(em->xs, &em->capxs, em->nxs, sizeof *em->xs, 1024);
+	em->xs[em->nxs] = (struct expansion){.stmt = si, .line = s->line,
+	                                     .flags_dead = !s->flags_live_in,
+	                                     .plan = pi, .app0 = app0,
+	                                     .list0 = list0};
+	return (int)em->nxs++;
+}
+
+/* The rules' match counts, and the listed code in order: what applying
+ * the plans added up to. */
+static void tally(struct emitter *em)
+{
+	for (size_t k = 0; k < em->nplans; k++) {
+		const struct plan *p = &em->plans[k];
+		for (size_t r = 0; r < p->nrules; r++)
+			em->prules[p->rule0 + r]->nmatched += em->uses[k];
 	}
-	struct expansion *x = &em->xs[em->nxs];
-	*x = (struct expansion){.has_replace = has_replace, .flags_dead = !s->flags_live_in};
-	for (int k = 0; k < 3; k++) {
-		x->off[k] = em->code.len;
-		x->len[k] = em->part[k].len;
-		altr_buf_put(&em->code, em->part[k].p, em->part[k].len);
+	for (size_t i = 0; i < em->nxs; i++) {
+		const struct expansion *x = &em->xs[i];
+		const struct plan *p = &em->plans[x->plan];
+		for (size_t k = 0; k < p->nlisted; k++) {
+			em->listed = grow(em->listed, &em->caplisted, em->nlist,
+			                  sizeof *em->listed, 1024);
+			em->listed[em->nlist++] = (struct listed){
+				x->list0 + k, em->psect[p->sect0 + k]};
+		}
 	}
-	return em->nxs++;
 }
 
 static void warn_unknown(struct emitter *em, const struct altr_stmt *s)
@@ -578,8 +905,72 @@ static struct cfa_memo *memo_slot(struct cfa_memo *m, size_t cap,
 			return &m[i];
 }
 
+/* Whether a line may move %rsp for rsp_push_delta: only if it holds
+ * (in any case) the name of a push or pop row or of the 64-bit %rsp.  Most
+ * inserted lines hold none, and then need no decoding. */
+static bool may_move_rsp(struct altr_str t)
+{
+	static char words[16][16];   /* lowercase, none holding another */
+	static uint16_t first[256];  /* by byte, the words starting so */
+	static int nwords = -1;
+	static char every;           /* a letter all words hold, or 0 */
+	if (nwords < 0) {
+		const char *w[16];
+		int n = altr_insndb_push_pop_names(w, 15);
+		for (int r = 0; r < altr_nregs; r++)
+			if (altr_regs[r].cls == RC_GPR &&
+			    altr_regs[r].num == ALTR_GPR_RSP && altr_regs[r].size == 8) {
+				ALTR_ASSERT(n < 16);
+				w[n++] = altr_regs[r].name;
+			}
+		nwords = 0;
+		for (int i = 0; i < n; i++) {
+			bool dup = false;
+			for (int k = 0; k < n && !dup; k++)
+				dup = k != i && strstr(w[i], w[k]) &&
+				      (strcmp(w[i], w[k]) != 0 || k < i);
+			if (dup)
+				continue;
+			ALTR_ASSERT(strlen(w[i]) < 16);
+			for (size_t c = 0; w[i][c]; c++)
+				words[nwords][c] = (char)tolower((unsigned char)w[i][c]);
+			unsigned char c0 = (unsigned char)words[nwords][0];
+			first[c0] |= (uint16_t)(1u << nwords);
+			first[toupper(c0)] |= (uint16_t)(1u << nwords);
+			nwords++;
+		}
+		for (const char *c = words[0]; *c && nwords && !every; c++) {
+			int k = 1;
+			while (k < nwords && strchr(words[k], *c))
+				k++;
+			if (k == nwords && *c >= 'a' && *c <= 'z')
+				every = *c;
+		}
+	}
+	/* a line without the letter all words hold (most) is done at once */
+	if (every && !memchr(t.p, every, t.len) &&
+	    !memchr(t.p, every - 'a' + 'A', t.len))
+		return false;
+	for (size_t i = 0; i < t.len; i++) {
+		for (unsigned m = first[(unsigned char)t.p[i]]; m; m &= m - 1) {
+			const char *w = words[__builtin_ctz(m)];
+			size_t j = 1;
+			while (w[j] && i + j < t.len &&
+			       tolower((unsigned char)t.p[i + j]) == w[j])
+				j++;
+			if (!w[j])
+				return true;
+		}
+	}
+	return false;
+}
+
 static long line_delta(struct emitter *em, const char *p, size_t n)
 {
+	/* most inserted lines neither push nor pop nor name %rsp: they
+	 * need no decoding (rsp_push_delta returns 0 for them) */
+	if (!may_move_rsp((struct altr_str){p, n}))
+		return 0;
 	if (2 * (em->nmemo + 1) > em->capmemo) {
 		size_t cap = em->capmemo ? 2 * em->capmemo : 1024;
 		struct cfa_memo *m = altr_xcalloc(cap, sizeof *m);
@@ -609,32 +1000,47 @@ static long line_delta(struct emitter *em, const char *p, size_t n)
 	return d;
 }
 
-/* Writes inserted code (slice k of expansion x), adding
+/* Writes part k of x's plan with x's numbers in its holes, and with the
+ * CFI lines when cfa. */
+static void put_part(const struct emitter *em, struct altr_buf *out,
+                     const struct expansion *x, int k, bool cfa)
+{
+	const struct plan *p = &em->plans[x->plan];
+	size_t off = p->off, h0 = p->hole0;
+	for (int j = 0; j < k; j++) {
+		off += p->len[j];
+		h0 += p->nholes[j];
+	}
+	const char *t = em->ptext.p + off;
+	size_t at = 0;
+	for (size_t i = 0; i < p->nholes[k]; i++) {
+		const struct hole *h = &em->pholes[h0 + i];
+		if (h->kind == H_CFI && !cfa)
+			continue;
+		altr_buf_put(out, t + at, h->pos - at);
+		at = h->pos + h->len;
+		if (h->kind == H_CFI) {
+			altr_buf_puts(out, "\t.cfi_adjust_cfa_offset ");
+			altr_buf_putl(out, h->delta);
+			altr_buf_putc(out, '\n');
+		} else {
+			altr_buf_putl(out, (long)((h->kind == H_APP ? x->app0 : x->list0) +
+			                          (unsigned long)h->delta));
+		}
+	}
+	altr_buf_put(out, t + at, p->len[k] - at);
+}
+
+/* Writes inserted code (part k of expansion x's plan), adding
  * .cfi_adjust_cfa_offset after each instruction that moves %rsp while the
  * CFA is %rsp-based. */
 static void put_inserted(struct emitter *em, struct altr_buf *out,
                          const struct expansion *x, int k, bool cfa_rsp)
 {
-	if (!x->len[k])
+	struct plan *p = &em->plans[x->plan];
+	if (!p->len[k])
 		return;
-	const char *p = em->code.p + x->off[k], *end = p + x->len[k];
-	if (!cfa_rsp) {
-		altr_buf_put(out, p, x->len[k]);
-		return;
-	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		altr_buf_put(out, p, n);
-		altr_buf_putc(out, '\n');
-		long d = line_delta(em, p, n);
-		if (d) {
-			altr_buf_puts(out, "\t.cfi_adjust_cfa_offset ");
-			altr_buf_putl(out, d);
-			altr_buf_putc(out, '\n');
-		}
-		p = nl ? nl + 1 : end;
-	}
+	put_part(em, out, x, k, cfa_rsp);
 }
 
 /* ------------------------------------------------------------ the output */
@@ -647,18 +1053,30 @@ static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
 	altr_buf_putc(out, '\n');
 }
 
+static void dec_inc(struct dec *c)
+{
+	int i = c->n - 1;
+	while (i >= 0 && c->d[i] == '9')
+		c->d[i--] = '0';
+	if (i >= 0) {
+		c->d[i]++;
+		return;
+	}
+	memmove(c->d + 1, c->d, (size_t)c->n++);
+	c->d[0] = '1';
+}
+
 static void put_group_start(struct emitter *em, struct altr_buf *out,
                             struct expansion *x)
 {
 	x->group = ++em->ngroups;
-	if (x->group >= em->capgdead) {
-		em->capgdead = em->capgdead ? 2 * em->capgdead : 1024;
-		em->gdead = altr_xrealloc(em->gdead, (size_t)em->capgdead * sizeof *em->gdead);
-	}
+	dec_inc(&em->gdec);
+	em->gdead = grow(em->gdead, &em->capgdead, (size_t)x->group,
+	                 sizeof *em->gdead, 1024);
 	em->gdead[x->group] = x->flags_dead;
 	if (em->o->iot) {
 		altr_buf_put(out, ".Lrdb_iot_b", 11);
-		altr_buf_putl(out, x->group);
+		altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
 		altr_buf_put(out, ":\n", 2);
 	}
 }
@@ -668,7 +1086,10 @@ static void put_group_end(struct emitter *em, struct altr_buf *out,
 {
 	if (em->o->iot) {
 		altr_buf_put(out, ".Lrdb_iot_e", 11);
-		altr_buf_putl(out, x->group);
+		if (x->group == em->ngroups) /* always so: groups do not nest */
+			altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
+		else
+			altr_buf_putl(out, x->group);
 		altr_buf_put(out, ":\n", 2);
 	}
 }
@@ -703,7 +1124,7 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 			put_group_start(em, out, x);
 			put_inserted(em, out, x, X_BEFORE, cfa);
 		}
-		if (x->has_replace)
+		if (em->plans[x->plan].has_replace)
 			put_inserted(em, out, x, X_REPLACE, cfa);
 		else
 			put_stmt(out, s);
@@ -717,16 +1138,23 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 	}
 }
 
-static bool line_changed(const struct emitter *em, const struct altr_line *L)
+/* The index of the line holding statement k: the reader numbers
+ * statements by input line (else the lines are searched). */
+static int line_of(const struct altr_unit *u, int k)
 {
-	for (int k = L->first; k < L->first + L->n; k++) {
-		if (em->xi[k] >= 0)
-			return true;
-		if ((em->u->stmts[k].facts & SF_PREFIX_ONLY) && k + 1 < em->u->nstmts &&
-		    em->xi[k + 1] >= 0)
-			return true;
+	int l = u->stmts[k].line - 1;
+	if (l >= 0 && l < u->nlines && u->lines[l].first <= k &&
+	    k < u->lines[l].first + u->lines[l].n)
+		return l;
+	int lo = 0, hi = u->nlines - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (u->lines[mid].first + u->lines[mid].n <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return false;
+	return lo;
 }
 
 /* Writes out what is buffered once there is enough of it. */
@@ -763,63 +1191,99 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	 * Flags bit 0: no status flag is live before the group's instruction
 	 * (a boundary at a SIC check there need not compare them). */
 	altr_buf_puts(out, "\t.section .rdb_iot,\"aR\",@progbits\n\t.balign 8\n");
-	for (int g = 1; g <= em->ngroups; g++) {
+	struct dec g = {.n = 0};
+	for (int k = 1; k <= em->ngroups; k++) {
+		dec_inc(&g);
 		altr_buf_put(out, "\t.quad .Lrdb_iot_b", 18);
-		altr_buf_putl(out, g);
+		altr_buf_put(out, g.d, (size_t)g.n);
 		altr_buf_put(out, " - .\n\t.long .Lrdb_iot_e", 23);
-		altr_buf_putl(out, g);
+		altr_buf_put(out, g.d, (size_t)g.n);
 		altr_buf_put(out, " - .Lrdb_iot_b", 14);
-		altr_buf_putl(out, g);
-		altr_buf_puts(out, em->gdead[g] ? "\n\t.long 1\n" : "\n\t.long 0\n");
+		altr_buf_put(out, g.d, (size_t)g.n);
+		altr_buf_put(out, em->gdead[k] ? "\n\t.long 1\n" : "\n\t.long 0\n", 10);
 		flush_out(out, f, rc);
 	}
 }
 
 /* One section per 'list' name: 8-byte entries, the listed code's start
- * relative to the entry and its length (docs/rules.md "list").  Names are
- * few (trace.rules has two): each entry is compared with those seen. */
+ * relative to the entry and its length (docs/rules.md "list"). */
 static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 {
-	const char **names = NULL;
-	size_t nnames = 0;
-	for (size_t i = 0; i < em->nlisted; i++) {
-		size_t k = 0;
-		while (k < nnames && strcmp(names[k], em->listed[i]) != 0)
-			k++;
-		if (k == nnames) {
-			names = altr_xrealloc(names, (nnames + 1) * sizeof *names);
-			names[nnames++] = em->listed[i];
-		}
-	}
-	for (size_t k = 0; k < nnames; k++) {
+	for (size_t i = 0; i < em->nlist; i++) {
+		const char *name = em->listed[i].section;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = em->listed[j].section == name ||
+			       strcmp(em->listed[j].section, name) == 0;
+		if (seen)
+			continue;
 		altr_buf_puts(out, "\t.section ");
-		altr_buf_puts(out, names[k]);
+		altr_buf_puts(out, name);
 		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
-		for (size_t n = 0; n < em->nlisted; n++) {
-			if (strcmp(em->listed[n], names[k]) != 0)
+		for (size_t j = i; j < em->nlist; j++) {
+			if (em->listed[j].section != name &&
+			    strcmp(em->listed[j].section, name) != 0)
 				continue;
-			altr_buf_puts(out, "\t.long .Laltr_lb");
-			altr_buf_putl(out, (long)n);
-			altr_buf_puts(out, " - ., .Laltr_le");
-			altr_buf_putl(out, (long)n);
-			altr_buf_puts(out, " - .Laltr_lb");
-			altr_buf_putl(out, (long)n);
+			char t[24]; /* room for any long: b never grows */
+			struct altr_buf b = {t, 0, sizeof t};
+			altr_buf_putl(&b, (long)em->listed[j].n);
+			altr_buf_put(out, "\t.long .Laltr_lb", 16);
+			altr_buf_put(out, t, b.len);
+			altr_buf_put(out, " - ., .Laltr_le", 15);
+			altr_buf_put(out, t, b.len);
+			altr_buf_put(out, " - .Laltr_lb", 12);
+			altr_buf_put(out, t, b.len);
 			altr_buf_putc(out, '\n');
 			flush_out(out, f, rc);
 		}
 	}
-	free(names);
 }
 
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *f, struct altr_stats *st)
 {
 	struct emitter em = {.u = u, .rs = rs, .o = o, .st = st};
-	em.xi = altr_xmalloc(((size_t)u->nstmts + 1) * sizeof *em.xi);
+	size_t nxi = ((size_t)u->nstmts + 1) * sizeof *em.xi;
+	em.xi = altr_big_alloc(nxi);
 	for (int i = 0; i <= u->nstmts; i++)
 		em.xi[i] = -1;
+	compile_rules(&em);
 	altr_match_begin();
-	for (int i = 0; i < u->nstmts; i++) {
+	/* Statements ahead: their plan slot is loaded at 16, looked at at 8,
+	 * and for a new plan, the instruction and its text loaded. */
+	enum { AHEAD = 8, RING = 4 * AHEAD };
+	struct ahead ring[RING];
+	bool rules = em.rs->rules != NULL;
+	for (int i = -2 * AHEAD; i < u->nstmts; i++) {
+		/* the slot of the statement at 16 ahead is loaded */
+		int k = i + 2 * AHEAD;
+		if (k < u->nstmts && rules && u->stmts[k].kind == STMT_INSN) {
+			const struct altr_stmt *a = &u->stmts[k];
+			struct ahead *r = &ring[k % RING];
+			r->ctx = altr_match_ctx(a);
+			r->hash = plan_hash(a->insn, r->ctx);
+			r->found = false;
+			if (em.capptab)
+				__builtin_prefetch(&em.ptab[r->hash & (em.capptab - 1)]);
+		}
+		/* at 8 ahead looked at; for a new plan, its insn loaded */
+		k = i + AHEAD;
+		if (k >= 0 && k < u->nstmts && rules &&
+		    u->stmts[k].kind == STMT_INSN) {
+			const struct altr_stmt *a = &u->stmts[k];
+			struct ahead *r = &ring[k % RING];
+			const struct pslot *e = plan_slot(&em, a->insn, r->ctx, r->hash);
+			if (e) {
+				r->found = true;
+				r->slot = *e;
+			} else {
+				__builtin_prefetch(a->insn);
+				__builtin_prefetch((const char *)a->insn + 64);
+				__builtin_prefetch(a->text.p);
+			}
+		}
+		if (i < 0)
+			continue;
 		struct altr_stmt *s = &u->stmts[i];
 		if (s->kind != STMT_INSN)
 			continue;
@@ -828,7 +1292,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			continue;
 		}
 		st->insns++;
-		if (!s->insn->desc) {
+		/* the reader counted them: no need to look at every insn */
+		if (u->nunknown && !s->insn->desc) {
 			st->unknown++;
 			warn_unknown(&em, s);
 		}
@@ -836,11 +1301,13 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			st->flags_live_sites++;
 		if (!(s->facts & SF_EXEC))
 			continue;
-		em.xi[i] = apply_rules(&em, i);
+		if (rules)
+			em.xi[i] = apply_rules(&em, i, &ring[i % RING]);
 		if (em.xi[i] >= 0)
 			st->matched_insns++;
 	}
 	altr_match_end();
+	tally(&em);
 	int rc = 0;
 	if (em.errors) {
 		rc = -1;
@@ -849,14 +1316,40 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		 * error; then the output goes out in pieces. */
 		struct altr_buf out = {0};
 		const char *same = u->src; /* start of unchanged input not yet out */
-		for (int l = 0; l < u->nlines; l++) {
-			const struct altr_line *L = &u->lines[l];
-			if (!line_changed(&em, L))
-				continue;
-			put_src(&out, same, (size_t)(L->text.p - same), f, &rc);
-			emit_line(&em, &out, L);
-			same = L->text.p + L->text.len + L->has_newline;
-			flush_out(&out, f, &rc);
+		int done = -1;             /* lines before this one are out */
+		for (size_t x = 0; x < em.nxs; x++) {
+			/* what is written for expansions ahead, loaded early */
+			if (x + 8 < em.nxs) {
+				const struct expansion *a = &em.xs[x + 8];
+				__builtin_prefetch(&em.plans[a->plan]);
+				__builtin_prefetch(&u->stmts[a->stmt]);
+				if (a->line > 0 && a->line <= u->nlines)
+					__builtin_prefetch(&u->lines[a->line - 1]);
+			}
+			if (x + 4 < em.nxs) {
+				const struct plan *p = &em.plans[em.xs[x + 4].plan];
+				if (em.ptext.p)
+					__builtin_prefetch(em.ptext.p + p->off);
+				if (em.pholes)
+					__builtin_prefetch(&em.pholes[p->hole0]);
+				__builtin_prefetch(u->stmts[em.xs[x + 4].stmt].text.p);
+			}
+			/* the lines changed: the statement's, and that of a
+			 * prefix statement before it */
+			int k = em.xs[x].stmt;
+			int ls[2] = {-1, line_of(u, k)};
+			if (k > 0 && (u->stmts[k - 1].facts & SF_PREFIX_ONLY))
+				ls[0] = line_of(u, k - 1);
+			for (int j = 0; j < 2; j++) {
+				if (ls[j] <= done)
+					continue;
+				const struct altr_line *L = &u->lines[ls[j]];
+				put_src(&out, same, (size_t)(L->text.p - same), f, &rc);
+				emit_line(&em, &out, L);
+				same = L->text.p + L->text.len + L->has_newline;
+				flush_out(&out, f, &rc);
+				done = ls[j];
+			}
 		}
 		if (u->len)
 			put_src(&out, same, (size_t)(u->src + u->len - same), f, &rc);
@@ -876,14 +1369,27 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	free(em.tm);
 	free(em.memo);
 	altr_buf_free(&em.memokeys);
-	altr_buf_free(&em.code);
 	altr_buf_free(&em.line);
-	for (int k = 0; k < 3; k++)
+	free(em.lhole.h);
+	for (int k = 0; k < 3; k++) {
 		altr_buf_free(&em.part[k]);
-	free(em.xs);
-	free(em.xi);
-	free(em.gdead);
-	free(em.listed);
+		free(em.phole[k].h);
+	}
+	altr_matcher_free(em.m);
+	free(em.rmatch);
+	free(em.rcase);
+	free(em.cwhen);
+	altr_big_free(em.plans, em.capplans * sizeof *em.plans);
+	free(em.ptab);
+	altr_buf_free(&em.ptext);
+	altr_big_free(em.pholes, em.cappholes * sizeof *em.pholes);
+	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
+	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);
+	altr_big_free(em.xs, em.capxs * sizeof *em.xs);
+	altr_big_free(em.xi, nxi);
+	altr_big_free(em.listed, em.caplisted * sizeof *em.listed);
+	altr_big_free(em.uses, em.capuses * sizeof *em.uses);
+	altr_big_free(em.gdead, em.capgdead * sizeof *em.gdead);
 	for (int i = 0; i < em.nwarned; i++)
 		free(em.warned[i]);
 	free(em.warned);

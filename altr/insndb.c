@@ -597,6 +597,17 @@ bool altr_insn_decode(struct altr_insn *in)
 	return false;
 }
 
+int altr_insndb_push_pop_names(const char *names[], int max)
+{
+	int n = 0;
+	for (int i = 0; i < NROWS; i++)
+		if (rows[i].attrs & (ATTR_PUSH | ATTR_POP)) {
+			ALTR_ASSERT(n < max && !strchr(rows[i].name, '#'));
+			names[n++] = rows[i].name;
+		}
+	return n;
+}
+
 const char *altr_idesc_name(const struct altr_idesc *d)
 {
 	return d ? d->name : "(unknown)";

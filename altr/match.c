@@ -6,6 +6,8 @@
  */
 #include "altr.h"
 
+#include <ctype.h>
+#include <emmintrin.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,8 @@ static bool is_reg_class(int r, enum altr_regclass c)
 	return r >= 0 && altr_regs[r].cls == c;
 }
 
+/* A predicate reading a statement fact must have it in altr_match_ctx:
+ * the emitter applies one evaluation to every statement alike. */
 static bool eval_pred(int pred, const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
@@ -94,6 +98,14 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	return false;
 }
 
+unsigned altr_match_ctx(const struct altr_stmt *s)
+{
+	return (s->facts & (SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_IN_APP |
+	                    SF_FUSED | SF_FUSES_BACK)) |
+	       (s->flags_live_in ? 1u << 16 : 0) |
+	       (s->flags_live_out ? 1u << 17 : 0);
+}
+
 /* Registers compare by family: base == %rsp also holds for %esp. */
 static bool same_reg(int a, int b)
 {
@@ -158,6 +170,527 @@ static struct altr_str subject(const struct altr_expr *e,
 		return none;
 	}
 	return none;
+}
+
+/* ------------------------------------------------- regex prefilters */
+
+/* Most regexes in rules fail on most subjects (/%r1[2-5]|%gs/ on every
+ * instruction's text) and the text of an instruction seen for the first
+ * time is new to every memo.  A regex is parsed once more here, into
+ * literals one of which each match must contain: a subject holding none
+ * cannot match, and regexec is not called.  Only a subset of POSIX ERE is
+ * understood (no intervals, no backslash letters, no collating elements);
+ * for anything else there is no filter.  A piece of a regex is known as
+ * the set of strings it matches (exact), or a set of which each match
+ * contains one, or nothing. */
+#define LIT_MAX 16 /* strings in a set */
+#define LIT_LEN 16 /* bytes in a string; longer ones are cut (still needed) */
+
+struct lits {
+	bool exact;              /* str is all the piece matches */
+	bool known;              /* else: each match contains one of str */
+	int n;
+	uint8_t len[LIT_MAX];
+	char str[LIT_MAX][LIT_LEN];
+};
+
+static const struct lits lits_unknown = {0};
+
+static bool lits_add(struct lits *l, const char *p, size_t n)
+{
+	if (n > LIT_LEN) {
+		if (l->exact)
+			return false;
+		n = LIT_LEN;
+	}
+	for (int i = 0; i < l->n; i++)
+		if (l->len[i] == n && memcmp(l->str[i], p, n) == 0)
+			return true;
+	if (l->n == LIT_MAX)
+		return false;
+	memcpy(l->str[l->n], p, n);
+	l->len[l->n++] = (uint8_t)n;
+	return true;
+}
+
+/* What a piece requires of any match: its set, unless it holds "". */
+static struct lits lits_req(struct lits a)
+{
+	a.exact = false;
+	for (int i = 0; i < a.n; i++)
+		if (!a.len[i])
+			return lits_unknown;
+	if (!a.known || !a.n)
+		return lits_unknown;
+	return a;
+}
+
+static int lits_minlen(const struct lits *a)
+{
+	int m = LIT_LEN + 1;
+	for (int i = 0; i < a->n; i++)
+		if (a->len[i] < m)
+			m = a->len[i];
+	return m;
+}
+
+/* The better requirement: longer shortest string, then fewer strings. */
+static struct lits lits_better(struct lits a, struct lits b)
+{
+	a = lits_req(a);
+	b = lits_req(b);
+	if (!a.known)
+		return b;
+	if (!b.known)
+		return a;
+	int ma = lits_minlen(&a), mb = lits_minlen(&b);
+	if (ma != mb)
+		return ma > mb ? a : b;
+	return a.n <= b.n ? a : b;
+}
+
+static struct lits lits_cat(struct lits a, struct lits b)
+{
+	if (a.exact && b.exact && a.n * b.n <= LIT_MAX) {
+		struct lits c = {.exact = true, .known = true};
+		bool ok = true;
+		for (int i = 0; i < a.n && ok; i++)
+			for (int j = 0; j < b.n && ok; j++) {
+				char t[2 * LIT_LEN];
+				memcpy(t, a.str[i], a.len[i]);
+				memcpy(t + a.len[i], b.str[j], b.len[j]);
+				ok = lits_add(&c, t, (size_t)a.len[i] + b.len[j]);
+			}
+		if (ok)
+			return c;
+	}
+	return lits_better(a, b);
+}
+
+static struct lits lits_alt(struct lits a, struct lits b)
+{
+	if (!a.exact || !b.exact) {
+		a = lits_req(a);
+		b = lits_req(b);
+		if (!a.known || !b.known)
+			return lits_unknown;
+	}
+	struct lits c = a;
+	for (int i = 0; i < b.n; i++)
+		if (!lits_add(&c, b.str[i], b.len[i]))
+			return lits_unknown;
+	return c;
+}
+
+struct rescan {
+	const char *p;
+	bool bad;                /* not understood: no filter */
+	bool plain;              /* no anchor or group seen */
+};
+
+static struct lits re_alt(struct rescan *r);
+
+/* A bracket expression after its '['; the set of its bytes, if few. */
+static struct lits re_bracket(struct rescan *r)
+{
+	static const struct {
+		const char *name;
+		int (*is)(int);
+	} classes[] = {
+		{"alpha", isalpha}, {"digit", isdigit}, {"alnum", isalnum},
+		{"upper", isupper}, {"lower", islower}, {"space", isspace},
+		{"blank", isblank}, {"punct", ispunct}, {"print", isprint},
+		{"graph", isgraph}, {"cntrl", iscntrl}, {"xdigit", isxdigit},
+	};
+	bool in[256] = {0}, neg = false;
+	const char *p = r->p;
+	if (*p == '^')
+		neg = true, p++;
+	for (bool first = true; first || *p != ']'; first = false) {
+		unsigned char c = (unsigned char)*p;
+		if (!c || c == '\\') {
+			r->bad = true;
+			return lits_unknown;
+		}
+		if (c == '[' && (p[1] == '.' || p[1] == '=')) {
+			r->bad = true;
+			return lits_unknown;
+		}
+		if (c == '[' && p[1] == ':') {
+			const char *e = strstr(p + 2, ":]");
+			size_t k, n = e ? (size_t)(e - p - 2) : 0;
+			for (k = 0; e && k < sizeof classes / sizeof classes[0]; k++)
+				if (strlen(classes[k].name) == n &&
+				    memcmp(classes[k].name, p + 2, n) == 0)
+					break;
+			if (!e || k == sizeof classes / sizeof classes[0]) {
+				r->bad = true;
+				return lits_unknown;
+			}
+			for (int b = 0; b < 256; b++)
+				if (classes[k].is(b))
+					in[b] = true;
+			p = e + 2;
+			continue;
+		}
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			unsigned char d = (unsigned char)p[2];
+			if (d == '[' || d == '\\' || d < c) {
+				r->bad = true;
+				return lits_unknown;
+			}
+			for (int b = c; b <= d; b++)
+				in[b] = true;
+			p += 3;
+			continue;
+		}
+		in[c] = true;
+		p++;
+	}
+	r->p = p + 1;
+	if (neg)
+		return lits_unknown;
+	struct lits l = {.exact = true, .known = true};
+	for (int b = 1; b < 256; b++) /* a subject holds no NUL regexec sees */
+		if (in[b]) {
+			char ch = (char)b;
+			if (!lits_add(&l, &ch, 1))
+				return lits_unknown;
+		}
+	return l;
+}
+
+static struct lits re_atom(struct rescan *r)
+{
+	char c = *r->p;
+	struct lits l = {.exact = true, .known = true};
+	switch (c) {
+	case '(':
+		r->p++;
+		r->plain = false;
+		l = re_alt(r);
+		if (*r->p != ')') {
+			r->bad = true;
+			return lits_unknown;
+		}
+		r->p++;
+		return l;
+	case '[':
+		r->p++;
+		return re_bracket(r);
+	case '.':
+		r->p++;
+		return lits_unknown;
+	case '^':
+	case '$':
+		r->p++;
+		r->plain = false;
+		lits_add(&l, "", 0);
+		return l;
+	case '\\':
+		c = r->p[1];
+		/* letters, digits and these are GNU operators, not literals */
+		if (!c || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z') || (unsigned char)c >= 0x80 ||
+		    strchr("<>`'", c)) {
+			r->bad = true;
+			return lits_unknown;
+		}
+		r->p += 2;
+		lits_add(&l, &c, 1);
+		return l;
+	case 0: case ')': case '|': case '*': case '+': case '?': case '{':
+	case '}': case ']':
+		r->bad = true;
+		return lits_unknown;
+	}
+	r->p++;
+	lits_add(&l, &c, 1);
+	return l;
+}
+
+static struct lits re_repeat(struct rescan *r)
+{
+	struct lits l = re_atom(r);
+	for (;;) {
+		char c = *r->p;
+		if (c == '*') {
+			l = lits_unknown;
+		} else if (c == '+') {
+			l = lits_req(l);
+		} else if (c == '?') {
+			if (!l.exact || !lits_add(&l, "", 0))
+				l = lits_unknown;
+		} else if (c == '{') {
+			r->bad = true;
+			return lits_unknown;
+		} else {
+			return l;
+		}
+		r->p++;
+	}
+}
+
+/* A concatenation: exact pieces in a row are joined into cur; once one
+ * is not exact, the result only requires (the best run, or piece). */
+static struct lits re_cat(struct rescan *r)
+{
+	struct lits empty = {.exact = true, .known = true, .n = 1};
+	struct lits cur = empty, best = lits_unknown;
+	bool exact = true;
+	while (!r->bad && *r->p && *r->p != '|' && *r->p != ')') {
+		struct lits b = re_repeat(r);
+		if (b.exact) {
+			struct lits c = lits_cat(cur, b);
+			if (c.exact) {
+				cur = c;
+				continue;
+			}
+			best = lits_better(best, cur);
+			cur = b;
+		} else {
+			best = lits_better(lits_better(best, cur), b);
+			cur = empty;
+		}
+		exact = false;
+	}
+	return exact ? cur : lits_better(best, cur);
+}
+
+static struct lits re_alt(struct rescan *r)
+{
+	struct lits l = re_cat(r);
+	while (!r->bad && *r->p == '|') {
+		r->p++;
+		l = lits_alt(l, re_cat(r));
+	}
+	return l;
+}
+
+/* The literals, and by byte which of them start with it. */
+struct altr_refilter {
+	bool exact;              /* the regex is these strings, "a|bc|d": a
+	                            match is the leftmost, then longest */
+	bool whole;              /* the regex is "^M$" and M at most these
+	                            strings (all of them, none left out): a
+	                            subject must be one of them */
+	bool whole_exact;        /* ... and M exactly these, without groups */
+	int nwhole;              /* whole: how many strings */
+	int nfirst;              /* distinct first bytes, if at most 4 */
+	uint8_t firsts[4];
+	uint16_t first[256];
+	uint8_t len[LIT_MAX];
+	uint32_t pre[LIT_MAX], mask[LIT_MAX]; /* first 4 bytes, as loaded */
+	char str[LIT_MAX][LIT_LEN];
+};
+
+/* Up to 4 bytes of p[0..n) as a little-endian word, zeros after. */
+static uint32_t load4(const char *p, size_t n)
+{
+	uint32_t w = 0;
+	if (n >= 4) {
+		memcpy(&w, p, 4);
+		return w;
+	}
+	for (size_t i = 0; i < n; i++)
+		w |= (uint32_t)(unsigned char)p[i] << (8 * i);
+	return w;
+}
+
+/* "^M$" with M (no '|' at its top) at most a set of strings: that set. */
+static bool whole_set(const char *src, struct lits *l, bool *plain)
+{
+	size_t n = strlen(src), bs = 0;
+	if (n < 2 || src[0] != '^' || src[n - 1] != '$')
+		return false;
+	while (bs + 2 < n && src[n - 2 - bs] == '\\')
+		bs++;
+	if (bs % 2) /* "\$": a dollar sign */
+		return false;
+	char *m = altr_xstrndup(src + 1, n - 2);
+	struct rescan r = {m, false, true};
+	*l = re_cat(&r);
+	bool ok = !r.bad && !*r.p && l->exact;
+	*plain = r.plain;
+	free(m);
+	return ok;
+}
+
+void altr_re_prefilter(struct altr_expr *e)
+{
+	free(e->filter);
+	e->filter = NULL;
+	bool wplain;
+	struct lits w;
+	if (whole_set(e->re_src, &w, &wplain)) {
+		struct altr_refilter *f = altr_xcalloc(1, sizeof *f);
+		f->whole = true;
+		f->whole_exact = wplain && e->nsub == 0;
+		for (int i = 0; i < w.n; i++) {
+			f->len[i] = w.len[i];
+			memcpy(f->str[i], w.str[i], w.len[i]);
+		}
+		f->nwhole = w.n;
+		e->filter = f;
+		return;
+	}
+	struct rescan r = {e->re_src, false, true};
+	struct lits l = re_alt(&r);
+	if (r.bad || *r.p)
+		return;
+	bool exact = r.plain && l.exact;
+	l = lits_req(l);
+	if (!l.known)
+		return;
+	/* a string holding another one of the set adds nothing (but is a
+	 * match of its own, if exact) */
+	for (int i = 0; i < l.n && !exact; i++)
+		for (int j = 0; j < l.n; j++)
+			if (i != j && l.len[j] <= l.len[i] &&
+			    memmem(l.str[i], l.len[i], l.str[j], l.len[j])) {
+				l.n--;
+				memmove(&l.str[i], &l.str[i + 1],
+				        (size_t)(l.n - i) * sizeof l.str[0]);
+				memmove(&l.len[i], &l.len[i + 1], (size_t)(l.n - i));
+				i--;
+				break;
+			}
+	struct altr_refilter *f = altr_xcalloc(1, sizeof *f);
+	f->exact = exact;
+	for (int i = 0; i < l.n; i++) {
+		unsigned char c0 = (unsigned char)l.str[i][0];
+		if (!f->first[c0] && f->nfirst >= 0) {
+			if (f->nfirst < 4)
+				f->firsts[f->nfirst++] = c0;
+			else
+				f->nfirst = -1;
+		}
+		f->first[(unsigned char)l.str[i][0]] |= (uint16_t)(1u << i);
+		f->len[i] = l.len[i];
+		memcpy(f->str[i], l.str[i], l.len[i]);
+		size_t k = l.len[i] < 4 ? l.len[i] : 4;
+		f->pre[i] = load4(l.str[i], k);
+		f->mask[i] = k == 4 ? ~0u : (1u << (8 * k)) - 1;
+	}
+	e->filter = f;
+}
+
+/* Where a literal of f starts at subj.p[i]: the longest one's index, or
+ * -1. */
+static inline int lit_at(const struct altr_refilter *f, struct altr_str subj,
+                         size_t i)
+{
+	unsigned m = f->first[(unsigned char)subj.p[i]];
+	if (!m)
+		return -1;
+	size_t left = subj.len - i;
+	uint32_t w = load4(subj.p + i, left);
+	int best = -1;
+	for (; m; m &= m - 1) {
+		int k = __builtin_ctz(m);
+		if ((w & f->mask[k]) == f->pre[k] && f->len[k] <= left &&
+		    (f->len[k] <= 4 || memcmp(subj.p + i + 4, f->str[k] + 4,
+		                              f->len[k] - 4u) == 0) &&
+		    (best < 0 || f->len[k] > f->len[best]))
+			best = k;
+	}
+	return best;
+}
+
+/* Bits of the 16 bytes at p[0..16) equal to one of f's first bytes. */
+static unsigned first_mask(const struct altr_refilter *f, __m128i v)
+{
+	__m128i eq = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)f->firsts[0]));
+	for (int k = 1; k < f->nfirst; k++)
+		eq = _mm_or_si128(eq, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)f->firsts[k])));
+	return (unsigned)_mm_movemask_epi8(eq);
+}
+
+/* The first place in subj where one of f's literals starts, with the
+ * index of the longest there in *k; false if there is none.  With at
+ * NULL, only whether any literal is there at all. */
+static bool find_lit(const struct altr_refilter *f, struct altr_str subj,
+                     size_t *at, int *k)
+{
+	size_t i = 0;
+	if (f->nfirst > 0 && subj.len >= 8) {
+		/* 16 bytes at a time, never past the subject's end */
+		for (; i < subj.len; i += 16) {
+			__m128i v;
+			unsigned keep = 0xffff;
+			if (i + 16 <= subj.len) {
+				v = _mm_loadu_si128((const __m128i *)(const void *)(subj.p + i));
+			} else if (subj.len >= 16) { /* the last 16, overlapping */
+				size_t b = subj.len - 16;
+				v = _mm_loadu_si128((const __m128i *)(const void *)(subj.p + b));
+				keep = 0xffffu << (i - b);
+				i = b;
+			} else { /* 8 <= len < 16: two overlapping halves */
+				uint64_t lo, hi;
+				memcpy(&lo, subj.p, 8);
+				memcpy(&hi, subj.p + subj.len - 8, 8);
+				v = _mm_set_epi64x((long long)hi, (long long)lo);
+				unsigned m = first_mask(f, v);
+				unsigned pos = (m & 0xff) | ((m >> 8) << (subj.len - 8));
+				for (; pos; pos &= pos - 1) {
+					size_t j = (size_t)__builtin_ctz(pos);
+					int kk = lit_at(f, subj, j);
+					if (kk >= 0) {
+						if (at)
+							*at = j, *k = kk;
+						return true;
+					}
+				}
+				return false;
+			}
+			for (unsigned m = first_mask(f, v) & keep; m; m &= m - 1) {
+				size_t j = i + (size_t)__builtin_ctz(m);
+				int kk = lit_at(f, subj, j);
+				if (kk >= 0) {
+					if (at)
+						*at = j, *k = kk;
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+	for (; i < subj.len; i++) {
+		if (!f->first[(unsigned char)subj.p[i]])
+			continue;
+		int kk = lit_at(f, subj, i);
+		if (kk >= 0) {
+			if (at)
+				*at = i, *k = kk;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The string of a whole filter subj is (up to a NUL, where regexec
+ * stops), or -1. */
+static int whole_of(const struct altr_refilter *f, struct altr_str subj)
+{
+	const char *z = memchr(subj.p, 0, subj.len);
+	if (z)
+		subj.len = (size_t)(z - subj.p);
+	for (int k = 0; k < f->nwhole; k++)
+		if (f->len[k] == subj.len && memcmp(f->str[k], subj.p, subj.len) == 0)
+			return k;
+	return -1;
+}
+
+/* False if e cannot match subj: it holds none of e's literals, or is not
+ * one of its whole strings. */
+static bool may_match(const struct altr_expr *e, struct altr_str subj)
+{
+	const struct altr_refilter *f = e->filter;
+	if (!f)
+		return true;
+	if (f->whole)
+		return whole_of(f, subj) >= 0;
+	return find_lit(f, subj, NULL, NULL);
 }
 
 /* Regex results by (expression, subject text), while altr_match_begin is
@@ -258,23 +791,118 @@ static void set_caps(struct altr_str caps[10], struct altr_str subj,
 	}
 }
 
+/* Results of one regex leaf by subject, for subjects of 16 bytes at most
+ * (mnemonics, most operands): these repeat, and the packed subject is
+ * its own key.  Direct-mapped. */
+enum { LC_SIZE = 256 };
+struct lcent {
+	uint64_t a, b;           /* the subject: first and last 8 bytes (4, or
+	                            bytes 0, n/2 and n-1 when shorter) */
+	uint8_t len;
+	bool valid, hit;
+	int8_t so[10], eo[10];   /* captures when hit, -1: none */
+};
+
+static void pack(struct altr_str t, uint64_t *a, uint64_t *b)
+{
+	const char *p = t.p;
+	size_t n = t.len;
+	*a = *b = 0;
+	if (n >= 8) {
+		memcpy(a, p, 8);
+		memcpy(b, p + n - 8, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+		memcpy(&x, p, 4);
+		memcpy(&y, p + n - 4, 4);
+		*a = x | (uint64_t)y << 32;
+	} else if (n) {
+		*a = (unsigned char)p[0] | (unsigned)(unsigned char)p[n / 2] << 8 |
+		     (unsigned)(unsigned char)p[n - 1] << 16;
+	}
+}
+
 static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
-                       struct altr_str caps[10])
+                       struct altr_str caps[10], struct lcent *cache)
 {
 	struct altr_str subj = subject(e, s);
+	struct lcent *c = NULL;
 	regoff_t so[10], eo[10];
+	if (cache && subj.len <= 16) {
+		uint64_t a, b;
+		pack(subj, &a, &b);
+		uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
+		             subj.len;
+		c = &cache[(h ^ (h >> 29) ^ (h >> 47)) & (LC_SIZE - 1)];
+		if (c->valid && c->a == a && c->b == b && c->len == subj.len) {
+			if (c->hit) {
+				for (int i = 0; i < 10; i++)
+					so[i] = c->so[i], eo[i] = c->eo[i];
+				set_caps(caps, subj, so, eo);
+			}
+			return e->negate ? !c->hit : c->hit;
+		}
+		*c = (struct lcent){.a = a, .b = b, .len = (uint8_t)subj.len,
+		                    .valid = true};
+	}
 	struct re_memo *r = NULL;
-	if (memo.on && subj.len < 0x7fff) {
+	bool hit;
+	const struct altr_refilter *f = e->filter;
+	if (f && f->whole_exact) {
+		/* "^(a|bc)$"-like without groups: the subject is the match */
+		int k = whole_of(f, subj);
+		if (k < 0) {
+			if (c)
+				c->hit = false;
+			return e->negate;
+		}
+		hit = true;
+		for (int i = 0; i < 10; i++)
+			so[i] = eo[i] = -1;
+		so[0] = 0;
+		eo[0] = (regoff_t)f->len[k];
+		goto found;
+	}
+	if (f && f->exact) {
+		/* a union of strings: its match is found directly, as POSIX has
+		 * it (the leftmost, then the longest) */
+		size_t at = 0;
+		int k = 0;
+		hit = find_lit(f, subj, &at, &k);
+		if (!hit) {
+			if (c)
+				c->hit = false;
+			return e->negate;
+		}
+		/* (regexec stops at a NUL: past one, it decides) */
+		if (!memchr(subj.p, 0, at + f->len[k])) {
+			for (int i = 0; i < 10; i++)
+				so[i] = eo[i] = -1;
+			so[0] = (regoff_t)at;
+			eo[0] = (regoff_t)(at + f->len[k]);
+			goto found;
+		}
+	} else if (!may_match(e, subj)) {
+		return e->negate;
+	}
+	/* an instruction's whole text is new to the memo nearly always (the
+	 * emitter evaluates each text once or so): it would only grow */
+	if (memo.on && subj.len < 0x7fff && e->subj != SUBJ_INSN) {
 		r = re_find(e, subj);
 		if (r->e) {
-			if (r->hit && caps) {
+			if (r->hit) {
 				so[0] = r->so0, eo[0] = r->eo0;
 				for (int i = 1; i < 10; i++) {
 					so[i] = r->more < 0 ? -1 : memo.caps[r->more + 2 * (i - 1)];
 					eo[i] = r->more < 0 ? -1 : memo.caps[r->more + 2 * (i - 1) + 1];
 				}
 				set_caps(caps, subj, so, eo);
+				if (c)
+					for (int i = 0; i < 10; i++)
+						c->so[i] = (int8_t)so[i], c->eo[i] = (int8_t)eo[i];
 			}
+			if (c)
+				c->hit = r->hit;
 			return e->negate ? !r->hit : r->hit;
 		}
 	}
@@ -283,13 +911,21 @@ static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
 	memcpy(buf, subj.p, subj.len);
 	buf[subj.len] = 0;
 	regmatch_t m[10];
-	bool hit = regexec(&e->re, buf, 10, m, 0) == 0;
+	hit = regexec(&e->re, buf, 10, m, 0) == 0;
 	for (int i = 0; i < 10; i++) {
 		so[i] = hit ? m[i].rm_so : -1;
 		eo[i] = hit ? m[i].rm_eo : -1;
 	}
+	if (buf != small)
+		free(buf);
+found:
 	if (hit && caps)
 		set_caps(caps, subj, so, eo);
+	if (c) {
+		c->hit = hit;
+		for (int i = 0; hit && i < 10; i++)
+			c->so[i] = (int8_t)so[i], c->eo[i] = (int8_t)eo[i];
+	}
 	if (r) {
 		/* the slot is still free: nothing was added since re_find */
 		*r = (struct re_memo){.e = e, .p = subj.p, .hash = r->hash,
@@ -312,30 +948,105 @@ static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
 		}
 		memo.n++;
 	}
-	if (buf != small)
-		free(buf);
 	return e->negate ? !hit : hit;
 }
 
-bool altr_expr_eval(const struct altr_expr *e, const struct altr_unit *u,
-                    const struct altr_stmt *s, struct altr_str caps[10])
+/* ------------------------------------------------- compiled expressions */
+
+/* An expression becomes its leaves in the order the tree walk would test
+ * them, each naming the leaf to test next when it holds and when it does
+ * not (or the result): the same tests in the same order, so the same
+ * captures, without a recursive walk through every and/or/not. */
+enum { PC_TRUE = -1, PC_FALSE = -2 };
+
+struct mtest {
+	const struct altr_expr *e; /* EX_PRED, EX_CMP or EX_MATCH */
+	int on_true, on_false;
+	struct lcent *cache;       /* EX_MATCH on a short subject */
+};
+
+struct altr_matcher {
+	struct mtest *t;
+	int n, cap;
+};
+
+struct altr_matcher *altr_matcher_new(void)
 {
-	(void)u;
-	if (!e)
-		return true;
-	switch (e->op) {
-	case EX_TRUE: return true;
-	case EX_NOT: return !altr_expr_eval(e->l, u, s, caps);
-	case EX_AND:
-		return altr_expr_eval(e->l, u, s, caps) &&
-		       altr_expr_eval(e->r, u, s, caps);
-	case EX_OR:
-		return altr_expr_eval(e->l, u, s, caps) ||
-		       altr_expr_eval(e->r, u, s, caps);
-	case EX_PRED: return eval_pred(e->pred, s);
-	case EX_CMP: return eval_cmp(e, s->insn);
-	case EX_MATCH: return eval_match(e, s, caps);
+	return altr_xcalloc(1, sizeof(struct altr_matcher));
+}
+
+void altr_matcher_free(struct altr_matcher *m)
+{
+	if (m) {
+		for (int i = 0; i < m->n; i++)
+			free(m->t[i].cache);
+		free(m->t);
 	}
-	ALTR_ASSERT(!"unknown expression node");
-	return false;
+	free(m);
+}
+
+static int compile(struct altr_matcher *m, const struct altr_expr *e, int t,
+                   int f)
+{
+	if (!e)
+		return t;
+	switch (e->op) {
+	case EX_TRUE:
+		return t;
+	case EX_NOT:
+		return compile(m, e->l, f, t);
+	case EX_AND:
+		return compile(m, e->l, compile(m, e->r, t, f), f);
+	case EX_OR:
+		return compile(m, e->l, t, compile(m, e->r, t, f));
+	case EX_PRED:
+	case EX_CMP:
+	case EX_MATCH:
+		break;
+	default:
+		ALTR_ASSERT(!"unknown expression node");
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->t = altr_xrealloc(m->t, (size_t)m->cap * sizeof *m->t);
+	}
+	m->t[m->n] = (struct mtest){e, t, f, NULL};
+	if (e->op == EX_MATCH && e->subj != SUBJ_INSN)
+		m->t[m->n].cache = altr_xcalloc(LC_SIZE, sizeof(struct lcent));
+	return m->n++;
+}
+
+int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e)
+{
+	return compile(m, e, PC_TRUE, PC_FALSE);
+}
+
+_Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
+
+bool altr_matcher_run(const struct altr_matcher *m, int entry,
+                      struct altr_eval *ev)
+{
+	const struct altr_stmt *s = ev->s;
+	int pc = entry;
+	while (pc >= 0) {
+		const struct mtest *t = &m->t[pc];
+		const struct altr_expr *e = t->e;
+		bool r;
+		if (e->op == EX_PRED) {
+			/* the rules test the same few: each worked out once */
+			uint64_t bit = 1ull << e->pred;
+			if (!(ev->known & bit)) {
+				ev->known |= bit;
+				if (eval_pred(e->pred, s))
+					ev->value |= bit;
+			}
+			r = ev->value & bit;
+		} else if (e->op == EX_CMP) {
+			r = eval_cmp(e, s->insn);
+		} else {
+			r = eval_match(e, s, ev->caps, t->cache);
+		}
+		pc = r ? t->on_true : t->on_false;
+	}
+	return pc == PC_TRUE;
 }

@@ -143,6 +143,7 @@ void rules_expr_free(struct altr_expr *e)
 	if (e->op == EX_MATCH) {
 		regfree(&e->re);
 		free(e->re_src);
+		free(e->filter);
 	}
 	free(e);
 }
@@ -424,6 +425,7 @@ struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
 	e->negate = negate;
 	e->re_src = re;
 	e->nsub = (int)e->re.re_nsub;
+	altr_re_prefilter(e);
 	re = NULL;
 out:
 	free(subject);

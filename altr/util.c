@@ -66,18 +66,15 @@ bool altr_str_starts(struct altr_str s, const char *lit)
 	return s.len >= n && memcmp(s.p, lit, n) == 0;
 }
 
-void altr_buf_put(struct altr_buf *b, const char *s, size_t n)
+void altr_buf_grow(struct altr_buf *b, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->p = altr_xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
+	if (b->len + n + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->p = altr_xrealloc(b->p, cap);
+	b->cap = cap;
 }
 
 void altr_buf_puts(struct altr_buf *b, const char *s)
@@ -85,21 +82,37 @@ void altr_buf_puts(struct altr_buf *b, const char *s)
 	altr_buf_put(b, s, strlen(s));
 }
 
-void altr_buf_putc(struct altr_buf *b, char c)
-{
-	altr_buf_put(b, &c, 1);
-}
-
+/* Two digits at a time, straight into the buffer: the emitter writes
+ * hundreds of thousands of label numbers. */
 void altr_buf_putl(struct altr_buf *b, long v)
 {
-	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	size_t n = 1 + (v < 0);
+	for (unsigned long t = u; t >= 10; t /= 10)
+		n++;
+	if (b->len + n + 1 > b->cap)
+		altr_buf_grow(b, n);
+	char *p = b->p + b->len + n;
+	b->len += n;
+	*p = 0;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	}
+	if (u >= 10) {
+		*--p = pairs[u * 2 + 1];
+		*--p = pairs[u * 2];
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
-	altr_buf_put(b, p, (size_t)(e - p));
 }
 
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
@@ -253,10 +266,64 @@ _Noreturn void altr_assert_fail(const char *file, int line, const char *what)
 
 /* Large arrays (statements, instructions) come from mmap with transparent
  * huge pages requested: page faults were a quarter of the reading time.
- * Those of 2 MB or more start on a 2 MB boundary, or no huge page fits. */
+ * Those of 2 MB or more start on a 2 MB boundary, or no huge page fits.
+ * Freed ones are kept, a few, for a later allocation they fit: their pages
+ * are in place, where fresh ones cost the kernel clearing them (a large
+ * part of a run); clearing them here is cheaper. */
 #define HUGE_PAGE ((size_t)2 << 20)
+#define PAGE ((size_t)4096)
+enum { BIG_KEPT = 8, BIG_LENT = 64, BIG_MIN = 1 << 16 };
+struct bigblk {
+	char *p;
+	size_t n;                /* bytes mapped */
+};
+static struct bigblk big_kept[BIG_KEPT]; /* freed, free for reuse */
+static struct bigblk big_lent[BIG_LENT]; /* reused: their mapped size */
+
+static size_t round_page(size_t n)
+{
+	return (n + PAGE - 1) / PAGE * PAGE;
+}
+
+/* The size mapped at p, given out for n bytes; forgets a lent block. */
+static size_t big_mapped(void *p, size_t n)
+{
+	for (int i = 0; i < BIG_LENT; i++)
+		if (big_lent[i].p == p) {
+			big_lent[i].p = NULL;
+			return big_lent[i].n;
+		}
+	return round_page(n);
+}
+
+static void *big_reuse(size_t n)
+{
+	int best = -1;
+	for (int i = 0; i < BIG_KEPT; i++)
+		if (big_kept[i].p && big_kept[i].n >= n &&
+		    (best < 0 || big_kept[i].n < big_kept[best].n))
+			best = i;
+	if (best < 0)
+		return NULL;
+	struct bigblk b = big_kept[best];
+	if (b.n != round_page(n)) { /* remember its size */
+		int i = 0;
+		while (i < BIG_LENT && big_lent[i].p)
+			i++;
+		if (i == BIG_LENT)
+			return NULL;
+		big_lent[i] = b;
+	}
+	big_kept[best].p = NULL;
+	memset(b.p, 0, n);
+	return b.p;
+}
+
 void *altr_big_alloc(size_t n)
 {
+	void *q = big_reuse(n);
+	if (q)
+		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
 	char *p = mmap(NULL, n + extra, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -267,7 +334,7 @@ void *altr_big_alloc(size_t n)
 		if (head)
 			munmap(p, head);
 		/* the mapping is n rounded up to pages, plus extra */
-		size_t pg = 4096, end = (n + pg - 1) / pg * pg;
+		size_t end = round_page(n);
 		if (extra > head)
 			munmap(p + head + end, extra - head);
 		p += head;
@@ -280,7 +347,23 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 {
 	if (!p)
 		return altr_big_alloc(n);
-	void *q = mremap(p, old, n, MREMAP_MAYMOVE);
+	size_t mapped = big_mapped(p, old);
+	if (n <= mapped) {
+		if (n > old)
+			memset((char *)p + old, 0, n - old);
+		if (mapped != round_page(n)) { /* still lent */
+			for (int i = 0; i < BIG_LENT; i++)
+				if (!big_lent[i].p) {
+					big_lent[i] = (struct bigblk){p, mapped};
+					return p;
+				}
+			munmap((char *)p + round_page(n), mapped - round_page(n));
+		}
+		return p;
+	}
+	if (mapped > old)
+		memset((char *)p + old, 0, mapped - old);
+	void *q = mremap(p, mapped, n, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
 		altr_die("out of memory (%zu bytes)", n);
 	madvise(q, n, MADV_HUGEPAGE);
@@ -289,6 +372,20 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 
 void altr_big_free(void *p, size_t n)
 {
-	if (p)
-		munmap(p, n);
+	if (!p)
+		return;
+	struct bigblk b = {p, big_mapped(p, n)};
+	if (b.n >= BIG_MIN)
+		for (int i = 0; i < BIG_KEPT; i++) {
+			if (!big_kept[i].p) {
+				big_kept[i] = b;
+				return;
+			}
+			if (big_kept[i].n < b.n) { /* keep the bigger */
+				struct bigblk t = big_kept[i];
+				big_kept[i] = b;
+				b = t;
+			}
+		}
+	munmap(b.p, b.n);
 }

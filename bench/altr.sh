@@ -14,6 +14,11 @@ die() { echo "bench/altr: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
 altr=$1
 [ -x "$altr" ] || die "altr '$altr' is not an executable"
+# The runs below happen in the build folder: a relative path must not break.
+case $altr in
+/*) ;;
+*/*) altr=$(cd "$(dirname "$altr")" && pwd)/$(basename "$altr") ;;
+esac
 rules=${2:-}
 if [ -z "$rules" ]; then
 	rules=$repo/rules/trace.rules
