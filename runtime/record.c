@@ -405,7 +405,6 @@ static const char *name(long nr)
 	return n ? n : "?";
 }
 
-/* Ends the replay as the recording ended: END says how. */
 /* Ends the replay as the recording ended: its status, or its fatal signal
  * with the default action (no handler of the program may catch it). */
 static _Noreturn void die_as_recorded(const struct rdb_tf_exit *x)
@@ -424,6 +423,7 @@ static _Noreturn void die_as_recorded(const struct rdb_tf_exit *x)
 		rdb_sys1(__NR_exit_group, x->how == RDB_TF_EXIT_STATUS ? x->value : 125);
 }
 
+/* Ends the replay as the recording ended: END says how. */
 static _Noreturn void replay_end(const char *why)
 {
 	struct rdb_tf_exit x;

@@ -81,7 +81,7 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 	if (target == count && target) {
 		/* due now: the next check (a count past the target would be a
 		 * divergence, caught by the pc and count checks) */
-		rdb_sic_set(count, 0);
+		RT->sic_stop = 0;
 		RT->sic_origin = RDB_SIC_END - count;
 		RT->poked = 1;
 		g[REG_R15] = RDB_SIC_END;
