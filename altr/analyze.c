@@ -337,6 +337,8 @@ enum {
 	AX_EXTERN = 64,  /* branch: to a plain name defined nowhere in the unit */
 };
 
+_Static_assert(SF_FUSES_BACK < (1 << 16), "aux.facts holds the SF_* bits");
+
 /* What a label's name is (read once). */
 enum { LK_LOCAL, LK_NUMERIC, LK_NONLOCAL };
 
@@ -363,7 +365,8 @@ struct aux {
 	                    the next one to the same label.  Nf references
 	                    waiting for their label use nref too. */
 	int func, target; /* the statement's results */
-	uint16_t facts;  /* the statement's SF_*, analysis bits updated */
+	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
+	                    analysis bits updated */
 	uint8_t kind;    /* the statement's */
 	uint8_t live_in, live_out; /* the statement's results */
 	uint8_t live;    /* flags live before the statement runs */

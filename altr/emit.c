@@ -103,12 +103,6 @@ struct tmpl {
 	char *names;             /* the names' text, NUL-separated */
 };
 
-/* Inserted code of a rule with 'list': .Laltr_lb<n> .. .Laltr_le<n>. */
-struct listed {
-	unsigned long n;
-	const char *section;
-};
-
 /* A decimal number counted up in place: the group and table numbers
  * follow one another, and formatting each was a tenth of writing. */
 struct dec {
@@ -153,9 +147,9 @@ struct emitter {
 	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
 	size_t capgdead;
 	unsigned long nlabels;
-	struct listed *listed;   /* code of rules with 'list', in order */
-	size_t nlisted;          /* listed code so far */
-	size_t nlist, caplisted; /* entries in listed */
+	const char **listed;     /* per code of a rule with 'list' (.Laltr_lb<n>
+	                            .. .Laltr_le<n>, n its index): its section */
+	size_t nlisted, caplisted;
 	uint32_t *uses;          /* per plan: statements it was applied to */
 	size_t capuses;
 	int errors;
@@ -792,7 +786,7 @@ static int apply_rules(struct emitter *em, int si, const struct ahead *a)
 	return (int)em->nxs++;
 }
 
-/* The rules' match counts, and the listed code in order: what applying
+/* The rules' match counts, and the listed code's sections: what applying
  * the plans added up to. */
 static void tally(struct emitter *em)
 {
@@ -801,15 +795,15 @@ static void tally(struct emitter *em)
 		for (size_t r = 0; r < p->nrules; r++)
 			em->prules[p->rule0 + r]->nmatched += em->uses[k];
 	}
+	size_t cap = 0;
+	em->listed = grow(em->listed, &cap, 0, sizeof *em->listed,
+	                  em->nlisted + 1);
+	em->caplisted = cap;
 	for (size_t i = 0; i < em->nxs; i++) {
 		const struct expansion *x = &em->xs[i];
 		const struct plan *p = &em->plans[x->plan];
-		for (size_t k = 0; k < p->nlisted; k++) {
-			em->listed = grow(em->listed, &em->caplisted, em->nlist,
-			                  sizeof *em->listed, 1024);
-			em->listed[em->nlist++] = (struct listed){
-				x->list0 + k, em->psect[p->sect0 + k]};
-		}
+		for (size_t k = 0; k < p->nlisted; k++)
+			em->listed[x->list0 + k] = em->psect[p->sect0 + k];
 	}
 }
 
@@ -1206,27 +1200,33 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 }
 
 /* One section per 'list' name: 8-byte entries, the listed code's start
- * relative to the entry and its length (docs/rules.md "list"). */
+ * relative to the entry and its length (docs/rules.md "list").  Names are
+ * few (trace.rules has two): each entry is compared with those seen. */
 static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 {
-	for (size_t i = 0; i < em->nlist; i++) {
-		const char *name = em->listed[i].section;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = em->listed[j].section == name ||
-			       strcmp(em->listed[j].section, name) == 0;
-		if (seen)
-			continue;
+	const char **names = NULL;
+	size_t nnames = 0;
+	for (size_t i = 0; i < em->nlisted; i++) {
+		size_t k = 0;
+		while (k < nnames && names[k] != em->listed[i] &&
+		       strcmp(names[k], em->listed[i]) != 0)
+			k++;
+		if (k == nnames) {
+			names = altr_xrealloc(names, (nnames + 1) * sizeof *names);
+			names[nnames++] = em->listed[i];
+		}
+	}
+	for (size_t k = 0; k < nnames; k++) {
 		altr_buf_puts(out, "\t.section ");
-		altr_buf_puts(out, name);
+		altr_buf_puts(out, names[k]);
 		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
-		for (size_t j = i; j < em->nlist; j++) {
-			if (em->listed[j].section != name &&
-			    strcmp(em->listed[j].section, name) != 0)
+		for (size_t n = 0; n < em->nlisted; n++) {
+			if (em->listed[n] != names[k] &&
+			    strcmp(em->listed[n], names[k]) != 0)
 				continue;
 			char t[24]; /* room for any long: b never grows */
 			struct altr_buf b = {t, 0, sizeof t};
-			altr_buf_putl(&b, (long)em->listed[j].n);
+			altr_buf_putl(&b, (long)n);
 			altr_buf_put(out, "\t.long .Laltr_lb", 16);
 			altr_buf_put(out, t, b.len);
 			altr_buf_put(out, " - ., .Laltr_le", 15);
@@ -1237,6 +1237,7 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 			flush_out(out, f, rc);
 		}
 	}
+	free(names);
 }
 
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
