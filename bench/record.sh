@@ -100,7 +100,8 @@ for p in life mesh bzip2; do
 		/each about/ { for (i = 1; i <= NF; i++) if ($i == "about") med = $(i + 1) / 1000 }
 		$1 == k && $2 ~ /^[0-9.]+$/ { row = $2 / 1000 }
 		END { print row != "" ? row : med }')
-	bytes=$(du -sb $p.trace | cut -f1)
+	# the files' bytes (du -sb would add the folder's own 4 KiB)
+	bytes=$(find $p.trace -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 	printf '%-6s %8s %8s %8s %8s %8s %8s %6s %9s %9s %9s %9s %10s %9s\n' $p "$nat" "$ins" "$rec" \
 		"$rep" "$ver" "$from" "$k/$n" \
 		"$(awk -v w="$from" -v c="${cpu_k:-0}" 'BEGIN { printf "%.3f", w - c }')" \

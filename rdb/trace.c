@@ -1,9 +1,13 @@
 /* trace.c: writing and reading a trace set (runtime/trace_format.h).
  * Writer: records accumulate per stream and go out as whole frames, each
- * one write(2) of a frame header and a zstd frame, then an index entry;
- * an interval's records start a new frame, and its ivindex entry is
- * written after the frames before it: a recording killed at any point
- * leaves complete frames and entries behind.
+ * one write(2) of a frame header and a zstd frame; an interval's records
+ * start a new frame, and its ivindex entry is written after the frames
+ * before it: a recording killed at any point leaves complete frames and
+ * entries behind.  A stream's first frame (its base) is compressed alone;
+ * when it is small, every later frame is compressed with the base's
+ * records as a zstd dictionary: the frames of one stream repeat each other
+ * (each interval's context, stack, maps), and a frame per interval would
+ * otherwise pay for that repetition every time.
  * Reader: frames are read with pread(2) as they are needed, so a reader
  * that starts at an interval (ivindex) costs the same wherever it starts.
  * Every size and offset is checked against the file; bad input stops with
@@ -52,12 +56,14 @@ struct wstream {
 	uint64_t first;   /* index of the pending frame's first record */
 	uint64_t first_id;
 	uint32_t frame_nrec;
+	ZSTD_CDict *dict; /* the base frame's records, once it is written */
+	ZSTD_CCtx *cctx;
 };
 
 struct rdb_tw {
 	char *dir;
-	int hfd, ifd, vfd;
-	char *hpath, *ipath, *vpath; /* header, index, ivindex */
+	int hfd, vfd;
+	char *hpath, *vpath; /* header, ivindex */
 	struct wstream s[RDB_TF_NSTREAMS];
 };
 
@@ -75,10 +81,8 @@ struct rdb_tw *rdb_tw_open(const char *dir)
 	memset(w, 0, sizeof *w);
 	w->dir = rdb_xstrdup(dir);
 	w->hpath = rdb_path(dir, "header");
-	w->ipath = rdb_path(dir, "index");
 	w->vpath = rdb_path(dir, "ivindex");
 	w->hfd = create(w->hpath);
-	w->ifd = create(w->ipath);
 	w->vfd = create(w->vpath);
 	struct rdb_tf_hmagic m = {RDB_TF_MAGIC, RDB_TF_VERSION, 0};
 	rdb_tw_header(w, RDB_TF_H_MAGIC, &m, sizeof m);
@@ -112,9 +116,17 @@ static void frame(struct rdb_tw *w, int i)
 	struct wstream *s = &w->s[i];
 	if (!s->n)
 		return;
+	int base = s->off == sizeof(struct rdb_tf_shdr);
 	size_t bound = ZSTD_compressBound(s->n);
 	char *out = rdb_xmalloc(sizeof(struct rdb_tf_fhdr) + bound);
-	size_t c = ZSTD_compress(out + sizeof(struct rdb_tf_fhdr), bound, s->buf, s->n, ZLEVEL);
+	char *z = out + sizeof(struct rdb_tf_fhdr);
+	size_t c;
+	if (s->dict) {
+		if (!s->cctx && !(s->cctx = ZSTD_createCCtx()))
+			rdb_fatal("out of memory (zstd)");
+		c = ZSTD_compress_usingCDict(s->cctx, z, bound, s->buf, s->n, s->dict);
+	} else
+		c = ZSTD_compress(z, bound, s->buf, s->n, ZLEVEL);
 	if (ZSTD_isError(c))
 		rdb_fatal("%s: zstd: %s", s->path, ZSTD_getErrorName(c));
 	struct rdb_tf_fhdr fh = {RDB_TF_FMAGIC, (uint32_t)c, (uint32_t)s->n, s->frame_nrec,
@@ -122,9 +134,9 @@ static void frame(struct rdb_tw *w, int i)
 	memcpy(out, &fh, sizeof fh);
 	write_all(s->fd, out, sizeof fh + c, s->path);
 	rdb_free(out);
-	struct rdb_tf_index ix = {(uint32_t)i, (uint32_t)c, s->off, s->first, s->frame_nrec,
-	                          (uint32_t)s->n};
-	write_all(w->ifd, &ix, sizeof ix, w->ipath);
+	if (base && s->n <= RDB_TF_DICT_MAX &&
+	    !(s->dict = ZSTD_createCDict(s->buf, s->n, ZLEVEL)))
+		rdb_fatal("out of memory (zstd)");
 	s->off += sizeof fh + c;
 	s->first += s->frame_nrec;
 	s->frame_nrec = 0;
@@ -195,12 +207,12 @@ void rdb_tw_close(struct rdb_tw *w)
 		close(w->s[i].fd);
 		rdb_free(w->s[i].path);
 		rdb_free(w->s[i].buf);
+		ZSTD_freeCDict(w->s[i].dict);
+		ZSTD_freeCCtx(w->s[i].cctx);
 	}
 	close(w->hfd);
-	close(w->ifd);
 	close(w->vfd);
 	rdb_free(w->hpath);
-	rdb_free(w->ipath);
 	rdb_free(w->vpath);
 	rdb_free(w->dir);
 	rdb_free(w);
@@ -364,10 +376,13 @@ struct rdb_tr {
 	uint64_t frame_off;
 	uint64_t rec;          /* number of the next record in the stream */
 	uint64_t frames, rawtotal;
+	int dict_known;        /* whether dict is what the base frame says */
+	ZSTD_DDict *dict;      /* the base frame's records, if small (trace_format.h) */
 	char where[512];
 };
 
-/* One decompression context for every reader: each frame decodes alone. */
+/* One decompression context for every reader: a frame decodes alone or
+ * with its stream's dictionary, the same for every frame after the base. */
 static ZSTD_DCtx *dctx(void)
 {
 	static ZSTD_DCtx *z;
@@ -437,51 +452,79 @@ static const char *frame_header(struct rdb_tr *r, uint64_t o, struct rdb_tf_fhdr
 	return fh->magic == RDB_TF_FMAGIC ? NULL : "bad frame magic";
 }
 
+/* The records of the frame at o, checked against its header and the file
+ * (the caller frees them). */
+static char *decode(struct rdb_tr *r, uint64_t o, struct rdb_tf_fhdr *fh, const ZSTD_DDict *dict)
+{
+	uint64_t left;
+	const char *why = frame_header(r, o, fh);
+	if (why)
+		rdb_fatal("%s: offset %llu: %s", r->path, (unsigned long long)o, why);
+	left = r->flen - o - sizeof *fh;
+	if (fh->csize > left)
+		rdb_fatal("%s: offset %llu: truncated frame: %u compressed bytes announced, %llu "
+		          "left in the file", r->path, (unsigned long long)o, fh->csize,
+		          (unsigned long long)left);
+	if (fh->raw_size > RDB_TF_FRAME_MAX)
+		rdb_fatal("%s: offset %llu: frame of %u bytes is too large", r->path,
+		          (unsigned long long)o, fh->raw_size);
+	if (!r->cbuf || fh->csize > r->ccap) {
+		rdb_free(r->cbuf);
+		r->cbuf = rdb_xmalloc(fh->csize);
+		r->ccap = fh->csize;
+	}
+	read_at(r, r->cbuf, fh->csize, o + sizeof *fh);
+	unsigned long long want = ZSTD_getFrameContentSize(r->cbuf, fh->csize);
+	if (want != fh->raw_size)
+		rdb_fatal("%s: offset %llu: the zstd frame's size disagrees with the frame header",
+		          r->path, (unsigned long long)o);
+	/* Allocate no more than the frame's blocks can produce: a few corrupt
+	 * bytes must not cost a gigabyte. */
+	unsigned long long most = ZSTD_decompressBound(r->cbuf, fh->csize);
+	if (most == ZSTD_CONTENTSIZE_ERROR || most < fh->raw_size)
+		rdb_fatal("%s: offset %llu: corrupt frame: its zstd blocks cannot hold the %u "
+		          "bytes announced", r->path, (unsigned long long)o, fh->raw_size);
+	char *raw = rdb_xmalloc(fh->raw_size ? fh->raw_size : 1);
+	size_t d = dict ? ZSTD_decompress_usingDDict(dctx(), raw, fh->raw_size, r->cbuf,
+	                                             fh->csize, dict)
+	                : ZSTD_decompressDCtx(dctx(), raw, fh->raw_size, r->cbuf, fh->csize);
+	if (ZSTD_isError(d) || d != fh->raw_size)
+		rdb_fatal("%s: offset %llu: corrupt frame (%s)", r->path, (unsigned long long)o,
+		          ZSTD_isError(d) ? ZSTD_getErrorName(d) : "short");
+	return raw;
+}
+
+/* The dictionary of the frames after the base: the base's records when
+ * they are at most RDB_TF_DICT_MAX bytes, else none. */
+static const ZSTD_DDict *base_dict(struct rdb_tr *r)
+{
+	if (r->dict_known)
+		return r->dict;
+	struct rdb_tf_fhdr fh;
+	char *raw = decode(r, sizeof(struct rdb_tf_shdr), &fh, NULL);
+	if (fh.raw_size <= RDB_TF_DICT_MAX && !(r->dict = ZSTD_createDDict(raw, fh.raw_size)))
+		rdb_fatal("out of memory (zstd)");
+	rdb_free(raw);
+	r->dict_known = 1;
+	return r->dict;
+}
+
 static int next_frame(struct rdb_tr *r)
 {
 	if (r->off == r->flen)
 		return 0;
 	struct rdb_tf_fhdr fh;
-	uint64_t o = r->off, left;
-	const char *why = frame_header(r, o, &fh);
-	if (why)
-		rdb_fatal("%s: offset %llu: %s", r->path, (unsigned long long)o, why);
-	left = r->flen - o - sizeof fh;
-	if (fh.csize > left)
-		rdb_fatal("%s: offset %llu: truncated frame: %u compressed bytes announced, %llu "
-		          "left in the file", r->path, (unsigned long long)o, fh.csize,
-		          (unsigned long long)left);
-	if (fh.raw_size > RDB_TF_FRAME_MAX)
-		rdb_fatal("%s: offset %llu: frame of %u bytes is too large", r->path,
-		          (unsigned long long)o, fh.raw_size);
-	if (!r->cbuf || fh.csize > r->ccap) {
-		rdb_free(r->cbuf);
-		r->cbuf = rdb_xmalloc(fh.csize);
-		r->ccap = fh.csize;
-	}
-	read_at(r, r->cbuf, fh.csize, o + sizeof fh);
-	unsigned long long want = ZSTD_getFrameContentSize(r->cbuf, fh.csize);
-	if (want != fh.raw_size)
-		rdb_fatal("%s: offset %llu: the zstd frame's size disagrees with the frame header",
-		          r->path, (unsigned long long)o);
-	/* Allocate no more than the frame's blocks can produce: a few corrupt
-	 * bytes must not cost a gigabyte. */
-	unsigned long long most = ZSTD_decompressBound(r->cbuf, fh.csize);
-	if (most == ZSTD_CONTENTSIZE_ERROR || most < fh.raw_size)
-		rdb_fatal("%s: offset %llu: corrupt frame: its zstd blocks cannot hold the %u "
-		          "bytes announced", r->path, (unsigned long long)o, fh.raw_size);
+	uint64_t o = r->off;
+	const ZSTD_DDict *dict = o == sizeof(struct rdb_tf_shdr) ? NULL : base_dict(r);
+	char *raw = decode(r, o, &fh, dict);
 	rdb_free(r->raw);
-	r->raw = rdb_xmalloc(fh.raw_size);
-	size_t d = ZSTD_decompressDCtx(dctx(), r->raw, fh.raw_size, r->cbuf, fh.csize);
-	if (ZSTD_isError(d) || d != fh.raw_size)
-		rdb_fatal("%s: offset %llu: corrupt frame (%s)", r->path, (unsigned long long)o,
-		          ZSTD_isError(d) ? ZSTD_getErrorName(d) : "short");
-	r->rawn = d;
+	r->raw = raw;
+	r->rawn = fh.raw_size;
 	r->pos = 0;
 	r->frame_off = o;
 	r->off = o + sizeof fh + fh.csize;
 	r->frames++;
-	r->rawtotal += d;
+	r->rawtotal += fh.raw_size;
 	return 1;
 }
 
@@ -813,5 +856,6 @@ void rdb_tr_close(struct rdb_tr *r)
 	rdb_free(r->cbuf);
 	rdb_free(r->raw);
 	rdb_free(r->path);
+	ZSTD_freeDDict(r->dict);
 	rdb_free(r);
 }

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 3
+#define RDB_TF_VERSION 4
 
 /* ---- the channel ---------------------------------------------------------
  * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
@@ -350,9 +350,12 @@ struct rdb_tf_kidinfo {
  * header   : records (rdb_tf_rec + payload) H_MAGIC first, uncompressed
  * exit     : one X_EXIT record, written when the run ended (absent: cut short
  *            while rdb itself was killed)
- * index    : struct rdb_tf_index entries, one per frame written, appended
  * STREAM   : struct rdb_tf_shdr, then frames: struct rdb_tf_fhdr + a zstd
- *            frame of raw_size bytes of records; each frame decodes alone. */
+ *            frame of raw_size bytes of records.  The first frame (the
+ *            base) decodes alone; if its raw_size is at most
+ *            RDB_TF_DICT_MAX, each later frame decodes with the base's
+ *            records as a raw-content dictionary, else alone too. */
+#define RDB_TF_DICT_MAX (256u << 10)
 #define RDB_TF_MAGIC "RDBTRACE" /* 8 bytes */
 
 struct rdb_tf_hmagic {
@@ -417,15 +420,6 @@ struct rdb_tf_fhdr {
 	uint64_t first_id;  /* syscall id of the first record's syscall, or 0 */
 };
 
-struct rdb_tf_index {
-	uint32_t stream;
-	uint32_t csize;
-	uint64_t offset;   /* of the frame header in the stream file */
-	uint64_t first;    /* as in the frame header */
-	uint32_t nrecords;
-	uint32_t raw_size;
-};
-
 /* File "ivindex": one entry each time an interval's records begin in a
  * stream (always at a frame start): where replay --from K starts reading. */
 struct rdb_tf_ivindex {
@@ -466,6 +460,5 @@ _Static_assert(sizeof(struct rdb_tf_hstart) == 24, "hstart");
 _Static_assert(sizeof(struct rdb_tf_exit) == 40, "exit");
 _Static_assert(sizeof(struct rdb_tf_shdr) == 16, "shdr");
 _Static_assert(sizeof(struct rdb_tf_fhdr) == 32, "fhdr");
-_Static_assert(sizeof(struct rdb_tf_index) == 32, "index");
 
 #endif

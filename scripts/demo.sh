@@ -59,7 +59,7 @@ cmp -s gcc.out record.out || { echo "demo: recorded run prints something else" >
 n=$("$rdb" info --complete trace)
 rec=$(secs "$t0" "$t1")
 echo "recorded in $rec s, $(awk -v r="$rec" -v g="$(secs "$g0" "$g1")" 'BEGIN { printf "%.2f", r / g }')x" \
-	"the gcc build: $n intervals of 100 ms CPU, trace $(du -sb trace | cut -f1) bytes" \
+	"the gcc build: $n intervals of 100 ms CPU, trace $(find trace -type f -printf '%s\n' | awk '{ s += $1 } END { print s }') bytes" \
 	"($(ls trace | wc -l) files)"
 
 say "rdb replay --verify trace (the whole run, from the trace alone)"

@@ -8,7 +8,7 @@
  * (more than zstd's best ratio, 1 MiB per 32 bytes) is a bug.
  *
  * Input framing: a line "@@rdb:NAME\n" starts file NAME of the set (header,
- * exit, index, ivindex, a stream name); its bytes run to the next such
+ * exit, ivindex, a stream name); its bytes run to the next such
  * line.  A stream without a section gets a valid empty stream file, so
  * mutations reach the frames; without an ivindex section there is no
  * ivindex file.  A seed from a recorded trace set T:
@@ -133,8 +133,8 @@ static void free_all(void)
 
 /* ---- the trace set of one input --------------------------------------- */
 
-static const char *const extra[] = {"header", "exit", "index", "ivindex"};
-#define NEXTRA 4
+static const char *const extra[] = {"header", "exit", "ivindex"};
+#define NEXTRA 3
 #define NFILES (NEXTRA + RDB_TF_NSTREAMS)
 
 static const char *file_name(int i)
