@@ -135,7 +135,10 @@ static void frame(struct rdb_tw *w, int i)
 	write_all(s->fd, out, sizeof fh + c, s->path);
 	rdb_free(out);
 	if (base && s->n <= RDB_TF_DICT_MAX &&
-	    !(s->dict = ZSTD_createCDict(s->buf, s->n, ZLEVEL)))
+	    !(s->dict = ZSTD_createCDict_advanced(s->buf, s->n, ZSTD_dlm_byCopy,
+	                                          ZSTD_dct_rawContent,
+	                                          ZSTD_getCParams(ZLEVEL, 0, s->n),
+	                                          ZSTD_defaultCMem)))
 		rdb_fatal("out of memory (zstd)");
 	s->off += sizeof fh + c;
 	s->first += s->frame_nrec;
@@ -494,15 +497,34 @@ static char *decode(struct rdb_tr *r, uint64_t o, struct rdb_tf_fhdr *fh, const 
 	return raw;
 }
 
+/* zstd allocates the dictionary through rdb's allocator, like every
+ * other block a reader holds (the fuzz harness frees them all after a
+ * fatal error). */
+static void *zalloc(void *opaque, size_t n)
+{
+	(void)opaque;
+	return rdb_xmalloc(n);
+}
+
+static void zfree(void *opaque, void *p)
+{
+	(void)opaque;
+	rdb_free(p);
+}
+
 /* The dictionary of the frames after the base: the base's records when
- * they are at most RDB_TF_DICT_MAX bytes, else none. */
+ * they are at most RDB_TF_DICT_MAX bytes, else none.  (Raw content: the
+ * records are never taken for a zstd dictionary of their own format.) */
 static const ZSTD_DDict *base_dict(struct rdb_tr *r)
 {
 	if (r->dict_known)
 		return r->dict;
 	struct rdb_tf_fhdr fh;
 	char *raw = decode(r, sizeof(struct rdb_tf_shdr), &fh, NULL);
-	if (fh.raw_size <= RDB_TF_DICT_MAX && !(r->dict = ZSTD_createDDict(raw, fh.raw_size)))
+	ZSTD_customMem mem = {zalloc, zfree, NULL};
+	if (fh.raw_size <= RDB_TF_DICT_MAX &&
+	    !(r->dict = ZSTD_createDDict_advanced(raw, fh.raw_size, ZSTD_dlm_byCopy,
+	                                          ZSTD_dct_rawContent, mem)))
 		rdb_fatal("out of memory (zstd)");
 	rdb_free(raw);
 	r->dict_known = 1;
