@@ -29,6 +29,12 @@ const char *const rdb_stream_names[RDB_TF_NSTREAMS] = RDB_TF_STREAM_NAMES;
 
 #define FRAME_TARGET (1u << 20) /* raw bytes per frame, usually */
 #define ZLEVEL 3
+/* Frames above BIG_FRAME (values, sysdata of busy programs) at level 1,
+ * without the dictionary: the recording's end waits for its last
+ * interval's values to be compressed.  bzip2's values: level 3 150 MB/s,
+ * x1.74; level 1 220 MB/s, x1.70. */
+#define BIG_FRAME (128u << 10)
+#define ZLEVEL_BIG 1
 
 static void write_all(int fd, const void *p, size_t n, const char *path)
 {
@@ -121,12 +127,14 @@ static void frame(struct rdb_tw *w, int i)
 	char *out = rdb_xmalloc(sizeof(struct rdb_tf_fhdr) + bound);
 	char *z = out + sizeof(struct rdb_tf_fhdr);
 	size_t c;
-	if (s->dict) {
-		if (!s->cctx && !(s->cctx = ZSTD_createCCtx()))
-			rdb_fatal("out of memory (zstd)");
+	if (!s->cctx && !(s->cctx = ZSTD_createCCtx()))
+		rdb_fatal("out of memory (zstd)");
+	if (s->n > BIG_FRAME) /* decodes the same with the dictionary loaded */
+		c = ZSTD_compressCCtx(s->cctx, z, bound, s->buf, s->n, ZLEVEL_BIG);
+	else if (s->dict)
 		c = ZSTD_compress_usingCDict(s->cctx, z, bound, s->buf, s->n, s->dict);
-	} else
-		c = ZSTD_compress(z, bound, s->buf, s->n, ZLEVEL);
+	else
+		c = ZSTD_compressCCtx(s->cctx, z, bound, s->buf, s->n, ZLEVEL);
 	if (ZSTD_isError(c))
 		rdb_fatal("%s: zstd: %s", s->path, ZSTD_getErrorName(c));
 	struct rdb_tf_fhdr fh = {RDB_TF_FMAGIC, (uint32_t)c, (uint32_t)s->n, s->frame_nrec,

@@ -33,18 +33,20 @@ static void dump(uintptr_t a, uint64_t v)
 }
 
 
-static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s)
+static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t n)
 {
-	if (a >= RT->alt_lo && a < RT->alt_hi)
-		return;
 	uint64_t x = r | s;
 	x |= x >> 4;
 	x |= x >> 2;
 	x |= x >> 1;
 	uint64_t mask = (x & 0x0101010101010101ull) * 0xff;
 	uint64_t *h = ctx;
-	*h = mix(*h, a, *(const uint64_t *)a & mask);
-	dump(a, *(const uint64_t *)a & mask);
+	for (; n; n--, a += 8) {
+		if (a >= RT->alt_lo && a < RT->alt_hi)
+			continue;
+		*h = mix(*h, a, *(const uint64_t *)a & mask);
+		dump(a, *(const uint64_t *)a & mask);
+	}
 }
 
 static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi)

@@ -301,16 +301,17 @@ static void scan_emit(struct scan *s)
 	s->lo = s->hi = 0;
 }
 
-static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
+static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw, size_t n)
 {
 	struct scan *s = ctx;
 	if (s->written)
-		rdb_written_word(a, sw);
+		rdb_written_words(a, sw, n);
 	uint64_t t = r; /* read: written first or not, its start value (docs/hooks.md) */
 	if (!t)
 		return;
+	/* a run's words are at most 7 bytes apart: one range (GAP) */
 	uint64_t lo = a + (uint64_t)__builtin_ctzll(t) / 8;
-	uint64_t hi = a + (uint64_t)(63 - __builtin_clzll(t)) / 8 + 1;
+	uint64_t hi = a + 8 * (n - 1) + (uint64_t)(63 - __builtin_clzll(t)) / 8 + 1;
 	if (s->hi != s->lo && lo <= s->hi + GAP) {
 		s->hi = hi;
 		return;

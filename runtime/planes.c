@@ -117,10 +117,13 @@ void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 			if (!any(vr, R_OF(c), R_OF(d)) && !any(vs, rdb_s_of(c), rdb_s_of(d)))
 				continue;
 			uintptr_t de = e - d > 4096 ? d + 4096 : e;
-			for (uintptr_t a = d; a < de; a += 8) {
+			for (uintptr_t a = d, b; a < de; a = b) {
 				uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);
+				for (b = a + 8; b < de && *(const uint64_t *)R_OF(b) == r &&
+				                *(const uint64_t *)rdb_s_of(b) == s; b += 8)
+					;
 				if (r | s)
-					fn(ctx, a, r, s);
+					fn(ctx, a, r, s, (b - a) / 8);
 			}
 		}
 	}

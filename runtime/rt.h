@@ -398,7 +398,7 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 
 /* ---- written.c: what each interval wrote (flowback) --------------------- */
 void rdb_written_begin(uint64_t interval);
-void rdb_written_word(uintptr_t a, uint64_t s); /* s: the S plane's word at a */
+void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 
 /* ---- replay.c: boundaries and signals while replaying ------------------ */
@@ -411,7 +411,9 @@ void rdb_replay_first_target(void);
 /* ---- planes.c --------------------------------------------------------- */
 /* fn for every 8-byte word a in [lo, hi) (rounded out to words) whose R
  * or S word is not zero, with both words. */
-typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s);
+/* n >= 1 words from a, each with the plane words r and s (a run: the walk
+ * calls once for words that repeat, e.g. a page read whole). */
+typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t n);
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
 /* A boundary, record and replay alike: both planes of every mapping in
  * RT->maps to zero (the kernel's special mappings aside). */

@@ -193,20 +193,20 @@ static void fold_run(struct fold *f)
 	f->lo = f->hi = 0;
 }
 
-static void fold_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw)
+static void fold_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw, size_t n)
 {
 	struct fold *f = ctx;
 	(void)r;
 	if (!(sw & 0x0202020202020202ull))
 		return;
 	if (f->hi && a <= f->hi + 64) {
-		f->hi = a + 8;
+		f->hi = a + 8 * n;
 		return;
 	}
 	if (f->hi)
 		fold_run(f);
 	f->lo = a;
-	f->hi = a + 8;
+	f->hi = a + 8 * n;
 }
 
 /* The copy of s takes what the process wrote in this interval: the copy

@@ -50,24 +50,26 @@ void rdb_written_begin(uint64_t interval)
 	RT->wr.lo = RT->wr.hi = 0;
 }
 
-/* s: the S plane's 8 bytes for [a, a + 8), in ascending address order. */
-void rdb_written_word(uintptr_t a, uint64_t s)
+/* s: the S plane's 8 bytes for each of [a, a + 8 * n), in ascending
+ * address order. */
+void rdb_written_words(uintptr_t a, uint64_t s, size_t n)
 {
 	uint64_t x = s & 0x0202020202020202ull;
 	if (!x)
 		return;
 	if (x == 0x0202020202020202ull) {
-		add(a, a + 8);
+		add(a, a + 8 * n);
 		return;
 	}
-	for (int i = 0; i < 8; i++) /* runs of written bytes inside the word */
-		if (x >> (8 * i) & 2) {
-			int j = i;
-			while (j < 8 && (x >> (8 * j) & 2))
-				j++;
-			add(a + (uint64_t)i, a + (uint64_t)j);
-			i = j;
-		}
+	for (; n; n--, a += 8)
+		for (int i = 0; i < 8; i++) /* runs of written bytes inside the word */
+			if (x >> (8 * i) & 2) {
+				int j = i;
+				while (j < 8 && (x >> (8 * j) & 2))
+					j++;
+				add(a + (uint64_t)i, a + (uint64_t)j);
+				i = j;
+			}
 }
 
 void rdb_written_end(void)
