@@ -45,6 +45,8 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_store: return a & ATTR_STORE;
 	case PRED_rmw: return a & ATTR_RMW;
 	case PRED_mem: return m && in->info.mem_acc;
+	case PRED_mem_read: return m && (in->info.mem_acc & ACC_READ);
+	case PRED_mem_write: return m && (in->info.mem_acc & ACC_WRITE);
 	case PRED_implicit: return a & (ATTR_STACK | ATTR_STRING);
 	case PRED_partial: return accessed && (size == 1 || size == 2 || size == 4);
 	case PRED_full: return accessed && size == 8;

@@ -236,6 +236,8 @@ flowback)
 	ask q6.out --size 48 t "$rec"
 	expect q6.out "by: *fill+0x[0-9a-f]* (.*flowback.c:$(line fill))"
 	expect q6.out "value now: *68 65 6c 6c 6f 2c 20 66 6c 6f 77 62 61 63 6b 00"
+	ask q8.out t op
+	expect q8.out "by: *set_op+0x[0-9a-f]* (.*flowback.c:$(line op))"
 	ask q7.out --no-replay t target+2
 	expect q7.out "^  last written in interval"
 	! grep -q "by:" q7.out || fail "--no-replay replayed"

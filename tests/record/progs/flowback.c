@@ -5,7 +5,8 @@
  * then by memset, then by a store again.  `rec` (48 bytes: too big for the
  * debug registers, watched through its shadow page) is written once, in
  * the middle, by a loop; it has pages of its own, so the watch's page is
- * quiet. */
+ * quiet.  `op` is written once and then called through (`call *op(%rip)`
+ * reads it, and its hook must not count as a write). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,14 @@ volatile int target = 7;
 long after[8];
 static volatile unsigned long sink;
 static char *rec;
+unsigned long (*op)(unsigned long);
+
+static unsigned long twice(unsigned long x) { return 2 * x; }
+
+__attribute__((noinline)) static void set_op(void)
+{
+	op = twice; /* FLOWBACK op */
+}
 
 __attribute__((noinline)) static void fill(const char *msg)
 {
@@ -53,7 +62,10 @@ int main(void)
 	memset((void *)&target, 0x11, sizeof target); /* FLOWBACK memset */
 	spin(6000000);
 	target = 1234; /* FLOWBACK store2 */
+	set_op();
 	spin(6000000);
+	for (unsigned long i = 0; i < 1000; i++)
+		sink += op(i);
 	printf("target %d\n", target);
 	return 0;
 }
