@@ -73,11 +73,21 @@ static void vflush(struct vsend *v)
 
 /* Copies [a, a + len) from our own memory into the message; 0 if the
  * kernel cannot read it (not mapped at the interval's start: the interval
- * mapped it, and replay maps it again the same way). */
+ * mapped it, and replay maps it again the same way).  Memory that was
+ * PROT_NONE at the start (a handler made it readable later, and the
+ * interval read it) comes through /proc/self/mem, which reads it anyway;
+ * replay writes it the same way (replay.c, load_blob). */
 static int vcopy(void *to, uint64_t a, uint64_t len)
 {
+	static long mem_fd;
 	struct { uint64_t base, len; } l = {(uint64_t)to, len}, r = {a, len};
 	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+	if (got != (long)len) {
+		if (!mem_fd)
+			mem_fd = rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
+			                  RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+		got = mem_fd > 0 ? rdb_sys4(__NR_pread64, mem_fd, (long)to, (long)len, (long)a) : -1;
+	}
 	if (got == (long)len) /* MAP_SHARED memory moved on: its start values */
 		rdb_shared_overlay(to, a, len);
 	return got == (long)len;

@@ -474,6 +474,7 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
 /* The status flags a boundary at pc compares (--verify, checksums): none
  * where altr found them dead. */
 uint64_t rdb_live_flags(uintptr_t pc);
+uintptr_t rdb_iot_rerun(uintptr_t pc); /* a faulting access's hooks, again */
 
 #pragma GCC visibility pop
 

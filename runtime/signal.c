@@ -477,8 +477,15 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * handler is the one the call left (rdb_signal_after_event). */
 	int restore = RT->restore_ok;
 	RT->restore_ok = 0;
+	uint64_t fault_pc = sync_signal(sig, *(int *)((char *)si + SI_CODE)) ? gregs(uc)[REG_RIP] : 0;
 	rdb_set_mask(hm);
 	rdb_call_handler(v.handler, sig, si, uc);
+	/* Back to the faulting access (the handler mapped or mended what it
+	 * needs): its hooks ran before the fault, maybe in an earlier interval
+	 * (a boundary inside the handler) or for other addresses (the handler
+	 * changed a register).  They run again. */
+	if (fault_pc && gregs(uc)[REG_RIP] == fault_pc)
+		gregs(uc)[REG_RIP] = rdb_iot_rerun(fault_pc);
 	RT->in_stub = in_stub;
 	RT->watch.sys = watch_sys;
 	if (restore)
