@@ -79,15 +79,10 @@ static void vflush(struct vsend *v)
  * replay writes it the same way (replay.c, load_blob). */
 static int vcopy(void *to, uint64_t a, uint64_t len)
 {
-	static long mem_fd;
 	struct { uint64_t base, len; } l = {(uint64_t)to, len}, r = {a, len};
 	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
-	if (got != (long)len) {
-		if (!mem_fd)
-			mem_fd = rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
-			                  RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
-		got = mem_fd > 0 ? rdb_sys4(__NR_pread64, mem_fd, (long)to, (long)len, (long)a) : -1;
-	}
+	if (got != (long)len && RT->snap_mem >= 0)
+		got = rdb_sys4(__NR_pread64, RT->snap_mem, (long)to, (long)len, (long)a);
 	if (got == (long)len) /* MAP_SHARED memory moved on: its start values */
 		rdb_shared_overlay(to, a, len);
 	return got == (long)len;
@@ -214,6 +209,8 @@ static _Noreturn void snap_child(int slot, long parent)
 	}
 	if (b->state == 2)
 		rdb_sys1(__NR_exit_group, 0);
+	RT->snap_mem = (int)rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
+	                             RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
 	/* The channel's read buffer: this process never reads the channel. */
 	struct vsend *vs = (struct vsend *)RT->rbuf;
 	_Static_assert(sizeof(struct vsend) <= RDB_RBUF, "values message buffer");

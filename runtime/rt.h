@@ -109,6 +109,7 @@ struct rdb_state {
 	uint64_t cpu_start_ns;
 	int timer_id;
 	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
+	int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
 	int snap_ok;          /* intervals still possible */
 	int snap_stop;        /* record: a snapshot fork failed: the interval runs on */
 	struct rdb_tf_target tgt; /* replay: the next event */

@@ -2,7 +2,7 @@
 # check-lib.sh LIBRDB_A: librdb.a defines every symbol it uses (no call can
 # reach the program's instrumented libc), and its code needs no absolute
 # relocation (R_X86_64_64, GOT) that musl's self-relocation would have to
-# apply first: __rdb_start runs before it.  The syscall table (pointers in
+# apply first: __rdb_start runs before it; and it has no .data or .bss.  The syscall table (pointers in
 # .data.rel.ro, used only after start-up) is the one allowed exception.
 set -u
 lib=$1
@@ -25,5 +25,14 @@ bad=$(readelf -rW "$lib" | awk '
 if [ -n "$bad" ]; then
 	echo "FAIL relocations that need the image relocated first:"; echo "$bad"; fail=1
 fi
-[ $fail = 0 ] && echo "ok librdb: self-contained, PC-relative only"
+# State lives at RDB_STATE_ADDR only (rt.h): a .data or .bss byte of
+# librdb would be the program's memory (hashed by --verify, laid out with
+# the program's own data; a static in the snapshot child broke shmvals).
+state=$(readelf -SW "$lib" | sed 's/\[ */[/' | awk '
+	/^File:/ { f = $2 }
+	$2 ~ /^\.(data|bss)/ && $2 !~ /^\.data\.rel\.ro/ && $6 !~ /^0+$/ { print f, $2, $6 }')
+if [ -n "$state" ]; then
+	echo "FAIL writable data in librdb (keep state in RT, rt.h):"; echo "$state"; fail=1
+fi
+[ $fail = 0 ] && echo "ok librdb: self-contained, PC-relative only, no .data/.bss"
 exit $fail
