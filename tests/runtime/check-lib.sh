@@ -26,8 +26,9 @@ if [ -n "$bad" ]; then
 	echo "FAIL relocations that need the image relocated first:"; echo "$bad"; fail=1
 fi
 # State lives at RDB_STATE_ADDR only (rt.h): a .data or .bss byte of
-# librdb would be the program's memory (hashed by --verify, laid out with
-# the program's own data; a static in the snapshot child broke shmvals).
+# librdb is the program's memory, hashed by --verify, and a snapshot child
+# that writes it sends its own value as the interval's start value when a
+# value range takes in that byte (ranges merge across small gaps).
 state=$(readelf -SW "$lib" | sed 's/\[ */[/' | awk '
 	/^File:/ { f = $2 }
 	$2 ~ /^\.(data|bss)/ && $2 !~ /^\.data\.rel\.ro/ && $6 !~ /^0+$/ { print f, $2, $6 }')
