@@ -1,7 +1,8 @@
 #!/bin/sh
 # record.sh [BUILD_DIR]: what recording and replay cost, in one run, for
-# the paper's life and mesh (examples/) and bzip2 -9 on a generated file
-# (Debian's bzip2 source, cached like bench/instrumented.sh's).  For each:
+# the paper's life and mesh (examples/) and two real projects built from
+# Debian's sources (cached like the project tests'): bzip2 -9 and zlib's
+# minigzip -9, on the same generated file.  For each:
 #   native   gcc -O2 -static (glibc)
 #   rdb      rdb-cc -O2, run without rdb (hooks and SIC only)
 #   record   rdb record -i INTERVAL_MS (default 250) --checksum off
@@ -45,6 +46,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 . "$repo/bench/bzip2-workload.sh"
 bzip2_workload "$build" "$bz_mb"
+. "$repo/bench/zlib-workload.sh"
+zlib_source "$build"
 
 echo "bench/record: building (gcc -static, rdb-cc)" >&2
 for k in native rdb; do
@@ -56,25 +59,29 @@ for k in native rdb; do
 	rm -rf bz-$k && cp -r bzsrc bz-$k
 	(cd bz-$k && make CC="$cc" LDFLAGS="$static" bzip2) > bz-$k.log 2>&1 || die "$k: bzip2"
 	cp bz-$k/bzip2 $k/bzip2
+	rm -rf zl-$k && cp -r zsrc zl-$k
+	(cd zl-$k && CC="$cc" ./configure --static && make LDFLAGS="$static" minigzip) > zl-$k.log 2>&1 ||
+		die "$k: zlib (log: zl-$k.log)"
+	cp zl-$k/minigzip $k/zlib
 done
 
 args() {
 	case $1 in
 	life) echo "$life_gens" ;;
 	mesh) echo "$mesh_args" ;;
-	bzip2) echo "-9" ;;
+	bzip2 | zlib) echo "-9" ;;
 	esac
 }
-input() { [ "$1" = bzip2 ] && echo bz.input || echo /dev/null; }
+input() { case $1 in bzip2 | zlib) echo bz.input ;; *) echo /dev/null ;; esac; }
 
 echo "rdb record and replay vs native (gcc -O2 -static), wall seconds; intervals of $iv ms CPU"
-echo "workloads: life $life_gens generations; mesh $mesh_args; bzip2 -9 on $bz_mb MB"
+echo "workloads: life $life_gens generations; mesh $mesh_args; bzip2 -9 and zlib's minigzip -9 on $bz_mb MB"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 best() { ./timeit "$reps" "$@" | awk '{ print $1 }'; }
 printf '%-6s %8s %8s %8s %8s %8s %8s %6s %9s %9s %9s %9s %10s %9s\n' program native rdb record replay \
 	verify "from K" K start rec/nat rep/nat ver/nat "trace KB/s" "B/intvl"
-for p in life mesh bzip2; do
+for p in life mesh bzip2 zlib; do
 	in=$(input $p)
 	# shellcheck disable=SC2046
 	nat=$(best "$in" $p.native.out native/$p $(args $p))
@@ -110,5 +117,11 @@ for p in life mesh bzip2; do
 		"$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%d", b / (n > 0 ? n : 1) }')"
 	echo "$p $rec $nat $rep" >> ratios
 done
-awk '{ r += log($2 / $3); p += log($4 / $3); n++ }
-	END { printf "\ngeomean: record %.2fx native (goal 1.5x), replay %.2fx (goal 1.2x)\n", exp(r / n), exp(p / n) }' ratios
+# The goals are for life, mesh and one real project: each project's
+# geomean is printed, and the one over all four.
+echo
+for set in "life mesh bzip2" "life mesh zlib" "life mesh bzip2 zlib"; do
+	awk -v set=" $set " 'index(set, " " $1 " ") { r += log($2 / $3); p += log($4 / $3); n++ }
+		END { printf "geomean of %-22s record %.2fx native (goal 1.5x), replay %.2fx (goal 1.2x)\n",
+		      substr(set, 2, length(set) - 2) ":", exp(r / n), exp(p / n) }' ratios
+done
