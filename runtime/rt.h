@@ -464,6 +464,7 @@ void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
 /* ---- unhook.c: replay without the hooks' stores ------------------------- */
 void rdb_unhook(int writes_too);
 int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
+uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);
 
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);
@@ -476,6 +477,7 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
  * where altr found them dead. */
 uint64_t rdb_live_flags(uintptr_t pc);
 uintptr_t rdb_iot_rerun(uintptr_t pc); /* a faulting access's hooks, again */
+uintptr_t rdb_iot_insn(uintptr_t pc);  /* the program's instruction at a fault */
 
 #pragma GCC visibility pop
 

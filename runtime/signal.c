@@ -477,7 +477,12 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * handler is the one the call left (rdb_signal_after_event). */
 	int restore = RT->restore_ok;
 	RT->restore_ok = 0;
-	uint64_t fault_pc = sync_signal(sig, *(int *)((char *)si + SI_CODE)) ? gregs(uc)[REG_RIP] : 0;
+	/* A fault: the handler sees the pc of the program's instruction, as
+	 * without rdb (a handler may read it, or step over the instruction),
+	 * not the hook's or, replaying, a no-op's or prefix's. */
+	uint64_t fault_pc = 0;
+	if (sig != RDB_SIGTRAP && sync_signal(sig, *(int *)((char *)si + SI_CODE)))
+		fault_pc = gregs(uc)[REG_RIP] = rdb_iot_insn(gregs(uc)[REG_RIP]);
 	rdb_set_mask(hm);
 	rdb_call_handler(v.handler, sig, si, uc);
 	/* Back to the faulting access (the handler mapped or mended what it

@@ -214,20 +214,29 @@ rdb_restore_rt:
 
 /* rdb_call_handler(handler, sig, info, uc): the program's signal handler,
  * entered with the caller-saved registers the arguments do not use set to
- * zero: whatever the runtime's own path left in them differs between record
- * and replay, and a handler that leaves by siglongjmp would carry it into
- * the program (where --verify compares registers). */
+ * zero, and %rbx and %rbp those of the interrupted context, as the kernel
+ * leaves them: whatever the runtime's own path left in any of them differs
+ * between record and replay, and a handler that leaves by siglongjmp, or
+ * meets a boundary before it sets them, would carry it into the program
+ * (where --verify compares registers). */
+#define UC_RBP (40 + 10 * 8) /* rt.h: UC_GREGS, REG_RBP */
+#define UC_RBX (40 + 11 * 8)
 	.globl rdb_call_handler
 	.hidden rdb_call_handler
 	.type rdb_call_handler,@function
 rdb_call_handler:
 	.cfi_startproc
+	PUSH_CFI %rbx, %rbp
+	.cfi_rel_offset %rbp, 0
+	.cfi_rel_offset %rbx, 8
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
 	mov %rdi, %r11
 	mov %esi, %edi
 	mov %rdx, %rsi
 	mov %rcx, %rdx
+	mov UC_RBX(%rcx), %rbx
+	mov UC_RBP(%rcx), %rbp
 	xor %eax, %eax
 	xor %ecx, %ecx
 	xor %r8d, %r8d
@@ -236,6 +245,12 @@ rdb_call_handler:
 	call *%r11
 	add $8, %rsp
 	.cfi_adjust_cfa_offset -8
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
 	ret
 	.cfi_endproc
 	.size rdb_call_handler, .-rdb_call_handler

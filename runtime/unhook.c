@@ -177,6 +177,21 @@ void rdb_unhook(int writes_too)
 		           (unsigned long)np);
 }
 
+/* The end of the last listed hook in [lo, hi), or 0: in a group, where
+ * the program's own instruction starts (hooks go right before it).  The
+ * tables describe the hooks also after a replay overwrote them. */
+uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t end = 0;
+	for (const struct listed *b = __start_rdb_hooks_r; b < __stop_rdb_hooks_r; b++)
+		if (b->len && at(b) >= lo && at(b) + b->len <= hi && at(b) + b->len > end)
+			end = at(b) + b->len;
+	for (const struct listed *b = __start_rdb_hooks_w; b < __stop_rdb_hooks_w; b++)
+		if (b->len && at(b) >= lo && at(b) + b->len <= hi && at(b) + b->len > end)
+			end = at(b) + b->len;
+	return end;
+}
+
 /* A fault in a hook's store names the shadow byte, not the program's:
  * which plane, if pc is in a hook still there.  (Where a hook became
  * prefixes, the instruction's own fault has the hook's first byte as
