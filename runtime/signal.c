@@ -64,9 +64,12 @@ static long install(int sig)
 		k.flags = (v->flags & ~(unsigned long)RDB_SA_RESETHAND) | RDB_SA_RESTORER;
 		k.mask = v->mask;
 	} else if (v->handler == RDB_SIG_DFL) {
-		/* All blocked in our handler: the re-raise stays pending. */
+		/* All blocked in our handler: the re-raise stays pending.  Not
+		 * on the program's alternate stack: the SIC's faults come here
+		 * (SIGSEGV), and the program has its stack for its own signals
+		 * (a small one overflowed; a big one changed under it). */
 		k.handler = (uintptr_t)&rdb_sig_entry;
-		k.flags = RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_ONSTACK | RDB_SA_RESTART;
+		k.flags = RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART;
 		k.mask = ~0ull;
 	} else {
 		/* The program's flags and mask; SA_RESETHAND is emulated so the
