@@ -102,9 +102,13 @@ static long sys_mremap(const long *a)
 		rdb_die("mremap moved [%p, +%lu) outside the covered range, to %p\n",
 		        (void *)old, (unsigned long)olen, (void *)r);
 	/* The contents moved: the new range counts as written (the old bytes'
-	 * states do not follow them yet), the old range is forgotten. */
+	 * states do not follow them yet), the old range is forgotten.  What
+	 * moved counts as read at its old address first: the interval's
+	 * snapshot has its start values there (not at the new address,
+	 * unmapped then), and replay's mremap moves them like this one. */
 	if ((uintptr_t)r != old) {
 		size_t keep = olen < nlen ? olen : nlen;
+		rdb_shadow_read(old, keep);
 		rdb_shadow_clear(old, olen);
 		rdb_shadow_clear((uintptr_t)r, nlen);
 		rdb_shadow_syswrite((uintptr_t)r, keep);
