@@ -27,6 +27,7 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 	rdb_sys6(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 
 #define RDB_EPERM 1
+#define RDB_EACCES 13
 #define RDB_ENOENT 2
 #define RDB_EINTR 4
 #define RDB_EBADF 9

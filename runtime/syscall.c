@@ -120,6 +120,25 @@ static long sys_mremap(const long *a)
 	return r;
 }
 
+/* Whether path opened with flags is this process's memory file, for
+ * writing: its writes would change memory with no hook and no record
+ * (replay would not see them); refused while recording, like
+ * process_vm_writev to this process.  The usual names only: /proc/self/mem,
+ * /proc/thread-self/mem, /proc/PID/mem. */
+static int self_mem_for_writing(const char *path, long flags)
+{
+	if ((flags & 3) == 0) /* O_RDONLY */
+		return 0;
+	/* a copy the kernel makes: a bad pointer gets the call's EFAULT */
+	char p[32] = {0}, own[32];
+	struct { uint64_t base, len; } l = {(uint64_t)p, sizeof p - 1}, r = {(uint64_t)path, sizeof p - 1};
+	if (rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0) <= 0)
+		return 0;
+	rdb_snprintf(own, sizeof own, "/proc/%ld/mem", rdb_sys0(__NR_getpid));
+	return !rdb_strcmp(p, "/proc/self/mem") || !rdb_strcmp(p, "/proc/thread-self/mem") ||
+	       !rdb_strcmp(p, own);
+}
+
 static long dispatch(long nr, const long a[6])
 {
 	if (RT->mode) {
@@ -172,6 +191,22 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 	case __NR_rt_sigprocmask:
 		return rdb_sig_procmask(a[0], (const uint64_t *)a[1], (uint64_t *)a[2],
 		                        a[3]);
+	case __NR_open:
+	case __NR_openat:
+		if (RT->mode == RDB_TF_MODE_RECORD &&
+		    self_mem_for_writing((const char *)a[nr == __NR_openat], a[nr == __NR_openat ? 2 : 1])) {
+			rdb_printf("rdb: refused opening this process's /proc mem file for writing: "
+			           "writes through it bypass the hooks and the trace\n");
+			return -RDB_EACCES;
+		}
+		break;
+	case __NR_process_vm_writev:
+		if (RT->mode == RDB_TF_MODE_RECORD && a[0] == rdb_sys0(__NR_getpid)) {
+			rdb_printf("rdb: refused process_vm_writev to this process: its writes "
+			           "bypass the hooks and the trace\n");
+			return -RDB_EPERM;
+		}
+		break;
 	case __NR_arch_prctl:
 		/* %gs holds the S plane's base: the program cannot have it. */
 		if (a[0] == RDB_ARCH_SET_GS) {
