@@ -344,8 +344,12 @@ static int scanned(const struct rdb_tf_map *m)
  * stack mapping, a window in any other: a coroutine's stack in the heap),
  * and the alternate signal stack unless %rsp was on it.  What the interval
  * read there it had written first (a handler's locals), so no value is
- * lost.  Returns how many ranges. */
-#define DEAD_WINDOW (256u << 10)
+ * lost.  Returns how many ranges.  The window is what a signal delivery
+ * may cover below %rsp anyway: the kernel's frame (up to ~11 KB of xsave
+ * state with AMX) and the runtime's; replay loads values 3.9 KB below the
+ * program's %rsp here.  It was 256 KiB, and a coroutine's data 64 KiB
+ * below its stack in the same mapping was never traced. */
+#define DEAD_WINDOW (32u << 10)
 struct span {
 	uintptr_t lo, hi;
 };
