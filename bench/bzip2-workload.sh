@@ -4,13 +4,8 @@
 # megabytes of deterministic input (its sources and numbers) in
 # ./bz.input.  Needs $repo and die().
 bzip2_workload() {
-	bzdir=$1/projects/bzip2
-	tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* 2>/dev/null | head -n 1 || true)
-	if [ -z "$tarball" ]; then
-		"$repo/scripts/apt-source.sh" bzip2 "$bzdir" >/dev/null || die "cannot download bzip2's source"
-		tarball=$(ls "$bzdir"/download/bzip2_*.orig.tar.* | head -n 1)
-	fi
-	mkdir bzsrc && tar -xf "$tarball" -C bzsrc --strip-components=1
+	. "$repo/bench/project-source.sh"
+	project_source bzip2 "$1" bzsrc
 	i=0
 	: > bz.in
 	while [ "$(wc -c < bz.in)" -lt $(($2 * 1048576)) ]; do

@@ -46,8 +46,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 . "$repo/bench/bzip2-workload.sh"
 bzip2_workload "$build" "$bz_mb"
-. "$repo/bench/zlib-workload.sh"
-zlib_source "$build"
+. "$repo/bench/project-source.sh"
+project_source zlib "$build" zsrc
 
 echo "bench/record: building (gcc -static, rdb-cc)" >&2
 for k in native rdb; do
