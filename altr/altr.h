@@ -63,7 +63,10 @@ static inline void altr_buf_putc(struct altr_buf *b, char c)
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void altr_buf_free(struct altr_buf *b);
+/* Zeroed memory for a large array, its pages faulted in at once (the
+ * array is to be filled); _sparse: as used (a hash table, a pool). */
 void *altr_big_alloc(size_t n);
+void *altr_big_alloc_sparse(size_t n);
 void *altr_big_realloc(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
@@ -276,12 +279,16 @@ struct altr_stmt {
 	struct altr_str name;    /* label name (no ':') or directive (".loc") */
 	struct altr_str args;    /* directive arguments, trimmed */
 	struct altr_insn *insn;  /* STMT_INSN only */
-	enum altr_stmtkind kind;
 	int line;                /* 1-based input line */
-	unsigned facts;          /* SF_* */
 	int func;                /* index into unit->funcs, or -1 */
 	int target;              /* direct branch: index of the target label
 	                            stmt, or -1 */
+	uint32_t iid;            /* STMT_INSN: the instruction's number, below
+	                            unit->ninsn_ids: statements share one when
+	                            they share the instruction, so what depends
+	                            on it alone is kept in small arrays by it */
+	uint16_t facts;          /* SF_* */
+	uint8_t kind;            /* enum altr_stmtkind */
 	uint8_t flags_live_in;   /* FL_STATUS bits live just before the insn */
 	uint8_t flags_live_out;  /* ... just after it */
 };
@@ -312,6 +319,10 @@ struct altr_unit {
 	struct altr_func *funcs;
 	int nfuncs;
 	unsigned long ninsns, nunknown;
+	uint32_t ninsn_ids;      /* distinct instructions (altr_stmt.iid) */
+	uint32_t *iclass;        /* by iid: altr_insn_class of the first
+	                            statement of each */
+	size_t cap_iclass;
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
 	size_t src_big;          /* nonzero: src is altr_big_alloc memory of
 	                            this size, not malloc'ed */
@@ -351,6 +362,9 @@ int altr_insndb_size(void);
  * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP and computes
  * flag liveness over each function's control-flow graph. */
 void altr_analyze(struct altr_unit *u);
+/* What the analyses need of statement s's instruction (the same for every
+ * statement of its iid), as a word; the reader keeps it in unit->iclass. */
+uint32_t altr_insn_class(const struct altr_stmt *s);
 
 /* ----------------------------------------------------------------- rules.c
  * (rules.l and rules.y build this; rules.c holds the tables and helpers) */

@@ -16,7 +16,8 @@
 /* ------------------------------------------------- names to statements */
 
 /* Open-addressing map from a name (a slice of the source) to an int.  The
- * hash is kept so that a probe rarely touches the text itself. */
+ * hash is kept so that a probe rarely touches the text itself.  The
+ * tables are big-block memory: the labels' is megabytes. */
 struct smap_ent {
 	const char *p;
 	uint32_t len, hash;
@@ -28,13 +29,20 @@ struct smap {
 	size_t cap, n; /* cap a power of two, or 0 */
 };
 
+/* Eight bytes at a time: byte by byte was most of a lookup. */
 static uint32_t hash_str(const char *p, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
+	w = 0;
+	for (size_t i = 0; i < len; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
 	return (uint32_t)(h ^ (h >> 32));
 }
 
@@ -67,12 +75,12 @@ static void smap_set(struct smap *m, struct altr_str s, int val, bool keep)
 	if (2 * (m->n + 1) > m->cap) {
 		struct smap old = *m;
 		m->cap = old.cap ? 2 * old.cap : 64;
-		m->e = altr_xcalloc(m->cap, sizeof *m->e);
+		m->e = altr_big_alloc(m->cap * sizeof *m->e);
 		for (size_t i = 0; i < old.cap; i++)
 			if (old.e[i].p)
 				*smap_slot(m, old.e[i].p, old.e[i].len,
 				           old.e[i].hash) = old.e[i];
-		free(old.e);
+		altr_big_free(old.e, old.cap * sizeof *old.e);
 	}
 	uint32_t h = hash_str(s.p, s.len);
 	struct smap_ent *e = smap_slot(m, s.p, s.len, h);
@@ -93,11 +101,11 @@ static void smap_reserve(struct smap *m, size_t n)
 		return;
 	struct smap old = *m;
 	m->cap = cap;
-	m->e = altr_xcalloc(m->cap, sizeof *m->e);
+	m->e = altr_big_alloc(m->cap * sizeof *m->e);
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.e[i].p)
 			*smap_slot(m, old.e[i].p, old.e[i].len, old.e[i].hash) = old.e[i];
-	free(old.e);
+	altr_big_free(old.e, old.cap * sizeof *old.e);
 }
 
 static void smap_put(struct smap *m, struct altr_str s, int val)
@@ -107,7 +115,7 @@ static void smap_put(struct smap *m, struct altr_str s, int val)
 
 static void smap_free(struct smap *m)
 {
-	free(m->e);
+	altr_big_free(m->e, m->cap * sizeof *m->e);
 	*m = (struct smap){0};
 }
 
@@ -376,11 +384,26 @@ struct aux {
 	uint8_t ctl;     /* CTL_* */
 	uint8_t fr, fw;  /* status flags read, written (killed) */
 	int8_t tgt;      /* operand index of a direct target, or -1 */
+	uint8_t ib;      /* instruction: its IB_* */
+	uint32_t iid;    /* instruction: the statement's */
+};
+
+/* What the walks need of an instruction depends on it alone: the reader
+ * works it out (altr_insn_class) for the first statement of each
+ * instruction, while that is in the cache, and keeps it by altr_stmt.iid
+ * (the instructions are spread over megabytes: reading them here was a
+ * third of the analysis). */
+enum {
+	IB_FUSABLE = 1,  /* a flag setter the CPU fuses with a jcc (fusable) */
+	IB_RESERVED = 2, /* its text names %r12-%r15 */
 };
 
 struct an {
 	struct altr_unit *u;
 	struct aux *x;
+	int *tcache;          /* by altr_stmt.iid: its direct target's label,
+	                         1 + its statement; -1: a name defined nowhere
+	                         (AX_EXTERN); 0: not known (yet, or no name) */
 	struct smap labels;   /* non-numeric label name -> first stmt */
 	int *lnum;            /* but ".L<n>" (gcc's) by n: first stmt + 1 */
 	int nlnum;
@@ -477,35 +500,55 @@ static const struct altr_operand *direct_target(const struct altr_insn *in)
 	return NULL;
 }
 
-/* Fills x->ctl, fr, fw and tgt from the instruction of s. */
-static void classify_insn(struct aux *x, const struct altr_stmt *s)
+static bool fusable(const struct altr_stmt *s);
+
+/* altr_insn_class packs ctl, fr, fw, tgt + 1 and IB_* in a word. */
+enum { IC_FR = 8, IC_FW = 16, IC_TGT = 24, IC_IB = 28 };
+
+uint32_t altr_insn_class(const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
-	x->tgt = -1;
-	if (!in || !in->desc || (s->facts & SF_OPAQUE)) {
+	if (!in || !in->desc || (s->facts & SF_OPAQUE))
 		/* unknown: reads all flags, writes none */
-		x->ctl = CTL_NONE;
-		x->fr = FL_STATUS;
-		return;
-	}
+		return CTL_NONE | (uint32_t)FL_STATUS << IC_FR;
+	unsigned ib = fusable(s) ? IB_FUSABLE : 0;
+	for (const char *r = s->text.p; r + 3 < s->text.p + s->text.len; r++)
+		if (r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' &&
+		    r[3] <= '5') {
+			ib |= IB_RESERVED;
+			break;
+		}
 	uint64_t at = in->info.attrs;
-	x->fr = in->info.flags_read & FL_STATUS;
-	x->fw = in->info.flags_written & FL_STATUS;
-	x->ctl = (at & ATTR_CALL)     ? CTL_CALL
-	       : (at & ATTR_RET)      ? CTL_RET
-	       : (at & ATTR_JMP)      ? CTL_JMP
-	       : (at & ATTR_JCC)      ? CTL_JCC
-	       : (at & ATTR_NOFALL)   ? CTL_NOFALL
-	                              : CTL_PLAIN;
-	if (x->ctl == CTL_CALL) {
-		x->fr = 0;          /* nothing is passed into a callee */
-		x->fw = FL_STATUS;  /* nor comes back from it */
+	unsigned fr = in->info.flags_read & FL_STATUS;
+	unsigned fw = in->info.flags_written & FL_STATUS;
+	unsigned ctl = (at & ATTR_CALL)     ? CTL_CALL
+	             : (at & ATTR_RET)      ? CTL_RET
+	             : (at & ATTR_JMP)      ? CTL_JMP
+	             : (at & ATTR_JCC)      ? CTL_JCC
+	             : (at & ATTR_NOFALL)   ? CTL_NOFALL
+	                                    : CTL_PLAIN;
+	if (ctl == CTL_CALL) {
+		fr = 0;          /* nothing is passed into a callee */
+		fw = FL_STATUS;  /* nor comes back from it */
 	}
-	if (x->ctl == CTL_CALL || x->ctl == CTL_JMP || x->ctl == CTL_JCC) {
+	int tgt = -1;
+	if (ctl == CTL_CALL || ctl == CTL_JMP || ctl == CTL_JCC) {
 		const struct altr_operand *op = direct_target(in);
 		if (op)
-			x->tgt = (int8_t)(op - in->ops);
+			tgt = (int)(op - in->ops);
 	}
+	return ctl | fr << IC_FR | fw << IC_FW | (uint32_t)(tgt + 1) << IC_TGT |
+	       ib << IC_IB;
+}
+
+/* Fills x->ctl, fr, fw, tgt and ib from the class of its instruction. */
+static void classify_insn(struct aux *x, uint32_t c)
+{
+	x->ctl = (uint8_t)(c & 7);
+	x->fr = (uint8_t)(c >> IC_FR);
+	x->fw = (uint8_t)(c >> IC_FW);
+	x->tgt = (int8_t)(((c >> IC_TGT) & 15) - 1);
+	x->ib = (uint8_t)(c >> IC_IB);
 }
 
 /* The symbol a target names ("foo" of "foo@PLT"); empty when it is an
@@ -562,12 +605,21 @@ static void resolve_target(struct an *a, struct numlabels *nl, int i)
 {
 	struct altr_stmt *s = &a->u->stmts[i];
 	struct aux *x = &a->x[i];
+	/* a named label's statement is the same wherever it is jumped to */
+	int *c = &a->tcache[x->iid];
+	if (*c) {
+		x->target = *c > 0 ? *c - 1 : -1;
+		if (*c < 0)
+			x->bits |= AX_EXTERN;
+		return;
+	}
 	struct altr_str t = target_name(&s->insn->ops[x->tgt]), d;
 	char dir;
 	if (!numeric_ref(t, &d, &dir)) {
 		x->target = label_get(a, t);
 		if (x->target < 0 && t.len)
 			x->bits |= AX_EXTERN;
+		*c = (x->bits & AX_EXTERN) ? -1 : x->target + 1;
 		return;
 	}
 	x->bits |= AX_NUMREF;
@@ -704,6 +756,8 @@ static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
 	}
 }
 
+static void fusion_facts(struct an *a, int i);
+
 /* SF_BACKWARD / SF_FORWARD for jumps within the function, SF_TAIL for
  * jumps anywhere else (code outside any function counts as one region);
  * the lists of branches to each label; SF_HAS_LOC and SF_CFA_RSP. */
@@ -723,20 +777,19 @@ static void branch_facts(struct an *a)
 		if (c.in_proc && c.rsp)
 			x->facts |= SF_CFA_RSP;
 		c.loc = false;
-		if (x->tgt < 0)
-			continue;
-		int t = x->target;
-		bool same = t >= 0 && a->x[t].func == x->func;
-		if (same && x->func >= 0) {
-			x->nref = a->x[t].refs;
-			a->x[t].refs = i;
+		if (x->tgt >= 0) {
+			int t = x->target;
+			bool same = t >= 0 && a->x[t].func == x->func;
+			if (same && x->func >= 0) {
+				x->nref = a->x[t].refs;
+				a->x[t].refs = i;
+			}
+			if (x->ctl != CTL_CALL)
+				x->facts |= !same ? SF_TAIL
+				          : t < i ? SF_BACKWARD : SF_FORWARD;
 		}
-		if (x->ctl == CTL_CALL)
-			continue;
-		if (same)
-			x->facts |= t < i ? SF_BACKWARD : SF_FORWARD;
-		else
-			x->facts |= SF_TAIL;
+		if (x->ctl == CTL_JCC)
+			fusion_facts(a, i);
 	}
 }
 
@@ -762,34 +815,26 @@ static bool fusable(const struct altr_stmt *s)
  * can go before the setter instead.  Neither when the setter names
  * %r12-%r15, which inserted code may use (rules/trace.rules), nor in
  * #APP. */
-static void fusion_facts(struct an *a)
+static void fusion_facts(struct an *a, int i)
 {
-	struct altr_unit *u = a->u;
-	for (int i = 0; i < u->nstmts; i++) {
-		struct aux *x = &a->x[i];
-		if (x->kind != STMT_INSN || x->ctl != CTL_JCC || !x->fr ||
-		    (x->facts & (SF_IN_APP | SF_OPAQUE)))
-			continue;
-		int p = i - 1;
-		while (p >= 0 && a->x[p].dk == DK_LOC)
-			p--;
-		if (p < 0)
-			continue;
-		struct aux *fx = &a->x[p];
-		const struct altr_stmt *f = &u->stmts[p];
-		if (fx->kind != STMT_INSN || fx->func != x->func || !f->insn ||
-		    !f->insn->desc || (fx->facts & (SF_IN_APP | SF_OPAQUE)) ||
-		    !fusable(f))
-			continue;
-		bool reserved = false;
-		for (const char *r = f->text.p; r + 3 < f->text.p + f->text.len && !reserved; r++)
-			reserved = r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' && r[3] <= '5';
-		if (reserved)
-			continue;
-		x->facts |= SF_FUSED;
-		if (x->facts & SF_BACKWARD)
-			fx->facts |= SF_FUSES_BACK;
-	}
+	struct aux *x = &a->x[i];
+	if (x->kind != STMT_INSN || x->ctl != CTL_JCC || !x->fr ||
+	    (x->facts & (SF_IN_APP | SF_OPAQUE)))
+		return;
+	int p = i - 1;
+	while (p >= 0 && a->x[p].dk == DK_LOC)
+		p--;
+	if (p < 0)
+		return;
+	/* CTL_NONE: no instruction, or one not in the database */
+	struct aux *fx = &a->x[p];
+	if (fx->kind != STMT_INSN || fx->func != x->func ||
+	    fx->ctl == CTL_NONE || (fx->facts & (SF_IN_APP | SF_OPAQUE)) ||
+	    (fx->ib & (IB_FUSABLE | IB_RESERVED)) != IB_FUSABLE)
+		return;
+	x->facts |= SF_FUSED;
+	if (x->facts & SF_BACKWARD)
+		fx->facts |= SF_FUSES_BACK;
 }
 
 /* ------------------------------------------------------ flag liveness */
@@ -908,12 +953,14 @@ void altr_analyze(struct altr_unit *u)
 	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
 	a.x = altr_big_alloc(nx);
 	a.work = altr_big_alloc(nw);
+	size_t ntc = ((size_t)u->ninsn_ids + 1) * sizeof *a.tcache;
+	a.tcache = altr_big_alloc(ntc);
 	/* labels other than numeric ones and gcc's .L<n>, by name: listed
 	 * first, then put in a map of the right size (the first of a name
 	 * wins) */
 	int *lab = a.work, nlab = 0;
 	a.nlnum = u->nstmts + 1024;
-	a.lnum = altr_big_alloc((size_t)a.nlnum * sizeof *a.lnum);
+	a.lnum = altr_big_alloc_sparse((size_t)a.nlnum * sizeof *a.lnum);
 	const unsigned mine = SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_HAS_LOC |
 	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK;
 	/* Backward, so that exec_and_followed's walk is this one too; what is
@@ -922,15 +969,15 @@ void altr_analyze(struct altr_unit *u)
 	for (int i = u->nstmts - 1; i >= 0; i--) {
 		const struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a.x[i];
-		if (i >= 8) /* an insn read soon: a cache miss */
-			__builtin_prefetch(u->stmts[i - 8].insn);
 		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
 		                  .func = -1, .target = -1,
 		                  .facts = (uint16_t)(s->facts & ~mine),
 		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
-			classify_insn(x, s);
+			x->iid = s->iid;
+			classify_insn(x, (s->facts & SF_OPAQUE)
+			                 ? altr_insn_class(s) : u->iclass[s->iid]);
 		} else if (s->kind == STMT_LABEL) {
 			/* the name is read here, and its kind kept */
 			int n = dotl_number(&a, s->name);
@@ -957,7 +1004,6 @@ void altr_analyze(struct altr_unit *u)
 		smap_set(&a.labels, u->stmts[lab[k]].name, lab[k], true);
 	functions_and_targets(&a);
 	branch_facts(&a);
-	fusion_facts(&a);
 	for (int f = 0; f < u->nfuncs; f++)
 		liveness(&a, f);
 	for (int i = 0; i < u->nstmts; i++) {
@@ -971,6 +1017,7 @@ void altr_analyze(struct altr_unit *u)
 	}
 	altr_big_free(a.work, nw);
 	altr_big_free(a.x, nx);
+	altr_big_free(a.tcache, ntc);
 	smap_free(&a.labels);
 	altr_big_free(a.lnum, (size_t)a.nlnum * sizeof *a.lnum);
 	smap_free(&a.typed);

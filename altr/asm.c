@@ -111,6 +111,27 @@ static void load_block(struct scanner *z, size_t base)
 	}
 }
 
+/* 16 bytes at a time: a memchr per line was a twentieth of reading. */
+static size_t count_newlines(const char *p, size_t n)
+{
+	const __m128i nl = _mm_set1_epi8('\n');
+	size_t c = 0, i = 0;
+	while (i + 16 <= n) {
+		/* per byte lane, up to 255 counts (a match is -1), then summed */
+		__m128i acc = _mm_setzero_si128();
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+		}
+		__m128i sum = _mm_sad_epu8(acc, _mm_setzero_si128());
+		c += (size_t)_mm_cvtsi128_si32(sum) +
+		     (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+	}
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
 static struct scan scan_line(struct scanner *z, size_t pos)
 {
 	struct scan sc = {z->len, z->len, false};
@@ -448,17 +469,20 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
  * a prefix statement's prefixes gets its own copy.  The emitter relies on
  * this: one instruction, one text. */
 enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
-#define MEMO_INLINE 22
+#define MEMO_INLINE 20
 struct memo {
 	uint32_t hash;
-	uint32_t len;             /* 0: a free slot (no text is empty) */
+	uint16_t len;             /* 0: a free slot (no text is empty); longer
+	                             texts are not remembered */
 	uint8_t what;             /* M_* */
 	bool unknown;             /* M_INSN: insn->desc is NULL */
 	char text[MEMO_INLINE];   /* the text, if it is this short: looking
 	                             at the first occurrence was a cache miss */
+	uint32_t iid;             /* M_INSN: the instruction's number */
 	const char *p;            /* the text it was read from */
 	struct altr_insn *insn;
 };
+_Static_assert(sizeof(struct memo) == 48, "a memo entry is 48 bytes");
 
 struct reader {
 	struct altr_unit *u;
@@ -473,6 +497,9 @@ struct reader {
 	int stack_n;
 	struct memo *memo;        /* statement text -> what it was */
 	size_t capmemo, nmemo;
+	size_t firstmemo;         /* its first size: about what one instruction
+	                             text in four lines needs (each doubling
+	                             faulted in a new table) */
 	struct memo scratch;      /* for a text too long for the memo */
 	bool colon;               /* the line being read holds a ':' */
 	struct {
@@ -524,8 +551,8 @@ static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
 static struct memo *memo_find(struct reader *r, struct altr_str t)
 {
 	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
-		size_t cap = r->capmemo ? 2 * r->capmemo : 4096;
-		struct memo *m = altr_big_alloc(cap * sizeof *m);
+		size_t cap = r->capmemo ? 2 * r->capmemo : r->firstmemo;
+		struct memo *m = altr_big_alloc_sparse(cap * sizeof *m);
 		for (size_t i = 0; i < r->capmemo; i++)
 			if (r->memo[i].len)
 				*memo_slot(m, cap, r->memo[i].hash,
@@ -543,11 +570,26 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 		h = hash_text(t);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
 	if (!e->len) {
-		*e = (struct memo){.hash = h, .len = (uint32_t)t.len, .p = t.p};
+		*e = (struct memo){.hash = h, .len = (uint16_t)t.len, .p = t.p};
 		if (t.len <= MEMO_INLINE)
 			memcpy(e->text, t.p, t.len);
 	}
 	return e;
+}
+
+/* Gives s's instruction (new, decoded) the next number (altr_stmt.iid)
+ * and its class. */
+static void new_iid(struct altr_unit *u, struct altr_stmt *s)
+{
+	ALTR_ASSERT(u->ninsn_ids < UINT32_MAX);
+	if (u->ninsn_ids == u->cap_iclass) {
+		size_t n = u->cap_iclass ? 2 * u->cap_iclass : 4096;
+		u->iclass = altr_big_realloc(u->iclass, u->cap_iclass * sizeof *u->iclass,
+		                             n * sizeof *u->iclass);
+		u->cap_iclass = n;
+	}
+	s->iid = u->ninsn_ids++;
+	u->iclass[s->iid] = altr_insn_class(s);
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
@@ -655,7 +697,7 @@ static struct altr_insn *new_insn(struct altr_unit *u, const struct altr_insn *i
 	n = (n + 15) & ~(size_t)15;
 	struct insn_chunk *c = u->arena;
 	if (!c || c->used + n > CHUNK_BYTES - sizeof *c) {
-		c = altr_big_alloc(CHUNK_BYTES);
+		c = altr_big_alloc_sparse(CHUNK_BYTES);
 		c->next = u->arena;
 		c->used = 0;
 		u->arena = c;
@@ -684,6 +726,7 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	s->facts = 0;
 	s->text = s->name = s->args = mkstr(NULL, 0);
 	s->insn = NULL;
+	s->iid = 0;
 	s->func = -1;
 	s->flags_live_in = s->flags_live_out = 0;
 	s->target = -1;
@@ -802,7 +845,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		return;
 	}
 	struct memo *e = &r->scratch;
-	if (t.len < UINT32_MAX)
+	if (t.len <= UINT16_MAX)
 		e = memo_find(r, t);
 	else
 		*e = (struct memo){0};
@@ -825,7 +868,10 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 			return;
 		}
 		memo_set(r, e, M_INSN, s->insn);
+		new_iid(r->u, s);
+		e->iid = s->iid;
 	}
+	s->iid = e->iid;
 	/* Prefixes written as a statement of their own belong to this insn. */
 	bool unknown = e->unknown;
 	if (r->u->nstmts >= 2) {
@@ -839,6 +885,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
 				s->insn->prefixes |= (uint16_t)prefix_bit(w);
 			altr_insn_decode(s->insn);
+			new_iid(r->u, s);
 			unknown = !s->insn->desc;
 		}
 	}
@@ -958,13 +1005,14 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 	/* gas starts in .text: hand-written files often never say so. */
 	struct reader r = {.u = u, .exec = true};
 	/* Room for every line, and for as many statements, up front. */
-	size_t nl = 1;
-	for (const char *q = src, *e = src + len; (q = memchr(q, '\n', (size_t)(e - q))); q++)
-		nl++;
+	size_t nl = 1 + count_newlines(src, len);
 	u->cap_lines = nl;
 	u->lines = altr_big_alloc(nl * sizeof *u->lines);
 	u->cap_stmts = nl + 64;
 	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
+	r.firstmemo = 4096;
+	while (3 * r.firstmemo < 4 * (nl / 4))
+		r.firstmemo *= 2;
 	size_t pos = 0;
 	int lineno = 0;
 	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
@@ -996,6 +1044,7 @@ void altr_asm_free(struct altr_unit *u)
 	}
 	altr_big_free(u->stmts, u->cap_stmts * sizeof *u->stmts);
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
+	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
 	free(u->funcs);
 	if (u->src_big)
 		altr_big_free(u->src, u->src_big);

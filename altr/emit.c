@@ -44,16 +44,21 @@ struct holes {
 
 /* The part texts (X_*) follow one another in em->ptext, their holes in
  * em->pholes.  Parts end with '\n'. */
-/* The plans by key; the key is here too, so a probe looks at the slot
- * alone (the plans are many, and each look was a cache miss). */
-struct pslot {
-	const struct altr_insn *insn; /* NULL: free */
+
+/* The plan an instruction had last, by altr_stmt.iid: nearly all have
+ * one context, and this array is small (the plans are not, and looking
+ * there was most of applying).  Its other plans are chained from that
+ * one: no table of all plans (whose pages alone cost more than its
+ * lookups). */
+struct pcache {
 	uint32_t ctx;
-	int32_t plan;
-	uint32_t nrules;         /* the plan's, so that applying it to a */
-	uint16_t nlisted;        /* statement needs the slot alone (or the */
-	bool code;               /* plan, if nlisted does not fit) */
-	bool big;
+	int32_t plan1;           /* 1 + the plan, or 0: it has none (kept) */
+	int32_t head1;           /* 1 + its plan kept last, or 0: none */
+	uint16_t nrules, nlisted; /* the plan's, unless big */
+	bool code;
+	bool big;                /* nrules or nlisted too big for here */
+	uint8_t acc;             /* 0: not known yet; else 1 + whether the
+	                            instruction accesses memory (--stats) */
 };
 
 struct plan {
@@ -66,7 +71,9 @@ struct plan {
 	uint32_t len[3], nholes[3];
 	bool code;               /* inserts or replaces something */
 	bool has_replace;
-	bool kept;               /* in em->ptab (no error making it) */
+	bool kept;               /* chained (no error making it) */
+	int32_t next;            /* kept: the instruction's plan kept before
+	                            it (another context), or -1 */
 };
 
 /* A statement the rules insert code for. */
@@ -120,8 +127,7 @@ struct emitter {
 	size_t nxs, capxs;
 	struct plan *plans;
 	size_t nplans, capplans;
-	struct pslot *ptab;      /* plans hashed by key */
-	size_t capptab;
+	struct pcache *pc;       /* by altr_stmt.iid */
 	struct altr_buf ptext;   /* the plans' texts */
 	struct hole *pholes;     /* their holes */
 	size_t npholes, cappholes;
@@ -534,64 +540,13 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 	return altr_big_realloc(p, old * size, *cap * size);
 }
 
-static uint32_t plan_hash(const struct altr_insn *in, unsigned ctx)
+/* The kept plan of instruction iid for context ctx, or -1. */
+static int plan_find(const struct emitter *em, uint32_t iid, unsigned ctx)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)in ^ ((uint64_t)ctx << 40) ^ ctx) *
-	             0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
-}
-
-/* The slot of the plan for (in, ctx), of hash h, or NULL. */
-static const struct pslot *plan_slot(const struct emitter *em,
-                                     const struct altr_insn *in, unsigned ctx,
-                                     uint32_t h)
-{
-	if (!em->capptab)
-		return NULL;
-	size_t mask = em->capptab - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		const struct pslot *e = &em->ptab[i];
-		if (!e->insn)
-			return NULL;
-		if (e->insn == in && e->ctx == ctx)
-			return e;
-	}
-}
-
-/* A statement ahead of the one worked on (statements are looked up in
- * stages, so that their loads overlap): its key and, once found, what
- * its plan does. */
-struct ahead {
-	uint32_t ctx, hash;
-	bool found;
-	struct pslot slot;
-};
-
-static void ptab_put(struct emitter *em, int k)
-{
-	size_t mask = em->capptab - 1;
-	const struct plan *p = &em->plans[k];
-	size_t i = plan_hash(p->insn, p->ctx) & mask;
-	while (em->ptab[i].insn)
-		i = (i + 1) & mask;
-	em->ptab[i] = (struct pslot){p->insn, p->ctx, k, p->nrules,
-	                             (uint16_t)p->nlisted, p->code,
-	                             p->nlisted > UINT16_MAX};
-}
-
-/* Makes plan k the one for its key. */
-static void plan_keep(struct emitter *em, int k)
-{
-	em->plans[k].kept = true;
-	if (2 * (em->nplans + 1) > em->capptab) { /* counts all plans: simple */
-		free(em->ptab);
-		em->capptab = em->capptab ? 2 * em->capptab : 1024;
-		em->ptab = altr_xcalloc(em->capptab, sizeof *em->ptab);
-		for (size_t j = 0; j < em->nplans; j++)
-			if (em->plans[j].kept && (int)j != k)
-				ptab_put(em, (int)j);
-	}
-	ptab_put(em, k);
+	for (int k = em->pc[iid].head1 - 1; k >= 0; k = em->plans[k].next)
+		if (em->plans[k].ctx == ctx)
+			return k;
+	return -1;
 }
 
 static long line_delta(struct emitter *em, const char *p, size_t n);
@@ -737,40 +692,57 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	for (int k = 0; k < 3; k++)
 		add_cfi(em, &em->part[k], &em->phole[k]);
 	store_parts(em, &p);
+	/* about one plan per instruction: room for that many at once (each
+	 * doubling faulted in pages anew) */
+	size_t first = em->u->ninsn_ids + 1024;
 	em->uses = grow(em->uses, &em->capuses, em->nplans, sizeof *em->uses,
-	                1024);
+	                first);
 	em->plans = grow(em->plans, &em->capplans, em->nplans, sizeof *em->plans,
-	                 1024);
+	                 first);
 	int i = (int)em->nplans++;
+	p.kept = !bad;
+	p.next = -1;
+	if (p.kept) {
+		p.next = em->pc[s->iid].head1 - 1;
+		em->pc[s->iid].head1 = i + 1;
+	}
 	em->plans[i] = p;
-	if (!bad)
-		plan_keep(em, i);
 	return i;
 }
 
-/* Applies the rules to statement si, looked up ahead in *a; its
- * expansion's index into em->xs, or -1 when nothing is inserted.  What a
- * statement adds to the counts of rule matches and listed code is added
- * up per plan at the end. */
-static int apply_rules(struct emitter *em, int si, const struct ahead *a)
+/* Applies the rules to statement si; its expansion's index into em->xs,
+ * or -1 when nothing is inserted.  What a statement adds to the counts of
+ * rule matches and listed code is added up per plan at the end. */
+static int apply_rules(struct emitter *em, int si)
 {
 	const struct altr_stmt *s = &em->u->stmts[si];
-	const struct pslot *e = a->found ? &a->slot
-	                      : plan_slot(em, s->insn, a->ctx, a->hash);
+	unsigned ctx = altr_match_ctx(s);
+	struct pcache *c = &em->pc[s->iid];
 	int pi;
 	size_t nrules, nlisted;
 	bool code;
-	if (e && !e->big) {
-		pi = e->plan;
-		nrules = e->nrules;
-		nlisted = e->nlisted;
-		code = e->code;
+	if (c->plan1 && c->ctx == ctx && !c->big) {
+		pi = c->plan1 - 1;
+		nrules = c->nrules;
+		nlisted = c->nlisted;
+		code = c->code;
 	} else {
-		pi = e ? e->plan : make_plan(em, s, a->ctx);
+		pi = c->head1 ? plan_find(em, s->iid, ctx) : -1;
+		if (pi < 0)
+			pi = make_plan(em, s, ctx);
 		const struct plan *p = &em->plans[pi];
 		nrules = p->nrules;
 		nlisted = p->nlisted;
 		code = p->code;
+		/* the instruction's last context is kept (one is the rule) */
+		if (p->kept) {
+			c->ctx = ctx;
+			c->plan1 = pi + 1;
+			c->big = nrules > UINT16_MAX || nlisted > UINT16_MAX;
+			c->nrules = (uint16_t)nrules;
+			c->nlisted = (uint16_t)nlisted;
+			c->code = code;
+		}
 	}
 	em->uses[pi]++;
 	unsigned long app0 = em->nlabels, list0 = em->nlisted;
@@ -1250,41 +1222,21 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		em.xi[i] = -1;
 	compile_rules(&em);
 	altr_match_begin();
-	/* Statements ahead: their plan slot is loaded at 16, looked at at 8,
-	 * and for a new plan, the instruction and its text loaded. */
-	enum { AHEAD = 8, RING = 4 * AHEAD };
-	struct ahead ring[RING];
+	size_t npc = ((size_t)u->ninsn_ids + 1) * sizeof *em.pc;
+	em.pc = altr_big_alloc(npc);
 	bool rules = em.rs->rules != NULL;
-	for (int i = -2 * AHEAD; i < u->nstmts; i++) {
-		/* the slot of the statement at 16 ahead is loaded */
-		int k = i + 2 * AHEAD;
-		if (k < u->nstmts && rules && u->stmts[k].kind == STMT_INSN) {
-			const struct altr_stmt *a = &u->stmts[k];
-			struct ahead *r = &ring[k % RING];
-			r->ctx = altr_match_ctx(a);
-			r->hash = plan_hash(a->insn, r->ctx);
-			r->found = false;
-			if (em.capptab)
-				__builtin_prefetch(&em.ptab[r->hash & (em.capptab - 1)]);
+	for (int i = 0; i < u->nstmts; i++) {
+		/* loaded ahead: a statement's plan at 16, and at 8, for a new
+		 * plan, its instruction and text (cache misses all) */
+		if (i + 16 < u->nstmts && u->stmts[i + 16].kind == STMT_INSN)
+			__builtin_prefetch(&em.pc[u->stmts[i + 16].iid]);
+		if (i + 8 < u->nstmts && u->stmts[i + 8].kind == STMT_INSN &&
+		    !em.pc[u->stmts[i + 8].iid].plan1) {
+			const struct altr_stmt *a = &u->stmts[i + 8];
+			__builtin_prefetch(a->insn);
+			__builtin_prefetch((const char *)a->insn + 64);
+			__builtin_prefetch(a->text.p);
 		}
-		/* at 8 ahead looked at; for a new plan, its insn loaded */
-		k = i + AHEAD;
-		if (k >= 0 && k < u->nstmts && rules &&
-		    u->stmts[k].kind == STMT_INSN) {
-			const struct altr_stmt *a = &u->stmts[k];
-			struct ahead *r = &ring[k % RING];
-			const struct pslot *e = plan_slot(&em, a->insn, r->ctx, r->hash);
-			if (e) {
-				r->found = true;
-				r->slot = *e;
-			} else {
-				__builtin_prefetch(a->insn);
-				__builtin_prefetch((const char *)a->insn + 64);
-				__builtin_prefetch(a->text.p);
-			}
-		}
-		if (i < 0)
-			continue;
 		struct altr_stmt *s = &u->stmts[i];
 		if (s->kind != STMT_INSN)
 			continue;
@@ -1298,12 +1250,17 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			st->unknown++;
 			warn_unknown(&em, s);
 		}
-		if (s->flags_live_in && (s->insn->info.attrs & (ATTR_LOAD | ATTR_STORE)))
-			st->flags_live_sites++;
+		if (s->flags_live_in) {
+			struct pcache *c = &em.pc[s->iid];
+			if (!c->acc)
+				c->acc = (s->insn->info.attrs & (ATTR_LOAD | ATTR_STORE))
+				         ? 2 : 1;
+			st->flags_live_sites += c->acc == 2;
+		}
 		if (!(s->facts & SF_EXEC))
 			continue;
 		if (rules)
-			em.xi[i] = apply_rules(&em, i, &ring[i % RING]);
+			em.xi[i] = apply_rules(&em, i);
 		if (em.xi[i] >= 0)
 			st->matched_insns++;
 	}
@@ -1381,13 +1338,13 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	free(em.rcase);
 	free(em.cwhen);
 	altr_big_free(em.plans, em.capplans * sizeof *em.plans);
-	free(em.ptab);
 	altr_buf_free(&em.ptext);
 	altr_big_free(em.pholes, em.cappholes * sizeof *em.pholes);
 	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
 	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);
 	altr_big_free(em.xs, em.capxs * sizeof *em.xs);
 	altr_big_free(em.xi, nxi);
+	altr_big_free(em.pc, npc);
 	altr_big_free(em.listed, em.caplisted * sizeof *em.listed);
 	altr_big_free(em.uses, em.capuses * sizeof *em.uses);
 	altr_big_free(em.gdead, em.capgdead * sizeof *em.gdead);

@@ -478,6 +478,9 @@ struct altr_refilter {
 	                            subject must be one of them */
 	bool whole_exact;        /* ... and M exactly these, without groups */
 	int nwhole;              /* whole: how many strings */
+	uint64_t wlens;          /* whole: bit n set if a string is n bytes
+	                            long (n < 64; bit 63: any longer) */
+	uint64_t wfirst[4];      /* whole: bit c set if one starts with c */
 	int nfirst;              /* distinct first bytes, if at most 4 */
 	uint8_t firsts[4];
 	uint16_t first[256];
@@ -533,6 +536,13 @@ void altr_re_prefilter(struct altr_expr *e)
 			memcpy(f->str[i], w.str[i], w.len[i]);
 		}
 		f->nwhole = w.n;
+		for (int i = 0; i < w.n; i++) {
+			f->wlens |= 1ull << (w.len[i] < 63 ? w.len[i] : 63);
+			if (w.len[i]) {
+				unsigned char c0 = (unsigned char)w.str[i][0];
+				f->wfirst[c0 >> 6] |= 1ull << (c0 & 63);
+			}
+		}
 		e->filter = f;
 		return;
 	}
@@ -674,9 +684,23 @@ static bool find_lit(const struct altr_refilter *f, struct altr_str subj,
  * stops), or -1. */
 static int whole_of(const struct altr_refilter *f, struct altr_str subj)
 {
+	/* (a first byte that is no NUL is the first byte regexec sees) */
+	if (subj.len && subj.p[0]) {
+		unsigned char c0 = (unsigned char)subj.p[0];
+		if (!(f->wfirst[c0 >> 6] & (1ull << (c0 & 63))))
+			return -1;
+	}
 	const char *z = memchr(subj.p, 0, subj.len);
 	if (z)
 		subj.len = (size_t)(z - subj.p);
+	/* most subjects differ from all in length or first byte */
+	if (!(f->wlens & (1ull << (subj.len < 63 ? subj.len : 63))))
+		return -1;
+	if (subj.len) {
+		unsigned char c0 = (unsigned char)subj.p[0];
+		if (!(f->wfirst[c0 >> 6] & (1ull << (c0 & 63))))
+			return -1;
+	}
 	for (int k = 0; k < f->nwhole; k++)
 		if (f->len[k] == subj.len && memcmp(f->str[k], subj.p, subj.len) == 0)
 			return k;
@@ -750,7 +774,7 @@ static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
 {
 	if (4 * (memo.n + 1) > 3 * memo.cap) {
 		size_t cap = memo.cap ? 2 * memo.cap : 4096;
-		struct re_memo *m = altr_big_alloc(cap * sizeof *m);
+		struct re_memo *m = altr_big_alloc_sparse(cap * sizeof *m);
 		for (size_t i = 0; i < memo.cap; i++)
 			if (memo.m[i].e)
 				*re_slot(m, cap, memo.m[i].e, memo.m[i].hash, memo.m[i].p,
@@ -830,6 +854,9 @@ static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
 	struct altr_str subj = subject(e, s);
 	struct lcent *c = NULL;
 	regoff_t so[10], eo[10];
+	/* a subject not in a whole set fails at once, before any cache */
+	if (e->filter && e->filter->whole && whole_of(e->filter, subj) < 0)
+		return e->negate;
 	if (cache && subj.len <= 16) {
 		uint64_t a, b;
 		pack(subj, &a, &b);
@@ -962,8 +989,10 @@ found:
 enum { PC_TRUE = -1, PC_FALSE = -2 };
 
 struct mtest {
-	const struct altr_expr *e; /* EX_PRED, EX_CMP or EX_MATCH */
+	uint8_t op;                /* e's, and its predicate: the leaves are */
+	uint8_t pred;              /* mostly predicates, known without e */
 	int on_true, on_false;
+	const struct altr_expr *e; /* EX_PRED, EX_CMP or EX_MATCH */
 	struct lcent *cache;       /* EX_MATCH on a short subject */
 };
 
@@ -1012,7 +1041,9 @@ static int compile(struct altr_matcher *m, const struct altr_expr *e, int t,
 		m->cap = m->cap ? 2 * m->cap : 64;
 		m->t = altr_xrealloc(m->t, (size_t)m->cap * sizeof *m->t);
 	}
-	m->t[m->n] = (struct mtest){e, t, f, NULL};
+	m->t[m->n] = (struct mtest){(uint8_t)e->op,
+	                            (uint8_t)(e->op == EX_PRED ? e->pred : 0),
+	                            t, f, e, NULL};
 	if (e->op == EX_MATCH && e->subj != SUBJ_INSN)
 		m->t[m->n].cache = altr_xcalloc(LC_SIZE, sizeof(struct lcent));
 	return m->n++;
@@ -1029,26 +1060,28 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
                       struct altr_eval *ev)
 {
 	const struct altr_stmt *s = ev->s;
+	uint64_t known = ev->known, value = ev->value;
 	int pc = entry;
 	while (pc >= 0) {
 		const struct mtest *t = &m->t[pc];
-		const struct altr_expr *e = t->e;
 		bool r;
-		if (e->op == EX_PRED) {
+		if (t->op == EX_PRED) {
 			/* the rules test the same few: each worked out once */
-			uint64_t bit = 1ull << e->pred;
-			if (!(ev->known & bit)) {
-				ev->known |= bit;
-				if (eval_pred(e->pred, s))
-					ev->value |= bit;
+			uint64_t bit = 1ull << t->pred;
+			if (!(known & bit)) {
+				known |= bit;
+				if (eval_pred(t->pred, s))
+					value |= bit;
 			}
-			r = ev->value & bit;
-		} else if (e->op == EX_CMP) {
-			r = eval_cmp(e, s->insn);
+			r = value & bit;
+		} else if (t->op == EX_CMP) {
+			r = eval_cmp(t->e, s->insn);
 		} else {
-			r = eval_match(e, s, ev->caps, t->cache);
+			r = eval_match(t->e, s, ev->caps, t->cache);
 		}
 		pc = r ? t->on_true : t->on_false;
 	}
+	ev->known = known;
+	ev->value = value;
 	return pc == PC_TRUE;
 }

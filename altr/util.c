@@ -319,7 +319,20 @@ static void *big_reuse(size_t n)
 	return b.p;
 }
 
-void *altr_big_alloc(size_t n)
+/* Faults the pages of a new block in at once: when no huge page is to be
+ * had, one fault per 4 KB page cost more than the kernel's clearing of
+ * it.  Only where the kernel can (Linux 5.14); else they fault as used. */
+static void populate(void *p, size_t n)
+{
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+	static bool unsupported;
+	if (!unsupported && madvise(p, n, MADV_POPULATE_WRITE) != 0)
+		unsupported = true;
+}
+
+static void *big_alloc(size_t n, bool dense)
 {
 	void *q = big_reuse(n);
 	if (q)
@@ -340,7 +353,19 @@ void *altr_big_alloc(size_t n)
 		p += head;
 	}
 	madvise(p, n, MADV_HUGEPAGE);
+	if (dense)
+		populate(p, n);
 	return p;
+}
+
+void *altr_big_alloc(size_t n)
+{
+	return big_alloc(n, true);
+}
+
+void *altr_big_alloc_sparse(size_t n)
+{
+	return big_alloc(n, false);
 }
 
 void *altr_big_realloc(void *p, size_t old, size_t n)
@@ -367,6 +392,8 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 	if (q == MAP_FAILED)
 		altr_die("out of memory (%zu bytes)", n);
 	madvise(q, n, MADV_HUGEPAGE);
+	if (n > mapped)
+		populate((char *)q + mapped, round_page(n) - mapped);
 	return q;
 }
 
