@@ -624,9 +624,11 @@ static void set_section(struct reader *r, bool exec)
 
 /* Updates the context for a directive; returns SF_OPAQUE if this directive
  * itself belongs to an opaque region. */
-/* d is the directive lit (any case); the length is compared first. */
+/* d is the directive lit (any case); the length and the letter after the
+ * dot are compared first (lit is lowercase). */
 #define DIR_IS(d, lit)                                                       \
-	((d).len == sizeof(lit) - 1 && strncasecmp((d).p, lit, sizeof(lit) - 1) == 0)
+	((d).len == sizeof(lit) - 1 && ((d).p[1] | 0x20) == (lit)[1] &&         \
+	 strncasecmp((d).p, lit, sizeof(lit) - 1) == 0)
 
 static void directive_context(struct reader *r, struct altr_stmt *s)
 {
