@@ -143,6 +143,18 @@ static void load_blob(uint64_t a, uint64_t n)
 	}
 }
 
+/* The word at the thread pointer is the thread pointer itself (x86-64 TLS
+ * ABI).  Every hook of a %fs: operand reads it (`add %fs:0, %r12`), but
+ * that read is not hooked, so an interval that reads TLS only through
+ * such operands has no value for it: a replay from there found 0 and the
+ * hook's store faulted. */
+static void restore_tls_self(uint64_t fs)
+{
+	const struct rdb_tf_map *m = fs && rdb_covered(fs, 8) ? map_of(fs) : 0;
+	if (m && (m->prot & 1) && !*(const uint64_t *)fs)
+		rdb_poke_mem(fs, &fs, 8);
+}
+
 /* VALUES records of the interval, up to its VALUES_END. */
 static void load_values(uint64_t interval)
 {
@@ -445,6 +457,7 @@ void rdb_replay_restore(void)
 	remap(stack_now);
 	read_stacks();
 	load_values(b.interval);
+	restore_tls_self(c->fs_base);
 	reprotect();
 	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
 	RT->reserved_blocked = c->reserved_blocked;
