@@ -193,6 +193,18 @@ EOF
 	[ "$(./mixed2)" = "10 15" ] || fail "./mixed2"
 	pass ;;
 
+tls-extern)
+	# a __thread variable of another file: initial-exec accesses
+	# (x@gottpoff); a hook's lea of that operand did not link
+	need_link
+	printf '__thread int tv = 7;\n' > tlsdef.c
+	printf 'extern __thread int tv;\nint printf(const char *, ...);\nint main(void) { tv += 3; printf("%%d\\n", tv); return 0; }\n' > tlsuse.c
+	for o in -O0 -O2; do
+		"$RDBCC" $o tlsuse.c tlsdef.c -o tls || fail "link with $o"
+		[ "$(./tls)" = 10 ] || fail "./tls ($o) printed '$(./tls)'"
+	done
+	pass ;;
+
 make)
 	need_link
 	mkdir proj && cd proj || fail "mkdir"
