@@ -290,6 +290,7 @@ struct scan {
 	struct snap_buf *b;
 	uint64_t lo, hi; /* the range being grown */
 	int written;     /* also report the written bytes (written.c) */
+	int reads;       /* the read bytes' ranges (not in dead stack) */
 };
 
 static void scan_emit(struct scan *s)
@@ -314,7 +315,7 @@ static void scan_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw, size_t n)
 	if (s->written)
 		rdb_written_words(a, sw, n);
 	uint64_t t = r; /* read: written first or not, its start value (docs/hooks.md) */
-	if (!t)
+	if (!t || !s->reads)
 		return;
 	/* a run's words are at most 7 bytes apart: one range (GAP) */
 	uint64_t lo = a + (uint64_t)__builtin_ctzll(t) / 8;
@@ -376,7 +377,7 @@ static int dead_stack(struct span d[2])
 
 static void scan_into(int slot)
 {
-	struct scan s = {slot_buf(slot), 0, 0, 1};
+	struct scan s = {slot_buf(slot), 0, 0, 1, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
 	struct span dead[2];
@@ -395,6 +396,14 @@ static void scan_into(int slot)
 				}
 			if (hi > lo)
 				rdb_planes_walk(lo, hi, scan_word, &s);
+			/* dead stack: no values (and no range grows across it),
+			 * but what the interval wrote there is flowback's */
+			if (next > hi) {
+				scan_emit(&s);
+				s.reads = 0;
+				rdb_planes_walk(hi, next, scan_word, &s);
+				s.reads = 1;
+			}
 			if (next >= m->end)
 				break;
 			lo = next;
@@ -411,7 +420,7 @@ void rdb_interval_forget(uintptr_t a, size_t n)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD || !RT->snap_ok || RT->in_boundary)
 		return;
-	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0, 0};
+	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0, 0, 1};
 	s.b->interval = RT->interval;
 	rdb_planes_walk(a, a + n, scan_word, &s);
 	scan_emit(&s);

@@ -264,6 +264,12 @@ flowback)
 	expect f-wide.out "by: *copy[.a-z0-9]*+0x[0-9a-f]* (.*flowback2.c:$(line2 copy))"
 	ask f-read.out --size 4 t2 buf+200000
 	expect f-read.out "by: *the kernel, in syscall #[0-9]* read([0-9]*, 0x[0-9a-f]*, 262144) = 0x40000"
+	# progs/flowback3.c: a stack write below the %rsp its interval began with
+	"$RDB_CC" -O0 -g "$SRC/flowback3.c" -o prog3 2>cc.err || { cat cc.err; fail "build flowback3"; }
+	"$RDB" record --every-sic 10000 -o t3 -- ./prog3 > r3.out 2>&1 || fail "record flowback3"
+	local3=$(sed -n 's/^local at \(0x[0-9a-f]*\):.*/\1/p' r3.out)
+	ask f-local.out --at 3 --size 4 t3 "$local3"
+	expect f-local.out "by: *main+0x[0-9a-f]* (.*flowback3.c:$(grep -n 'FLOWBACK local' "$SRC/flowback3.c" | cut -d: -f1))"
 	;;
 everysic-signals)
 	# Self-sent signals wait for SIC checks; with --every-sic the limit
