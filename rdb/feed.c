@@ -46,6 +46,9 @@ static void check_from(struct rdb_feed *f)
 {
 	uint64_t n = rdb_ivx_last(f->ix, RDB_TF_S_INTERVALS);
 	unsigned long long k = f->from;
+	if (f->to > (n ? n : 1))
+		rdb_fatal("%s: --to %llu: the trace has %llu interval%s", f->dir,
+		          (unsigned long long)f->to, (unsigned long long)(n ? n : 1), n > 1 ? "s" : "");
 	if (f->from == 1)
 		return;
 	if (f->from == 0)

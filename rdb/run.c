@@ -686,8 +686,11 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
-		else if (opt_arg(argc, argv, &i, "--to", NULL, &v))
+		else if (opt_arg(argc, argv, &i, "--to", NULL, &v)) {
 			o->to = parse_count("--to", v);
+			if (!o->to)
+				rdb_fatal("--to 0: intervals count from 1");
+		}
 		else if (argv[i][0] == '-' || o->dir) {
 			rdb_warn("replay: unexpected argument '%s'", argv[i]);
 			replay_usage(stderr);

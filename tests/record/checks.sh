@@ -164,6 +164,13 @@ info)
 	"$RDB" info ts > i.out || fail "info"
 	expect i.out "^ended: *killed by signal 15"
 	expect i.out "^cut short: *no"
+	# interval numbers out of range are refused, --from and --to alike
+	n=$("$RDB" info --complete t)
+	for a in "--from 0" "--to 0" "--from $((n + 1))" "--to $((n + 1))"; do
+		# shellcheck disable=SC2086
+		! "$RDB" replay $a t > /dev/null 2> e.err || fail "replay $a accepted"
+		expect e.err "^rdb: .*\(intervals count from 1\|the trace has\)"
+	done
 	;;
 truss)
 	build readfile prog
