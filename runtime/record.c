@@ -429,13 +429,17 @@ static _Noreturn void replay_end(const char *why)
 	struct rdb_tf_exit x;
 	rdb_memset(&x, 0, sizeof x);
 	struct rdb_tf_rec h;
-	/* skip to END */
+	/* skip to END; what fork children wrote after the program ended (an
+	 * orphan's output) is written as it was */
 	while (rdb_chan_read(&h, sizeof h) == 1) {
 		if (h.type == RDB_TF_END && h.len == sizeof x) {
 			rdb_chan_read(&x, sizeof x);
 			break;
 		}
-		rdb_chan_read(0, h.len);
+		if (h.type == RDB_TF_CHILD_OUTPUT && !why)
+			rdb_kids_consume(&h);
+		else
+			rdb_chan_read(0, h.len);
 	}
 	if (why)
 		rdb_printf("rdb: replay: %s\n", why);
@@ -835,6 +839,11 @@ void rdb_rr_term(int status, int signo)
 		if (r.status != status || r.signo != signo)
 			rdb_printf("rdb: replay ends with status %d signal %d, the recording "
 			           "with status %d signal %d\n", status, signo, r.status, r.signo);
+		/* what fork children wrote after the program ended (an
+		 * orphan's output), up to the end of the trace */
+		while (rdb_chan_read(&h, sizeof h) == 1 && h.type != RDB_TF_END)
+			if (h.type != RDB_TF_CHILD_OUTPUT || !rdb_kids_consume(&h))
+				rdb_chan_read(0, h.len);
 		RT->mode = 0;
 		return;
 	}
