@@ -4,6 +4,7 @@
  * the trace set (frames flushed at least every half second, so a recording
  * killed by SIGKILL keeps what was sent).  Replay: rdb merges the streams
  * back into program order and feeds them to the runtime. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -162,6 +163,36 @@ static void hex(char *out, const uint8_t *b, size_t n)
 	out[2 * n] = 0;
 }
 
+/* -o DIR: a new folder, or an old trace set to replace.  Another folder
+ * with things in it is refused (its files would be mixed with the
+ * trace's); an old trace's files that a new one may not write again go
+ * (its `exit` would say how a recording killed early ended). */
+static void out_dir(const char *dir)
+{
+	if (!mkdir(dir, 0755))
+		return;
+	if (errno != EEXIST)
+		rdb_fatal("%s: %s", dir, strerror(errno));
+	DIR *dd = opendir(dir);
+	if (!dd)
+		rdb_fatal("%s: %s", dir, strerror(errno));
+	int trace = 0, other = 0;
+	for (struct dirent *e; (e = readdir(dd));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			*(strcmp(e->d_name, "header") ? &other : &trace) = 1;
+	closedir(dd);
+	if (other && !trace)
+		rdb_fatal("%s: exists and holds no trace (no header file): not writing a trace "
+		          "into it", dir);
+	static const char *const stale[] = {"exit", "index"}; /* index: format 3's */
+	for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
+		char *p = rdb_path(dir, stale[i]);
+		if (unlink(p) && errno != ENOENT)
+			rdb_fatal("%s: %s", p, strerror(errno));
+		rdb_free(p);
+	}
+}
+
 /* ---- record ----------------------------------------------------------- */
 
 static void record_usage(FILE *f)
@@ -173,7 +204,7 @@ static void record_usage(FILE *f)
 	      "fatal signal.  Fork children of PROG run untraced; what they (and rdb-cc\n"
 	      "programs they exec) write to PROG's stdout and stderr or to its MAP_SHARED\n"
 	      "memory is recorded.\n"
-	      "  -o DIR              the trace set's folder\n"
+	      "  -o DIR              the trace set's folder (new, or an old trace set to replace)\n"
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
 	      "                      start at any complete interval (rdb replay --from)\n"
@@ -581,8 +612,7 @@ int rdb_cmd_record(int argc, char **argv)
 	size_t nbid = record_buildid(exe, bid, sizeof bid);
 	char *d;
 	if (o.dir) {
-		if (mkdir(o.dir, 0755) && errno != EEXIST)
-			rdb_fatal("%s: %s", o.dir, strerror(errno));
+		out_dir(o.dir);
 		d = rdb_xstrdup(o.dir);
 	} else {
 		d = default_dir(o.argv[0]);

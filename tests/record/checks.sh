@@ -164,6 +164,13 @@ info)
 	"$RDB" info ts > i.out || fail "info"
 	expect i.out "^ended: *killed by signal 15"
 	expect i.out "^cut short: *no"
+	# -o: an old trace is replaced, another folder with files is refused
+	"$RDB" record -o t -- ./p3 > /dev/null 2>&1; [ $? = 3 ] || fail "record over a trace"
+	"$RDB" info t > i.out || fail "info of the new trace"
+	expect i.out "^ended: *exit status 3"
+	mkdir other && : > other/notes
+	! "$RDB" record -o other -- ./p3 > /dev/null 2> e.err || fail "record into a non-trace folder"
+	expect e.err "^rdb: other: exists and holds no trace"
 	# interval numbers out of range are refused, --from and --to alike
 	n=$("$RDB" info --complete t)
 	for a in "--from 0" "--to 0" "--from $((n + 1))" "--to $((n + 1))"; do
