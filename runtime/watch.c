@@ -180,6 +180,17 @@ void rdb_watch_arm(void)
 		protect(RDB_PROT_READ);
 }
 
+/* The writing instruction of a debug-register trap at pc (just past it):
+ * where its group's hooks end, the instruction's first byte; else one
+ * byte back, inside it (an unhooked store, such as one through %rsp). */
+static uint64_t writer(uint64_t pc)
+{
+	uintptr_t start;
+	const struct rdb_iot *e = rdb_iot_find(pc - 1, &start);
+	uintptr_t insn = e ? rdb_hooks_end(start, start + e->len) : 0;
+	return insn && insn <= pc - 1 ? insn : pc - 1;
+}
+
 /* The runtime restores memory (a boundary's values): not the program's
  * writes. */
 void rdb_watch_pause(int pause)
@@ -208,8 +219,8 @@ int rdb_watch_trap(const void *si, void *uc)
 			len = w->hw_len[i];
 	if (flags & 1) /* TRAP_PERF_FLAG_ASYNC: delivered late, %rip is elsewhere */
 		note(RDB_TF_WH_LATE, 0, at, len, g[REG_R15]);
-	else /* %rip is past the writing instruction: one byte back is inside it */
-		note(RDB_TF_WH_PROGRAM, g[REG_RIP] - 1, at, len, g[REG_R15]);
+	else /* %rip is past the writing instruction */
+		note(RDB_TF_WH_PROGRAM, writer(g[REG_RIP]), at, len, g[REG_R15]);
 	return 1;
 }
 
