@@ -67,6 +67,7 @@ void altr_buf_free(struct altr_buf *b);
  * array is to be filled); _sparse: as used (a hash table, a pool). */
 void *altr_big_alloc(size_t n);
 void *altr_big_alloc_sparse(size_t n);
+uint32_t altr_hash(const char *p, size_t len); /* for hash tables */
 void *altr_big_realloc(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */

@@ -29,23 +29,6 @@ struct smap {
 	size_t cap, n; /* cap a power of two, or 0 */
 };
 
-/* Eight bytes at a time: byte by byte was most of a lookup. */
-static uint32_t hash_str(const char *p, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	for (size_t i = 0; i < len; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
 static struct smap_ent *smap_slot(const struct smap *m, const char *p,
                                   size_t len, uint32_t h)
 {
@@ -63,7 +46,7 @@ static int smap_get(const struct smap *m, struct altr_str s)
 {
 	if (!m->cap || !s.len)
 		return -1;
-	struct smap_ent *e = smap_slot(m, s.p, s.len, hash_str(s.p, s.len));
+	struct smap_ent *e = smap_slot(m, s.p, s.len, altr_hash(s.p, s.len));
 	return e->p ? e->val : -1;
 }
 
@@ -82,7 +65,7 @@ static void smap_set(struct smap *m, struct altr_str s, int val, bool keep)
 				           old.e[i].hash) = old.e[i];
 		altr_big_free(old.e, old.cap * sizeof *old.e);
 	}
-	uint32_t h = hash_str(s.p, s.len);
+	uint32_t h = altr_hash(s.p, s.len);
 	struct smap_ent *e = smap_slot(m, s.p, s.len, h);
 	if (e->p && keep)
 		return;

@@ -510,30 +510,6 @@ struct reader {
 	                             instructions, by line number parity */
 };
 
-/* Eight bytes at a time: the byte-wise FNV was a tenth of reading. */
-static uint32_t hash_text(struct altr_str t)
-{
-	const char *p = t.p;
-	size_t n = t.len;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	if (n && t.len >= 8) { /* the last 8 bytes, overlapping */
-		memcpy(&w, t.p + t.len - 8, 8);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	}
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	h *= 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
-}
-
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
                               struct altr_str t)
 {
@@ -567,7 +543,7 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 	else if (t.p == r->pf[1].p && t.len == r->pf[1].len)
 		h = r->pf[1].hash;
 	else
-		h = hash_text(t);
+		h = altr_hash(t.p, t.len);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
 	if (!e->len) {
 		*e = (struct memo){.hash = h, .len = (uint16_t)t.len, .p = t.p};
@@ -923,7 +899,7 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 	if (q == p || *p == '.' || q[-1] == ':')
 		return;
 	struct altr_str t = mkstr(p, (size_t)(q - p));
-	uint32_t h = hash_text(t);
+	uint32_t h = altr_hash(t.p, t.len);
 	r->pf[lineno & 1].p = t.p;
 	r->pf[lineno & 1].len = t.len;
 	r->pf[lineno & 1].hash = h;
