@@ -251,9 +251,18 @@ static void resolve(struct query *q, struct image *im)
 static void print_value(const struct rdb_tf_watch_hit *e)
 {
 	printf("  value now:   ");
-	for (uint32_t i = 0; i < e->nvalue; i++)
-		printf("%02x%s", e->value[i], i + 1 < e->nvalue ? " " : "");
-	if (e->nvalue && e->nvalue <= 8) {
+	uint64_t all = e->nvalue < 64 ? (1ull << e->nvalue) - 1 : ~0ull;
+	for (uint32_t i = 0; i < e->nvalue; i++) {
+		if (e->known >> i & 1)
+			printf("%02x", e->value[i]);
+		else
+			printf("??");
+		printf("%s", i + 1 < e->nvalue ? " " : "");
+	}
+	if (e->nvalue && (e->known & all) != all)
+		printf(" (??: a byte interval %llu did not touch; its value is not in the trace "
+		       "there)", (unsigned long long)e->interval);
+	else if (e->nvalue && e->nvalue <= 8) {
 		uint64_t v = 0;
 		memcpy(&v, e->value, e->nvalue);
 		printf(" (%llu as a little-endian integer)", (unsigned long long)v);

@@ -295,6 +295,8 @@ struct rdb_tf_watch_hit {
 	uint64_t sc_id; /* kind SYSCALL: the syscall that wrote; else syscalls before */
 	uint64_t addr, len; /* what of the watched range it wrote */
 	uint64_t total; /* END: watched writes seen in all */
+	uint64_t known; /* END: bit i: value[i] is the interval's own (it read or
+	                   wrote the byte); else the replay had no value for it */
 	uint32_t kind;  /* RDB_TF_WH_* */
 	uint32_t nvalue;
 	uint8_t value[64]; /* END: the watched bytes now (nvalue of them) */
@@ -445,7 +447,7 @@ _Static_assert(sizeof(struct rdb_tf_target) == 32, "target");
 _Static_assert(sizeof(struct rdb_tf_written) == 16, "written");
 _Static_assert(sizeof(struct rdb_tf_range) == 16, "range");
 _Static_assert(sizeof(struct rdb_tf_watch) == 16, "watch");
-_Static_assert(sizeof(struct rdb_tf_watch_hit) == 128, "watch_hit");
+_Static_assert(sizeof(struct rdb_tf_watch_hit) == 136, "watch_hit");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
 _Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");

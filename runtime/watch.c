@@ -412,6 +412,13 @@ void rdb_watch_report(void)
 	struct { uint64_t base, len; } l = {(uint64_t)e.value, want}, r = {w->addr, want};
 	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
 	e.nvalue = got == (long)want ? want : 0;
+	/* A replay of one interval has the values it read (traced) and those
+	 * it wrote; a byte it never touched is whatever the replay started
+	 * with, not the recording's. */
+	for (uint32_t i = 0; i < e.nvalue; i++)
+		if (rdb_covered(w->addr + i, 1) &&
+		    (*(const uint8_t *)(w->addr + i - RDB_R_OFFSET) | *(const uint8_t *)rdb_s_of(w->addr + i)))
+			e.known |= 1ull << i;
 	struct rdb_tf_rec h = {RDB_TF_WATCH_HIT, sizeof e};
 	rdb_write_all(RDB_CHAN_FD, (const char *)&h, sizeof h);
 	rdb_write_all(RDB_CHAN_FD, (const char *)&e, sizeof e);

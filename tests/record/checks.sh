@@ -249,7 +249,8 @@ flowback)
 	rec=$(sed -n 's/^rec at //p' rec.out)
 	ask q6.out --size 48 t "$rec"
 	expect q6.out "by: *fill+0x[0-9a-f]* (.*flowback.c:$(line fill))"
-	expect q6.out "value now: *68 65 6c 6c 6f 2c 20 66 6c 6f 77 62 61 63 6b 00"
+	# of the 48 bytes asked for, interval 4 touched only the 15 it wrote
+	expect q6.out "value now: *68 65 6c 6c 6f 2c 20 66 6c 6f 77 62 61 63 6b ?? "
 	ask q8.out t op
 	expect q8.out "by: *set_op+0x[0-9a-f]* (.*flowback.c:$(line op))"
 	ask q7.out --no-replay t target+2
