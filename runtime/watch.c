@@ -414,10 +414,11 @@ void rdb_watch_report(void)
 	e.nvalue = got == (long)want ? want : 0;
 	/* A replay of one interval has the values it read (traced) and those
 	 * it wrote; a byte it never touched is whatever the replay started
-	 * with, not the recording's. */
+	 * with, not the recording's.  One from the start has them all. */
 	for (uint32_t i = 0; i < e.nvalue; i++)
-		if (rdb_covered(w->addr + i, 1) &&
-		    (*(const uint8_t *)(w->addr + i - RDB_R_OFFSET) | *(const uint8_t *)rdb_s_of(w->addr + i)))
+		if (RT->from <= 1 ||
+		    (rdb_covered(w->addr + i, 1) &&
+		     (*(const uint8_t *)(w->addr + i - RDB_R_OFFSET) | *(const uint8_t *)rdb_s_of(w->addr + i))))
 			e.known |= 1ull << i;
 	struct rdb_tf_rec h = {RDB_TF_WATCH_HIT, sizeof e};
 	rdb_write_all(RDB_CHAN_FD, (const char *)&h, sizeof h);
