@@ -520,22 +520,30 @@ static void zfree(void *opaque, void *p)
 	rdb_free(p);
 }
 
-/* The dictionary of the frames after the base: the base's records when
- * they are at most RDB_TF_DICT_MAX bytes, else none.  (Raw content: the
- * records are never taken for a zstd dictionary of their own format.) */
+/* The dictionary of the frames after the base, from the base's records
+ * (raw, n bytes): those records when they are at most RDB_TF_DICT_MAX
+ * bytes, else none.  (Raw content: the records are never taken for a zstd
+ * dictionary of their own format.) */
+static void set_dict(struct rdb_tr *r, const char *raw, size_t n)
+{
+	ZSTD_customMem mem = {zalloc, zfree, NULL};
+	if (n <= RDB_TF_DICT_MAX &&
+	    !(r->dict = ZSTD_createDDict_advanced(raw, n, ZSTD_dlm_byCopy, ZSTD_dct_rawContent,
+	                                          mem)))
+		rdb_fatal("out of memory (zstd)");
+	r->dict_known = 1;
+}
+
+/* The dictionary, decoding the base for it when the reader started past
+ * it (at an interval: ivindex). */
 static const ZSTD_DDict *base_dict(struct rdb_tr *r)
 {
-	if (r->dict_known)
-		return r->dict;
-	struct rdb_tf_fhdr fh;
-	char *raw = decode(r, sizeof(struct rdb_tf_shdr), &fh, NULL);
-	ZSTD_customMem mem = {zalloc, zfree, NULL};
-	if (fh.raw_size <= RDB_TF_DICT_MAX &&
-	    !(r->dict = ZSTD_createDDict_advanced(raw, fh.raw_size, ZSTD_dlm_byCopy,
-	                                          ZSTD_dct_rawContent, mem)))
-		rdb_fatal("out of memory (zstd)");
-	rdb_free(raw);
-	r->dict_known = 1;
+	if (!r->dict_known) {
+		struct rdb_tf_fhdr fh;
+		char *raw = decode(r, sizeof(struct rdb_tf_shdr), &fh, NULL);
+		set_dict(r, raw, fh.raw_size);
+		rdb_free(raw);
+	}
 	return r->dict;
 }
 
@@ -545,8 +553,10 @@ static int next_frame(struct rdb_tr *r)
 		return 0;
 	struct rdb_tf_fhdr fh;
 	uint64_t o = r->off;
-	const ZSTD_DDict *dict = o == sizeof(struct rdb_tf_shdr) ? NULL : base_dict(r);
-	char *raw = decode(r, o, &fh, dict);
+	int base = o == sizeof(struct rdb_tf_shdr);
+	char *raw = decode(r, o, &fh, base ? NULL : base_dict(r));
+	if (base && !r->dict_known) /* read from the start: the base is here */
+		set_dict(r, raw, fh.raw_size);
 	rdb_free(r->raw);
 	r->raw = raw;
 	r->rawn = fh.raw_size;
