@@ -79,8 +79,7 @@ static void vflush(struct vsend *v)
  * replay writes it the same way (replay.c, load_blob). */
 static int vcopy(void *to, uint64_t a, uint64_t len)
 {
-	struct { uint64_t base, len; } l = {(uint64_t)to, len}, r = {a, len};
-	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+	long got = rdb_peek(to, a, len);
 	if (got != (long)len && RT->snap_mem >= 0)
 		got = rdb_sys4(__NR_pread64, RT->snap_mem, (long)to, (long)len, (long)a);
 	if (got == (long)len) /* MAP_SHARED memory moved on: its start values */

@@ -234,6 +234,10 @@ long rdb_high_fd(long fd, long min);
  * debugger writes breakpoints); dies naming the address if it cannot.
  * The fd is kept: replay makes no real fork that would share it. */
 void rdb_poke_mem(uint64_t a, const void *p, uint64_t n);
+/* n bytes at a into to as the kernel reads them (process_vm_readv): an
+ * unreadable address fails the call instead of killing us.  The bytes
+ * read (fewer when the range runs into unreadable memory), or -errno. */
+long rdb_peek(void *to, uint64_t a, uint64_t n);
 _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define RDB_ASSERT(c)                                                       \
 	((c) ? (void)0 : rdb_die("%s:%d: assertion failed: %s\n", __FILE__,    \

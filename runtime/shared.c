@@ -83,10 +83,8 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file)
 	RT->shared_next = at + n + 4096; /* a gap: never merged with the next one */
 	/* as the kernel sees it now (a file past its end: zeros; fresh
 	 * anonymous memory is zeros too) */
-	if (file) {
-		struct { uint64_t base, len; } l = {at, n}, rv = {a, n};
-		rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&rv, 1, 0);
-	}
+	if (file)
+		rdb_peek((void *)at, a, n);
 	return at;
 }
 
@@ -164,12 +162,7 @@ void rdb_shared_track(long nr, const long a[6], long r)
 /* ---- record ----------------------------------------------------------- */
 
 /* n bytes at a as the kernel has them, into to; 0 if unreadable. */
-static int peek(void *to, uint64_t a, uint64_t n)
-{
-	struct { uint64_t base, len; } l = {(uint64_t)to, n}, r = {a, n};
-	return rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1,
-	                0) == (long)n;
-}
+static int peek(void *to, uint64_t a, uint64_t n) { return rdb_peek(to, a, n) == (long)n; }
 
 /* Copying the bytes the process (or the kernel for it) wrote in the
  * interval: the walk gives the words, grown into runs [lo, hi). */

@@ -131,8 +131,7 @@ static int self_mem_for_writing(const char *path, long flags)
 		return 0;
 	/* a copy the kernel makes: a bad pointer gets the call's EFAULT */
 	char p[32] = {0}, own[32];
-	struct { uint64_t base, len; } l = {(uint64_t)p, sizeof p - 1}, r = {(uint64_t)path, sizeof p - 1};
-	if (rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0) <= 0)
+	if (rdb_peek(p, (uintptr_t)path, sizeof p - 1) <= 0)
 		return 0;
 	rdb_snprintf(own, sizeof own, "/proc/%ld/mem", rdb_sys0(__NR_getpid));
 	return !rdb_strcmp(p, "/proc/self/mem") || !rdb_strcmp(p, "/proc/thread-self/mem") ||

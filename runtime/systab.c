@@ -52,14 +52,7 @@ _Static_assert(RDB_SYS_MAXARGS == 6, "six syscall arguments");
 static int peek(void *ctx, uintptr_t addr, void *out, size_t len)
 {
 	(void)ctx;
-	struct iov {
-		void *base;
-		size_t len;
-	} local = {out, len}, remote = {(void *)addr, len};
-	long pid = rdb_sys0(__NR_getpid);
-	long r = rdb_sys6(__NR_process_vm_readv, pid, (long)&local, 1, (long)&remote,
-	                  1, 0);
-	return r == (long)len ? 0 : -1;
+	return rdb_peek(out, addr, len) == (long)len ? 0 : -1;
 }
 
 size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap)

@@ -86,6 +86,12 @@ long rdb_high_fd(long fd, long min)
 	return hi;
 }
 
+long rdb_peek(void *to, uint64_t a, uint64_t n)
+{
+	struct { uint64_t base, len; } l = {(uint64_t)to, n}, r = {a, n};
+	return rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
+}
+
 void rdb_poke_mem(uint64_t a, const void *p, uint64_t n)
 {
 	long r = 0;

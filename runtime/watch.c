@@ -409,9 +409,7 @@ void rdb_watch_report(void)
 	e.len = w->len;
 	/* the kernel reads it: the memory may be gone */
 	uint32_t want = w->len < sizeof e.value ? (uint32_t)w->len : sizeof e.value;
-	struct { uint64_t base, len; } l = {(uint64_t)e.value, want}, r = {w->addr, want};
-	long got = rdb_sys6(__NR_process_vm_readv, rdb_sys0(__NR_getpid), (long)&l, 1, (long)&r, 1, 0);
-	e.nvalue = got == (long)want ? want : 0;
+	e.nvalue = rdb_peek(e.value, w->addr, want) == (long)want ? want : 0;
 	/* A replay of one interval has the values it read (traced) and those
 	 * it wrote; a byte it never touched is whatever the replay started
 	 * with, not the recording's.  One from the start has them all. */
