@@ -133,17 +133,8 @@ uintptr_t rdb_iot_insn(uintptr_t pc)
  * else.  pc itself outside a group. */
 uintptr_t rdb_iot_rerun(uintptr_t pc)
 {
-	static const unsigned char inc[4] = {0x4d, 0x8d, 0x7f, 0x01};   /* lea 1(%r15), %r15 */
-	static const unsigned char check[4] = {0x45, 0x0f, 0xb6, 0x27}; /* movzbl (%r15), %r12d */
 	uintptr_t start;
-	if (!rdb_iot_find(pc, &start))
-		return pc;
-	const unsigned char *p = (const unsigned char *)start;
-	if ((uintptr_t)p + 4 <= pc && !rdb_memcmp(p, inc, 4))
-		p += 4;
-	if ((uintptr_t)p + 4 <= pc && !rdb_memcmp(p, check, 4))
-		p += 4;
-	return (uintptr_t)p;
+	return rdb_iot_find(pc, &start) ? rdb_sic_skip(start, pc) : pc;
 }
 
 uint64_t rdb_live_flags(uintptr_t pc)

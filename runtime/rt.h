@@ -364,6 +364,8 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 void rdb_sic_init(void);
 /* The current interval's count, from a saved %r15. */
 uint64_t rdb_sic_count(uint64_t r15);
+/* Past the SIC increment and check at p, each where it is (before end). */
+uintptr_t rdb_sic_skip(uintptr_t p, uintptr_t end);
 /* 1 if the fault (si, uc) is a SIC check's; then runs the event. */
 int rdb_sic_fault(void *si, void *uc);
 /* Ask for an event at the next check of the code uc interrupted. */

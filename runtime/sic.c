@@ -17,6 +17,18 @@
 
 /* movzbl (%r15), %r12d */
 static const unsigned char check_insn[4] = {0x45, 0x0f, 0xb6, 0x27};
+/* lea 1(%r15), %r15 */
+static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01};
+
+uintptr_t rdb_sic_skip(uintptr_t p, uintptr_t end)
+{
+	if (p + sizeof inc_insn <= end && !rdb_memcmp((const void *)p, inc_insn, sizeof inc_insn))
+		p += sizeof inc_insn;
+	if (p + sizeof check_insn <= end &&
+	    !rdb_memcmp((const void *)p, check_insn, sizeof check_insn))
+		p += sizeof check_insn;
+	return p;
+}
 
 void rdb_sic_init(void)
 {
