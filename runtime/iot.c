@@ -111,17 +111,20 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 	return 0;
 }
 
+uintptr_t rdb_iot_insn_start(uintptr_t pc)
+{
+	uintptr_t start;
+	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	return e ? rdb_hooks_end(start, start + e->len) : 0;
+}
+
 /* The pc a fault at pc has without hooks: the program's own instruction
  * of pc's group when pc is in its hooks (a null pointer faults in the
  * read hook's store) or in what a replay made of them (no-ops, or
  * prefixes of the instruction: unhook.c).  pc itself elsewhere. */
 uintptr_t rdb_iot_insn(uintptr_t pc)
 {
-	uintptr_t start;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
-	if (!e)
-		return pc;
-	uintptr_t insn = rdb_hooks_end(start, start + e->len);
+	uintptr_t insn = rdb_iot_insn_start(pc);
 	return insn && pc < insn ? insn : pc;
 }
 

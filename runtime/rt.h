@@ -484,6 +484,9 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
 uint64_t rdb_live_flags(uintptr_t pc);
 uintptr_t rdb_iot_rerun(uintptr_t pc); /* a faulting access's hooks, again */
 uintptr_t rdb_iot_insn(uintptr_t pc);  /* the program's instruction at a fault */
+/* Where the listed hooks of pc's group end (the program's instruction
+ * starts there), or 0 (no group, or no listed hook in it). */
+uintptr_t rdb_iot_insn_start(uintptr_t pc);
 
 #pragma GCC visibility pop
 

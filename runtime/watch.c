@@ -185,9 +185,7 @@ void rdb_watch_arm(void)
  * byte back, inside it (an unhooked store, such as one through %rsp). */
 static uint64_t writer(uint64_t pc)
 {
-	uintptr_t start;
-	const struct rdb_iot *e = rdb_iot_find(pc - 1, &start);
-	uintptr_t insn = e ? rdb_hooks_end(start, start + e->len) : 0;
+	uintptr_t insn = rdb_iot_insn_start(pc - 1);
 	return insn && insn <= pc - 1 ? insn : pc - 1;
 }
 
