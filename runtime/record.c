@@ -423,24 +423,28 @@ static _Noreturn void die_as_recorded(const struct rdb_tf_exit *x)
 		rdb_sys1(__NR_exit_group, x->how == RDB_TF_EXIT_STATUS ? x->value : 125);
 }
 
+/* The records up to END, and END's exit into x (zero if none came); what
+ * fork children wrote after the program ended (an orphan's output) is
+ * written as it was when outputs is set. */
+static void skip_to_end(struct rdb_tf_exit *x, int outputs)
+{
+	struct rdb_tf_rec h;
+	rdb_memset(x, 0, sizeof *x);
+	while (rdb_chan_read(&h, sizeof h) == 1) {
+		if (h.type == RDB_TF_END && h.len == sizeof *x) {
+			rdb_chan_read(x, sizeof *x);
+			return;
+		}
+		if (h.type != RDB_TF_CHILD_OUTPUT || !outputs || !rdb_kids_consume(&h))
+			rdb_chan_read(0, h.len);
+	}
+}
+
 /* Ends the replay as the recording ended: END says how. */
 static _Noreturn void replay_end(const char *why)
 {
 	struct rdb_tf_exit x;
-	rdb_memset(&x, 0, sizeof x);
-	struct rdb_tf_rec h;
-	/* skip to END; what fork children wrote after the program ended (an
-	 * orphan's output) is written as it was */
-	while (rdb_chan_read(&h, sizeof h) == 1) {
-		if (h.type == RDB_TF_END && h.len == sizeof x) {
-			rdb_chan_read(&x, sizeof x);
-			break;
-		}
-		if (h.type == RDB_TF_CHILD_OUTPUT && !why)
-			rdb_kids_consume(&h);
-		else
-			rdb_chan_read(0, h.len);
-	}
+	skip_to_end(&x, !why);
 	if (why)
 		rdb_printf("rdb: replay: %s\n", why);
 	die_as_recorded(&x);
@@ -839,11 +843,8 @@ void rdb_rr_term(int status, int signo)
 		if (r.status != status || r.signo != signo)
 			rdb_printf("rdb: replay ends with status %d signal %d, the recording "
 			           "with status %d signal %d\n", status, signo, r.status, r.signo);
-		/* what fork children wrote after the program ended (an
-		 * orphan's output), up to the end of the trace */
-		while (rdb_chan_read(&h, sizeof h) == 1 && h.type != RDB_TF_END)
-			if (h.type != RDB_TF_CHILD_OUTPUT || !rdb_kids_consume(&h))
-				rdb_chan_read(0, h.len);
+		struct rdb_tf_exit x;
+		skip_to_end(&x, 1);
 		RT->mode = 0;
 		return;
 	}
