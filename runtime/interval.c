@@ -439,7 +439,8 @@ static uint32_t fp_size(const uint8_t *fp)
 
 static void send_context(void *uc, uint64_t interval)
 {
-	struct rdb_tf_context *cp = &RT->ctx; /* off the (maybe alternate) signal stack */
+	struct rdb_tf_context *cp = &RT->ctx.c; /* off the (maybe alternate) signal stack */
+	_Static_assert(offsetof(__typeof__(RT->ctx), q) == sizeof RT->ctx.c, "queued follow");
 	rdb_memset(cp, 0, sizeof *cp);
 	cp->interval = interval;
 	rdb_memcpy(cp->gregs, rdb_gregs(uc), sizeof cp->gregs);
@@ -454,9 +455,12 @@ static void send_context(void *uc, uint64_t interval)
 	cp->sc_id = RT->sc_id;
 	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
 	cp->reserved_blocked = RT->reserved_blocked;
+	cp->nqueued = (uint64_t)RT->nqueued;
+	rdb_memcpy(RT->ctx.q, RT->queued, RT->nqueued * sizeof RT->queued[0]);
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	cp->fpsize = fp ? fp_size(fp) : 0;
-	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, fp, cp->fpsize);
+	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp + RT->nqueued * sizeof RT->queued[0], fp,
+	             cp->fpsize);
 }
 
 static void send_maps(uint64_t interval)

@@ -216,18 +216,54 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 		        (unsigned long)b);
 }
 
+/* The signals queued again and still blocked must be the recording's:
+ * they are kernel state no checksum sees. */
+static void verify_queued(uint64_t b)
+{
+	const struct rdb_tf_context *c = &RT->ctx.c;
+	int same = c->nqueued == (uint64_t)RT->nqueued;
+	for (int i = 0; same && i < RT->nqueued; i++)
+		same = RT->ctx.q[i].signo == RT->queued[i].signo;
+	if (!same)
+		diverge("--verify: at boundary %lu %d signals wait to be delivered (the first: %d), "
+		        "in the recording %lu (the first: %d)",
+		        (unsigned long)b, RT->nqueued, RT->nqueued ? RT->queued[0].signo : 0,
+		        (unsigned long)c->nqueued, c->nqueued ? RT->ctx.q[0].signo : 0);
+}
+
 /* ---- events ---------------------------------------------------------------- */
+
+/* A boundary's CONTEXT record into RT->ctx (off the maybe alternate signal
+ * stack): the context, the signals still queued, and the xsave image into
+ * RT->fpbuf (at most fpcap bytes).  Returns 0 if it is malformed. */
+static int read_context(size_t fpcap, const char *what)
+{
+	struct rdb_tf_context *c = &RT->ctx.c;
+	uint32_t len = expect_head(RDB_TF_CONTEXT, c, sizeof *c, what);
+	if (c->nqueued > RDB_TF_MAX_QUEUED || c->fpsize > fpcap)
+		return 0;
+	size_t qn = c->nqueued * sizeof RT->ctx.q[0];
+	if (len != sizeof *c + qn + c->fpsize || (qn && rdb_chan_read(RT->ctx.q, qn) != 1) ||
+	    rdb_chan_read(RT->fpbuf, c->fpsize) != 1)
+		return 0;
+	for (uint64_t i = 0; i < c->nqueued; i++) {
+		int s = RT->ctx.q[i].signo;
+		if (s < 1 || s >= RDB_NSIG || s == RDB_SIGKILL || s == RDB_SIGSTOP ||
+		    (RT->reserved_sigs & (1ull << (s - 1))))
+			return 0;
+	}
+	return 1;
+}
 
 static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 {
-	struct rdb_tf_context *cp = &RT->ctx; /* off the (maybe alternate) signal stack */
-	uint32_t len = expect_head(RDB_TF_CONTEXT, cp, sizeof *cp, "the boundary's context");
-	if (cp->fpsize > sizeof RT->fpbuf || len != sizeof *cp + cp->fpsize ||
-	    rdb_chan_read(RT->fpbuf, cp->fpsize) != 1)
+	struct rdb_tf_context *cp = &RT->ctx.c;
+	if (!read_context(sizeof RT->fpbuf, "the boundary's context"))
 		rdb_die("replay: bad CONTEXT record at boundary %lu\n", (unsigned long)b->interval);
 	uint64_t *g = rdb_gregs(uc);
 	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
 	if (RT->verify) {
+		verify_queued(b->interval);
 		verify_regs(g, cp, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
 		if (b->flags & RDB_TF_B_CHECKSUM) {
 			uint64_t ht, hf;
@@ -436,12 +472,8 @@ void rdb_replay_restore(void)
 	if (b.interval != RT->from)
 		rdb_die("replay: rdb sent boundary %lu for --from %lu\n", (unsigned long)b.interval,
 		        (unsigned long)RT->from);
-	struct rdb_tf_context *c = (struct rdb_tf_context *)RT->sbuf;
-	_Static_assert(sizeof *c <= RDB_SBUF, "context buffer");
-	uint32_t len = expect_head(RDB_TF_CONTEXT, c, sizeof *c, "the start context");
-	if (c->fpsize > sizeof RT->fpbuf - sizeof(struct frame) - 64 ||
-	    len != sizeof *c + c->fpsize ||
-	    rdb_chan_read(RT->fpbuf, c->fpsize) != 1)
+	const struct rdb_tf_context *c = &RT->ctx.c;
+	if (!read_context(sizeof RT->fpbuf - sizeof(struct frame) - 64, "the start context"))
 		rdb_die("replay: bad start CONTEXT record\n");
 	uint64_t stack_now = 0;
 	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
@@ -462,6 +494,7 @@ void rdb_replay_restore(void)
 	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
 	RT->reserved_blocked = c->reserved_blocked;
 	rdb_signal_reinstall();
+	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;
 	RT->sc_id = b.sc_id;
 	RT->nondets = b.nondets;

@@ -113,7 +113,8 @@ struct rdb_state {
 	int snap_ok;          /* intervals still possible */
 	int snap_stop;        /* record: a snapshot fork failed: the interval runs on */
 	struct rdb_tf_target tgt; /* replay: the next event */
-	uint32_t deliver[RDB_NSIG]; /* instances queued again by an event: deliver now */
+	int nqueued;          /* queued again by an event, not delivered yet */
+	struct rdb_tf_queued queued[RDB_TF_MAX_QUEUED];
 	int npending;         /* record: async signals waiting for the next check */
 	struct { int signo; uint8_t info[128]; } pending[32];
 	/* signal.c: delivery at the entry stub's check (syscall.S) */
@@ -151,7 +152,10 @@ struct rdb_state {
 	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
 	uint8_t bounce[16384];  /* replay: values for memory the program cannot write */
 	char mapsbuf[4096];     /* procmaps.c: not on the (maybe alternate) signal stack */
-	struct rdb_tf_context ctx; /* a boundary's context, ditto */
+	struct {                /* a boundary's context, ditto, and what follows it */
+		struct rdb_tf_context c;
+		struct rdb_tf_queued q[RDB_TF_MAX_QUEUED]; /* nqueued of them */
+	} ctx;
 
 	/* record.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */
@@ -329,6 +333,7 @@ void rdb_set_mask(uint64_t m);
 /* Delivers signo with the recorded siginfo to the program's handler at the
  * next return to the program (the signal is queued, blocked until then). */
 void rdb_signal_requeue(int signo, const uint8_t info[128]);
+void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n);
 void rdb_signal_reserve_timer(void);
 /* sig is the runtime's from now on: the program changes only its view. */
 void rdb_signal_reserve(int sig);

@@ -127,6 +127,27 @@ void rdb_altstack(uint64_t *lo, uint64_t *hi)
 }
 
 /* Replay from an interval: the kernel learns the program's view again. */
+static int queued_at(int signo)
+{
+	for (int i = 0; i < RT->nqueued; i++)
+		if (RT->queued[i].signo == signo)
+			return i;
+	return -1;
+}
+
+/* Takes the oldest requeued instance of signo off RT->queued: 1 if there
+ * was one (this delivery is it). */
+static int take_queued(int signo)
+{
+	int i = queued_at(signo);
+	if (i < 0)
+		return 0;
+	RT->nqueued--;
+	for (; i < RT->nqueued; i++)
+		RT->queued[i] = RT->queued[i + 1];
+	return 1;
+}
+
 void rdb_signal_reinstall(void)
 {
 	for (int sig = 1; sig < RDB_NSIG; sig++)
@@ -134,14 +155,39 @@ void rdb_signal_reinstall(void)
 			install(sig);
 }
 
+/* Each requeued signal is on RT->queued until the kernel delivers it: the
+ * handler that comes then is the one the event queued, not another
+ * process's (defer), and one still blocked at a boundary is in its
+ * context, for a replay from there (rdb_signal_queue_again). */
 void rdb_signal_requeue(int signo, const uint8_t info[128])
 {
-	RT->deliver[signo]++;
 	RT->requeued++;
+	if (signo < 32 && queued_at(signo) >= 0)
+		return; /* the kernel keeps one standard signal pending */
+	if (RT->nqueued == RDB_TF_MAX_QUEUED)
+		rdb_die("more than %d signals queued again for delivery and still "
+		        "blocked\n", RDB_TF_MAX_QUEUED);
+	struct rdb_tf_queued *q = &RT->queued[RT->nqueued++];
+	q->signo = signo;
+	q->pad = 0;
+	rdb_memcpy(q->siginfo, info, 128);
 	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
 	if (r < 0)
 		rdb_die("cannot queue signal %d again (error %ld)\n", signo, -r);
+}
+
+/* Replay from a boundary: what the recording had queued again and the
+ * kernel still held there goes back into the kernel's queue, in order
+ * (all blocked until the start context loads the recorded mask). */
+void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n)
+{
+	rdb_block_all();
+	for (uint64_t i = 0; i < n; i++) {
+		if (RT->debug > 1)
+			rdb_printf("rdb: signal %d queued again, as at the boundary\n", q[i].signo);
+		rdb_signal_requeue(q[i].signo, q[i].siginfo);
+	}
 }
 
 static int sync_signal(int sig, int code)
@@ -179,19 +225,16 @@ static int defer(int sig, void *si, void *uc)
 		 * the recording queued it once more, for the stub's check) and
 		 * faults; anything else (another process's) is dropped: the
 		 * trace delivers what the recording delivered. */
-		if (RT->deliver[sig]) {
-			RT->deliver[sig]--;
+		if (take_queued(sig))
 			return RT->in_stub;
-		}
 		return !sync_signal(sig, code);
 	}
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return 0;
-	if (RT->deliver[sig]) {
+	if (take_queued(sig)) {
 		/* one queued again by an event (several: a real-time signal
 		 * queued while the handler blocks it); blocked there, it comes
 		 * in a syscall: to the stub's check, as a new delivery */
-		RT->deliver[sig]--;
 		if (RT->debug > 1)
 			rdb_printf("rdb: signal %d delivered after its event%s\n", sig,
 			           RT->in_stub ? ", in a syscall: again" : "");

@@ -180,8 +180,9 @@ struct rdb_tf_boundary {
 
 /* The ucontext's general registers (the kernel's order: r8..r15, rdi, rsi,
  * rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, csgsfs, err, trapno, oldmask,
- * cr2), then what a restore needs.  An xsave image of fpsize bytes follows
- * (the signal frame's fpstate, 64-byte aligned when restored). */
+ * cr2), then what a restore needs.  nqueued rdb_tf_queued entries follow,
+ * then an xsave image of fpsize bytes (the signal frame's fpstate, 64-byte
+ * aligned when restored). */
 #define RDB_TF_NGREG 23
 struct rdb_tf_context {
 	uint64_t interval;
@@ -194,13 +195,24 @@ struct rdb_tf_context {
 	uint64_t ss_size;
 	uint64_t brk_cur, brk_mapped; /* the emulated brk */
 	uint64_t sc_id;        /* as in the boundary */
-	uint64_t sic_in_handler; /* reserved: 0 */
+	uint64_t nqueued;      /* signals queued again, still pending (below) */
 	struct {               /* the program's view of each signal 1..64 */
 		uint64_t handler, flags, restorer, mask;
 	} view[64];
 	uint64_t reserved_blocked;
 	uint32_t fpsize;
 	uint32_t pad;
+};
+
+/* A signal an event queued again (rt_tgsigqueueinfo) that the kernel had
+ * not delivered at the boundary: the program's mask blocked it (say, a
+ * handler's sa_mask).  Oldest first.  A replay from this boundary queues
+ * them again, or their handlers would never run. */
+#define RDB_TF_MAX_QUEUED 64
+struct rdb_tf_queued {
+	int32_t signo;
+	uint32_t pad;
+	uint8_t siginfo[128];
 };
 
 /* One program mapping in the covered range at a boundary. */
