@@ -6,7 +6,10 @@
  * then the reserved registers get their values (docs/hooks.md) and musl's
  * own _start (renamed __musl_start) runs with the stack as the kernel
  * left it: its static-pie self-relocation is instrumented code, so the
- * planes must exist first. */
+ * planes must exist first.  __rdb_start runs on the runtime's syscall
+ * stack, mapped here: it takes other paths in record and replay, and what
+ * it left below the program's %rsp would differ between them (the
+ * program's uninitialised locals read that memory; runtime/layout.h). */
 #include "layout.h"
 #include "asm-macros.h"
 
@@ -18,7 +21,19 @@ _start:
 	.cfi_undefined %rip
 	xor %ebp, %ebp
 	mov %rsp, %rbx			/* callee-saved: survives the call */
-	mov %rsp, %rdi
+	mov $9, %eax			/* mmap */
+	movabs $RDB_SCSTACK_ADDR, %rdi
+	mov $RDB_SCSTACK_SIZE, %esi
+	mov $3, %edx			/* PROT_READ | PROT_WRITE */
+	/* MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE */
+	mov $(0x02 | 0x20 | 0x4000 | 0x100000), %r10d
+	mov $-1, %r8
+	xor %r9d, %r9d
+	syscall
+	cmp %rax, %rdi
+	jne 1f				/* __rdb_start says why (start.c) */
+	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
+1:	mov %rbx, %rdi
 	and $-16, %rsp
 	call __rdb_start
 	mov %rbx, %rsp

@@ -99,8 +99,8 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		             RT->mode == RDB_TF_MODE_REPLAY ? 2 : 1, (unsigned long)RT->interval);
 		RT->hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	}
-	/* The program's alternate signal stack is a stack too: signal frames
-	 * (the kernel's and the runtime's) fill it, and they differ in replay. */
+	/* The program's alternate signal stack is a stack too: its handlers'
+	 * frames, left out like the main stack's. */
 	rdb_altstack(&RT->alt_lo, &RT->alt_hi);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
 	for (size_t i = 0; i < n; i++) {
@@ -109,6 +109,9 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		/* Shared memory that fork children may write: whatever they made
 		 * of it at this instant (its changes are SHARED records). */
 		if (m[i].kind == RDB_TF_MAP_SHARED_EXT)
+			continue;
+		/* The runtime's signal stack: its frames, not the program's. */
+		if (m[i].start == RDB_SIGSTACK_ADDR)
 			continue;
 		/* Stacks are left out: a frame's uninitialized slots hold what
 		 * the runtime's frames and signal frames left there, which

@@ -338,23 +338,22 @@ static int scanned(const struct rdb_tf_map *m)
 	return !(m->kind == RDB_TF_MAP_IMAGE && !(m->prot & 2));
 }
 
-/* Memory dead when the interval started, where replay's boundary handler
- * has its frames when it writes the interval's values (DESIGN.md
- * invariant 6): below the interval's first %rsp (the whole rest of a
- * stack mapping, a window in any other: a coroutine's stack in the heap),
- * and the alternate signal stack unless %rsp was on it.  What the interval
- * read there it had written first (a handler's locals), so no value is
- * lost.  Returns how many ranges.  The window is what a signal delivery
- * may cover below %rsp anyway: the kernel's frame (up to ~11 KB of xsave
- * state with AMX) and the runtime's; replay loads values 3.9 KB below the
- * program's %rsp here.  It was 256 KiB, and a coroutine's data 64 KiB
- * below its stack in the same mapping was never traced. */
+/* Memory dead when the interval started, which gets no values: below the
+ * interval's first %rsp (the main stack: its STACK record holds it whole;
+ * a window in any other mapping: a coroutine's stack in the heap), the
+ * program's alternate stack unless %rsp was on it, and the runtime's
+ * signal stack below its live frames, where replay's boundary handler has
+ * its frames when it writes the interval's values (DESIGN.md invariant
+ * 6).  Returns how many ranges.  The window: what the interval reads there
+ * it has written first (a handler's or coroutine's locals) but for
+ * uninitialised slots; it was 256 KiB, and a coroutine's data 64 KiB below
+ * its stack in the same mapping was never traced. */
 #define DEAD_WINDOW (32u << 10)
 struct span {
 	uintptr_t lo, hi;
 };
 
-static int dead_stack(struct span d[2])
+static int dead_stack(struct span d[3])
 {
 	int n = 0;
 	uintptr_t sp = RT->interval_sp;
@@ -371,6 +370,12 @@ static int dead_stack(struct span d[2])
 		d[n].lo = RT->iv_alt_lo;
 		d[n++].hi = RT->iv_alt_hi;
 	}
+	/* the runtime's signal stack below its live frames, where replay's
+	 * own signal frames go */
+	if (!(sp >= RDB_SIGSTACK_ADDR && sp < RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE)) {
+		d[n].lo = RDB_SIGSTACK_ADDR;
+		d[n++].hi = RDB_SIGSTACK_ADDR + RT->iv_sigstack_size;
+	}
 	return n;
 }
 
@@ -379,7 +384,7 @@ static void scan_into(int slot)
 	struct scan s = {slot_buf(slot), 0, 0, 1, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
-	struct span dead[2];
+	struct span dead[3];
 	int ndead = dead_stack(dead);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
@@ -447,14 +452,15 @@ static void send_context(void *uc, uint64_t interval)
 	cp->fs_base = rdb_fs_base();
 	cp->uc_flags = *(uint64_t *)uc;
 	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
-	cp->ss_sp = *(uint64_t *)((char *)uc + 16);
-	cp->ss_flags = *(uint32_t *)((char *)uc + 24);
-	cp->ss_size = *(uint64_t *)((char *)uc + 32);
+	cp->ss_sp = RT->prog_ss[0]; /* the program's view (the kernel's is ours) */
+	cp->ss_flags = RT->prog_ss[1];
+	cp->ss_size = RT->prog_ss[2];
 	cp->brk_cur = RT->brk_cur;
 	cp->brk_mapped = RT->brk_mapped;
 	cp->sc_id = RT->sc_id;
 	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
 	cp->reserved_blocked = RT->reserved_blocked;
+	cp->sigstack_size = (uint32_t)RT->sigstack_size;
 	cp->nqueued = (uint64_t)RT->nqueued;
 	rdb_memcpy(RT->ctx.q, RT->queued, RT->nqueued * sizeof RT->queued[0]);
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
@@ -475,8 +481,26 @@ static void send_blob(uint32_t type, uint64_t interval, uint64_t lo, uint64_t hi
 	rdb_chan_put(type, &b, sizeof b, (const void *)lo, hi - lo);
 }
 
-/* From %rsp to the top of its mapping; on another stack (a signal's
- * alternate stack), the main stack whole as well: its frames are live. */
+/* The lowest page of the main stack with a nonzero byte: below it the
+ * mapping holds zeros (replay clears it to match). */
+static uint64_t stack_floor(const struct rdb_tf_map *m)
+{
+	for (uint64_t p = m->start; p < m->end; p += 4096) {
+		const uint64_t *w = (const uint64_t *)p;
+		for (int i = 0; i < 512; i++)
+			if (w[i])
+				return p;
+	}
+	return m->end;
+}
+
+/* The main stack whole, from the lowest page the program ever wrote: below
+ * %rsp lies what its earlier frames left, which its uninitialised locals
+ * read (only the program writes there: layout.h).  On another stack (a handler's on the
+ * program's alternate stack, a coroutine's), from %rsp to the top of that
+ * mapping, and the main stack whole as well: its frames are live.  And
+ * the runtime's live frames on its signal stack, under a program
+ * handler's call (signal.c). */
 static void send_stack(uint64_t interval, uint64_t sp)
 {
 	const struct rdb_tf_map *in = 0, *main = 0;
@@ -487,9 +511,12 @@ static void send_stack(uint64_t interval, uint64_t sp)
 			main = &RT->maps[i];
 	}
 	if (in)
-		send_blob(RDB_TF_STACK, interval, sp & ~7ull, in->end);
+		send_blob(RDB_TF_STACK, interval, in == main ? stack_floor(in) : sp & ~7ull, in->end);
 	if (main && main != in)
-		send_blob(RDB_TF_STACK, interval, main->start, main->end);
+		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
+	uint64_t live = RDB_SIGSTACK_ADDR + RT->sigstack_size;
+	if (live < RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE && !(in && in->start == RDB_SIGSTACK_ADDR))
+		send_blob(RDB_TF_STACK, interval, live, RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE);
 }
 
 static void arm_timer(void)
@@ -560,6 +587,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
 	rdb_altstack(&RT->iv_alt_lo, &RT->iv_alt_hi); /* for dead_stack */
+	RT->iv_sigstack_size = RT->sigstack_size;
 	if (!RT->every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
@@ -650,6 +678,7 @@ void rdb_interval_init(void)
 	RT->snap_ok = 1;
 	RT->interval = 1;
 	RT->interval_sp = (uintptr_t)RT->sp;
+	RT->iv_sigstack_size = RT->sigstack_size;
 	RT->cpu_start_ns = cpu_ns();
 	if (!snap_fork(1 % SNAP_SLOTS)) {
 		RT->snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */

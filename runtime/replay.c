@@ -385,16 +385,19 @@ struct frame {
 	uint8_t info[128];
 };
 
-/* rt_sigreturn loads every register, the FPU state, the signal mask and
- * the alternate signal stack from the frame: the recorded ones. */
+/* rt_sigreturn loads every register, the FPU state and the signal mask
+ * from the frame: the recorded ones; and the alternate signal stack: the
+ * runtime's (the program's is its view, restored before). */
 static _Noreturn void enter(const struct rdb_tf_context *c)
 {
 	struct frame *f = (struct frame *)(RT->fpbuf + sizeof RT->fpbuf) - 1;
 	rdb_memset(f, 0, sizeof *f);
 	f->uc[0] = c->uc_flags;
-	f->uc[2] = c->ss_sp;
-	f->uc[3] = c->ss_flags;
-	f->uc[4] = c->ss_size;
+	RT->sigstack_size = c->sigstack_size ? c->sigstack_size : RDB_SIGSTACK_SIZE;
+	RT->sigstack_kernel = RT->sigstack_size;
+	f->uc[2] = RDB_SIGSTACK_ADDR;
+	f->uc[3] = 0;
+	f->uc[4] = RT->sigstack_size;
 	rdb_memcpy(&f->uc[5], c->gregs, sizeof c->gregs);
 	f->uc[5 + REG_R15] = RT->sic_origin; /* count 0 */
 	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
@@ -431,7 +434,7 @@ static void remap(uint64_t stack_now)
 {
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
-		if (anon_like(m->kind))
+		if (anon_like(m->kind) && m->start != RDB_SIGSTACK_ADDR) /* (ours: mapped) */
 			map_anon(m);
 		else if (m->kind == RDB_TF_MAP_STACK)
 			grow_stack(m->start, stack_now);
@@ -444,6 +447,18 @@ static void reprotect(void)
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (anon_like(m->kind) && m->prot != RDB_PROT_RW)
 			rdb_sys3(__NR_mprotect, m->start, m->end - m->start, m->prot);
+	}
+}
+
+/* The main stack below its STACK record was all zeros in the recording
+ * (interval.c stack_floor); here our own start may have written there. */
+static void clear_below(uint64_t addr)
+{
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->maps[i];
+		if (m->kind == RDB_TF_MAP_STACK && addr >= m->start && addr < m->end &&
+		    (addr & ~4095ull) > m->start)
+			rdb_sys3(__NR_madvise, m->start, (addr & ~4095ull) - m->start, RDB_MADV_DONTNEED);
 	}
 }
 
@@ -460,6 +475,7 @@ static void read_stacks(void)
 		if (h.len < sizeof sb || rdb_chan_read(&sb, sizeof sb) != 1 ||
 		    h.len - sizeof sb != sb.len || !rdb_covered(sb.addr, sb.len))
 			rdb_die("replay: bad start STACK record\n");
+		clear_below(sb.addr);
 		load_blob(sb.addr, sb.len);
 	}
 }
@@ -493,6 +509,9 @@ void rdb_replay_restore(void)
 	reprotect();
 	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
 	RT->reserved_blocked = c->reserved_blocked;
+	RT->prog_ss[0] = c->ss_sp;
+	RT->prog_ss[1] = c->ss_flags;
+	RT->prog_ss[2] = c->ss_size;
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;

@@ -43,6 +43,22 @@ struct rdb_ksigaction {
 	uint64_t mask;
 };
 
+/* A call of the program's signal handler (rdb_call_handler, syscall.S):
+ * on the program's stack where the kernel would have put its frame, with
+ * the runtime's signal stack cut below the runtime's live frames while it
+ * runs, so that a signal nested in the handler cannot land on them. */
+struct rdb_hcall {
+	uintptr_t fn;
+	long sig;
+	void *info, *uc;
+	uintptr_t sp;       /* the program stack to run it on (0: here) */
+	uint64_t mask;      /* the handler's signal mask */
+	uint64_t all;       /* ~0: blocked again when it returns */
+	uint64_t ss[3];     /* the kernel's sigaltstack while it runs ... */
+	uint64_t ss_back[3]; /* ... and after */
+	uintptr_t saved;    /* the runtime's %rsp */
+};
+
 /* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
 struct rdb_iot {
 	int64_t start; /* image offset after rdb-iot; PC-relative before */
@@ -59,6 +75,15 @@ struct rdb_state {
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
 	                          that clone (%rsp at the flags), not a handler's */
+	uint64_t sigstack_size; /* RDB_STATE_SIGSTACK_SIZE: the kernel's alternate
+	                           stack is the runtime's signal stack's lowest
+	                           sigstack_size bytes (above: the runtime's live
+	                           frames under a program handler's call) */
+	long sc_nest;        /* RDB_STATE_SC_NEST: program handlers running while
+	                        a syscall's runtime part is on the syscall stack
+	                        (unrecorded only): their calls stay on their
+	                        stack (syscall.S) */
+	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	long *sp;            /* the initial stack: argc, argv, envp, auxv */
 	long argc;
 	char **argv, **envp;
@@ -84,6 +109,9 @@ struct rdb_state {
 	struct rdb_ksigaction view[RDB_NSIG];
 	uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
 	uint64_t reserved_blocked; /* the program's view of their mask bits */
+	uint64_t prog_ss[3];  /* the program's view of its sigaltstack: sp, flags, size */
+	uint64_t sigstack_kernel; /* the size of the kernel's alternate stack now
+	                             (sigstack_size is what it should be) */
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
 	int fault_in_hook;
 
@@ -97,6 +125,7 @@ struct rdb_state {
 	int in_boundary;      /* record: the boundary clears the planes itself */
 	uintptr_t interval_sp; /* record: %rsp when the interval started */
 	uintptr_t iv_alt_lo, iv_alt_hi; /* record: the sigaltstack then (interval.c) */
+	uint64_t iv_sigstack_size;      /* ... and the runtime's signal stack's free part */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t every_sic;   /* record: or its length in SIC counts */
@@ -200,6 +229,20 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE
                "layout.h RDB_STATE_CLONE_SP");
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
                "layout.h RDB_STATE_CLONE_FRAME");
+_Static_assert(__builtin_offsetof(struct rdb_state, sigstack_size) == RDB_STATE_SIGSTACK_SIZE,
+               "layout.h RDB_STATE_SIGSTACK_SIZE");
+_Static_assert(__builtin_offsetof(struct rdb_state, sc_nest) == RDB_STATE_SC_NEST,
+               "layout.h RDB_STATE_SC_NEST");
+_Static_assert(__builtin_offsetof(struct rdb_hcall, sp) == RDB_HC_SP &&
+                   __builtin_offsetof(struct rdb_hcall, mask) == RDB_HC_MASK &&
+                   __builtin_offsetof(struct rdb_hcall, all) == RDB_HC_ALL &&
+                   __builtin_offsetof(struct rdb_hcall, ss) == RDB_HC_SS &&
+                   __builtin_offsetof(struct rdb_hcall, ss_back) == RDB_HC_SS_BACK &&
+                   __builtin_offsetof(struct rdb_hcall, saved) == RDB_HC_SAVED &&
+                   __builtin_offsetof(struct rdb_hcall, uc) == RDB_HC_UC &&
+                   __builtin_offsetof(struct rdb_hcall, info) == RDB_HC_INFO &&
+                   __builtin_offsetof(struct rdb_hcall, sig) == RDB_HC_SIG,
+               "layout.h RDB_HC_*");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 
@@ -334,6 +377,7 @@ void rdb_set_mask(uint64_t m);
  * next return to the program (the signal is queued, blocked until then). */
 void rdb_signal_requeue(int signo, const uint8_t info[128]);
 void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n);
+long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp);
 void rdb_signal_reserve_timer(void);
 /* sig is the runtime's from now on: the program changes only its view. */
 void rdb_signal_reserve(int sig);
@@ -359,7 +403,7 @@ long rdb_prog_syscall(long nr, const long args[6], const int *cut); /* syscall.S
  * check goes in with the call's mask (sigsuspend's). */
 void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before);
 void rdb_restore_rt(void);                         /* syscall.S */
-void rdb_call_handler(uintptr_t handler, int sig, void *si, void *uc); /* syscall.S */
+void rdb_call_handler(struct rdb_hcall *h); /* syscall.S */
 long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
                     struct rdb_ksigaction *oact, long setsize);
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,

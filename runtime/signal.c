@@ -12,7 +12,15 @@
  * kernel as they are: a handler there would make blocking calls return
  * EINTR where the program's would not.  Instrumentation libraries see
  * every delivery first (rdb_on_signal).  Recording and replaying, a
- * handler of the program runs only at a SIC check (defer). */
+ * handler of the program runs only at a SIC check (defer).
+ *
+ * Every signal comes in on the runtime's signal stack (layout.h), and the
+ * program's handlers are called where the kernel would have run them
+ * (rdb_call_handler): no frame of the runtime's or the kernel's is ever
+ * written below the program's %rsp, where its uninitialised locals would
+ * read them (the timer's frames land anywhere in a recording and nowhere
+ * in replay).  The program's sigaltstack changes only its view
+ * (RT->prog_ss). */
 #include "rt.h"
 
 /* The kernel's siginfo, the fields we use (ucontext: rt.h). */
@@ -64,10 +72,7 @@ static long install(int sig)
 		k.flags = (v->flags & ~(unsigned long)RDB_SA_RESETHAND) | RDB_SA_RESTORER;
 		k.mask = v->mask;
 	} else if (v->handler == RDB_SIG_DFL) {
-		/* All blocked in our handler: the re-raise stays pending.  Not
-		 * on the program's alternate stack: the SIC's faults come here
-		 * (SIGSEGV), and the program has its stack for its own signals
-		 * (a small one overflowed; a big one changed under it). */
+		/* All blocked in our handler: the re-raise stays pending. */
 		k.handler = (uintptr_t)&rdb_sig_entry;
 		k.flags = RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART;
 		k.mask = ~0ull;
@@ -89,8 +94,10 @@ static long install(int sig)
 	 * signal nested there would poke the SIC in our registers instead of
 	 * the program's (sic.c).  The program's handler gets its own mask
 	 * (rdb_sig_entry). */
-	if (k.handler == (uintptr_t)&rdb_sig_entry)
+	if (k.handler == (uintptr_t)&rdb_sig_entry) {
 		k.mask = ~0ull;
+		k.flags |= RDB_SA_ONSTACK;
+	}
 	return ksigaction(sig, &k, 0);
 }
 
@@ -109,7 +116,8 @@ static void reserve(int sig)
 {
 	RT->reserved_sigs |= bit(sig);
 	struct rdb_ksigaction k = {(uintptr_t)&rdb_sig_entry,
-	                           RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART,
+	                           RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART |
+	                               RDB_SA_ONSTACK,
 	                           (uintptr_t)&rdb_restore_rt, ~0ull};
 	ksigaction(sig, &k, 0);
 }
@@ -118,12 +126,13 @@ void rdb_signal_reserve_timer(void) { reserve(RDB_SIG_TIMER); }
 
 void rdb_signal_reserve(int sig) { reserve(sig); }
 
+/* The program's alternate stack (its view), for what is left out of the
+ * checksums and values (interval.c, checksum.c). */
 void rdb_altstack(uint64_t *lo, uint64_t *hi)
 {
-	uint64_t ss[3] = {0, 0, 0}; /* stack_t: sp, flags, size */
-	rdb_sys2(__NR_sigaltstack, 0, ss);
-	*lo = (ss[1] & 2 /* SS_DISABLE */) ? 0 : ss[0];
-	*hi = (ss[1] & 2) ? 0 : ss[0] + ss[2];
+	int off = (RT->prog_ss[1] & 2 /* SS_DISABLE */) || !RT->prog_ss[2];
+	*lo = off ? 0 : RT->prog_ss[0];
+	*hi = off ? 0 : RT->prog_ss[0] + RT->prog_ss[2];
 }
 
 /* Replay from an interval: the kernel learns the program's view again. */
@@ -281,8 +290,34 @@ static int call_mask(long nr, const long *a, uint64_t *m)
 	return 1;
 }
 
+/* Handler calls the program left by longjmp: their runtime frames on the
+ * signal stack are dead once the program's %rsp (sp) is above the stack
+ * the handler ran on.  (The calls chain through their rdb_hcall, at each
+ * cut: signal.c rdb_sig_entry.) */
+static void settle(uint64_t sp)
+{
+	if (sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE || sp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE)
+		return;
+	while (RT->sigstack_size < RDB_SIGSTACK_SIZE) {
+		const struct rdb_hcall *h = (const void *)(RDB_SIGSTACK_ADDR + RT->sigstack_size);
+		if (sp <= h->sp)
+			break;
+		RT->sigstack_size = h->ss_back[2];
+	}
+}
+
 void rdb_signal_stub_enter(long nr, const long a[6])
 {
+	RT->stub_sp = (uintptr_t)a;
+	/* The kernel's alternate stack is cut no lower than the live calls
+	 * need (after longjmps out of handlers, each delivery would cut it
+	 * lower); here %rsp is not on it, so it may change. */
+	settle((uintptr_t)a);
+	if (RT->sigstack_kernel != RT->sigstack_size) {
+		uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RT->sigstack_size};
+		rdb_sys2(__NR_sigaltstack, ss, 0);
+		RT->sigstack_kernel = RT->sigstack_size;
+	}
 	RT->in_stub = 1;
 	RT->sc_mask_ok = call_mask(nr, a, &RT->sc_mask);
 	RT->restore_ok = 0; /* (taken by the handler it was for, or stale) */
@@ -344,8 +379,56 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
 	*ucmask(uc) = RT->sc_mask;
 }
 
+/* The program's sigaltstack, emulated (the kernel's is the runtime's):
+ * its SA_ONSTACK handlers run there (rdb_sig_entry).  sp: the caller's
+ * stack pointer. */
+long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
+{
+	enum { SS_ONSTACK = 1, SS_DISABLE = 2, SS_AUTODISARM = 1u << 31, MINSIGSTKSZ = 2048 };
+	uint64_t o[3] = {RT->prog_ss[0], RT->prog_ss[1], RT->prog_ss[2]};
+	int on = o[2] && !(o[1] & SS_DISABLE) && sp > o[0] && sp - o[0] <= o[2];
+	if ((ss && !rdb_covered((uintptr_t)ss, 24)) || (old && !rdb_covered((uintptr_t)old, 24)))
+		return -RDB_EFAULT;
+	if (ss && on)
+		return -RDB_EPERM;
+	if (ss) {
+		uint64_t flags = (uint32_t)ss[1];
+		if (flags & ~(uint64_t)(SS_DISABLE | SS_AUTODISARM))
+			return -RDB_EINVAL;
+		if (flags & SS_DISABLE) {
+			RT->prog_ss[0] = RT->prog_ss[2] = 0;
+		} else {
+			if (ss[2] < MINSIGSTKSZ)
+				return -RDB_ENOMEM;
+			RT->prog_ss[0] = ss[0];
+			RT->prog_ss[2] = ss[2];
+		}
+		RT->prog_ss[1] = flags;
+	}
+	if (old) {
+		old[0] = o[0];
+		old[1] = on ? SS_ONSTACK | (o[1] & SS_AUTODISARM) : o[1];
+		old[2] = o[2];
+	}
+	return 0;
+}
+
+/* The kernel's alternate stack: the runtime's, for good.  The program
+ * starts with none of its own (execve drops it). */
+static void own_sigstack(void)
+{
+	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RDB_SIGSTACK_SIZE};
+	RT->sigstack_size = RT->sigstack_kernel = RDB_SIGSTACK_SIZE;
+	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
+	if (r < 0)
+		rdb_die("cannot set the runtime's signal stack (error %ld)\n", -r);
+	RT->prog_ss[0] = RT->prog_ss[2] = 0;
+	RT->prog_ss[1] = 2; /* SS_DISABLE */
+}
+
 void rdb_signal_init(void)
 {
+	own_sigstack();
 	for (int sig = 1; sig < RDB_NSIG; sig++) {
 		struct rdb_ksigaction old;
 		if (sig == RDB_SIGKILL || sig == RDB_SIGSTOP ||
@@ -480,6 +563,22 @@ static void default_action(int sig, void *si, void *uc)
 	*ucmask(uc) = ~bit(sig);
 }
 
+/* Where the kernel would have run the program's handler: below the
+ * interrupted %rsp (past the red zone), or at the top of the program's
+ * alternate stack (SA_ONSTACK, not on it yet); 0 (here, on the runtime's
+ * signal stack) when the runtime itself was interrupted there (a signal
+ * let in as a handler returned).  sp: the interrupted program's %rsp. */
+static uintptr_t handler_sp(const struct rdb_ksigaction *v, uint64_t sp)
+{
+	if (sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE)
+		return 0;
+	uint64_t lo = RT->prog_ss[0], size = RT->prog_ss[2];
+	int usable = size && !(RT->prog_ss[1] & 2 /* SS_DISABLE */);
+	if ((v->flags & RDB_SA_ONSTACK) && usable && !(sp > lo && sp - lo <= size))
+		return (lo + size) & ~15ull;
+	return (sp - 128) & ~15ull;
+}
+
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
 	if (sig == RDB_SIG_TIMER && (RT->reserved_sigs & bit(sig))) {
@@ -529,8 +628,42 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	uint64_t fault_pc = 0;
 	if (sig != RDB_SIGTRAP && sync_signal(sig, *(int *)((char *)si + SI_CODE)))
 		fault_pc = gregs(uc)[REG_RIP] = rdb_iot_insn(gregs(uc)[REG_RIP]);
-	rdb_set_mask(hm);
-	rdb_call_handler(v.handler, sig, si, uc);
+	/* Unrecorded, a signal may come in the middle of the runtime's part
+	 * of a syscall: the program is at its call. */
+	uint64_t isp = gregs(uc)[REG_RSP], stub_sp = RT->stub_sp;
+	int in_call = isp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE;
+	if (in_call) {
+		isp = stub_sp;
+		RT->sc_nest++;
+	}
+	struct rdb_hcall here, *h = &here;
+	uintptr_t hsp = handler_sp(&v, isp);
+	settle(isp);
+	uint64_t back = RT->sigstack_size;
+	if (hsp) {
+		/* The kernel's stack for signals nested in the handler ends
+		 * below our frames and rdb_call_handler's, at h. */
+		uintptr_t sp;
+		__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+		uintptr_t cut = (sp - 256 - sizeof *h) & ~63ull;
+		if (cut < RDB_SIGSTACK_ADDR + 65536)
+			rdb_die("signal handlers nest too deep for the runtime's signal stack\n");
+		h = (struct rdb_hcall *)cut;
+		RT->sigstack_size = cut - RDB_SIGSTACK_ADDR;
+	}
+	*h = (struct rdb_hcall){v.handler, sig, si, uc, hsp, hm, ~0ull,
+	                        {RDB_SIGSTACK_ADDR, 0, RT->sigstack_size},
+	                        {RDB_SIGSTACK_ADDR, 0, back}, 0};
+	if (hsp)
+		RT->sigstack_kernel = h->ss[2];
+	rdb_call_handler(h);
+	RT->sigstack_size = back;
+	if (hsp)
+		RT->sigstack_kernel = back;
+	if (in_call) {
+		RT->sc_nest--;
+		RT->stub_sp = stub_sp;
+	}
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
 	 * (a boundary inside the handler) or for other addresses (the handler

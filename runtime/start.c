@@ -133,6 +133,12 @@ uint64_t __rdb_start(long *sp)
 
 	map_fixed(RDB_BRK_BASE, RDB_BRK_BASE + RDB_BRK_SIZE, RDB_PROT_NONE,
 	          "brk heap reservation");
+	map_fixed(RDB_SIGSTACK_ADDR, RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE, RDB_PROT_RW,
+	          "signal stack");
+	uintptr_t here = (uintptr_t)&argc; /* _start mapped it and put us there */
+	if (here - RDB_SCSTACK_ADDR >= RDB_SCSTACK_SIZE)
+		map_fixed(RDB_SCSTACK_ADDR, RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE, RDB_PROT_RW,
+		          "syscall stack");
 	RT->brk_cur = RT->brk_mapped = RDB_BRK_BASE;
 
 	find_image();

@@ -34,6 +34,7 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 #define RDB_EAGAIN 11
 #define RDB_EPIPE 32
 #define RDB_ENOMEM 12
+#define RDB_EFAULT 14
 #define RDB_EEXIST 17
 #define RDB_EINVAL 22
 #define RDB_ENOSYS 38

@@ -61,7 +61,25 @@ __rdb_syscall:
 	mov %rax, %rdi
 .Lredo:
 	lea 16(%rbp), %rsi		/* args[0..5] = rdi rsi rdx r10 r8 r9 */
-	and $-16, %rsp
+	/* The runtime's part runs on its syscall stack, not below the
+	 * program's %rsp (layout.h); a call of a handler running on the
+	 * signal stack goes on there, and one of a handler that interrupted
+	 * the runtime's part of a call (unrecorded) on its own stack. */
+	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
+	cmpq $0, (%rcx)
+	jne 1f
+	mov %rsp, %r11
+	movabs $RDB_SIGSTACK_ADDR, %rcx
+	sub %rcx, %r11
+	cmp $RDB_SIGSTACK_SIZE, %r11
+	jb 1f
+	mov %rsp, %r11
+	movabs $RDB_SCSTACK_ADDR, %rcx
+	sub %rcx, %r11
+	cmp $RDB_SCSTACK_SIZE, %r11
+	jb 1f
+	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
+1:	and $-16, %rsp
 	cld
 	call rdb_syscall_dispatch
 	mov %rbp, %rsp
@@ -212,39 +230,96 @@ rdb_restore_rt:
 	ud2
 	.size rdb_restore_rt, .-rdb_restore_rt
 
-/* rdb_call_handler(handler, sig, info, uc): the program's signal handler,
- * entered with the caller-saved registers the arguments do not use set to
- * zero, and %rbx and %rbp those of the interrupted context, as the kernel
- * leaves them: whatever the runtime's own path left in any of them differs
- * between record and replay, and a handler that leaves by siglongjmp, or
- * meets a boundary before it sets them, would carry it into the program
- * (where --verify compares registers). */
+/* rdb_call_handler(h): the program's signal handler h->fn(sig, info, uc)
+ * (struct rdb_hcall, rt.h), on the program's stack at h->sp as the kernel
+ * would have run it (h->sp = 0: here), with the kernel's alternate stack
+ * cut to h->ss meanwhile (set once %rsp has left it, restored once %rsp
+ * is back: the kernel refuses to change the stack it runs on) and the
+ * handler's mask h->mask; every signal is blocked again when it returns.
+ * Nothing of the runtime's goes on the program's stack but the return
+ * address.  The handler starts with the caller-saved registers its
+ * arguments do not use set to zero, and %rbx and %rbp those of the
+ * interrupted context, as the kernel leaves them: whatever the runtime's
+ * own path left in any of them differs between record and replay, and a
+ * handler that leaves by siglongjmp, or meets a boundary before it sets
+ * them, would carry it into the program (where --verify compares
+ * registers).  Called with every signal blocked.  When it returns, h is
+ * found without a register (the handler owns them all): pushed on the
+ * runtime's stack when it ran there, else right above the cut (signal.c),
+ * whose size the runtime state holds (and a replay from a boundary inside
+ * the handler restores). */
 #define UC_RBP (40 + 10 * 8) /* rt.h: UC_GREGS, REG_RBP */
 #define UC_RBX (40 + 11 * 8)
+#define NR_RT_SIGPROCMASK 14
+#define NR_SIGALTSTACK 131
 	.globl rdb_call_handler
 	.hidden rdb_call_handler
 	.type rdb_call_handler,@function
 rdb_call_handler:
 	.cfi_startproc
-	PUSH_CFI %rbx, %rbp
-	.cfi_rel_offset %rbp, 0
-	.cfi_rel_offset %rbx, 8
+	PUSH_CFI %rbx, %rbp, %r12
+	.cfi_rel_offset %r12, 0
+	.cfi_rel_offset %rbp, 8
+	.cfi_rel_offset %rbx, 16
+	mov %rdi, %rbx
+	mov %rsp, RDB_HC_SAVED(%rbx)
+	cmpq $0, RDB_HC_SP(%rbx)
+	jne 1f
+	and $-16, %rsp
 	sub $8, %rsp
-	.cfi_adjust_cfa_offset 8
-	mov %rdi, %r11
-	mov %esi, %edi
-	mov %rdx, %rsi
-	mov %rcx, %rdx
-	mov UC_RBX(%rcx), %rbx
-	mov UC_RBP(%rcx), %rbp
+	push %rbx			/* h, on the runtime's stack */
+	jmp 2f
+1:	mov RDB_HC_SP(%rbx), %rsp
+	lea RDB_HC_SS(%rbx), %rdi
+	xor %esi, %esi
+	mov $NR_SIGALTSTACK, %eax
+	syscall
+	and $-16, %rsp
+2:
+	mov $2, %edi			/* SIG_SETMASK */
+	lea RDB_HC_MASK(%rbx), %rsi
+	xor %edx, %edx
+	mov $8, %r10d
+	mov $NR_RT_SIGPROCMASK, %eax
+	syscall
+	mov RDB_HC_FN(%rbx), %r11
+	mov RDB_HC_SIG(%rbx), %edi
+	mov RDB_HC_INFO(%rbx), %rsi
+	mov RDB_HC_UC(%rbx), %rdx
+	mov UC_RBP(%rdx), %rbp
+	mov UC_RBX(%rdx), %rbx
 	xor %eax, %eax
 	xor %ecx, %ecx
 	xor %r8d, %r8d
 	xor %r9d, %r9d
 	xor %r10d, %r10d
 	call *%r11
-	add $8, %rsp
+	movabs $RDB_SIGSTACK_ADDR, %rax
+	mov %rsp, %rcx
+	sub %rax, %rcx
+	cmp $RDB_SIGSTACK_SIZE, %rcx
+	jae 3f
+	mov (%rsp), %rbx		/* ran here: h is on our stack */
+	jmp 4f
+3:	movabs $(RDB_STATE_ADDR + RDB_STATE_SIGSTACK_SIZE), %rbx
+	mov (%rbx), %rbx
+	add %rax, %rbx			/* h is at the cut */
+4:	mov $2, %edi
+	lea RDB_HC_ALL(%rbx), %rsi
+	xor %edx, %edx
+	mov $8, %r10d
+	mov $NR_RT_SIGPROCMASK, %eax
+	syscall
+	mov RDB_HC_SAVED(%rbx), %rsp
+	cmpq $0, RDB_HC_SP(%rbx)
+	je 5f
+	lea RDB_HC_SS_BACK(%rbx), %rdi
+	xor %esi, %esi
+	mov $NR_SIGALTSTACK, %eax
+	syscall
+5:	pop %r12
 	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
 	pop %rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp

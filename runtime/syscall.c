@@ -187,6 +187,8 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 	case __NR_rt_sigaction:
 		return rdb_sig_action(a[0], (const struct rdb_ksigaction *)a[1],
 		                      (struct rdb_ksigaction *)a[2], a[3]);
+	case __NR_sigaltstack:
+		return rdb_sig_altstack((const uint64_t *)a[0], (uint64_t *)a[1], (uintptr_t)a);
 	case __NR_rt_sigprocmask:
 		return rdb_sig_procmask(a[0], (const uint64_t *)a[1], (uint64_t *)a[2],
 		                        a[3]);

@@ -190,7 +190,7 @@ struct rdb_tf_context {
 	uint64_t fs_base;
 	uint64_t uc_flags;
 	uint64_t sigmask;      /* the blocked signals (the program's view) */
-	uint64_t ss_sp;        /* sigaltstack */
+	uint64_t ss_sp;        /* sigaltstack (the program's view) */
 	uint64_t ss_flags;
 	uint64_t ss_size;
 	uint64_t brk_cur, brk_mapped; /* the emulated brk */
@@ -201,7 +201,8 @@ struct rdb_tf_context {
 	} view[64];
 	uint64_t reserved_blocked;
 	uint32_t fpsize;
-	uint32_t pad;
+	uint32_t sigstack_size; /* the kernel's alternate stack: this much of the
+	                           runtime's signal stack (0: all of it) */
 };
 
 /* A signal an event queued again (rt_tgsigqueueinfo) that the kernel had

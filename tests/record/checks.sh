@@ -3,7 +3,7 @@
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
-#       unhook | segv-retry | queued-sig.
+#       unhook | segv-retry | queued-sig | stale-stack.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -343,6 +343,25 @@ queued-sig)
 	done
 	RDB_DEBUG=2 "$RDB" replay --from 2 t 2>&1 >/dev/null | grep -q "queued again, as at the boundary" ||
 		fail "no signal was waiting at boundary 2: the case tests nothing"
+	;;
+stale-stack)
+	# Reads of never-written stack slots see what the program's earlier
+	# frames left, never the runtime's: the whole replay and one from
+	# every boundary print the recorded hashes and pass --verify (before:
+	# the whole replay diverged, and 122 of 169 replays from a boundary).
+	build stale-stack prog
+	"$RDB" record --checksum --every-sic 1000 -o t -- ./prog > rec.out 2> rec.err ||
+		{ cat rec.err; fail "record"; }
+	n=$("$RDB" info --complete t)
+	[ "${n:-0}" -ge 50 ] || fail "only ${n:-0} intervals"
+	"$RDB" replay --verify t > w.out 2> w.err || { cat w.err; fail "replay"; }
+	cmp -s rec.out w.out || fail "the replay printed other hashes"
+	k=2
+	while [ $k -le "$n" ]; do
+		"$RDB" replay --verify --from $k t > f.out 2> f.err || { cat f.err; fail "replay --from $k"; }
+		tail -c "$(wc -c < f.out)" rec.out | cmp -s - f.out || fail "--from $k: not the end of the recording"
+		k=$((k + 1))
+	done
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
