@@ -7,7 +7,9 @@
  * ';'-separated statements and labels sharing a line are all split here.
  * It also tracks the context a rule may ask about: inside #APP, inside an
  * executable section, inside a region altr must not touch (.intel_syntax,
- * .code16/.code32, macro and repeat bodies).
+ * .code16/.code32, macro and repeat bodies).  Macros and repeats are
+ * expanded before reading (macro.c); only those it could not expand reach
+ * the reader, which passes them through.
  */
 #include "altr.h"
 
@@ -977,6 +979,18 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 {
 	memset(u, 0, sizeof *u);
 	u->path = path;
+	/* What .macro, .rept, .irp and .irpc make is read like the rest, on
+	 * the line of the invocation (macro.c). */
+	size_t xlen, nx;
+	int *xl;
+	char *x = altr_macro_expand(path, src, len, &xlen, &xl, &nx);
+	if (x) {
+		u->unexpanded = src;
+		u->src_lines = xl;
+		u->nsrc_lines = nx;
+		src = x;
+		len = xlen;
+	}
 	u->src = src;
 	u->len = len;
 	init_cclass();
@@ -1006,7 +1020,12 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 			prefetch_line(&r, src, end + 1, &next, lineno + 2);
 		}
 		r.colon = sc.colon;
-		read_line(&r, L, ++lineno, sc.special - pos);
+		++lineno;
+		int at = lineno;
+		if (u->src_lines)
+			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
+			                  : (int)u->nsrc_lines - 1];
+		read_line(&r, L, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
 		sc = next;
 	}
@@ -1024,6 +1043,11 @@ void altr_asm_free(struct altr_unit *u)
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
 	free(u->funcs);
+	if (u->unexpanded) {
+		free(u->src);
+		free(u->src_lines);
+		u->src = u->unexpanded;
+	}
 	if (u->src_big)
 		altr_big_free(u->src, u->src_big);
 	else
