@@ -493,7 +493,8 @@ struct reader {
 	bool in_comment;          /* inside a C comment spanning lines */
 	int opaque_depth;         /* .macro/.rept nesting */
 	bool intel, code32;       /* .intel_syntax / .code16/.code32 in force */
-	bool warned_intel, warned_macro, warned_code32;
+	bool warned_intel, warned_code32;
+	int macro_line;           /* of the first .macro/.rept/.irp/.irpc */
 	bool exec;                /* current section holds code */
 	bool prev_exec, stack_exec[64];
 	int stack_n;
@@ -649,11 +650,10 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 		r->code32 = false;
 	} else if (DIR_IS(d, ".macro") || DIR_IS(d, ".rept") ||
 	           DIR_IS(d, ".irp") || DIR_IS(d, ".irpc")) {
+		/* altr_asm_read expands them and reads again, or warns */
 		r->opaque_depth++;
-		if (!r->warned_macro)
-			altr_warn(path, s->line, "macro/repeat body passed through "
-			                         "uninstrumented");
-		r->warned_macro = true;
+		if (!r->macro_line)
+			r->macro_line = s->line;
 	} else if (DIR_IS(d, ".endm") || DIR_IS(d, ".endr")) {
 		if (r->opaque_depth > 0)
 			r->opaque_depth--;
@@ -974,23 +974,12 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 	L->n = r->u->nstmts - L->first;
 }
 
-void altr_asm_read(struct altr_unit *u, const char *path, char *src,
-                   size_t len)
+/* Reads src into u (already cleared); the line of the first macro or
+ * repeat directive, or 0. */
+static int read_unit(struct altr_unit *u, const char *path, char *src,
+                     size_t len)
 {
-	memset(u, 0, sizeof *u);
 	u->path = path;
-	/* What .macro, .rept, .irp and .irpc make is read like the rest, on
-	 * the line of the invocation (macro.c). */
-	size_t xlen, nx;
-	int *xl;
-	char *x = altr_macro_expand(path, src, len, &xlen, &xl, &nx);
-	if (x) {
-		u->unexpanded = src;
-		u->src_lines = xl;
-		u->nsrc_lines = nx;
-		src = x;
-		len = xlen;
-	}
 	u->src = src;
 	u->len = len;
 	init_cclass();
@@ -1030,6 +1019,33 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 		sc = next;
 	}
 	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
+	return r.macro_line;
+}
+
+void altr_asm_read(struct altr_unit *u, const char *path, char *src,
+                   size_t len)
+{
+	memset(u, 0, sizeof *u);
+	int macro_line = read_unit(u, path, src, len);
+	if (!macro_line)
+		return;
+	/* What .macro, .rept, .irp and .irpc make is read like the rest, on
+	 * the line of the invocation (macro.c): the input is read again,
+	 * expanded (only then: the reader notices them at no cost). */
+	size_t xlen, nx;
+	int *xl;
+	char *x = altr_macro_expand(path, src, len, &xlen, &xl, &nx);
+	if (!x) {
+		altr_warn(path, macro_line, "macro/repeat body passed through "
+		                            "uninstrumented");
+		return;
+	}
+	u->src = NULL; /* not freed with the rest */
+	altr_asm_free(u);
+	u->src_lines = xl;
+	u->nsrc_lines = nx;
+	read_unit(u, path, x, xlen);
+	u->unexpanded = src;
 }
 
 void altr_asm_free(struct altr_unit *u)

@@ -1236,30 +1236,9 @@ static int process(struct xp *x, const char *t, size_t n, int kind, int line)
 	return 0;
 }
 
-/* Quick look: any .macro, .rept, .irp or .irpc (any case) at all? */
-static bool has_macros(const char *src, size_t len)
-{
-	for (const char *p = src, *end = src + len;
-	     (p = memchr(p, '.', (size_t)(end - p))) != NULL; p++) {
-		size_t left = (size_t)(end - p);
-		if (left < 4)
-			break;
-		char c = (char)(p[1] | 0x20);
-		if (c != 'm' && c != 'r' && c != 'i')
-			continue;
-		if ((left >= 6 && strncasecmp(p, ".macro", 6) == 0) ||
-		    (left >= 5 && strncasecmp(p, ".rept", 5) == 0) ||
-		    strncasecmp(p, ".irp", 4) == 0)
-			return true;
-	}
-	return false;
-}
-
 char *altr_macro_expand(const char *path, const char *src, size_t len,
                         size_t *outlen, int **lines, size_t *nlines)
 {
-	if (!has_macros(src, len))
-		return NULL;
 	struct xp x = {.path = path, .line = 1, .col = 1};
 	x.limit = 64u << 20;
 	if (x.limit < 16 * len)
