@@ -975,9 +975,9 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 }
 
 /* Reads src into u (already cleared); the line of the first macro or
- * repeat directive, or 0. */
+ * repeat directive, or 0.  stop: there, for that is read again. */
 static int read_unit(struct altr_unit *u, const char *path, char *src,
-                     size_t len)
+                     size_t len, bool stop)
 {
 	u->path = path;
 	u->src = src;
@@ -1017,6 +1017,8 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		read_line(&r, L, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
 		sc = next;
+		if (stop && r.macro_line)
+			break;
 	}
 	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
 	return r.macro_line;
@@ -1026,25 +1028,26 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
                    size_t len)
 {
 	memset(u, 0, sizeof *u);
-	int macro_line = read_unit(u, path, src, len);
+	int macro_line = read_unit(u, path, src, len, true);
 	if (!macro_line)
 		return;
 	/* What .macro, .rept, .irp and .irpc make is read like the rest, on
-	 * the line of the invocation (macro.c): the input is read again,
-	 * expanded (only then: the reader notices them at no cost). */
+	 * the line of the invocation (macro.c): the reader, having met one,
+	 * starts again on the expansion (macro-free input costs nothing). */
 	size_t xlen, nx;
 	int *xl;
 	char *x = altr_macro_expand(path, src, len, &xlen, &xl, &nx);
+	u->src = NULL; /* not freed with the rest */
+	altr_asm_free(u);
 	if (!x) {
 		altr_warn(path, macro_line, "macro/repeat body passed through "
 		                            "uninstrumented");
+		read_unit(u, path, src, len, false);
 		return;
 	}
-	u->src = NULL; /* not freed with the rest */
-	altr_asm_free(u);
 	u->src_lines = xl;
 	u->nsrc_lines = nx;
-	read_unit(u, path, x, xlen);
+	read_unit(u, path, x, xlen, false);
 	u->unexpanded = src;
 }
 

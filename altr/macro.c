@@ -256,8 +256,12 @@ static void read_stmt(struct xp *x, const char *t, size_t n, size_t pos,
 			altr_buf_putl(c, v);
 			continue;
 		}
-		altr_buf_putc(c, ch);
-		i++;
+		size_t j = i + 1; /* a run of ordinary bytes at once */
+		while (j < n && t[j] != '\n' && t[j] != '#' && t[j] != ';' &&
+		       t[j] != '/' && t[j] != '"' && t[j] != '\'')
+			j++;
+		altr_buf_put(c, t + i, j - i);
+		i = j;
 	}
 	while (c->len && blank(c->p[c->len - 1]))
 		c->len--;
@@ -1170,17 +1174,19 @@ static int process(struct xp *x, const char *t, size_t n, int kind, int line)
 	while (pos < n) {
 		/* A line of plain statements goes out as it is. */
 		size_t p = pos;
-		bool plain = conds_live(&c);
+		bool plain = conds_live(&c), note = false;
 		while (plain) {
 			read_stmt(x, t, n, p, &s);
 			p = s.next;
 			if (classify(x, &s, !top) != S_PLAIN)
 				plain = false;
+			note |= is_assignment(&s) || (s.wlen > 3 && s.word[0] == '.' &&
+			        strchr("eEiIsS", s.word[1]));
 			if (s.eol)
 				break;
 		}
 		if (plain) {
-			for (size_t q = pos; q < p; q = s.next) {
+			for (size_t q = pos; note && q < p; q = s.next) {
 				read_stmt(x, t, n, q, &s);
 				note_plain(x, &s);
 			}
