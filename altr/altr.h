@@ -84,6 +84,9 @@ void altr_warn(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A warning naming a column too (col 0: none). */
+void altr_warn_at(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 _Noreturn void altr_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* Broken invariant: abort with file and line, on in release builds too. */
@@ -254,8 +257,9 @@ enum altr_stmtkind {
 enum {
 	SF_IN_APP = 1 << 0,      /* between #APP and #NO_APP */
 	SF_EXEC = 1 << 1,        /* in a section that holds code */
-	SF_OPAQUE = 1 << 2,      /* .intel_syntax, .code16/32, .macro or .rept
-	                            body: passed through, never instrumented */
+	SF_OPAQUE = 1 << 2,      /* .intel_syntax, .code16/32, or a .macro or
+	                            .rept body macro.c did not expand: passed
+	                            through, never instrumented */
 	SF_BACKWARD = 1 << 3,    /* branch to a label earlier in the function */
 	SF_FORWARD = 1 << 4,     /* branch to a label later in the function */
 	SF_TAIL = 1 << 5,        /* jump (jmp or jcc) to a target outside the
@@ -328,6 +332,10 @@ struct altr_unit {
 	size_t src_big;          /* nonzero: src is altr_big_alloc memory of
 	                            this size, not malloc'ed */
 	size_t cap_lines, cap_stmts; /* allocated sizes of lines, stmts */
+	char *unexpanded;        /* when src is macro.c's expansion: the input
+	                            as given (freed as src would be), else NULL */
+	int *src_lines;          /* then: by line of src, the input's line */
+	size_t nsrc_lines;
 };
 
 /* Reads src (takes ownership) into lines and statements; decodes every
@@ -341,6 +349,16 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
                          struct altr_operand ops[ALTR_MAXOPS]);
 void altr_asm_free(struct altr_unit *u);
+
+/* ----------------------------------------------------------------- macro.c */
+
+/* Expands src's GNU as macros (.macro and its invocations, .rept, .irp,
+ * .irpc) as gas would; returns the text (malloc'ed, *outlen bytes) with,
+ * in *lines (malloc'ed, *nlines), the line of src each of its lines comes
+ * from.  NULL when src has none, or holds what macro.c cannot expand (it
+ * warns then): src is to be read as it is. */
+char *altr_macro_expand(const char *path, const char *src, size_t len,
+                        size_t *outlen, int **lines, size_t *nlines);
 
 /* ---------------------------------------------------------------- insndb.c */
 

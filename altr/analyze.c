@@ -180,7 +180,9 @@ enum dirkind {
 	DK_DATA,       /* puts bytes (or holes) into the section: in code,
 	                  hand-encoded instructions we cannot see through */
 	DK_BARRIER,    /* assembly-time control (.if, .rept, .macro ...): text
-	                  order is not execution order around it */
+	                  order is not execution order around it (macro.c
+	                  expands .macro/.rept/.irp/.irpc before reading: only
+	                  those it could not expand get here) */
 	DK_TEXT,       /* .text .data .bss: switch to the section so named */
 	DK_SECTION,
 	DK_PREVIOUS,

@@ -7,7 +7,9 @@
  * ';'-separated statements and labels sharing a line are all split here.
  * It also tracks the context a rule may ask about: inside #APP, inside an
  * executable section, inside a region altr must not touch (.intel_syntax,
- * .code16/.code32, macro and repeat bodies).
+ * .code16/.code32, macro and repeat bodies).  Macros and repeats are
+ * expanded before reading (macro.c); only those it could not expand reach
+ * the reader, which passes them through.
  */
 #include "altr.h"
 
@@ -491,7 +493,8 @@ struct reader {
 	bool in_comment;          /* inside a C comment spanning lines */
 	int opaque_depth;         /* .macro/.rept nesting */
 	bool intel, code32;       /* .intel_syntax / .code16/.code32 in force */
-	bool warned_intel, warned_macro, warned_code32;
+	bool warned_intel, warned_code32;
+	int macro_line;           /* of the first .macro/.rept/.irp/.irpc */
 	bool exec;                /* current section holds code */
 	bool prev_exec, stack_exec[64];
 	int stack_n;
@@ -647,11 +650,10 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 		r->code32 = false;
 	} else if (DIR_IS(d, ".macro") || DIR_IS(d, ".rept") ||
 	           DIR_IS(d, ".irp") || DIR_IS(d, ".irpc")) {
+		/* altr_asm_read expands them and reads again, or warns */
 		r->opaque_depth++;
-		if (!r->warned_macro)
-			altr_warn(path, s->line, "macro/repeat body passed through "
-			                         "uninstrumented");
-		r->warned_macro = true;
+		if (!r->macro_line)
+			r->macro_line = s->line;
 	} else if (DIR_IS(d, ".endm") || DIR_IS(d, ".endr")) {
 		if (r->opaque_depth > 0)
 			r->opaque_depth--;
@@ -972,10 +974,11 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 	L->n = r->u->nstmts - L->first;
 }
 
-void altr_asm_read(struct altr_unit *u, const char *path, char *src,
-                   size_t len)
+/* Reads src into u (already cleared); the line of the first macro or
+ * repeat directive, or 0.  stop: there, for that is read again. */
+static int read_unit(struct altr_unit *u, const char *path, char *src,
+                     size_t len, bool stop)
 {
-	memset(u, 0, sizeof *u);
 	u->path = path;
 	u->src = src;
 	u->len = len;
@@ -1006,11 +1009,46 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 			prefetch_line(&r, src, end + 1, &next, lineno + 2);
 		}
 		r.colon = sc.colon;
-		read_line(&r, L, ++lineno, sc.special - pos);
+		++lineno;
+		int at = lineno;
+		if (u->src_lines)
+			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
+			                  : (int)u->nsrc_lines - 1];
+		read_line(&r, L, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
 		sc = next;
+		if (stop && r.macro_line)
+			break;
 	}
 	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
+	return r.macro_line;
+}
+
+void altr_asm_read(struct altr_unit *u, const char *path, char *src,
+                   size_t len)
+{
+	memset(u, 0, sizeof *u);
+	int macro_line = read_unit(u, path, src, len, true);
+	if (!macro_line)
+		return;
+	/* What .macro, .rept, .irp and .irpc make is read like the rest, on
+	 * the line of the invocation (macro.c): the reader, having met one,
+	 * starts again on the expansion (macro-free input costs nothing). */
+	size_t xlen, nx;
+	int *xl;
+	char *x = altr_macro_expand(path, src, len, &xlen, &xl, &nx);
+	u->src = NULL; /* not freed with the rest */
+	altr_asm_free(u);
+	if (!x) {
+		altr_warn(path, macro_line, "macro/repeat body passed through "
+		                            "uninstrumented");
+		read_unit(u, path, src, len, false);
+		return;
+	}
+	u->src_lines = xl;
+	u->nsrc_lines = nx;
+	read_unit(u, path, x, xlen, false);
+	u->unexpanded = src;
 }
 
 void altr_asm_free(struct altr_unit *u)
@@ -1024,6 +1062,11 @@ void altr_asm_free(struct altr_unit *u)
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
 	free(u->funcs);
+	if (u->unexpanded) {
+		free(u->src);
+		free(u->src_lines);
+		u->src = u->unexpanded;
+	}
 	if (u->src_big)
 		altr_big_free(u->src, u->src_big);
 	else

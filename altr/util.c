@@ -231,6 +231,23 @@ void altr_warn(const char *file, int line, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void altr_warn_at(const char *file, int line, int col, const char *fmt, ...)
+{
+	altr_nwarnings++;
+	if (altr_quiet_warnings)
+		return;
+	va_list ap;
+	if (col > 0)
+		fprintf(stderr, "%s:%s:%d:%d: warning: ", altr_progname, file, line,
+		        col);
+	else
+		fprintf(stderr, "%s:%s:%d: warning: ", altr_progname, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;

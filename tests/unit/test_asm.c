@@ -126,6 +126,34 @@ START_TEST(prefixes)
 }
 END_TEST
 
+/* .rept and macro invocations are expanded before reading: their
+ * instructions are statements, on the line of the directive. */
+START_TEST(macro_expansion)
+{
+	altr_quiet_warnings = true;
+	struct altr_unit *u = test_read_unit(
+	        "\t.macro ld r\n"
+	        "\tmovl (\\r), %eax\n"
+	        "\t.endm\n"
+	        "\t.rept 2\n"                          /* 4 */
+	        "\tmovl 4(%rdi), %eax\n"
+	        "\t.endr\n"
+	        "\tld %rsi\n"                          /* 7 */
+	        "\tnop\n");                            /* 8 */
+	int lines[8], n = 0;
+	for (int i = 0; i < u->nstmts && n < 8; i++)
+		if (u->stmts[i].kind == STMT_INSN)
+			lines[n++] = u->stmts[i].line;
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(lines[0], 4);
+	ck_assert_int_eq(lines[1], 4);
+	ck_assert_int_eq(lines[2], 7);
+	ck_assert_int_eq(lines[3], 8);
+	ck_assert_uint_eq(u->ninsns, 4);
+	free_unit(u);
+}
+END_TEST
+
 START_TEST(context_facts)
 {
 	altr_quiet_warnings = true;
@@ -139,9 +167,9 @@ START_TEST(context_facts)
 	        "\t.intel_syntax noprefix\n"
 	        "\tmov eax, [rbx]\n"                    /* 7: opaque */
 	        "\t.att_syntax\n"
-	        "\t.macro m a\n"
-	        "\tmovl \\a, %eax\n"                    /* 10: opaque */
-	        "\t.endm\n"
+	        "\t.rept n\n"                          /* n unknown: not */
+	        "\tmovl %ecx, %eax\n"                   /* 10: opaque */
+	        "\t.endr\n"
 	        "/* a comment\n"
 	        "   movl %eax, %ebx */ movl %ecx, %edx\n" /* 13: after comment */
 	        "\t.pushsection .rodata\n"
@@ -190,6 +218,7 @@ Suite *suite_asm(void)
 	tcase_add_test(tc, memory_operands);
 	tcase_add_test(tc, prefixes);
 	tcase_add_test(tc, context_facts);
+	tcase_add_test(tc, macro_expansion);
 	tcase_add_test(tc, never_fails);
 	suite_add_tcase(s, tc);
 	return s;
