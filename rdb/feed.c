@@ -284,7 +284,7 @@ static int on_boundary(struct rdb_feed *f, const void *p, size_t n)
 		return f->emit(f->ectx, RDB_TF_STOP, "", 0) || 1;
 	}
 	if (i > f->last_complete || !find(f->ctx, RDB_TF_CONTEXT, i, &c, &cn)) {
-		if (!f->exit.cut)
+		if (!f->exit.cut && !f->exit.execd)
 			rdb_warn("%s: interval %llu has no %s: the replay ends at its start", f->dir,
 			         (unsigned long long)i,
 			         i > f->last_complete ? "values (no VALUES_END)" : "CONTEXT record");

@@ -345,6 +345,7 @@ struct recorder {
 	char *vpend;           /* records (header + payload) of later intervals */
 	size_t vpn, vpcap;
 	int got_init, got_term, exec_pending;
+	int untraced; /* a BOUNDARY said the recording stops (SIC overflow) */
 	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
 };
 
@@ -387,6 +388,9 @@ static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
 	for (size_t k = 0; k < sizeof chan_streams / sizeof *chan_streams; k++)
 		rdb_tw_mark(rc->w, chan_streams[k], i);
 	rc->iv = i;
+	struct rdb_tf_boundary b;
+	memcpy(&b, p, sizeof b);
+	rc->untraced |= (b.flags & RDB_TF_B_UNTRACED) != 0;
 	rdb_progress("recording: interval %llu", (unsigned long long)i);
 	rdb_tw_add(rc->w, RDB_TF_S_SYSCALLS, RDB_TF_BOUNDARY, p, len, NULL, 0);
 	rdb_tw_add(rc->w, RDB_TF_S_INTERVALS, RDB_TF_BOUNDARY, p, len, NULL, 0);
@@ -590,7 +594,7 @@ static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 	memset(&x, 0, sizeof x);
 	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
 	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-	x.execd = rc->exec_pending && !rc->got_term;
+	x.execd = rc->got_term ? 0 : rc->untraced ? 2 : rc->exec_pending;
 	x.cut = !rc->got_term && !x.execd;
 	x.nsyscalls = rc->nsys;
 	struct timespec t1;

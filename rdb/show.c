@@ -147,7 +147,9 @@ static void show_intervals(const char *dir, uint64_t nsys)
 	memset(&v, 0, sizeof v);
 	read_boundaries(dir, &v);
 	read_per_interval(dir, &v);
-	printf("intervals:  %llu (%llu complete)", (unsigned long long)v.n,
+	/* a BOUNDARY where the recording stopped starts no interval */
+	uint64_t n = v.n > 1 && (v.b[v.n - 2].flags & RDB_TF_B_UNTRACED) ? v.n - 1 : v.n;
+	printf("intervals:  %llu (%llu complete)", (unsigned long long)n,
 	       (unsigned long long)v.complete);
 	double ms = median_ms(&v);
 	if (ms >= 0)
@@ -157,9 +159,9 @@ static void show_intervals(const char *dir, uint64_t nsys)
 	printf("checksums:  %s\n", sums ? "yes" : "no");
 	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
 	       "values bytes", "signals");
-	for (uint64_t i = 1; i <= v.n && i <= SHOWN; i++)
+	for (uint64_t i = 1; i <= n && i <= SHOWN; i++)
 		print_interval(&v, i, nsys);
-	if (v.n > SHOWN)
+	if (n > SHOWN)
 		printf("            ...\n");
 	rdb_free(v.b);
 	rdb_free(v.vbytes);
@@ -267,8 +269,12 @@ int rdb_cmd_info(int argc, char **argv)
 	if (spawns)
 		printf(" %llu clone call%s of a thread refused with ENOSYS;",
 		       (unsigned long long)spawns, spawns == 1 ? "" : "s"), none = 0;
-	if (h.have_exit && h.exit.execd)
+	if (h.have_exit && h.exit.execd == 1)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
+	if (h.have_exit && h.exit.execd == 2)
+		printf(" the rest of the run, after an interval reached 2^40 counts (or the test "
+		       "knob's span) with no boundary possible (SIC overflow);"),
+		    none = 0;
 	printf("%s\n", none ? " nothing" : "");
 	if (couts || forks)
 		printf("child output: %llu writes, %llu bytes (replayed)\n",

@@ -594,6 +594,32 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	return 1;
 }
 
+/* An interval ran the most counts a trace can hold and no boundary can
+ * end it (no intervals, or the snapshot fork fails): what follows would
+ * be recorded at counts that wrap.  The recording stops here, complete up
+ * to this point (the interval's values, then a BOUNDARY saying so), as an
+ * exec of an untraced program ends it; the program runs on untraced. */
+static void stop_tracing(uint64_t count, uint64_t pc)
+{
+	rdb_interval_end();
+	struct rdb_tf_boundary b;
+	rdb_memset(&b, 0, sizeof b);
+	b.interval = RT->interval + 1;
+	b.sic = count;
+	b.pc = pc;
+	b.sc_id = RT->sc_id;
+	b.nondets = RT->nondets;
+	b.cpu_ns = cpu_ns() - RT->cpu_start_ns;
+	b.flags = RDB_TF_B_OVERFLOW | RDB_TF_B_UNTRACED;
+	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
+	rdb_chan_flush();
+	rdb_printf("rdb: interval %lu ran %lu counts of the instruction counter without a "
+	           "boundary (%s): the recording stops here, the program runs on untraced\n",
+	           (unsigned long)RT->interval, (unsigned long)count,
+	           RT->interval_us || RT->every_sic ? "the snapshot fork failed" : "no intervals");
+	rdb_record_stop();
+}
+
 static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t count,
                         uint64_t pc)
 {
@@ -636,14 +662,20 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			rdb_signal_requeue(signo, info);
 			kind = RDB_TF_SIG_AT_SIC_TOO;
 		}
-	} else if (RT->want_boundary || count >= RDB_SIC_SPAN ||
+	} else if (RT->want_boundary || count >= RT->sic_span ||
 	           (RT->every_sic && count >= RT->every_sic)) {
-		uint32_t flags = RT->want_boundary || RT->every_sic ? 0 : RDB_TF_B_OVERFLOW;
+		int over = count >= RT->sic_span;
+		uint32_t flags = over ? RDB_TF_B_OVERFLOW : 0;
 		RT->want_boundary = 0;
 		/* after a failed snapshot fork only an overflow tries again */
-		int took = RT->snap_ok && (!RT->snap_stop || count >= RDB_SIC_SPAN) &&
-		           boundary(uc, count, pc, flags);
-		count = took ? 0 : count % RDB_SIC_SPAN;
+		int took = RT->snap_ok && (!RT->snap_stop || over) && boundary(uc, count, pc, flags);
+		if (!took && over) {
+			stop_tracing(count, pc);
+			rdb_sic_arm(uc, count, 0);
+			return;
+		}
+		if (took)
+			count = 0;
 	}
 	rdb_sic_arm(uc, count,
 	            RT->every_sic && RT->snap_ok && !RT->snap_stop ? RT->every_sic : 0);

@@ -46,6 +46,22 @@ void rdb_chan_flush(void)
 	RT->sn = 0;
 }
 
+/* The recording ends here and the program runs on unrecorded (interval.c
+ * stop_tracing): rdb sees the channel close.  Signals waiting for a check
+ * go back to the kernel, which delivers them now. */
+void rdb_record_stop(void)
+{
+	rdb_chan_flush();
+	RT->mode = 0;
+	rdb_sys1(__NR_close, FD);
+	rdb_sys1(__NR_close, RDB_VALUES_FD);
+	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+	for (int i = 0; i < RT->npending; i++)
+		rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, RT->pending[i].signo, RT->pending[i].info);
+	RT->npending = 0;
+	RT->nqueued = 0;
+}
+
 /* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
 {
@@ -167,7 +183,7 @@ void rdb_chan_init(void)
 		 * it (children.c); the snapshot children never exec. */
 		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 		RT->mode = RDB_TF_MODE_RECORD;
-		rdb_sic_set(0, RDB_SIC_SPAN); /* the longest interval */
+		rdb_sic_set(0, RT->sic_span); /* the longest interval */
 		RT->interval_us = hello.interval_us;
 		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
 			RT->every_sic = hello.interval_us, RT->interval_us = 0;
@@ -487,7 +503,11 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 	rdb_memset(&x, 0, sizeof x);
 	if (h->len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
 		rdb_die("replay: bad END record from rdb\n");
-	if (x.execd)
+	if (x.execd == 2)
+		rdb_printf("rdb: replay ends where the recording stopped (interval %lu reached the "
+		           "instruction counter's limit with no boundary possible); the rest of the "
+		           "run was not traced\n", (unsigned long)RT->interval);
+	else if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
 		           "one, which ran untraced\n", (unsigned long)RT->sc_id);
 	else

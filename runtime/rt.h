@@ -110,6 +110,8 @@ struct rdb_state {
 	uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
 	uint64_t reserved_blocked; /* the program's view of their mask bits */
 	uint64_t prog_ss[3];  /* the program's view of its sigaltstack: sp, flags, size */
+	uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
+	                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
 	uint64_t sigstack_kernel; /* the size of the kernel's alternate stack now
 	                             (sigstack_size is what it should be) */
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
@@ -318,6 +320,7 @@ void rdb_run_term(int status, int signo);
 /* The channel: records out (record), records in (replay). */
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m);
 void rdb_chan_flush(void);
+void rdb_record_stop(void);
 /* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
 int rdb_chan_read(void *d, size_t n);
 int rdb_chan_peek(struct rdb_tf_rec *h);

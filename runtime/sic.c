@@ -84,7 +84,7 @@ void rdb_sic_want(void *uc)
  * (an overflow boundary). */
 static uint64_t idle_stop(void)
 {
-	return RT->mode == RDB_TF_MODE_RECORD ? RDB_SIC_SPAN : 0;
+	return RT->mode == RDB_TF_MODE_RECORD ? RT->sic_span : 0;
 }
 
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)

@@ -98,6 +98,21 @@ static void find_image(void)
 	RT->image_hi = (bias + hi + 0xfff) & ~0xfffull;
 }
 
+/* RDB_TEST_SIC_SPAN=N: intervals overflow after N counts, not 2^40, so
+ * that a test reaches an overflow (checks.sh sic-overflow). */
+static void test_sic_span(const char *e)
+{
+	static const char key[] = "RDB_TEST_SIC_SPAN=";
+	for (size_t i = 0; i < sizeof key - 1; i++)
+		if (e[i] != key[i])
+			return;
+	uint64_t n = 0;
+	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_SIC_SPAN; e++)
+		n = n * 10 + (uint64_t)(*e - '0');
+	if (!*e && n >= 1000 && n < RDB_SIC_SPAN)
+		RT->sic_span = n;
+}
+
 uint64_t __rdb_start(long *sp)
 {
 	long argc = sp[0];
@@ -112,6 +127,7 @@ uint64_t __rdb_start(long *sp)
 	RT->argc = argc;
 	RT->argv = argv;
 	RT->envp = envp;
+	RT->sic_span = RDB_SIC_SPAN;
 	char **e = envp;
 	while (*e)
 		e++;
@@ -121,6 +137,8 @@ uint64_t __rdb_start(long *sp)
 			RT->debug = 1;
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
 			RT->debug = 2;
+		else
+			test_sic_span(*e);
 
 	/* The planes stay in fork children: the program's own children run
 	 * hooks too.  MADV_DONTFORK belongs around the runtime's own forks

@@ -177,6 +177,10 @@ struct rdb_tf_boundary {
 };
 #define RDB_TF_B_CHECKSUM 1u /* the hashes are set */
 #define RDB_TF_B_OVERFLOW 2u /* ended by SIC overflow, not by the timer */
+#define RDB_TF_B_UNTRACED 4u /* with OVERFLOW: no boundary could be taken (no
+                                intervals, a snapshot fork failed): the
+                                recording stops here, the rest runs untraced;
+                                no CONTEXT, no values, no interval follows */
 
 /* The ucontext's general registers (the kernel's order: r8..r15, rdi, rsi,
  * rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, csgsfs, err, trapno, oldmask,
@@ -394,7 +398,8 @@ struct rdb_tf_exit {
 	uint32_t how;     /* enum rdb_tf_exit_how */
 	int32_t value;    /* status or signal */
 	uint32_t cut;     /* 1: the trace ended early (no TERM record) */
-	uint32_t execd;   /* 1: the program exec'd: the rest ran untraced */
+	uint32_t execd;   /* the rest ran untraced: 1: the program exec'd; 2: the
+	                     recording stopped at a SIC overflow (B_UNTRACED) */
 	uint64_t nsyscalls;
 	int64_t end_sec, end_nsec;
 };
