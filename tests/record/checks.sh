@@ -15,6 +15,20 @@ fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
 cd "$W" || exit 1
 build() { "$RDB_CC" -O1 "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
+# from_each TRACE REC_OUT STATUS [whole]: replay --verify --from k, for
+# every complete interval k: exit status STATUS, stdout the end of REC_OUT
+# (with "whole", all of it: the program prints only at its end).
+from_each() {
+	k=1 last=$("$RDB" info --complete "$1")
+	while [ $k -le "$last" ]; do
+		"$RDB" replay --verify --from $k "$1" > f$k.out 2> f$k.err
+		[ $? -eq "$3" ] || { cat f$k.err; fail "replay --from $k of $1"; }
+		if [ "${4:-}" = whole ]; then cmp -s "$2" f$k.out; else
+			tail -c "$(wc -c < f$k.out)" "$2" | cmp -s - f$k.out; fi ||
+			{ cat f$k.out; fail "replay --from $k of $1: not the end of the recording"; }
+		k=$((k + 1))
+	done
+}
 
 case $case in
 help)
@@ -316,12 +330,7 @@ segv-retry)
 	expect rec.out "^faults 3 sum "
 	n=$("$RDB" info --complete t)
 	[ "${n:-0}" -ge 8 ] || fail "only ${n:-0} intervals"
-	k=1
-	while [ $k -le "$n" ]; do
-		"$RDB" replay --verify --from $k t > f$k.out 2> f$k.err || { cat f$k.err; fail "replay --from $k"; }
-		cmp -s rec.out f$k.out || { cat f$k.out; fail "replay --from $k printed another sum"; }
-		k=$((k + 1))
-	done
+	from_each t rec.out 0 whole
 	;;
 queued-sig)
 	# Signals queued again together, three held back by the first one's
@@ -335,12 +344,7 @@ queued-sig)
 	expect rec.out "^handlers 16: "
 	n=$("$RDB" info --complete t)
 	[ "${n:-0}" -ge 5 ] || fail "only ${n:-0} intervals"
-	k=1
-	while [ $k -le "$n" ]; do
-		"$RDB" replay --verify --from $k t > f$k.out 2> f$k.err || { cat f$k.err; fail "replay --from $k"; }
-		cmp -s rec.out f$k.out || { cat f$k.out; fail "replay --from $k printed another run"; }
-		k=$((k + 1))
-	done
+	from_each t rec.out 0 whole
 	RDB_DEBUG=2 "$RDB" replay --from 2 t 2>&1 >/dev/null | grep -q "queued again, as at the boundary" ||
 		fail "no signal was waiting at boundary 2: the case tests nothing"
 	;;
@@ -356,12 +360,7 @@ stale-stack)
 	[ "${n:-0}" -ge 50 ] || fail "only ${n:-0} intervals"
 	"$RDB" replay --verify t > w.out 2> w.err || { cat w.err; fail "replay"; }
 	cmp -s rec.out w.out || fail "the replay printed other hashes"
-	k=2
-	while [ $k -le "$n" ]; do
-		"$RDB" replay --verify --from $k t > f.out 2> f.err || { cat f.err; fail "replay --from $k"; }
-		tail -c "$(wc -c < f.out)" rec.out | cmp -s - f.out || fail "--from $k: not the end of the recording"
-		k=$((k + 1))
-	done
+	from_each t rec.out 0
 	;;
 sic-overflow)
 	# An interval that reaches the counter's limit (2^40 counts; here
@@ -388,13 +387,7 @@ sic-overflow)
 	[ $? -eq 3 ] || { cat rec2.err; fail "record -i 100000"; }
 	n=$("$RDB" info --complete t2)
 	[ "${n:-0}" -ge 3 ] || fail "only ${n:-0} intervals: no overflow boundaries"
-	k=1
-	while [ $k -le "$n" ]; do
-		"$RDB" replay --verify --from $k t2 > f.out 2> f.err
-		[ $? -eq 3 ] || { cat f.err; fail "replay --from $k"; }
-		tail -c "$(wc -c < f.out)" rec2.out | cmp -s - f.out || fail "--from $k: not the end of the recording"
-		k=$((k + 1))
-	done
+	from_each t2 rec2.out 3
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
