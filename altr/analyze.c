@@ -780,12 +780,20 @@ static void branch_facts(struct an *a)
  * add, sub, and, inc, dec (with a size suffix or not). */
 static bool fusable(const struct altr_stmt *s)
 {
-	static const char *const names[] = {"cmp", "test", "add", "sub", "and", "inc", "dec"};
+	static const struct {
+		char name[5];
+		uint8_t len;
+	} names[] = {{"cmp", 3}, {"test", 4}, {"add", 3}, {"sub", 3},
+	             {"and", 3}, {"inc", 3}, {"dec", 3}};
 	struct altr_str m = s->insn->mnem;
+	/* every distinct instruction asks: most fail on length or first byte */
+	if (m.len < 3 || m.len > 5)
+		return false;
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		size_t n = strlen(names[k]);
-		if ((m.len == n || (m.len == n + 1 && strchr("bwlq", m.p[n]))) &&
-		    strncmp(m.p, names[k], n) == 0)
+		size_t n = names[k].len;
+		if (m.p[0] == names[k].name[0] &&
+		    (m.len == n || (m.len == n + 1 && strchr("bwlq", m.p[n]))) &&
+		    memcmp(m.p, names[k].name, n) == 0)
 			return true;
 	}
 	return false;
