@@ -273,13 +273,17 @@ enum {
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
-/* The pointers first, then the rest: 80 bytes, not 88 (the statements
- * are walked several times, and their pages faulted in). */
+/* The pointers first, then the rest: 56 bytes (the statements are walked
+ * several times, and their pages faulted in).  A name and arguments are
+ * kept as places in the text (altr_stmt_name, altr_stmt_args): a label's
+ * or directive's name starts it, a directive's arguments end it. */
 struct altr_stmt {
 	struct altr_str text;    /* the statement, trimmed, without comment */
-	struct altr_str name;    /* label name (no ':') or directive (".loc") */
-	struct altr_str args;    /* directive arguments, trimmed */
 	struct altr_insn *insn;  /* STMT_INSN only */
+	uint32_t name_len;       /* label name (no ':') or directive (".loc"):
+	                            text's first name_len bytes; else 0 */
+	uint32_t args_off;       /* directive arguments, trimmed: text from
+	                            here on; else text.len (none) */
 	int line;                /* 1-based input line */
 	int func;                /* index into unit->funcs, or -1 */
 	int target;              /* direct branch: index of the target label
@@ -294,12 +298,27 @@ struct altr_stmt {
 	uint8_t flags_live_out;  /* ... just after it */
 };
 
-/* An input line and the statements on it (';'-separated, labels split). */
+_Static_assert(sizeof(struct altr_stmt) == 56, "a statement is 56 bytes");
+
+static inline struct altr_str altr_stmt_name(const struct altr_stmt *s)
+{
+	return (struct altr_str){s->text.p, s->name_len};
+}
+static inline struct altr_str altr_stmt_args(const struct altr_stmt *s)
+{
+	return (struct altr_str){s->text.p + s->args_off,
+	                         s->text.len - s->args_off};
+}
+
+/* An input line and the statements on it (';'-separated, labels split).
+ * 16 bytes, its text found from where the next line starts (the
+ * altr_line_* functions below): there is one per input line, and a
+ * record of slices was 48 bytes, pages faulted in for a few uses. */
 struct altr_line {
-	struct altr_str text;    /* the whole line, without its '\n' */
-	bool has_newline;        /* false only for a last line lacking '\n' */
-	int first, n;            /* statements stmts[first .. first+n) */
-	struct altr_str comment; /* trailing '#' or '/ * * /' comment, or empty */
+	uint32_t start;          /* offset of the line in unit->src */
+	uint32_t first, n;       /* statements stmts[first .. first+n) */
+	uint32_t comment;        /* length of the trailing '#' or '/ * * /'
+	                            comment (it ends the line), or 0 */
 };
 
 /* A function: a region of code between a non-local label that starts it
@@ -341,6 +360,27 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
                          struct altr_operand ops[ALTR_MAXOPS]);
 void altr_asm_free(struct altr_unit *u);
+/* Line l's text without its '\n'; whether it has one (only a last line
+ * may lack it); its trailing comment, or an empty slice. */
+static inline bool altr_line_has_newline(const struct altr_unit *u, int l)
+{
+	if (l + 1 < u->nlines)
+		return true;
+	return u->len > u->lines[l].start && u->src[u->len - 1] == '\n';
+}
+static inline struct altr_str altr_line_text(const struct altr_unit *u, int l)
+{
+	size_t start = u->lines[l].start;
+	size_t end = l + 1 < u->nlines ? u->lines[l + 1].start : u->len;
+	end -= altr_line_has_newline(u, l);
+	return (struct altr_str){u->src + start, end - start};
+}
+static inline struct altr_str altr_line_comment(const struct altr_unit *u, int l)
+{
+	struct altr_str t = altr_line_text(u, l);
+	size_t n = u->lines[l].comment;
+	return (struct altr_str){t.p + t.len - n, n};
+}
 
 /* ---------------------------------------------------------------- insndb.c */
 

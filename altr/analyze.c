@@ -239,7 +239,7 @@ static enum dirkind dir_kind(const struct altr_stmt *s)
 			                           strlen(dir_table[i].name)},
 			         dir_table[i].kind);
 	char low[32];
-	struct altr_str n = s->name;
+	struct altr_str n = altr_stmt_name(s);
 	if (n.len >= sizeof low)
 		return DK_OTHER;
 	for (size_t i = 0; i < n.len; i++)
@@ -278,10 +278,10 @@ static bool section_change(struct sections *sec, const struct altr_stmt *s,
 	struct altr_str to;
 	switch (k) {
 	case DK_TEXT:
-		to = s->name;
+		to = altr_stmt_name(s);
 		break;
 	case DK_SECTION:
-		to = first_arg(s->args);
+		to = first_arg(altr_stmt_args(s));
 		break;
 	case DK_PREVIOUS:
 		to = sec->prev;
@@ -292,7 +292,7 @@ static bool section_change(struct sections *sec, const struct altr_stmt *s,
 			sec->stack[sec->depth][1] = sec->prev;
 		}
 		sec->depth++;
-		to = first_arg(s->args);
+		to = first_arg(altr_stmt_args(s));
 		break;
 	case DK_POPSECTION:
 		if (sec->depth > 0 && --sec->depth < SEC_STACK) {
@@ -462,7 +462,7 @@ static bool starts_function(struct an *a, int i, bool active, int cur_insns)
 		return false;
 	}
 	bool start;
-	if (smap_get(&a->typed, a->u->stmts[i].name) > 0)
+	if (smap_get(&a->typed, altr_stmt_name(&a->u->stmts[i])) > 0)
 		start = true;
 	else if (active)
 		start = !a->any_typed && (x->bits & AX_FOLLOWED);
@@ -570,7 +570,7 @@ struct numlabels {
 
 static void numeric_label(struct an *a, struct numlabels *nl, int i)
 {
-	struct altr_str n = a->u->stmts[i].name;
+	struct altr_str n = altr_stmt_name(&a->u->stmts[i]);
 	smap_put(&nl->last, n, i);
 	int w = smap_get(&nl->waiting, n);
 	if (w < 0)
@@ -640,7 +640,7 @@ static void functions_and_targets(struct an *a)
 			} else if ((x->bits & AX_EXEC) && !(x->facts & SF_OPAQUE) &&
 			           x->lk == LK_NONLOCAL &&
 			           starts_function(a, i, active, cur_insns)) {
-				cur = new_func(a, s->name, i);
+				cur = new_func(a, altr_stmt_name(s), i);
 				cur_sec = sec.cur;
 				cur_insns = 0;
 				active = true;
@@ -663,7 +663,7 @@ static void functions_and_targets(struct an *a)
 			cur_insns++;
 		bool closes = x->dk == DK_CFI_END;
 		if (x->dk == DK_SIZE) {
-			struct altr_str n = first_arg(u->stmts[i].args);
+			struct altr_str n = first_arg(altr_stmt_args(&u->stmts[i]));
 			int l = label_get(a, n);
 			closes = str_same(n, u->funcs[cur].name) ||
 			         (l >= 0 && a->x[l].func == cur &&
@@ -711,7 +711,7 @@ static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
 		c->in_proc = false;
 		break;
 	case DK_CFI_DEF:
-		r = first_arg(s->args);
+		r = first_arg(altr_stmt_args(s));
 		if (r.len && r.p[0] == '%') {
 			r.p++;
 			r.len--;
@@ -720,7 +720,7 @@ static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
 		break;
 	case DK_CFI_ESCAPE:
 		/* DW_CFA_def_cfa_expression: no longer rsp + offset */
-		r = first_arg(s->args);
+		r = first_arg(altr_stmt_args(s));
 		if (altr_str_eq(r, "0xf") || altr_str_eq(r, "0x0f") ||
 		    altr_str_eq(r, "15"))
 			c->rsp = false;
@@ -971,20 +971,20 @@ void altr_analyze(struct altr_unit *u)
 			                 ? altr_insn_class(s) : u->iclass[s->iid]);
 		} else if (s->kind == STMT_LABEL) {
 			/* the name is read here, and its kind kept */
-			int n = dotl_number(&a, s->name);
+			int n = dotl_number(&a, altr_stmt_name(s));
 			x->lk = n >= 0 ? LK_LOCAL
-			      : is_numeric_label(s->name) ? LK_NUMERIC
-			      : is_nonlocal_label(s->name) ? LK_NONLOCAL : LK_LOCAL;
+			      : is_numeric_label(altr_stmt_name(s)) ? LK_NUMERIC
+			      : is_nonlocal_label(altr_stmt_name(s)) ? LK_NONLOCAL : LK_LOCAL;
 			if (n >= 0)
 				a.lnum[n] = i + 1;
 			else if (x->lk != LK_NUMERIC)
 				lab[nlab++] = i;
 		} else if (s->kind == STMT_DIRECTIVE) {
 			x->dk = (uint8_t)dir_kind(s);
-			struct altr_str t = rest_args(s->args);
+			struct altr_str t = rest_args(altr_stmt_args(s));
 			if (x->dk == DK_TYPE && (str_contains(t, "function") ||
 			                         str_contains(t, "STT_FUNC"))) {
-				smap_put(&a.typed, first_arg(s->args), 1);
+				smap_put(&a.typed, first_arg(altr_stmt_args(s)), 1);
 				a.any_typed = true;
 			}
 		}
@@ -992,7 +992,7 @@ void altr_analyze(struct altr_unit *u)
 	}
 	smap_reserve(&a.labels, (size_t)nlab);
 	for (int k = nlab - 1; k >= 0; k--) /* in text order */
-		smap_set(&a.labels, u->stmts[lab[k]].name, lab[k], true);
+		smap_set(&a.labels, altr_stmt_name(&u->stmts[lab[k]]), lab[k], true);
 	functions_and_targets(&a);
 	branch_facts(&a);
 	for (int f = 0; f < u->nfuncs; f++)

@@ -608,7 +608,7 @@ static void set_section(struct reader *r, bool exec)
 
 static void directive_context(struct reader *r, struct altr_stmt *s)
 {
-	struct altr_str d = s->name;
+	struct altr_str d = altr_stmt_name(s);
 	const char *path = r->u->path;
 	if (d.len < 4 || d.len > 13) /* none of the names below */
 		return;
@@ -617,11 +617,11 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 	} else if (DIR_IS(d, ".data") || DIR_IS(d, ".bss")) {
 		set_section(r, false);
 	} else if (DIR_IS(d, ".section")) {
-		set_section(r, section_is_exec(s->args));
+		set_section(r, section_is_exec(altr_stmt_args(s)));
 	} else if (DIR_IS(d, ".pushsection")) {
 		if (r->stack_n < 64)
 			r->stack_exec[r->stack_n++] = r->exec;
-		set_section(r, section_is_exec(s->args));
+		set_section(r, section_is_exec(altr_stmt_args(s)));
 	} else if (DIR_IS(d, ".popsection")) {
 		if (r->stack_n > 0)
 			set_section(r, r->stack_exec[--r->stack_n]);
@@ -702,7 +702,8 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	s->kind = STMT_LABEL;
 	s->line = 0;
 	s->facts = 0;
-	s->text = s->name = s->args = mkstr(NULL, 0);
+	s->text = mkstr(NULL, 0);
+	s->name_len = s->args_off = 0;
 	s->insn = NULL;
 	s->iid = 0;
 	s->func = -1;
@@ -792,7 +793,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_LABEL;
 		s->line = line;
 		s->text = mkstr(t.p, ll);
-		s->name = mkstr(t.p, ll - 1);
+		s->name_len = (uint32_t)(ll - 1);
+		s->args_off = (uint32_t)ll;
 		s->facts = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 		           ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 		t = mkstr(t.p + ll, t.len - ll);
@@ -800,20 +802,24 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 	struct altr_stmt *s = new_stmt(r);
 	s->line = line;
 	s->text = t;
+	s->args_off = (uint32_t)t.len;
 	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 	s->facts = ctx;
 	if (t.p[0] == '.' && !(t.len > 1 && IS(t.p[1], C_DIGIT))) {
 		size_t i = 0;
 		s->kind = STMT_DIRECTIVE;
-		s->name = next_word(t, &i);
+		struct altr_str name = next_word(t, &i);
+		ALTR_ASSERT(name.p == t.p); /* altr_stmt_name */
+		s->name_len = (uint32_t)name.len;
 		/* ".set x, 1" is a directive; ".x = 1" an assignment. */
 		struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
 		if (rest.len && rest.p[0] == '=') {
 			s->kind = STMT_OTHER;
 			return;
 		}
-		s->args = rest;
+		/* (t is trimmed: rest ends where it does, see altr_stmt_args) */
+		s->args_off = (uint32_t)(rest.p - t.p);
 		directive_context(r, s);
 		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
 		return;
@@ -906,13 +912,12 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }
 
-/* Reads line L; its first C_SCAN byte is at special. */
-static void read_line(struct reader *r, struct altr_line *L, int lineno,
-                      size_t special)
+/* Reads line L, text p[0..n); its first C_SCAN byte is at special. */
+static void read_line(struct reader *r, struct altr_line *L, const char *p,
+                      size_t n, int lineno, size_t special)
 {
-	const char *p = L->text.p;
-	size_t n = L->text.len, b = 0, i = special;
-	L->first = r->u->nstmts;
+	size_t b = 0, i = special;
+	L->first = (uint32_t)r->u->nstmts;
 	/* A C comment opened on an earlier line. */
 	if (r->in_comment) {
 		const char *e = NULL;
@@ -938,8 +943,8 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 			i += 2;
 		} else if (c == '#') {
 			add_piece(r, mkstr(p + b, i - b), lineno);
-			L->comment = mkstr(p + i, n - i);
-			app_marker(r, L->comment);
+			L->comment = (uint32_t)(n - i);
+			app_marker(r, mkstr(p + i, n - i));
 			b = i = n;
 			break;
 		} else if (c == '/' && i + 1 < n && p[i + 1] == '*') {
@@ -949,7 +954,7 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 				k++;
 			if (k + 1 >= n) {
 				r->in_comment = true;
-				L->comment = mkstr(p + i, n - i);
+				L->comment = (uint32_t)(n - i);
 				b = i = n;
 				break;
 			}
@@ -969,7 +974,7 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 	}
 	if (b < n)
 		add_piece(r, mkstr(p + b, n - b), lineno);
-	L->n = r->u->nstmts - L->first;
+	L->n = (uint32_t)r->u->nstmts - L->first;
 }
 
 void altr_asm_read(struct altr_unit *u, const char *path, char *src,
@@ -982,6 +987,9 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 	init_cclass();
 	/* gas starts in .text: hand-written files often never say so. */
 	struct reader r = {.u = u, .exec = true};
+	/* lines hold 32-bit offsets */
+	if (len > UINT32_MAX)
+		altr_die("%s: input larger than 4 GB", path);
 	/* Room for every line, and for as many statements, up front. */
 	size_t nl = 1 + count_newlines(src, len);
 	u->cap_lines = nl;
@@ -999,14 +1007,13 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 		size_t end = sc.end;
 		bool has_newline = end < len;
 		struct altr_line *L = &u->lines[u->nlines++];
-		*L = (struct altr_line){.text = mkstr(src + pos, end - pos),
-		                        .has_newline = has_newline};
+		*L = (struct altr_line){.start = (uint32_t)pos};
 		if (has_newline) {
 			next = scan_line(&z, end + 1);
 			prefetch_line(&r, src, end + 1, &next, lineno + 2);
 		}
 		r.colon = sc.colon;
-		read_line(&r, L, ++lineno, sc.special - pos);
+		read_line(&r, L, src + pos, end - pos, ++lineno, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
 		sc = next;
 	}

@@ -1066,11 +1066,11 @@ static struct expansion *exp_of(const struct emitter *em, int k)
 	return em->xi[k] >= 0 ? &em->xs[em->xi[k]] : NULL;
 }
 
-static void emit_line(struct emitter *em, struct altr_buf *out,
-                      const struct altr_line *L)
+static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 {
 	struct altr_unit *u = em->u;
-	for (int k = L->first; k < L->first + L->n; k++) {
+	const struct altr_line *L = &u->lines[l];
+	for (int k = (int)L->first; k < (int)(L->first + L->n); k++) {
 		struct altr_stmt *s = &u->stmts[k];
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
@@ -1098,9 +1098,10 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 		put_inserted(em, out, x, X_AFTER, cfa);
 		put_group_end(em, out, x);
 	}
-	if (L->comment.len) {
+	if (L->comment) {
+		struct altr_str c = altr_line_comment(u, l);
 		altr_buf_putc(out, '\t');
-		altr_buf_put(out, L->comment.p, L->comment.len);
+		altr_buf_put(out, c.p, c.len);
 		altr_buf_putc(out, '\n');
 	}
 }
@@ -1110,13 +1111,13 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 static int line_of(const struct altr_unit *u, int k)
 {
 	int l = u->stmts[k].line - 1;
-	if (l >= 0 && l < u->nlines && u->lines[l].first <= k &&
-	    k < u->lines[l].first + u->lines[l].n)
+	if (l >= 0 && l < u->nlines && (int)u->lines[l].first <= k &&
+	    k < (int)(u->lines[l].first + u->lines[l].n))
 		return l;
 	int lo = 0, hi = u->nlines - 1;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (u->lines[mid].first + u->lines[mid].n <= k)
+		if ((int)(u->lines[mid].first + u->lines[mid].n) <= k)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1302,17 +1303,17 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			for (int j = 0; j < 2; j++) {
 				if (ls[j] <= done)
 					continue;
-				const struct altr_line *L = &u->lines[ls[j]];
-				put_src(&out, same, (size_t)(L->text.p - same), f, &rc);
-				emit_line(&em, &out, L);
-				same = L->text.p + L->text.len + L->has_newline;
+				struct altr_str t = altr_line_text(u, ls[j]);
+				put_src(&out, same, (size_t)(t.p - same), f, &rc);
+				emit_line(&em, &out, ls[j]);
+				same = t.p + t.len + altr_line_has_newline(u, ls[j]);
 				flush_out(&out, f, &rc);
 				done = ls[j];
 			}
 		}
 		if (u->len)
 			put_src(&out, same, (size_t)(u->src + u->len - same), f, &rc);
-		if (em.ngroups && u->nlines && !u->lines[u->nlines - 1].has_newline)
+		if (em.ngroups && u->nlines && !altr_line_has_newline(u, u->nlines - 1))
 			altr_buf_putc(&out, '\n');
 		emit_iot(&em, &out, f, &rc);
 		emit_lists(&em, &out, f, &rc);

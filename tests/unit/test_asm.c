@@ -22,21 +22,21 @@ START_TEST(lines_and_statements)
 	        "x = 5\n"
 	        "last");
 	ck_assert_int_eq(u->nlines, 6);
-	ck_assert(!u->lines[5].has_newline);
+	ck_assert(!altr_line_has_newline(u, 5));
 	const struct altr_line *L = &u->lines[1];
 	ck_assert_int_eq(L->n, 3);
 	ck_assert_int_eq(u->stmts[L->first].kind, STMT_LABEL);
-	ck_assert(str_is(u->stmts[L->first].name, "f"));
+	ck_assert(str_is(altr_stmt_name(&u->stmts[L->first]), "f"));
 	ck_assert_int_eq(u->stmts[L->first + 1].kind, STMT_INSN);
 	ck_assert(str_is(u->stmts[L->first + 2].text, "addq $1, %rbx"));
-	ck_assert(str_is(L->comment, "# c;omment"));
+	ck_assert(str_is(altr_line_comment(u, 1), "# c;omment"));
 	L = &u->lines[2];
 	ck_assert_int_eq(L->n, 3);
-	ck_assert(str_is(u->stmts[L->first + 1].name, "1"));
+	ck_assert(str_is(altr_stmt_name(&u->stmts[L->first + 1]), "1"));
 	L = &u->lines[3];
 	ck_assert_int_eq(L->n, 1);
 	ck_assert_int_eq(u->stmts[L->first].kind, STMT_DIRECTIVE);
-	ck_assert(str_is(u->stmts[L->first].args, "\"a;b#c\""));
+	ck_assert(str_is(altr_stmt_args(&u->stmts[L->first]), "\"a;b#c\""));
 	ck_assert_int_eq(u->stmts[u->lines[4].first].kind, STMT_OTHER);
 	free_unit(u);
 }
