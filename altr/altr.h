@@ -557,6 +557,11 @@ struct altr_eval {
 };
 struct altr_matcher *altr_matcher_new(void);
 int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e);
+/* The same, but the entry first tests e's cheap conjuncts (predicates,
+ * comparisons, whole-set regexes) and fails at once if one fails: the
+ * other leaves are not evaluated, so the captures may not be those a
+ * full evaluation leaves.  For when no later use can see the difference. */
+int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e);
 bool altr_matcher_run(const struct altr_matcher *m, int entry,
                       struct altr_eval *ev);
 void altr_matcher_free(struct altr_matcher *m);

@@ -600,19 +600,52 @@ static void store_parts(struct emitter *em, struct plan *p)
 	}
 }
 
+/* Whether expression e's and-chain holds a regex test (not negated):
+ * when e holds, that regex matched and set the captures. */
+static bool sets_captures(const struct altr_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->op == EX_AND)
+		return sets_captures(e->l) || sets_captures(e->r);
+	return e->op == EX_MATCH && !e->negate;
+}
+
+/* Whether rule r's code may show captures it did not set itself: it
+ * uses ${cN}, and its match can hold without a regex matching, so
+ * they may be left over from rules before it. */
+static bool sees_others_captures(struct emitter *em, const struct altr_rule *r)
+{
+	if (sets_captures(r->match))
+		return false;
+	for (const struct altr_case *c = r->cases; c; c = c->next)
+		for (const struct altr_action *a = c->actions; a; a = a->next)
+			for (const struct tpiece *x = compiled(em, a); x->kind != T_END; x++)
+				if (x->kind == T_CAP)
+					return true;
+	return false;
+}
+
 static void compile_rules(struct emitter *em)
 {
 	int nr = 0, nc = 0;
-	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, nr++)
+	/* A rule's match may skip its regexes when a cheap conjunct fails
+	 * (altr_matcher_add_gated) unless some rule sees captures left
+	 * over from others: a skipped regex would have set them. */
+	bool gate = true;
+	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, nr++) {
 		for (const struct altr_case *c = r->cases; c; c = c->next)
 			nc++;
+		gate = gate && !sees_others_captures(em, r);
+	}
 	em->m = altr_matcher_new();
 	em->rmatch = altr_xmalloc((size_t)nr * sizeof *em->rmatch);
 	em->rcase = altr_xmalloc((size_t)nr * sizeof *em->rcase);
 	em->cwhen = altr_xmalloc((size_t)nc * sizeof *em->cwhen);
 	int ri = 0, ci = 0;
 	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
-		em->rmatch[ri] = altr_matcher_add(em->m, r->match);
+		em->rmatch[ri] = gate ? altr_matcher_add_gated(em->m, r->match)
+		                      : altr_matcher_add(em->m, r->match);
 		em->rcase[ri] = ci;
 		for (const struct altr_case *c = r->cases; c; c = c->next)
 			em->cwhen[ci++] = altr_matcher_add(em->m, c->when);

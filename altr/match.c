@@ -996,9 +996,26 @@ struct mtest {
 	struct lcent *cache;       /* EX_MATCH on a short subject */
 };
 
+/* A gate: a conjunct of an expression's top-level and-chain that is
+ * pure and cheap (a predicate, known once worked out; a whole-set regex's
+ * length-and-first-byte test).  When one fails the expression is false
+ * whatever its other leaves say, and they are not evaluated: which
+ * regexes would have matched, and set the captures, is then not known
+ * (altr_matcher_add_gated says when that does not matter). */
+struct mgate {
+	uint8_t op;                /* EX_PRED or EX_MATCH (whole) */
+	uint8_t pred;
+	bool want;                 /* the value the conjunct must have */
+	const struct altr_expr *e;
+};
+
 struct altr_matcher {
 	struct mtest *t;
 	int n, cap;
+	struct mgate *g;
+	int ng, capg;
+	int *gfirst, *gn;          /* by test (an entry): its gates, if any */
+	int capgi;
 };
 
 struct altr_matcher *altr_matcher_new(void)
@@ -1012,6 +1029,9 @@ void altr_matcher_free(struct altr_matcher *m)
 		for (int i = 0; i < m->n; i++)
 			free(m->t[i].cache);
 		free(m->t);
+		free(m->g);
+		free(m->gfirst);
+		free(m->gn);
 	}
 	free(m);
 }
@@ -1054,6 +1074,67 @@ int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e)
 	return compile(m, e, PC_TRUE, PC_FALSE);
 }
 
+static void add_gate(struct altr_matcher *m, const struct altr_expr *e,
+                     bool want)
+{
+	if (m->ng == m->capg) {
+		m->capg = m->capg ? 2 * m->capg : 16;
+		m->g = altr_xrealloc(m->g, (size_t)m->capg * sizeof *m->g);
+	}
+	m->g[m->ng++] = (struct mgate){(uint8_t)e->op,
+	                               (uint8_t)(e->op == EX_PRED ? e->pred : 0),
+	                               want, e};
+}
+
+/* The gates of e's and-chain, of one kind (op) at a time. */
+static void find_gates(struct altr_matcher *m, const struct altr_expr *e,
+                       enum altr_exprop op)
+{
+	if (!e)
+		return;
+	if (e->op == EX_AND) {
+		find_gates(m, e->l, op);
+		find_gates(m, e->r, op);
+		return;
+	}
+	bool want = true;
+	if (e->op == EX_NOT && e->l && e->l->op != EX_MATCH) {
+		want = false;
+		e = e->l;
+	}
+	if (e->op != op)
+		return;
+	if (op == EX_PRED)
+		add_gate(m, e, want);
+	else if (op == EX_MATCH && !e->negate && e->filter && e->filter->whole)
+		add_gate(m, e, true);
+}
+
+int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
+{
+	int entry = compile(m, e, PC_TRUE, PC_FALSE);
+	if (entry < 0)
+		return entry;
+	if (m->n > m->capgi) {
+		int cap = m->cap;
+		m->gfirst = altr_xrealloc(m->gfirst, (size_t)cap * sizeof *m->gfirst);
+		m->gn = altr_xrealloc(m->gn, (size_t)cap * sizeof *m->gn);
+		for (int i = m->capgi; i < cap; i++)
+			m->gfirst[i] = m->gn[i] = 0;
+		m->capgi = cap;
+	}
+	/* predicates first: known bits, mostly */
+	int first = m->ng;
+	find_gates(m, e, EX_PRED);
+	find_gates(m, e, EX_MATCH);
+	/* a lone gate that is the first test anyway would only repeat it */
+	if (m->ng - first == 1 && m->g[first].e == m->t[entry].e)
+		m->ng = first;
+	m->gfirst[entry] = first;
+	m->gn[entry] = m->ng - first;
+	return entry;
+}
+
 _Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
 
 bool altr_matcher_run(const struct altr_matcher *m, int entry,
@@ -1062,6 +1143,25 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
 	const struct altr_stmt *s = ev->s;
 	uint64_t known = ev->known, value = ev->value;
 	int pc = entry;
+	int ng = pc >= 0 && pc < m->capgi ? m->gn[pc] : 0;
+	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
+		bool r;
+		if (g->op == EX_PRED) {
+			uint64_t bit = 1ull << g->pred;
+			if (!(known & bit)) {
+				known |= bit;
+				if (eval_pred(g->pred, s))
+					value |= bit;
+			}
+			r = value & bit;
+		} else {
+			r = whole_of(g->e->filter, subject(g->e, s)) >= 0;
+		}
+		if (r != g->want) {
+			pc = PC_FALSE;
+			break;
+		}
+	}
 	while (pc >= 0) {
 		const struct mtest *t = &m->t[pc];
 		bool r;
