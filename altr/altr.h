@@ -564,6 +564,10 @@ int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e);
 int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e);
 bool altr_matcher_run(const struct altr_matcher *m, int entry,
                       struct altr_eval *ev);
+/* The first i in [from, n) whose entries[i] holds (evaluated in order,
+ * as by altr_matcher_run each), or n. */
+int altr_matcher_first(const struct altr_matcher *m, const int *entries,
+                       int n, int from, struct altr_eval *ev);
 void altr_matcher_free(struct altr_matcher *m);
 /* Between these, regex results are remembered by subject text; the
  * rules evaluated must stay alive and unchanged until the end. */

@@ -132,6 +132,8 @@ struct emitter {
 	struct hole *pholes;     /* their holes */
 	size_t npholes, cappholes;
 	struct altr_matcher *m;  /* the rules' expressions, compiled */
+	struct altr_rule **rule; /* the rules in order */
+	int nr;
 	int *rmatch;             /* per rule in order: its match's entry */
 	int *rcase;              /* and the index of its first case's in */
 	int *cwhen;              /* these: each case's when's entry */
@@ -639,11 +641,14 @@ static void compile_rules(struct emitter *em)
 		gate = gate && !sees_others_captures(em, r);
 	}
 	em->m = altr_matcher_new();
+	em->nr = nr;
+	em->rule = altr_xmalloc((size_t)nr * sizeof *em->rule);
 	em->rmatch = altr_xmalloc((size_t)nr * sizeof *em->rmatch);
 	em->rcase = altr_xmalloc((size_t)nr * sizeof *em->rcase);
 	em->cwhen = altr_xmalloc((size_t)nc * sizeof *em->cwhen);
 	int ri = 0, ci = 0;
-	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
+	for (struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
+		em->rule[ri] = r;
 		em->rmatch[ri] = gate ? altr_matcher_add_gated(em->m, r->match)
 		                      : altr_matcher_add(em->m, r->match);
 		em->rcase[ri] = ci;
@@ -670,10 +675,11 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 		em->part[k].len = 0;
 		em->phole[k].n = 0;
 	}
-	int ri = 0;
-	for (struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
-		if (!altr_matcher_run(em->m, em->rmatch[ri], &ev))
-			continue;
+	for (int ri = 0;; ri++) {
+		ri = altr_matcher_first(em->m, em->rmatch, em->nr, ri, &ev);
+		if (ri == em->nr)
+			break;
+		struct altr_rule *r = em->rule[ri];
 		const struct altr_case *c = r->cases;
 		for (int ci = em->rcase[ri];
 		     c && !altr_matcher_run(em->m, em->cwhen[ci], &ev); ci++)
@@ -1369,6 +1375,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		free(em.phole[k].h);
 	}
 	altr_matcher_free(em.m);
+	free(em.rule);
 	free(em.rmatch);
 	free(em.rcase);
 	free(em.cwhen);

@@ -36,21 +36,35 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
 	uint64_t a = in->info.attrs;
-	const struct altr_operand *m = altr_insn_mem_operand(in);
-	unsigned size = altr_insn_access_size(in);
+	/* what several cases need is worked out in those only: each
+	 * predicate is asked for on its own (altr_matcher_run) */
+	const struct altr_operand *m;
+	unsigned size;
 	bool accessed = (a & (ATTR_LOAD | ATTR_STORE)) != 0;
 
 	switch ((enum altr_pred)pred) {
 	case PRED_load: return a & ATTR_LOAD;
 	case PRED_store: return a & ATTR_STORE;
 	case PRED_rmw: return a & ATTR_RMW;
-	case PRED_mem: return m && in->info.mem_acc;
-	case PRED_mem_read: return m && (in->info.mem_acc & ACC_READ);
-	case PRED_mem_write: return m && (in->info.mem_acc & ACC_WRITE);
+	case PRED_mem:
+		m = altr_insn_mem_operand(in);
+		return m && in->info.mem_acc;
+	case PRED_mem_read:
+		m = altr_insn_mem_operand(in);
+		return m && (in->info.mem_acc & ACC_READ);
+	case PRED_mem_write:
+		m = altr_insn_mem_operand(in);
+		return m && (in->info.mem_acc & ACC_WRITE);
 	case PRED_implicit: return a & (ATTR_STACK | ATTR_STRING);
-	case PRED_partial: return accessed && (size == 1 || size == 2 || size == 4);
-	case PRED_full: return accessed && size == 8;
-	case PRED_wide: return accessed && size > 8;
+	case PRED_partial:
+		size = altr_insn_access_size(in);
+		return accessed && (size == 1 || size == 2 || size == 4);
+	case PRED_full:
+		size = altr_insn_access_size(in);
+		return accessed && size == 8;
+	case PRED_wide:
+		size = altr_insn_access_size(in);
+		return accessed && size > 8;
 	case PRED_atomic: return a & ATTR_ATOMIC;
 	case PRED_string: return a & ATTR_STRING;
 	case PRED_rep: return in->prefixes & (PFX_REP | PFX_REPNE);
@@ -77,16 +91,28 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_syscall: return a & ATTR_SYSCALL;
 	case PRED_nondet: return a & ATTR_NONDET;
 	case PRED_nop: return a & ATTR_NOP;
-	case PRED_addr_only: return m && !in->info.mem_acc;
+	case PRED_addr_only:
+		m = altr_insn_mem_operand(in);
+		return m && !in->info.mem_acc;
 	case PRED_x87: return a & ATTR_X87;
 	case PRED_sse: return a & ATTR_SSE;
 	case PRED_avx: return a & ATTR_AVX;
 	case PRED_avx512: return a & ATTR_AVX512;
-	case PRED_rip_relative: return m && is_reg_class(m->base, RC_IP);
-	case PRED_has_base: return m && m->base >= 0;
-	case PRED_has_index: return m && m->index >= 0;
-	case PRED_has_segment: return m && m->seg >= 0;
-	case PRED_absolute: return m && m->base < 0 && m->index < 0;
+	case PRED_rip_relative:
+		m = altr_insn_mem_operand(in);
+		return m && is_reg_class(m->base, RC_IP);
+	case PRED_has_base:
+		m = altr_insn_mem_operand(in);
+		return m && m->base >= 0;
+	case PRED_has_index:
+		m = altr_insn_mem_operand(in);
+		return m && m->index >= 0;
+	case PRED_has_segment:
+		m = altr_insn_mem_operand(in);
+		return m && m->seg >= 0;
+	case PRED_absolute:
+		m = altr_insn_mem_operand(in);
+		return m && m->base < 0 && m->index < 0;
 	case PRED_sets_rsp: return a & ATTR_SETS_RSP;
 	case PRED_flags_live: return s->flags_live_in != 0;
 	case PRED_flags_dead: return s->flags_live_in == 0;
@@ -1137,11 +1163,13 @@ int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
 
 _Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
 
-bool altr_matcher_run(const struct altr_matcher *m, int entry,
-                      struct altr_eval *ev)
+/* The work of altr_matcher_run, with ev's predicate bits in registers. */
+static inline bool run(const struct altr_matcher *m, int entry,
+                       struct altr_eval *ev, uint64_t *knownp,
+                       uint64_t *valuep)
 {
 	const struct altr_stmt *s = ev->s;
-	uint64_t known = ev->known, value = ev->value;
+	uint64_t known = *knownp, value = *valuep;
 	int pc = entry;
 	int ng = pc >= 0 && pc < m->capgi ? m->gn[pc] : 0;
 	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
@@ -1181,7 +1209,27 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
 		}
 		pc = r ? t->on_true : t->on_false;
 	}
+	*knownp = known;
+	*valuep = value;
+	return pc == PC_TRUE;
+}
+
+bool altr_matcher_run(const struct altr_matcher *m, int entry,
+                      struct altr_eval *ev)
+{
+	return run(m, entry, ev, &ev->known, &ev->value);
+}
+
+/* One call for the rules that do not hold (most of them, for most
+ * instructions): a call per rule was a tenth of the matching. */
+int altr_matcher_first(const struct altr_matcher *m, const int *entries,
+                       int n, int from, struct altr_eval *ev)
+{
+	uint64_t known = ev->known, value = ev->value;
+	int i = from;
+	while (i < n && !run(m, entries[i], ev, &known, &value))
+		i++;
 	ev->known = known;
 	ev->value = value;
-	return pc == PC_TRUE;
+	return i;
 }
