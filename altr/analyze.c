@@ -352,9 +352,11 @@ enum {
  * still looked up in the statement, rarely. */
 struct aux {
 	int prv, nxt;    /* neighbours within the function */
-	int refs, nref;  /* label: first branch of its function to it; branch:
-	                    the next one to the same label.  Nf references
-	                    waiting for their label use nref too. */
+	union {          /* (a label is no branch: they share the room) */
+		int refs;    /* label: first branch of its function to it */
+		int nref;    /* branch: the next one to the same label.  Nf
+		                references waiting for their label use it too */
+	};
 	int func, target; /* the statement's results */
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
@@ -368,8 +370,10 @@ struct aux {
 	uint8_t fr, fw;  /* status flags read, written (killed) */
 	int8_t tgt;      /* operand index of a direct target, or -1 */
 	uint8_t ib;      /* instruction: its IB_* */
-	uint32_t iid;    /* instruction: the statement's */
 };
+/* One per statement, walked several times: its size is memory traffic
+ * (the instruction's number is read from the statement, once). */
+_Static_assert(sizeof(struct aux) == 36, "an aux is 36 bytes");
 
 /* What the walks need of an instruction depends on it alone: the reader
  * works it out (altr_insn_class) for the first statement of each
@@ -589,7 +593,7 @@ static void resolve_target(struct an *a, struct numlabels *nl, int i)
 	struct altr_stmt *s = &a->u->stmts[i];
 	struct aux *x = &a->x[i];
 	/* a named label's statement is the same wherever it is jumped to */
-	int *c = &a->tcache[x->iid];
+	int *c = &a->tcache[s->iid];
 	if (*c) {
 		x->target = *c > 0 ? *c - 1 : -1;
 		if (*c < 0)
@@ -926,8 +930,9 @@ static void liveness(struct an *a, int f)
 			continue;
 		x->live = l;
 		push_work(a, &n, x->prv);
-		for (int j = x->refs; j >= 0; j = a->x[j].nref)
-			push_work(a, &n, j);
+		if (x->kind == STMT_LABEL)
+			for (int j = x->refs; j >= 0; j = a->x[j].nref)
+				push_work(a, &n, j);
 	}
 }
 
@@ -960,13 +965,12 @@ void altr_analyze(struct altr_unit *u)
 	for (int i = u->nstmts - 1; i >= 0; i--) {
 		const struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a.x[i];
-		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
+		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1,
 		                  .func = -1, .target = -1,
 		                  .facts = (uint16_t)(s->facts & ~mine),
 		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
-			x->iid = s->iid;
 			classify_insn(x, (s->facts & SF_OPAQUE)
 			                 ? altr_insn_class(s) : u->iclass[s->iid]);
 		} else if (s->kind == STMT_LABEL) {
