@@ -510,6 +510,8 @@ struct altr_refilter {
 	int nfirst;              /* distinct first bytes, if at most 4 */
 	uint8_t firsts[4];
 	uint16_t first[256];
+	uint16_t next[2][256];   /* literals whose byte 1 (2) is this, or
+	                            that end before it (by index: a bit) */
 	uint8_t len[LIT_MAX];
 	uint32_t pre[LIT_MAX], mask[LIT_MAX]; /* first 4 bytes, as loaded */
 	char str[LIT_MAX][LIT_LEN];
@@ -604,6 +606,10 @@ void altr_re_prefilter(struct altr_expr *e)
 				f->nfirst = -1;
 		}
 		f->first[(unsigned char)l.str[i][0]] |= (uint16_t)(1u << i);
+		for (int k = 1; k <= 2; k++)
+			for (int b = 0; b < 256; b++)
+				if (l.len[i] <= k || (unsigned char)l.str[i][k] == b)
+					f->next[k - 1][b] |= (uint16_t)(1u << i);
 		f->len[i] = l.len[i];
 		memcpy(f->str[i], l.str[i], l.len[i]);
 		size_t k = l.len[i] < 4 ? l.len[i] : 4;
@@ -622,6 +628,10 @@ static inline int lit_at(const struct altr_refilter *f, struct altr_str subj,
 	if (!m)
 		return -1;
 	size_t left = subj.len - i;
+	/* the next two bytes leave few or none (a NUL past the end: the
+	 * literals hold none, so only those shorter than that pass) */
+	m &= f->next[0][left > 1 ? (unsigned char)subj.p[i + 1] : 0];
+	m &= f->next[1][left > 2 ? (unsigned char)subj.p[i + 2] : 0];
 	uint32_t w = load4(subj.p + i, left);
 	int best = -1;
 	for (; m; m &= m - 1) {
