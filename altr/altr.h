@@ -273,7 +273,7 @@ enum {
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
-/* The pointers first, then the rest: 56 bytes (the statements are walked
+/* The pointers first, then the rest: 48 bytes (the statements are walked
  * several times, and their pages faulted in).  A name and arguments are
  * kept as places in the text (altr_stmt_name, altr_stmt_args): a label's
  * or directive's name starts it, a directive's arguments end it. */
@@ -285,9 +285,6 @@ struct altr_stmt {
 	uint32_t args_off;       /* directive arguments, trimmed: text from
 	                            here on; else text.len (none) */
 	int line;                /* 1-based input line */
-	int func;                /* index into unit->funcs, or -1 */
-	int target;              /* direct branch: index of the target label
-	                            stmt, or -1 */
 	uint32_t iid;            /* STMT_INSN: the instruction's number, below
 	                            unit->ninsn_ids: statements share one when
 	                            they share the instruction, so what depends
@@ -298,7 +295,7 @@ struct altr_stmt {
 	uint8_t flags_live_out;  /* ... just after it */
 };
 
-_Static_assert(sizeof(struct altr_stmt) == 56, "a statement is 56 bytes");
+_Static_assert(sizeof(struct altr_stmt) == 48, "a statement is 48 bytes");
 
 static inline struct altr_str altr_stmt_name(const struct altr_stmt *s)
 {
@@ -403,6 +400,11 @@ int altr_insndb_size(void);
  * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP and computes
  * flag liveness over each function's control-flow graph. */
 void altr_analyze(struct altr_unit *u);
+/* The same, and when func or target is not NULL (room for u->nstmts),
+ * each statement's function there (index into u->funcs, or -1) and its
+ * direct branch target (index of the label statement, or -1).  No stage
+ * after the analysis needs them: they are not kept in the statements. */
+void altr_analyze_into(struct altr_unit *u, int *func, int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
 uint32_t altr_insn_class(const struct altr_stmt *s);

@@ -940,6 +940,11 @@ static void liveness(struct an *a, int f)
 
 void altr_analyze(struct altr_unit *u)
 {
+	altr_analyze_into(u, NULL, NULL);
+}
+
+void altr_analyze_into(struct altr_unit *u, int *func, int *target)
+{
 	struct an a = {.u = u};
 	free(u->funcs);
 	u->funcs = NULL;
@@ -1004,8 +1009,10 @@ void altr_analyze(struct altr_unit *u)
 	for (int i = 0; i < u->nstmts; i++) {
 		struct altr_stmt *s = &u->stmts[i];
 		const struct aux *x = &a.x[i];
-		s->func = x->func;
-		s->target = x->target;
+		if (func)
+			func[i] = x->func;
+		if (target)
+			target[i] = x->target;
 		s->facts = (s->facts & ~mine) | (x->facts & mine);
 		s->flags_live_in = x->live_in;
 		s->flags_live_out = x->live_out;

@@ -706,9 +706,7 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	s->name_len = s->args_off = 0;
 	s->insn = NULL;
 	s->iid = 0;
-	s->func = -1;
 	s->flags_live_in = s->flags_live_out = 0;
-	s->target = -1;
 	return s;
 }
 
