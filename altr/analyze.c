@@ -228,20 +228,42 @@ static const struct {
 
 static struct smap dir_map; /* dir_table by name, built on first use */
 
+/* A name's length and second and last letters, lowercase, as a bit
+ * number: the table's names set theirs in dir_seen, and most directives
+ * of compiled code (.cfi_def_cfa_offset, .p2align, .cfi_offset) are
+ * found in none of them without the lowercasing and lookup. */
+static uint64_t dir_seen[16];
+
+static unsigned dir_key(const char *p, size_t len)
+{
+	return (unsigned)(len * 61 + (unsigned char)(p[1] | 0x20) * 7 +
+	                  (unsigned char)(p[len - 1] | 0x20)) & 1023;
+}
+
 static enum dirkind dir_kind(const struct altr_stmt *s)
 {
 	if (s->kind != STMT_DIRECTIVE)
 		return DK_NONE;
 	if (!dir_map.cap)
-		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++)
-			smap_put(&dir_map,
-			         (struct altr_str){dir_table[i].name,
-			                           strlen(dir_table[i].name)},
+		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++) {
+			const char *name = dir_table[i].name;
+			unsigned k = dir_key(name, strlen(name));
+			dir_seen[k / 64] |= 1ull << (k % 64);
+			smap_put(&dir_map, (struct altr_str){name, strlen(name)},
 			         dir_table[i].kind);
+		}
 	char low[32];
 	struct altr_str n = altr_stmt_name(s);
 	if (n.len >= sizeof low)
 		return DK_OTHER;
+	/* (the names below that only start so: .string, .dc, .ds, .if) */
+	if (n.len >= 2) {
+		unsigned k = dir_key(n.p, n.len);
+		char c1 = (char)(n.p[1] | 0x20);
+		if (!(dir_seen[k / 64] & (1ull << (k % 64))) && c1 != 's' &&
+		    c1 != 'd' && c1 != 'i')
+			return DK_OTHER;
+	}
 	for (size_t i = 0; i < n.len; i++)
 		low[i] = (char)(n.p[i] >= 'A' && n.p[i] <= 'Z' ? n.p[i] + 32
 		                                                : n.p[i]);
