@@ -137,11 +137,16 @@ enum altr_opkind {
 	               turns OPK_MEM into this for direct jumps and calls */
 };
 
+/* 48 bytes: the decorations and displacement are places in the text
+ * that holds the operand (altr_op_deco, altr_op_disp), for a unit holds
+ * one per operand of each instruction. */
 struct altr_operand {
 	struct altr_str text;   /* as written, trimmed, without '*' and deco */
-	struct altr_str deco;   /* AVX-512 decorations "{%k1}{z}", or empty */
+	uint32_t deco_off, deco_len; /* AVX-512 decorations "{%k1}{z}", from
+	                            text.p + deco_off (past the text), or 0 */
 	/* OPK_MEM (and OPK_TARGET: only disp is set) */
-	struct altr_str disp;   /* displacement expression, may be empty */
+	uint32_t disp_off, disp_len; /* displacement expression, within the
+	                            text from disp_off; may be empty */
 	uint8_t kind;           /* enum altr_opkind */
 	bool star;              /* written with a leading '*' (indirect) */
 	uint8_t scale;          /* 1, 2, 4, 8; 1 when absent */
@@ -149,6 +154,21 @@ struct altr_operand {
 	int16_t seg;            /* index into altr_regs, or -1 */
 	int16_t base, index;    /* indices into altr_regs, or -1 */
 };
+
+_Static_assert(sizeof(struct altr_operand) == 48, "an operand is 48 bytes");
+
+static inline struct altr_str altr_op_deco(const struct altr_operand *op)
+{
+	if (!op->text.p) /* a zeroed operand */
+		return op->text;
+	return (struct altr_str){op->text.p + op->deco_off, op->deco_len};
+}
+static inline struct altr_str altr_op_disp(const struct altr_operand *op)
+{
+	if (!op->text.p)
+		return op->text;
+	return (struct altr_str){op->text.p + op->disp_off, op->disp_len};
+}
 
 /* Prefixes as separate words before the mnemonic ("lock", "rep", ...). */
 enum {

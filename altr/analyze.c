@@ -564,7 +564,7 @@ static void classify_insn(struct aux *x, uint32_t c)
  * expression we do not resolve. */
 static struct altr_str target_name(const struct altr_operand *op)
 {
-	struct altr_str t = str_trim(op->disp.len ? op->disp : op->text);
+	struct altr_str t = str_trim(op->disp_len ? altr_op_disp(op) : op->text);
 	const char *at = memchr(t.p, '@', t.len);
 	if (at)
 		t.len = (size_t)(at - t.p);

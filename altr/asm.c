@@ -333,6 +333,13 @@ static bool parse_bis(struct altr_str in, struct altr_operand *op)
 	return n == 1 ? part[0].len > 0 : true;
 }
 
+/* d lies in op->text (altr_op_disp). */
+static void set_disp(struct altr_operand *op, struct altr_str d)
+{
+	op->disp_off = (uint32_t)(d.p - op->text.p);
+	op->disp_len = (uint32_t)d.len;
+}
+
 static void parse_operand(struct altr_str s, struct altr_operand *op)
 {
 	*op = (struct altr_operand){.reg = -1, .seg = -1, .base = -1,
@@ -356,8 +363,10 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 			while (b > 0 && IS(s.p[b - 1], C_SPACE))
 				b--;
 		}
-		op->deco = mkstr(s.p + first, s.len - first);
+		const char *deco = s.p + first;
+		op->deco_len = (uint32_t)(s.len - first);
 		s = trim(mkstr(s.p, b));
+		op->deco_off = (uint32_t)(deco - s.p);
 	}
 	op->text = s;
 	if (s.len && s.p[0] == '$') {
@@ -399,13 +408,13 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 				struct altr_operand tmp = *op;
 				if (parse_bis(inner, &tmp)) {
 					*op = tmp;
-					op->disp = trim(mkstr(s.p, j));
+					set_disp(op, trim(mkstr(s.p, j)));
 					return;
 				}
 			}
 		}
 	}
-	op->disp = s;
+	set_disp(op, s);
 }
 
 /* altr_asm_parse_insn after its first word: w, ending at text[i], with
@@ -741,10 +750,6 @@ static void rebase(struct altr_insn *in, ptrdiff_t d)
 		struct altr_operand *op = &in->ops[k];
 		if (op->text.p)
 			op->text.p += d;
-		if (op->deco.p)
-			op->deco.p += d;
-		if (op->disp.p)
-			op->disp.p += d;
 	}
 }
 

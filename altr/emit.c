@@ -179,9 +179,10 @@ static void put_reg(struct altr_buf *b, int r)
 /* An address expression lea accepts: the operand without its segment. */
 static void put_addr(struct altr_buf *b, const struct altr_operand *m)
 {
-	altr_buf_put(b, m->disp.p, m->disp.len);
+	struct altr_str d = altr_op_disp(m);
+	altr_buf_put(b, d.p, d.len);
 	if (m->base < 0 && m->index < 0) {
-		if (!m->disp.len)
+		if (!d.len)
 			altr_buf_putc(b, '0');
 		return;
 	}
@@ -201,7 +202,8 @@ static void put_operand(struct altr_buf *b, const struct altr_operand *op)
 	if (op->star)
 		altr_buf_putc(b, '*');
 	altr_buf_put(b, op->text.p, op->text.len);
-	altr_buf_put(b, op->deco.p, op->deco.len);
+	struct altr_str d = altr_op_deco(op);
+	altr_buf_put(b, d.p, d.len);
 }
 
 /* The general register of number num and size n, or -1. */
@@ -426,8 +428,8 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_putl(b, m ? m->scale : 1);
 		return true;
 	case T_DISP:
-		if (m && m->disp.len)
-			altr_buf_put(b, m->disp.p, m->disp.len);
+		if (m && m->disp_len)
+			altr_buf_put(b, altr_op_disp(m).p, m->disp_len);
 		else
 			altr_buf_putc(b, '0');
 		return true;
@@ -859,9 +861,9 @@ static long rsp_push_delta(const struct altr_insn *in)
 		size_t n;
 		if (altr_str_starts(in->mnem, "lea") && s->kind == OPK_MEM &&
 		    s->base >= 0 && altr_regs[s->base].num == ALTR_GPR_RSP &&
-		    s->index < 0 && s->disp.len < sizeof buf) {
-			n = s->disp.len;
-			memcpy(buf, s->disp.p, n);
+		    s->index < 0 && s->disp_len < sizeof buf) {
+			n = s->disp_len;
+			memcpy(buf, altr_op_disp(s).p, n);
 			buf[n] = 0;
 			char *end;
 			long d = strtol(buf, &end, 0);

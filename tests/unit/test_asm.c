@@ -52,7 +52,7 @@ START_TEST(memory_operands)
 	const struct altr_operand *m = &in.ops[0];
 	ck_assert_int_eq(m->kind, OPK_MEM);
 	ck_assert_str_eq(altr_regs[m->seg].name, "fs");
-	ck_assert(str_is(m->disp, "-8"));
+	ck_assert(str_is(altr_op_disp(m), "-8"));
 	ck_assert_str_eq(altr_regs[m->base].name, "rbx");
 	ck_assert_str_eq(altr_regs[m->index].name, "rcx");
 	ck_assert_int_eq(m->scale, 4);
@@ -64,26 +64,26 @@ START_TEST(memory_operands)
 	ck_assert(in.ops[0].star);
 	ck_assert_int_eq(in.ops[0].base, -1);
 	ck_assert_str_eq(altr_regs[in.ops[0].index].name, "rax");
-	ck_assert(str_is(in.ops[0].disp, ".L4"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), ".L4"));
 
 	/* A parenthesis that is not registers belongs to the displacement. */
 	t.p = "movq (8*4)(%rsp), %rax";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
-	ck_assert(str_is(in.ops[0].disp, "(8*4)"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), "(8*4)"));
 	ck_assert_str_eq(altr_regs[in.ops[0].base].name, "rsp");
 
 	t.p = "vmovdqu64 (%rdi), %zmm1{%k2}{z}";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
-	ck_assert(str_is(in.ops[1].deco, "{%k2}{z}"));
+	ck_assert(str_is(altr_op_deco(&in.ops[1]), "{%k2}{z}"));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
 
 	t.p = "vmovdqa32 %ymm1, %ymm1 {%k1} {z}";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
-	ck_assert(str_is(in.ops[1].deco, "{%k1} {z}"));
+	ck_assert(str_is(altr_op_deco(&in.ops[1]), "{%k1} {z}"));
 
 	t.p = "fstp %st(1)";
 	t.len = strlen(t.p);
@@ -95,7 +95,7 @@ START_TEST(memory_operands)
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[0].kind, OPK_MEM);
-	ck_assert(str_is(in.ops[0].disp, "foo+4"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), "foo+4"));
 }
 END_TEST
 
