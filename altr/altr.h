@@ -328,14 +328,20 @@ static inline struct altr_str altr_stmt_args(const struct altr_stmt *s)
 }
 
 /* An input line and the statements on it (';'-separated, labels split).
- * 16 bytes, its text found from where the next line starts (the
- * altr_line_* functions below): there is one per input line, and a
- * record of slices was 48 bytes, pages faulted in for a few uses. */
+ * 8 bytes: its text ends where the next line starts, its statements where
+ * the next line's do, and the few trailing comments are listed apart
+ * (the altr_line_* functions below).  There is one per input line, and
+ * a record of slices was 48 bytes, pages faulted in for a few uses. */
 struct altr_line {
 	uint32_t start;          /* offset of the line in unit->src */
-	uint32_t first, n;       /* statements stmts[first .. first+n) */
-	uint32_t comment;        /* length of the trailing '#' or '/ * * /'
-	                            comment (it ends the line), or 0 */
+	uint32_t first;          /* its statements: stmts[first ..
+	                            first + altr_line_n) */
+};
+
+/* A line's trailing '#' or '/ * * /' comment (it ends the line). */
+struct altr_comment {
+	uint32_t line;           /* index into unit->lines */
+	uint32_t len;
 };
 
 /* A function: a region of code between a non-local label that starts it
@@ -351,6 +357,8 @@ struct altr_unit {
 	size_t len;
 	struct altr_line *lines;
 	int nlines;
+	struct altr_comment *comments; /* by line, ascending */
+	size_t ncomments, cap_comments;
 	struct altr_stmt *stmts;
 	int nstmts;
 	struct altr_func *funcs;
@@ -378,7 +386,8 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
                          struct altr_operand ops[ALTR_MAXOPS]);
 void altr_asm_free(struct altr_unit *u);
 /* Line l's text without its '\n'; whether it has one (only a last line
- * may lack it); its trailing comment, or an empty slice. */
+ * may lack it); how many statements it holds; its trailing comment, or
+ * an empty slice. */
 static inline bool altr_line_has_newline(const struct altr_unit *u, int l)
 {
 	if (l + 1 < u->nlines)
@@ -392,12 +401,13 @@ static inline struct altr_str altr_line_text(const struct altr_unit *u, int l)
 	end -= altr_line_has_newline(u, l);
 	return (struct altr_str){u->src + start, end - start};
 }
-static inline struct altr_str altr_line_comment(const struct altr_unit *u, int l)
+static inline int altr_line_n(const struct altr_unit *u, int l)
 {
-	struct altr_str t = altr_line_text(u, l);
-	size_t n = u->lines[l].comment;
-	return (struct altr_str){t.p + t.len - n, n};
+	uint32_t end = l + 1 < u->nlines ? u->lines[l + 1].first
+	                                 : (uint32_t)u->nstmts;
+	return (int)(end - u->lines[l].first);
 }
+struct altr_str altr_line_comment(const struct altr_unit *u, int l);
 
 /* ---------------------------------------------------------------- insndb.c */
 

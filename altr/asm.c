@@ -915,6 +915,34 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }
 
+static void add_comment(struct altr_unit *u, const struct altr_line *L,
+                        size_t len)
+{
+	if (u->ncomments == u->cap_comments) {
+		u->cap_comments = u->cap_comments ? 2 * u->cap_comments : 64;
+		u->comments = altr_xrealloc(u->comments,
+		                            u->cap_comments * sizeof *u->comments);
+	}
+	u->comments[u->ncomments++] = (struct altr_comment){
+		(uint32_t)(L - u->lines), (uint32_t)len};
+}
+
+struct altr_str altr_line_comment(const struct altr_unit *u, int l)
+{
+	struct altr_str t = altr_line_text(u, l);
+	size_t lo = 0, hi = u->ncomments;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->comments[mid].line < (uint32_t)l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t n = lo < u->ncomments && u->comments[lo].line == (uint32_t)l
+	         ? u->comments[lo].len : 0;
+	return (struct altr_str){t.p + t.len - n, n};
+}
+
 /* Reads line L, text p[0..n); its first C_SCAN byte is at special. */
 static void read_line(struct reader *r, struct altr_line *L, const char *p,
                       size_t n, int lineno, size_t special)
@@ -929,10 +957,8 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 				e = p + k;
 				break;
 			}
-		if (!e) {
-			L->n = 0;
+		if (!e)
 			return;
-		}
 		r->in_comment = false;
 		b = i = (size_t)(e - p) + 2;
 	}
@@ -946,7 +972,7 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 			i += 2;
 		} else if (c == '#') {
 			add_piece(r, mkstr(p + b, i - b), lineno);
-			L->comment = (uint32_t)(n - i);
+			add_comment(r->u, L, n - i);
 			app_marker(r, mkstr(p + i, n - i));
 			b = i = n;
 			break;
@@ -957,7 +983,7 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 				k++;
 			if (k + 1 >= n) {
 				r->in_comment = true;
-				L->comment = (uint32_t)(n - i);
+				add_comment(r->u, L, n - i);
 				b = i = n;
 				break;
 			}
@@ -977,7 +1003,6 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 	}
 	if (b < n)
 		add_piece(r, mkstr(p + b, n - b), lineno);
-	L->n = (uint32_t)r->u->nstmts - L->first;
 }
 
 void altr_asm_read(struct altr_unit *u, const char *path, char *src,
@@ -1032,6 +1057,7 @@ void altr_asm_free(struct altr_unit *u)
 	}
 	altr_big_free(u->stmts, u->cap_stmts * sizeof *u->stmts);
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
+	free(u->comments);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
 	free(u->funcs);
 	if (u->src_big)

@@ -1110,8 +1110,8 @@ static struct expansion *exp_of(const struct emitter *em, int k)
 static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 {
 	struct altr_unit *u = em->u;
-	const struct altr_line *L = &u->lines[l];
-	for (int k = (int)L->first; k < (int)(L->first + L->n); k++) {
+	int first = (int)u->lines[l].first, n = altr_line_n(u, l);
+	for (int k = first; k < first + n; k++) {
 		struct altr_stmt *s = &u->stmts[k];
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
@@ -1139,8 +1139,8 @@ static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 		put_inserted(em, out, x, X_AFTER, cfa);
 		put_group_end(em, out, x);
 	}
-	if (L->comment) {
-		struct altr_str c = altr_line_comment(u, l);
+	struct altr_str c = altr_line_comment(u, l);
+	if (c.len) {
 		altr_buf_putc(out, '\t');
 		altr_buf_put(out, c.p, c.len);
 		altr_buf_putc(out, '\n');
@@ -1153,12 +1153,12 @@ static int line_of(const struct altr_unit *u, int k)
 {
 	int l = u->stmts[k].line - 1;
 	if (l >= 0 && l < u->nlines && (int)u->lines[l].first <= k &&
-	    k < (int)(u->lines[l].first + u->lines[l].n))
+	    k < (int)u->lines[l].first + altr_line_n(u, l))
 		return l;
 	int lo = 0, hi = u->nlines - 1;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if ((int)(u->lines[mid].first + u->lines[mid].n) <= k)
+		if ((int)u->lines[mid].first + altr_line_n(u, mid) <= k)
 			lo = mid + 1;
 		else
 			hi = mid;
