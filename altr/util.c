@@ -296,10 +296,11 @@ static size_t big_mapped(void *p, size_t n)
 	return round_page(n);
 }
 
-/* A kept block much bigger than asked for is split, the rest kept: the
- * emitter's small arrays each took a whole block (one the analysis's
- * 10 MB), and its big ones then had fresh pages. */
-static void *big_reuse(size_t n)
+/* A kept block for n bytes, cleared but for the first keep (or NULL).
+ * One much bigger than asked for is split, the rest kept: the emitter's
+ * small arrays each took a whole block (one the analysis's 10 MB), and
+ * its big ones then had fresh pages. */
+static void *big_reuse(size_t n, size_t keep)
 {
 	size_t need = round_page(n);
 	int best = -1;
@@ -322,7 +323,7 @@ static void *big_reuse(size_t n)
 	}
 	big_kept[best] = rest ? (struct bigblk){b.p + need, rest}
 	                      : (struct bigblk){NULL, 0};
-	memset(b.p, 0, n);
+	memset(b.p + keep, 0, n - keep); /* the caller fills the first keep */
 	return b.p;
 }
 
@@ -359,7 +360,7 @@ static void populate(void *p, size_t n)
 
 static void *big_alloc(size_t n, bool dense)
 {
-	void *q = big_reuse(n);
+	void *q = big_reuse(n, 0);
 	if (q)
 		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
@@ -412,7 +413,7 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 		return p;
 	}
 	/* growing into a kept block: its pages are in place */
-	void *q = big_reuse(n);
+	void *q = big_reuse(n, old);
 	if (q) {
 		memcpy(q, p, old);
 		big_release((struct bigblk){p, mapped});
