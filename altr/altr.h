@@ -140,11 +140,16 @@ enum altr_opkind {
 	               turns OPK_MEM into this for direct jumps and calls */
 };
 
+/* 48 bytes: the decorations and displacement are places in the text
+ * that holds the operand (altr_op_deco, altr_op_disp), for a unit holds
+ * one per operand of each instruction. */
 struct altr_operand {
 	struct altr_str text;   /* as written, trimmed, without '*' and deco */
-	struct altr_str deco;   /* AVX-512 decorations "{%k1}{z}", or empty */
+	uint32_t deco_off, deco_len; /* AVX-512 decorations "{%k1}{z}", from
+	                            text.p + deco_off (past the text), or 0 */
 	/* OPK_MEM (and OPK_TARGET: only disp is set) */
-	struct altr_str disp;   /* displacement expression, may be empty */
+	uint32_t disp_off, disp_len; /* displacement expression, within the
+	                            text from disp_off; may be empty */
 	uint8_t kind;           /* enum altr_opkind */
 	bool star;              /* written with a leading '*' (indirect) */
 	uint8_t scale;          /* 1, 2, 4, 8; 1 when absent */
@@ -152,6 +157,21 @@ struct altr_operand {
 	int16_t seg;            /* index into altr_regs, or -1 */
 	int16_t base, index;    /* indices into altr_regs, or -1 */
 };
+
+_Static_assert(sizeof(struct altr_operand) == 48, "an operand is 48 bytes");
+
+static inline struct altr_str altr_op_deco(const struct altr_operand *op)
+{
+	if (!op->text.p) /* a zeroed operand */
+		return op->text;
+	return (struct altr_str){op->text.p + op->deco_off, op->deco_len};
+}
+static inline struct altr_str altr_op_disp(const struct altr_operand *op)
+{
+	if (!op->text.p)
+		return op->text;
+	return (struct altr_str){op->text.p + op->disp_off, op->disp_len};
+}
 
 /* Prefixes as separate words before the mnemonic ("lock", "rep", ...). */
 enum {
@@ -277,17 +297,18 @@ enum {
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
-/* The pointers first, then the rest: 80 bytes, not 88 (the statements
- * are walked several times, and their pages faulted in). */
+/* The pointers first, then the rest: 48 bytes (the statements are walked
+ * several times, and their pages faulted in).  A name and arguments are
+ * kept as places in the text (altr_stmt_name, altr_stmt_args): a label's
+ * or directive's name starts it, a directive's arguments end it. */
 struct altr_stmt {
 	struct altr_str text;    /* the statement, trimmed, without comment */
-	struct altr_str name;    /* label name (no ':') or directive (".loc") */
-	struct altr_str args;    /* directive arguments, trimmed */
 	struct altr_insn *insn;  /* STMT_INSN only */
+	uint32_t name_len;       /* label name (no ':') or directive (".loc"):
+	                            text's first name_len bytes; else 0 */
+	uint32_t args_off;       /* directive arguments, trimmed: text from
+	                            here on; else text.len (none) */
 	int line;                /* 1-based input line */
-	int func;                /* index into unit->funcs, or -1 */
-	int target;              /* direct branch: index of the target label
-	                            stmt, or -1 */
 	uint32_t iid;            /* STMT_INSN: the instruction's number, below
 	                            unit->ninsn_ids: statements share one when
 	                            they share the instruction, so what depends
@@ -298,12 +319,33 @@ struct altr_stmt {
 	uint8_t flags_live_out;  /* ... just after it */
 };
 
-/* An input line and the statements on it (';'-separated, labels split). */
+_Static_assert(sizeof(struct altr_stmt) == 48, "a statement is 48 bytes");
+
+static inline struct altr_str altr_stmt_name(const struct altr_stmt *s)
+{
+	return (struct altr_str){s->text.p, s->name_len};
+}
+static inline struct altr_str altr_stmt_args(const struct altr_stmt *s)
+{
+	return (struct altr_str){s->text.p + s->args_off,
+	                         s->text.len - s->args_off};
+}
+
+/* An input line and the statements on it (';'-separated, labels split).
+ * 8 bytes: its text ends where the next line starts, its statements where
+ * the next line's do, and the few trailing comments are listed apart
+ * (the altr_line_* functions below).  There is one per input line, and
+ * a record of slices was 48 bytes, pages faulted in for a few uses. */
 struct altr_line {
-	struct altr_str text;    /* the whole line, without its '\n' */
-	bool has_newline;        /* false only for a last line lacking '\n' */
-	int first, n;            /* statements stmts[first .. first+n) */
-	struct altr_str comment; /* trailing '#' or '/ * * /' comment, or empty */
+	uint32_t start;          /* offset of the line in unit->src */
+	uint32_t first;          /* its statements: stmts[first ..
+	                            first + altr_line_n) */
+};
+
+/* A line's trailing '#' or '/ * * /' comment (it ends the line). */
+struct altr_comment {
+	uint32_t line;           /* index into unit->lines */
+	uint32_t len;
 };
 
 /* A function: a region of code between a non-local label that starts it
@@ -319,6 +361,8 @@ struct altr_unit {
 	size_t len;
 	struct altr_line *lines;
 	int nlines;
+	struct altr_comment *comments; /* by line, ascending */
+	size_t ncomments, cap_comments;
 	struct altr_stmt *stmts;
 	int nstmts;
 	struct altr_func *funcs;
@@ -349,6 +393,29 @@ void altr_asm_read(struct altr_unit *u, const char *path, char *src,
 bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
                          struct altr_operand ops[ALTR_MAXOPS]);
 void altr_asm_free(struct altr_unit *u);
+/* Line l's text without its '\n'; whether it has one (only a last line
+ * may lack it); how many statements it holds; its trailing comment, or
+ * an empty slice. */
+static inline bool altr_line_has_newline(const struct altr_unit *u, int l)
+{
+	if (l + 1 < u->nlines)
+		return true;
+	return u->len > u->lines[l].start && u->src[u->len - 1] == '\n';
+}
+static inline struct altr_str altr_line_text(const struct altr_unit *u, int l)
+{
+	size_t start = u->lines[l].start;
+	size_t end = l + 1 < u->nlines ? u->lines[l + 1].start : u->len;
+	end -= altr_line_has_newline(u, l);
+	return (struct altr_str){u->src + start, end - start};
+}
+static inline int altr_line_n(const struct altr_unit *u, int l)
+{
+	uint32_t end = l + 1 < u->nlines ? u->lines[l + 1].first
+	                                 : (uint32_t)u->nstmts;
+	return (int)(end - u->lines[l].first);
+}
+struct altr_str altr_line_comment(const struct altr_unit *u, int l);
 
 /* ----------------------------------------------------------------- macro.c */
 
@@ -381,6 +448,11 @@ int altr_insndb_size(void);
  * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP and computes
  * flag liveness over each function's control-flow graph. */
 void altr_analyze(struct altr_unit *u);
+/* The same, and when func or target is not NULL (room for u->nstmts),
+ * each statement's function there (index into u->funcs, or -1) and its
+ * direct branch target (index of the label statement, or -1).  No stage
+ * after the analysis needs them: they are not kept in the statements. */
+void altr_analyze_into(struct altr_unit *u, int *func, int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
 uint32_t altr_insn_class(const struct altr_stmt *s);
@@ -535,8 +607,17 @@ struct altr_eval {
 };
 struct altr_matcher *altr_matcher_new(void);
 int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e);
+/* The same, but the entry first tests e's cheap conjuncts (predicates,
+ * comparisons, whole-set regexes) and fails at once if one fails: the
+ * other leaves are not evaluated, so the captures may not be those a
+ * full evaluation leaves.  For when no later use can see the difference. */
+int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e);
 bool altr_matcher_run(const struct altr_matcher *m, int entry,
                       struct altr_eval *ev);
+/* The first i in [from, n) whose entries[i] holds (evaluated in order,
+ * as by altr_matcher_run each), or n. */
+int altr_matcher_first(const struct altr_matcher *m, const int *entries,
+                       int n, int from, struct altr_eval *ev);
 void altr_matcher_free(struct altr_matcher *m);
 /* Between these, regex results are remembered by subject text; the
  * rules evaluated must stay alive and unchanged until the end. */

@@ -230,20 +230,42 @@ static const struct {
 
 static struct smap dir_map; /* dir_table by name, built on first use */
 
+/* A name's length and second and last letters, lowercase, as a bit
+ * number: the table's names set theirs in dir_seen, and most directives
+ * of compiled code (.cfi_def_cfa_offset, .p2align, .cfi_offset) are
+ * found in none of them without the lowercasing and lookup. */
+static uint64_t dir_seen[16];
+
+static unsigned dir_key(const char *p, size_t len)
+{
+	return (unsigned)(len * 61 + (unsigned char)(p[1] | 0x20) * 7 +
+	                  (unsigned char)(p[len - 1] | 0x20)) & 1023;
+}
+
 static enum dirkind dir_kind(const struct altr_stmt *s)
 {
 	if (s->kind != STMT_DIRECTIVE)
 		return DK_NONE;
 	if (!dir_map.cap)
-		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++)
-			smap_put(&dir_map,
-			         (struct altr_str){dir_table[i].name,
-			                           strlen(dir_table[i].name)},
+		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++) {
+			const char *name = dir_table[i].name;
+			unsigned k = dir_key(name, strlen(name));
+			dir_seen[k / 64] |= 1ull << (k % 64);
+			smap_put(&dir_map, (struct altr_str){name, strlen(name)},
 			         dir_table[i].kind);
+		}
 	char low[32];
-	struct altr_str n = s->name;
+	struct altr_str n = altr_stmt_name(s);
 	if (n.len >= sizeof low)
 		return DK_OTHER;
+	/* (the names below that only start so: .string, .dc, .ds, .if) */
+	if (n.len >= 2) {
+		unsigned k = dir_key(n.p, n.len);
+		char c1 = (char)(n.p[1] | 0x20);
+		if (!(dir_seen[k / 64] & (1ull << (k % 64))) && c1 != 's' &&
+		    c1 != 'd' && c1 != 'i')
+			return DK_OTHER;
+	}
 	for (size_t i = 0; i < n.len; i++)
 		low[i] = (char)(n.p[i] >= 'A' && n.p[i] <= 'Z' ? n.p[i] + 32
 		                                                : n.p[i]);
@@ -280,10 +302,10 @@ static bool section_change(struct sections *sec, const struct altr_stmt *s,
 	struct altr_str to;
 	switch (k) {
 	case DK_TEXT:
-		to = s->name;
+		to = altr_stmt_name(s);
 		break;
 	case DK_SECTION:
-		to = first_arg(s->args);
+		to = first_arg(altr_stmt_args(s));
 		break;
 	case DK_PREVIOUS:
 		to = sec->prev;
@@ -294,7 +316,7 @@ static bool section_change(struct sections *sec, const struct altr_stmt *s,
 			sec->stack[sec->depth][1] = sec->prev;
 		}
 		sec->depth++;
-		to = first_arg(s->args);
+		to = first_arg(altr_stmt_args(s));
 		break;
 	case DK_POPSECTION:
 		if (sec->depth > 0 && --sec->depth < SEC_STACK) {
@@ -354,9 +376,11 @@ enum {
  * still looked up in the statement, rarely. */
 struct aux {
 	int prv, nxt;    /* neighbours within the function */
-	int refs, nref;  /* label: first branch of its function to it; branch:
-	                    the next one to the same label.  Nf references
-	                    waiting for their label use nref too. */
+	union {          /* (a label is no branch: they share the room) */
+		int refs;    /* label: first branch of its function to it */
+		int nref;    /* branch: the next one to the same label.  Nf
+		                references waiting for their label use it too */
+	};
 	int func, target; /* the statement's results */
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
@@ -370,8 +394,10 @@ struct aux {
 	uint8_t fr, fw;  /* status flags read, written (killed) */
 	int8_t tgt;      /* operand index of a direct target, or -1 */
 	uint8_t ib;      /* instruction: its IB_* */
-	uint32_t iid;    /* instruction: the statement's */
 };
+/* One per statement, walked several times: its size is memory traffic
+ * (the instruction's number is read from the statement, once). */
+_Static_assert(sizeof(struct aux) == 36, "an aux is 36 bytes");
 
 /* What the walks need of an instruction depends on it alone: the reader
  * works it out (altr_insn_class) for the first statement of each
@@ -464,7 +490,7 @@ static bool starts_function(struct an *a, int i, bool active, int cur_insns)
 		return false;
 	}
 	bool start;
-	if (smap_get(&a->typed, a->u->stmts[i].name) > 0)
+	if (smap_get(&a->typed, altr_stmt_name(&a->u->stmts[i])) > 0)
 		start = true;
 	else if (active)
 		start = !a->any_typed && (x->bits & AX_FOLLOWED);
@@ -540,7 +566,7 @@ static void classify_insn(struct aux *x, uint32_t c)
  * expression we do not resolve. */
 static struct altr_str target_name(const struct altr_operand *op)
 {
-	struct altr_str t = str_trim(op->disp.len ? op->disp : op->text);
+	struct altr_str t = str_trim(op->disp_len ? altr_op_disp(op) : op->text);
 	const char *at = memchr(t.p, '@', t.len);
 	if (at)
 		t.len = (size_t)(at - t.p);
@@ -572,7 +598,7 @@ struct numlabels {
 
 static void numeric_label(struct an *a, struct numlabels *nl, int i)
 {
-	struct altr_str n = a->u->stmts[i].name;
+	struct altr_str n = altr_stmt_name(&a->u->stmts[i]);
 	smap_put(&nl->last, n, i);
 	int w = smap_get(&nl->waiting, n);
 	if (w < 0)
@@ -591,7 +617,7 @@ static void resolve_target(struct an *a, struct numlabels *nl, int i)
 	struct altr_stmt *s = &a->u->stmts[i];
 	struct aux *x = &a->x[i];
 	/* a named label's statement is the same wherever it is jumped to */
-	int *c = &a->tcache[x->iid];
+	int *c = &a->tcache[s->iid];
 	if (*c) {
 		x->target = *c > 0 ? *c - 1 : -1;
 		if (*c < 0)
@@ -642,7 +668,7 @@ static void functions_and_targets(struct an *a)
 			} else if ((x->bits & AX_EXEC) && !(x->facts & SF_OPAQUE) &&
 			           x->lk == LK_NONLOCAL &&
 			           starts_function(a, i, active, cur_insns)) {
-				cur = new_func(a, s->name, i);
+				cur = new_func(a, altr_stmt_name(s), i);
 				cur_sec = sec.cur;
 				cur_insns = 0;
 				active = true;
@@ -665,7 +691,7 @@ static void functions_and_targets(struct an *a)
 			cur_insns++;
 		bool closes = x->dk == DK_CFI_END;
 		if (x->dk == DK_SIZE) {
-			struct altr_str n = first_arg(u->stmts[i].args);
+			struct altr_str n = first_arg(altr_stmt_args(&u->stmts[i]));
 			int l = label_get(a, n);
 			closes = str_same(n, u->funcs[cur].name) ||
 			         (l >= 0 && a->x[l].func == cur &&
@@ -713,7 +739,7 @@ static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
 		c->in_proc = false;
 		break;
 	case DK_CFI_DEF:
-		r = first_arg(s->args);
+		r = first_arg(altr_stmt_args(s));
 		if (r.len && r.p[0] == '%') {
 			r.p++;
 			r.len--;
@@ -722,7 +748,7 @@ static void loc_and_cfi(struct cfi *c, struct altr_stmt *s, uint8_t dk)
 		break;
 	case DK_CFI_ESCAPE:
 		/* DW_CFA_def_cfa_expression: no longer rsp + offset */
-		r = first_arg(s->args);
+		r = first_arg(altr_stmt_args(s));
 		if (altr_str_eq(r, "0xf") || altr_str_eq(r, "0x0f") ||
 		    altr_str_eq(r, "15"))
 			c->rsp = false;
@@ -782,12 +808,20 @@ static void branch_facts(struct an *a)
  * add, sub, and, inc, dec (with a size suffix or not). */
 static bool fusable(const struct altr_stmt *s)
 {
-	static const char *const names[] = {"cmp", "test", "add", "sub", "and", "inc", "dec"};
+	static const struct {
+		char name[5];
+		uint8_t len;
+	} names[] = {{"cmp", 3}, {"test", 4}, {"add", 3}, {"sub", 3},
+	             {"and", 3}, {"inc", 3}, {"dec", 3}};
 	struct altr_str m = s->insn->mnem;
+	/* every distinct instruction asks: most fail on length or first byte */
+	if (m.len < 3 || m.len > 5)
+		return false;
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		size_t n = strlen(names[k]);
-		if ((m.len == n || (m.len == n + 1 && strchr("bwlq", m.p[n]))) &&
-		    strncmp(m.p, names[k], n) == 0)
+		size_t n = names[k].len;
+		if (m.p[0] == names[k].name[0] &&
+		    (m.len == n || (m.len == n + 1 && strchr("bwlq", m.p[n]))) &&
+		    memcmp(m.p, names[k].name, n) == 0)
 			return true;
 	}
 	return false;
@@ -920,14 +954,20 @@ static void liveness(struct an *a, int f)
 			continue;
 		x->live = l;
 		push_work(a, &n, x->prv);
-		for (int j = x->refs; j >= 0; j = a->x[j].nref)
-			push_work(a, &n, j);
+		if (x->kind == STMT_LABEL)
+			for (int j = x->refs; j >= 0; j = a->x[j].nref)
+				push_work(a, &n, j);
 	}
 }
 
 /* ------------------------------------------------------------------ all */
 
 void altr_analyze(struct altr_unit *u)
+{
+	altr_analyze_into(u, NULL, NULL);
+}
+
+void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 {
 	struct an a = {.u = u};
 	free(u->funcs);
@@ -954,31 +994,30 @@ void altr_analyze(struct altr_unit *u)
 	for (int i = u->nstmts - 1; i >= 0; i--) {
 		const struct altr_stmt *s = &u->stmts[i];
 		struct aux *x = &a.x[i];
-		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1, .nref = -1,
+		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1,
 		                  .func = -1, .target = -1,
 		                  .facts = (uint16_t)(s->facts & ~mine),
 		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
-			x->iid = s->iid;
 			classify_insn(x, (s->facts & SF_OPAQUE)
 			                 ? altr_insn_class(s) : u->iclass[s->iid]);
 		} else if (s->kind == STMT_LABEL) {
 			/* the name is read here, and its kind kept */
-			int n = dotl_number(&a, s->name);
+			int n = dotl_number(&a, altr_stmt_name(s));
 			x->lk = n >= 0 ? LK_LOCAL
-			      : is_numeric_label(s->name) ? LK_NUMERIC
-			      : is_nonlocal_label(s->name) ? LK_NONLOCAL : LK_LOCAL;
+			      : is_numeric_label(altr_stmt_name(s)) ? LK_NUMERIC
+			      : is_nonlocal_label(altr_stmt_name(s)) ? LK_NONLOCAL : LK_LOCAL;
 			if (n >= 0)
 				a.lnum[n] = i + 1;
 			else if (x->lk != LK_NUMERIC)
 				lab[nlab++] = i;
 		} else if (s->kind == STMT_DIRECTIVE) {
 			x->dk = (uint8_t)dir_kind(s);
-			struct altr_str t = rest_args(s->args);
+			struct altr_str t = rest_args(altr_stmt_args(s));
 			if (x->dk == DK_TYPE && (str_contains(t, "function") ||
 			                         str_contains(t, "STT_FUNC"))) {
-				smap_put(&a.typed, first_arg(s->args), 1);
+				smap_put(&a.typed, first_arg(altr_stmt_args(s)), 1);
 				a.any_typed = true;
 			}
 		}
@@ -986,7 +1025,7 @@ void altr_analyze(struct altr_unit *u)
 	}
 	smap_reserve(&a.labels, (size_t)nlab);
 	for (int k = nlab - 1; k >= 0; k--) /* in text order */
-		smap_set(&a.labels, u->stmts[lab[k]].name, lab[k], true);
+		smap_set(&a.labels, altr_stmt_name(&u->stmts[lab[k]]), lab[k], true);
 	functions_and_targets(&a);
 	branch_facts(&a);
 	for (int f = 0; f < u->nfuncs; f++)
@@ -994,8 +1033,10 @@ void altr_analyze(struct altr_unit *u)
 	for (int i = 0; i < u->nstmts; i++) {
 		struct altr_stmt *s = &u->stmts[i];
 		const struct aux *x = &a.x[i];
-		s->func = x->func;
-		s->target = x->target;
+		if (func)
+			func[i] = x->func;
+		if (target)
+			target[i] = x->target;
 		s->facts = (s->facts & ~mine) | (x->facts & mine);
 		s->flags_live_in = x->live_in;
 		s->flags_live_out = x->live_out;

@@ -335,6 +335,13 @@ static bool parse_bis(struct altr_str in, struct altr_operand *op)
 	return n == 1 ? part[0].len > 0 : true;
 }
 
+/* d lies in op->text (altr_op_disp). */
+static void set_disp(struct altr_operand *op, struct altr_str d)
+{
+	op->disp_off = (uint32_t)(d.p - op->text.p);
+	op->disp_len = (uint32_t)d.len;
+}
+
 static void parse_operand(struct altr_str s, struct altr_operand *op)
 {
 	*op = (struct altr_operand){.reg = -1, .seg = -1, .base = -1,
@@ -358,8 +365,10 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 			while (b > 0 && IS(s.p[b - 1], C_SPACE))
 				b--;
 		}
-		op->deco = mkstr(s.p + first, s.len - first);
+		const char *deco = s.p + first;
+		op->deco_len = (uint32_t)(s.len - first);
 		s = trim(mkstr(s.p, b));
+		op->deco_off = (uint32_t)(deco - s.p);
 	}
 	op->text = s;
 	if (s.len && s.p[0] == '$') {
@@ -401,13 +410,13 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 				struct altr_operand tmp = *op;
 				if (parse_bis(inner, &tmp)) {
 					*op = tmp;
-					op->disp = trim(mkstr(s.p, j));
+					set_disp(op, trim(mkstr(s.p, j)));
 					return;
 				}
 			}
 		}
 	}
-	op->disp = s;
+	set_disp(op, s);
 }
 
 /* altr_asm_parse_insn after its first word: w, ending at text[i], with
@@ -611,7 +620,7 @@ static void set_section(struct reader *r, bool exec)
 
 static void directive_context(struct reader *r, struct altr_stmt *s)
 {
-	struct altr_str d = s->name;
+	struct altr_str d = altr_stmt_name(s);
 	const char *path = r->u->path;
 	if (d.len < 4 || d.len > 13) /* none of the names below */
 		return;
@@ -620,11 +629,11 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 	} else if (DIR_IS(d, ".data") || DIR_IS(d, ".bss")) {
 		set_section(r, false);
 	} else if (DIR_IS(d, ".section")) {
-		set_section(r, section_is_exec(s->args));
+		set_section(r, section_is_exec(altr_stmt_args(s)));
 	} else if (DIR_IS(d, ".pushsection")) {
 		if (r->stack_n < 64)
 			r->stack_exec[r->stack_n++] = r->exec;
-		set_section(r, section_is_exec(s->args));
+		set_section(r, section_is_exec(altr_stmt_args(s)));
 	} else if (DIR_IS(d, ".popsection")) {
 		if (r->stack_n > 0)
 			set_section(r, r->stack_exec[--r->stack_n]);
@@ -704,12 +713,11 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	s->kind = STMT_LABEL;
 	s->line = 0;
 	s->facts = 0;
-	s->text = s->name = s->args = mkstr(NULL, 0);
+	s->text = mkstr(NULL, 0);
+	s->name_len = s->args_off = 0;
 	s->insn = NULL;
 	s->iid = 0;
-	s->func = -1;
 	s->flags_live_in = s->flags_live_out = 0;
-	s->target = -1;
 	return s;
 }
 
@@ -744,10 +752,6 @@ static void rebase(struct altr_insn *in, ptrdiff_t d)
 		struct altr_operand *op = &in->ops[k];
 		if (op->text.p)
 			op->text.p += d;
-		if (op->deco.p)
-			op->deco.p += d;
-		if (op->disp.p)
-			op->disp.p += d;
 	}
 }
 
@@ -794,7 +798,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_LABEL;
 		s->line = line;
 		s->text = mkstr(t.p, ll);
-		s->name = mkstr(t.p, ll - 1);
+		s->name_len = (uint32_t)(ll - 1);
+		s->args_off = (uint32_t)ll;
 		s->facts = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 		           ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 		t = mkstr(t.p + ll, t.len - ll);
@@ -802,20 +807,24 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 	struct altr_stmt *s = new_stmt(r);
 	s->line = line;
 	s->text = t;
+	s->args_off = (uint32_t)t.len;
 	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 	s->facts = ctx;
 	if (t.p[0] == '.' && !(t.len > 1 && IS(t.p[1], C_DIGIT))) {
 		size_t i = 0;
 		s->kind = STMT_DIRECTIVE;
-		s->name = next_word(t, &i);
+		struct altr_str name = next_word(t, &i);
+		ALTR_ASSERT(name.p == t.p); /* altr_stmt_name */
+		s->name_len = (uint32_t)name.len;
 		/* ".set x, 1" is a directive; ".x = 1" an assignment. */
 		struct altr_str rest = trim(mkstr(t.p + i, t.len - i));
 		if (rest.len && rest.p[0] == '=') {
 			s->kind = STMT_OTHER;
 			return;
 		}
-		s->args = rest;
+		/* (t is trimmed: rest ends where it does, see altr_stmt_args) */
+		s->args_off = (uint32_t)(rest.p - t.p);
 		directive_context(r, s);
 		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
 		return;
@@ -908,13 +917,40 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }
 
-/* Reads line L; its first C_SCAN byte is at special. */
-static void read_line(struct reader *r, struct altr_line *L, int lineno,
-                      size_t special)
+static void add_comment(struct altr_unit *u, const struct altr_line *L,
+                        size_t len)
 {
-	const char *p = L->text.p;
-	size_t n = L->text.len, b = 0, i = special;
-	L->first = r->u->nstmts;
+	if (u->ncomments == u->cap_comments) {
+		u->cap_comments = u->cap_comments ? 2 * u->cap_comments : 64;
+		u->comments = altr_xrealloc(u->comments,
+		                            u->cap_comments * sizeof *u->comments);
+	}
+	u->comments[u->ncomments++] = (struct altr_comment){
+		(uint32_t)(L - u->lines), (uint32_t)len};
+}
+
+struct altr_str altr_line_comment(const struct altr_unit *u, int l)
+{
+	struct altr_str t = altr_line_text(u, l);
+	size_t lo = 0, hi = u->ncomments;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->comments[mid].line < (uint32_t)l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t n = lo < u->ncomments && u->comments[lo].line == (uint32_t)l
+	         ? u->comments[lo].len : 0;
+	return (struct altr_str){t.p + t.len - n, n};
+}
+
+/* Reads line L, text p[0..n); its first C_SCAN byte is at special. */
+static void read_line(struct reader *r, struct altr_line *L, const char *p,
+                      size_t n, int lineno, size_t special)
+{
+	size_t b = 0, i = special;
+	L->first = (uint32_t)r->u->nstmts;
 	/* A C comment opened on an earlier line. */
 	if (r->in_comment) {
 		const char *e = NULL;
@@ -923,10 +959,8 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 				e = p + k;
 				break;
 			}
-		if (!e) {
-			L->n = 0;
+		if (!e)
 			return;
-		}
 		r->in_comment = false;
 		b = i = (size_t)(e - p) + 2;
 	}
@@ -940,8 +974,8 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 			i += 2;
 		} else if (c == '#') {
 			add_piece(r, mkstr(p + b, i - b), lineno);
-			L->comment = mkstr(p + i, n - i);
-			app_marker(r, L->comment);
+			add_comment(r->u, L, n - i);
+			app_marker(r, mkstr(p + i, n - i));
 			b = i = n;
 			break;
 		} else if (c == '/' && i + 1 < n && p[i + 1] == '*') {
@@ -951,7 +985,7 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 				k++;
 			if (k + 1 >= n) {
 				r->in_comment = true;
-				L->comment = mkstr(p + i, n - i);
+				add_comment(r->u, L, n - i);
 				b = i = n;
 				break;
 			}
@@ -971,7 +1005,6 @@ static void read_line(struct reader *r, struct altr_line *L, int lineno,
 	}
 	if (b < n)
 		add_piece(r, mkstr(p + b, n - b), lineno);
-	L->n = r->u->nstmts - L->first;
 }
 
 /* Reads src into u (already cleared); the line of the first macro or
@@ -985,6 +1018,9 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	init_cclass();
 	/* gas starts in .text: hand-written files often never say so. */
 	struct reader r = {.u = u, .exec = true};
+	/* lines hold 32-bit offsets */
+	if (len > UINT32_MAX)
+		altr_die("%s: input larger than 4 GB", path);
 	/* Room for every line, and for as many statements, up front. */
 	size_t nl = 1 + count_newlines(src, len);
 	u->cap_lines = nl;
@@ -1002,8 +1038,7 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		size_t end = sc.end;
 		bool has_newline = end < len;
 		struct altr_line *L = &u->lines[u->nlines++];
-		*L = (struct altr_line){.text = mkstr(src + pos, end - pos),
-		                        .has_newline = has_newline};
+		*L = (struct altr_line){.start = (uint32_t)pos};
 		if (has_newline) {
 			next = scan_line(&z, end + 1);
 			prefetch_line(&r, src, end + 1, &next, lineno + 2);
@@ -1014,7 +1049,7 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		if (u->src_lines)
 			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
 			                  : (int)u->nsrc_lines - 1];
-		read_line(&r, L, at, sc.special - pos);
+		read_line(&r, L, src + pos, end - pos, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
 		sc = next;
 		if (stop && r.macro_line)
@@ -1060,6 +1095,7 @@ void altr_asm_free(struct altr_unit *u)
 	}
 	altr_big_free(u->stmts, u->cap_stmts * sizeof *u->stmts);
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
+	free(u->comments);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
 	free(u->funcs);
 	if (u->unexpanded) {

@@ -132,6 +132,8 @@ struct emitter {
 	struct hole *pholes;     /* their holes */
 	size_t npholes, cappholes;
 	struct altr_matcher *m;  /* the rules' expressions, compiled */
+	struct altr_rule **rule; /* the rules in order */
+	int nr;
 	int *rmatch;             /* per rule in order: its match's entry */
 	int *rcase;              /* and the index of its first case's in */
 	int *cwhen;              /* these: each case's when's entry */
@@ -177,9 +179,10 @@ static void put_reg(struct altr_buf *b, int r)
 /* An address expression lea accepts: the operand without its segment. */
 static void put_addr(struct altr_buf *b, const struct altr_operand *m)
 {
-	altr_buf_put(b, m->disp.p, m->disp.len);
+	struct altr_str d = altr_op_disp(m);
+	altr_buf_put(b, d.p, d.len);
 	if (m->base < 0 && m->index < 0) {
-		if (!m->disp.len)
+		if (!d.len)
 			altr_buf_putc(b, '0');
 		return;
 	}
@@ -199,7 +202,8 @@ static void put_operand(struct altr_buf *b, const struct altr_operand *op)
 	if (op->star)
 		altr_buf_putc(b, '*');
 	altr_buf_put(b, op->text.p, op->text.len);
-	altr_buf_put(b, op->deco.p, op->deco.len);
+	struct altr_str d = altr_op_deco(op);
+	altr_buf_put(b, d.p, d.len);
 }
 
 /* The general register of number num and size n, or -1. */
@@ -424,8 +428,8 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_putl(b, m ? m->scale : 1);
 		return true;
 	case T_DISP:
-		if (m && m->disp.len)
-			altr_buf_put(b, m->disp.p, m->disp.len);
+		if (m && m->disp_len)
+			altr_buf_put(b, altr_op_disp(m).p, m->disp_len);
 		else
 			altr_buf_putc(b, '0');
 		return true;
@@ -600,19 +604,55 @@ static void store_parts(struct emitter *em, struct plan *p)
 	}
 }
 
+/* Whether expression e's and-chain holds a regex test (not negated):
+ * when e holds, that regex matched and set the captures. */
+static bool sets_captures(const struct altr_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->op == EX_AND)
+		return sets_captures(e->l) || sets_captures(e->r);
+	return e->op == EX_MATCH && !e->negate;
+}
+
+/* Whether rule r's code may show captures it did not set itself: it
+ * uses ${cN}, and its match can hold without a regex matching, so
+ * they may be left over from rules before it. */
+static bool sees_others_captures(struct emitter *em, const struct altr_rule *r)
+{
+	if (sets_captures(r->match))
+		return false;
+	for (const struct altr_case *c = r->cases; c; c = c->next)
+		for (const struct altr_action *a = c->actions; a; a = a->next)
+			for (const struct tpiece *x = compiled(em, a); x->kind != T_END; x++)
+				if (x->kind == T_CAP)
+					return true;
+	return false;
+}
+
 static void compile_rules(struct emitter *em)
 {
 	int nr = 0, nc = 0;
-	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, nr++)
+	/* A rule's match may skip its regexes when a cheap conjunct fails
+	 * (altr_matcher_add_gated) unless some rule sees captures left
+	 * over from others: a skipped regex would have set them. */
+	bool gate = true;
+	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, nr++) {
 		for (const struct altr_case *c = r->cases; c; c = c->next)
 			nc++;
+		gate = gate && !sees_others_captures(em, r);
+	}
 	em->m = altr_matcher_new();
+	em->nr = nr;
+	em->rule = altr_xmalloc((size_t)nr * sizeof *em->rule);
 	em->rmatch = altr_xmalloc((size_t)nr * sizeof *em->rmatch);
 	em->rcase = altr_xmalloc((size_t)nr * sizeof *em->rcase);
 	em->cwhen = altr_xmalloc((size_t)nc * sizeof *em->cwhen);
 	int ri = 0, ci = 0;
-	for (const struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
-		em->rmatch[ri] = altr_matcher_add(em->m, r->match);
+	for (struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
+		em->rule[ri] = r;
+		em->rmatch[ri] = gate ? altr_matcher_add_gated(em->m, r->match)
+		                      : altr_matcher_add(em->m, r->match);
 		em->rcase[ri] = ci;
 		for (const struct altr_case *c = r->cases; c; c = c->next)
 			em->cwhen[ci++] = altr_matcher_add(em->m, c->when);
@@ -637,10 +677,11 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 		em->part[k].len = 0;
 		em->phole[k].n = 0;
 	}
-	int ri = 0;
-	for (struct altr_rule *r = em->rs->rules; r; r = r->next, ri++) {
-		if (!altr_matcher_run(em->m, em->rmatch[ri], &ev))
-			continue;
+	for (int ri = 0;; ri++) {
+		ri = altr_matcher_first(em->m, em->rmatch, em->nr, ri, &ev);
+		if (ri == em->nr)
+			break;
+		struct altr_rule *r = em->rule[ri];
 		const struct altr_case *c = r->cases;
 		for (int ci = em->rcase[ri];
 		     c && !altr_matcher_run(em->m, em->cwhen[ci], &ev); ci++)
@@ -693,8 +734,9 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 		add_cfi(em, &em->part[k], &em->phole[k]);
 	store_parts(em, &p);
 	/* about one plan per instruction: room for that many at once (each
-	 * doubling faulted in pages anew) */
-	size_t first = em->u->ninsn_ids + 1024;
+	 * doubling faulted in pages anew), and for some instructions seen in
+	 * a second context (sqlite3.s: 6% more plans than instructions) */
+	size_t first = em->u->ninsn_ids + em->u->ninsn_ids / 8 + 1024;
 	em->uses = grow(em->uses, &em->capuses, em->nplans, sizeof *em->uses,
 	                first);
 	em->plans = grow(em->plans, &em->capplans, em->nplans, sizeof *em->plans,
@@ -819,9 +861,9 @@ static long rsp_push_delta(const struct altr_insn *in)
 		size_t n;
 		if (altr_str_starts(in->mnem, "lea") && s->kind == OPK_MEM &&
 		    s->base >= 0 && altr_regs[s->base].num == ALTR_GPR_RSP &&
-		    s->index < 0 && s->disp.len < sizeof buf) {
-			n = s->disp.len;
-			memcpy(buf, s->disp.p, n);
+		    s->index < 0 && s->disp_len < sizeof buf) {
+			n = s->disp_len;
+			memcpy(buf, altr_op_disp(s).p, n);
 			buf[n] = 0;
 			char *end;
 			long d = strtol(buf, &end, 0);
@@ -1065,11 +1107,11 @@ static struct expansion *exp_of(const struct emitter *em, int k)
 	return em->xi[k] >= 0 ? &em->xs[em->xi[k]] : NULL;
 }
 
-static void emit_line(struct emitter *em, struct altr_buf *out,
-                      const struct altr_line *L)
+static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 {
 	struct altr_unit *u = em->u;
-	for (int k = L->first; k < L->first + L->n; k++) {
+	int first = (int)u->lines[l].first, n = altr_line_n(u, l);
+	for (int k = first; k < first + n; k++) {
 		struct altr_stmt *s = &u->stmts[k];
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
@@ -1097,9 +1139,10 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 		put_inserted(em, out, x, X_AFTER, cfa);
 		put_group_end(em, out, x);
 	}
-	if (L->comment.len) {
+	struct altr_str c = altr_line_comment(u, l);
+	if (c.len) {
 		altr_buf_putc(out, '\t');
-		altr_buf_put(out, L->comment.p, L->comment.len);
+		altr_buf_put(out, c.p, c.len);
 		altr_buf_putc(out, '\n');
 	}
 }
@@ -1109,13 +1152,13 @@ static void emit_line(struct emitter *em, struct altr_buf *out,
 static int line_of(const struct altr_unit *u, int k)
 {
 	int l = u->stmts[k].line - 1;
-	if (l >= 0 && l < u->nlines && u->lines[l].first <= k &&
-	    k < u->lines[l].first + u->lines[l].n)
+	if (l >= 0 && l < u->nlines && (int)u->lines[l].first <= k &&
+	    k < (int)u->lines[l].first + altr_line_n(u, l))
 		return l;
 	int lo = 0, hi = u->nlines - 1;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (u->lines[mid].first + u->lines[mid].n <= k)
+		if ((int)u->lines[mid].first + altr_line_n(u, mid) <= k)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1301,17 +1344,17 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			for (int j = 0; j < 2; j++) {
 				if (ls[j] <= done)
 					continue;
-				const struct altr_line *L = &u->lines[ls[j]];
-				put_src(&out, same, (size_t)(L->text.p - same), f, &rc);
-				emit_line(&em, &out, L);
-				same = L->text.p + L->text.len + L->has_newline;
+				struct altr_str t = altr_line_text(u, ls[j]);
+				put_src(&out, same, (size_t)(t.p - same), f, &rc);
+				emit_line(&em, &out, ls[j]);
+				same = t.p + t.len + altr_line_has_newline(u, ls[j]);
 				flush_out(&out, f, &rc);
 				done = ls[j];
 			}
 		}
 		if (u->len)
 			put_src(&out, same, (size_t)(u->src + u->len - same), f, &rc);
-		if (em.ngroups && u->nlines && !u->lines[u->nlines - 1].has_newline)
+		if (em.ngroups && u->nlines && !altr_line_has_newline(u, u->nlines - 1))
 			altr_buf_putc(&out, '\n');
 		emit_iot(&em, &out, f, &rc);
 		emit_lists(&em, &out, f, &rc);
@@ -1334,6 +1377,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		free(em.phole[k].h);
 	}
 	altr_matcher_free(em.m);
+	free(em.rule);
 	free(em.rmatch);
 	free(em.rcase);
 	free(em.cwhen);

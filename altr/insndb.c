@@ -419,7 +419,7 @@ static int gpr_size(const struct altr_insn *in, const struct form *f)
 /* "{1toN}" broadcast on the memory operand: N, else 1. */
 static int bcast_count(const struct altr_operand *op)
 {
-	const char *p = op->deco.p, *end = p + op->deco.len;
+	const char *p = altr_op_deco(op).p, *end = p + op->deco_len;
 	for (; p && p + 3 < end; p++) {
 		if (memcmp(p, "1to", 3) != 0)
 			continue;
@@ -457,7 +457,7 @@ static bool uses_evex(const struct altr_insn *in)
 {
 	for (int i = 0; i < in->nops; i++) {
 		const struct altr_operand *op = &in->ops[i];
-		if (op->deco.len)
+		if (op->deco_len)
 			return true;
 		if (op->kind != OPK_REG)
 			continue;

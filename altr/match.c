@@ -36,21 +36,35 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
 	uint64_t a = in->info.attrs;
-	const struct altr_operand *m = altr_insn_mem_operand(in);
-	unsigned size = altr_insn_access_size(in);
+	/* what several cases need is worked out in those only: each
+	 * predicate is asked for on its own (altr_matcher_run) */
+	const struct altr_operand *m;
+	unsigned size;
 	bool accessed = (a & (ATTR_LOAD | ATTR_STORE)) != 0;
 
 	switch ((enum altr_pred)pred) {
 	case PRED_load: return a & ATTR_LOAD;
 	case PRED_store: return a & ATTR_STORE;
 	case PRED_rmw: return a & ATTR_RMW;
-	case PRED_mem: return m && in->info.mem_acc;
-	case PRED_mem_read: return m && (in->info.mem_acc & ACC_READ);
-	case PRED_mem_write: return m && (in->info.mem_acc & ACC_WRITE);
+	case PRED_mem:
+		m = altr_insn_mem_operand(in);
+		return m && in->info.mem_acc;
+	case PRED_mem_read:
+		m = altr_insn_mem_operand(in);
+		return m && (in->info.mem_acc & ACC_READ);
+	case PRED_mem_write:
+		m = altr_insn_mem_operand(in);
+		return m && (in->info.mem_acc & ACC_WRITE);
 	case PRED_implicit: return a & (ATTR_STACK | ATTR_STRING);
-	case PRED_partial: return accessed && (size == 1 || size == 2 || size == 4);
-	case PRED_full: return accessed && size == 8;
-	case PRED_wide: return accessed && size > 8;
+	case PRED_partial:
+		size = altr_insn_access_size(in);
+		return accessed && (size == 1 || size == 2 || size == 4);
+	case PRED_full:
+		size = altr_insn_access_size(in);
+		return accessed && size == 8;
+	case PRED_wide:
+		size = altr_insn_access_size(in);
+		return accessed && size > 8;
 	case PRED_atomic: return a & ATTR_ATOMIC;
 	case PRED_string: return a & ATTR_STRING;
 	case PRED_rep: return in->prefixes & (PFX_REP | PFX_REPNE);
@@ -77,16 +91,28 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_syscall: return a & ATTR_SYSCALL;
 	case PRED_nondet: return a & ATTR_NONDET;
 	case PRED_nop: return a & ATTR_NOP;
-	case PRED_addr_only: return m && !in->info.mem_acc;
+	case PRED_addr_only:
+		m = altr_insn_mem_operand(in);
+		return m && !in->info.mem_acc;
 	case PRED_x87: return a & ATTR_X87;
 	case PRED_sse: return a & ATTR_SSE;
 	case PRED_avx: return a & ATTR_AVX;
 	case PRED_avx512: return a & ATTR_AVX512;
-	case PRED_rip_relative: return m && is_reg_class(m->base, RC_IP);
-	case PRED_has_base: return m && m->base >= 0;
-	case PRED_has_index: return m && m->index >= 0;
-	case PRED_has_segment: return m && m->seg >= 0;
-	case PRED_absolute: return m && m->base < 0 && m->index < 0;
+	case PRED_rip_relative:
+		m = altr_insn_mem_operand(in);
+		return m && is_reg_class(m->base, RC_IP);
+	case PRED_has_base:
+		m = altr_insn_mem_operand(in);
+		return m && m->base >= 0;
+	case PRED_has_index:
+		m = altr_insn_mem_operand(in);
+		return m && m->index >= 0;
+	case PRED_has_segment:
+		m = altr_insn_mem_operand(in);
+		return m && m->seg >= 0;
+	case PRED_absolute:
+		m = altr_insn_mem_operand(in);
+		return m && m->base < 0 && m->index < 0;
 	case PRED_sets_rsp: return a & ATTR_SETS_RSP;
 	case PRED_flags_live: return s->flags_live_in != 0;
 	case PRED_flags_dead: return s->flags_live_in == 0;
@@ -484,6 +510,8 @@ struct altr_refilter {
 	int nfirst;              /* distinct first bytes, if at most 4 */
 	uint8_t firsts[4];
 	uint16_t first[256];
+	uint16_t next[2][256];   /* literals whose byte 1 (2) is this, or
+	                            that end before it (by index: a bit) */
 	uint8_t len[LIT_MAX];
 	uint32_t pre[LIT_MAX], mask[LIT_MAX]; /* first 4 bytes, as loaded */
 	char str[LIT_MAX][LIT_LEN];
@@ -578,6 +606,10 @@ void altr_re_prefilter(struct altr_expr *e)
 				f->nfirst = -1;
 		}
 		f->first[(unsigned char)l.str[i][0]] |= (uint16_t)(1u << i);
+		for (int k = 1; k <= 2; k++)
+			for (int b = 0; b < 256; b++)
+				if (l.len[i] <= k || (unsigned char)l.str[i][k] == b)
+					f->next[k - 1][b] |= (uint16_t)(1u << i);
 		f->len[i] = l.len[i];
 		memcpy(f->str[i], l.str[i], l.len[i]);
 		size_t k = l.len[i] < 4 ? l.len[i] : 4;
@@ -596,6 +628,10 @@ static inline int lit_at(const struct altr_refilter *f, struct altr_str subj,
 	if (!m)
 		return -1;
 	size_t left = subj.len - i;
+	/* the next two bytes leave few or none (a NUL past the end: the
+	 * literals hold none, so only those shorter than that pass) */
+	m &= f->next[0][left > 1 ? (unsigned char)subj.p[i + 1] : 0];
+	m &= f->next[1][left > 2 ? (unsigned char)subj.p[i + 2] : 0];
 	uint32_t w = load4(subj.p + i, left);
 	int best = -1;
 	for (; m; m &= m - 1) {
@@ -996,9 +1032,26 @@ struct mtest {
 	struct lcent *cache;       /* EX_MATCH on a short subject */
 };
 
+/* A gate: a conjunct of an expression's top-level and-chain that is
+ * pure and cheap (a predicate, known once worked out; a whole-set regex's
+ * length-and-first-byte test).  When one fails the expression is false
+ * whatever its other leaves say, and they are not evaluated: which
+ * regexes would have matched, and set the captures, is then not known
+ * (altr_matcher_add_gated says when that does not matter). */
+struct mgate {
+	uint8_t op;                /* EX_PRED or EX_MATCH (whole) */
+	uint8_t pred;
+	bool want;                 /* the value the conjunct must have */
+	const struct altr_expr *e;
+};
+
 struct altr_matcher {
 	struct mtest *t;
 	int n, cap;
+	struct mgate *g;
+	int ng, capg;
+	int *gfirst, *gn;          /* by test (an entry): its gates, if any */
+	int capgi;
 };
 
 struct altr_matcher *altr_matcher_new(void)
@@ -1012,6 +1065,9 @@ void altr_matcher_free(struct altr_matcher *m)
 		for (int i = 0; i < m->n; i++)
 			free(m->t[i].cache);
 		free(m->t);
+		free(m->g);
+		free(m->gfirst);
+		free(m->gn);
 	}
 	free(m);
 }
@@ -1054,14 +1110,96 @@ int altr_matcher_add(struct altr_matcher *m, const struct altr_expr *e)
 	return compile(m, e, PC_TRUE, PC_FALSE);
 }
 
+static void add_gate(struct altr_matcher *m, const struct altr_expr *e,
+                     bool want)
+{
+	if (m->ng == m->capg) {
+		m->capg = m->capg ? 2 * m->capg : 16;
+		m->g = altr_xrealloc(m->g, (size_t)m->capg * sizeof *m->g);
+	}
+	m->g[m->ng++] = (struct mgate){(uint8_t)e->op,
+	                               (uint8_t)(e->op == EX_PRED ? e->pred : 0),
+	                               want, e};
+}
+
+/* The gates of e's and-chain, of one kind (op) at a time. */
+static void find_gates(struct altr_matcher *m, const struct altr_expr *e,
+                       enum altr_exprop op)
+{
+	if (!e)
+		return;
+	if (e->op == EX_AND) {
+		find_gates(m, e->l, op);
+		find_gates(m, e->r, op);
+		return;
+	}
+	bool want = true;
+	if (e->op == EX_NOT && e->l && e->l->op != EX_MATCH) {
+		want = false;
+		e = e->l;
+	}
+	if (e->op != op)
+		return;
+	if (op == EX_PRED)
+		add_gate(m, e, want);
+	else if (op == EX_MATCH && !e->negate && e->filter && e->filter->whole)
+		add_gate(m, e, true);
+}
+
+int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
+{
+	int entry = compile(m, e, PC_TRUE, PC_FALSE);
+	if (entry < 0)
+		return entry;
+	if (m->n > m->capgi) {
+		int cap = m->cap;
+		m->gfirst = altr_xrealloc(m->gfirst, (size_t)cap * sizeof *m->gfirst);
+		m->gn = altr_xrealloc(m->gn, (size_t)cap * sizeof *m->gn);
+		for (int i = m->capgi; i < cap; i++)
+			m->gfirst[i] = m->gn[i] = 0;
+		m->capgi = cap;
+	}
+	/* predicates first: known bits, mostly */
+	int first = m->ng;
+	find_gates(m, e, EX_PRED);
+	find_gates(m, e, EX_MATCH);
+	/* a lone gate that is the first test anyway would only repeat it */
+	if (m->ng - first == 1 && m->g[first].e == m->t[entry].e)
+		m->ng = first;
+	m->gfirst[entry] = first;
+	m->gn[entry] = m->ng - first;
+	return entry;
+}
+
 _Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
 
-bool altr_matcher_run(const struct altr_matcher *m, int entry,
-                      struct altr_eval *ev)
+/* The work of altr_matcher_run, with ev's predicate bits in registers. */
+static inline bool run(const struct altr_matcher *m, int entry,
+                       struct altr_eval *ev, uint64_t *knownp,
+                       uint64_t *valuep)
 {
 	const struct altr_stmt *s = ev->s;
-	uint64_t known = ev->known, value = ev->value;
+	uint64_t known = *knownp, value = *valuep;
 	int pc = entry;
+	int ng = pc >= 0 && pc < m->capgi ? m->gn[pc] : 0;
+	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
+		bool r;
+		if (g->op == EX_PRED) {
+			uint64_t bit = 1ull << g->pred;
+			if (!(known & bit)) {
+				known |= bit;
+				if (eval_pred(g->pred, s))
+					value |= bit;
+			}
+			r = value & bit;
+		} else {
+			r = whole_of(g->e->filter, subject(g->e, s)) >= 0;
+		}
+		if (r != g->want) {
+			pc = PC_FALSE;
+			break;
+		}
+	}
 	while (pc >= 0) {
 		const struct mtest *t = &m->t[pc];
 		bool r;
@@ -1081,7 +1219,27 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
 		}
 		pc = r ? t->on_true : t->on_false;
 	}
+	*knownp = known;
+	*valuep = value;
+	return pc == PC_TRUE;
+}
+
+bool altr_matcher_run(const struct altr_matcher *m, int entry,
+                      struct altr_eval *ev)
+{
+	return run(m, entry, ev, &ev->known, &ev->value);
+}
+
+/* One call for the rules that do not hold (most of them, for most
+ * instructions): a call per rule was a tenth of the matching. */
+int altr_matcher_first(const struct altr_matcher *m, const int *entries,
+                       int n, int from, struct altr_eval *ev)
+{
+	uint64_t known = ev->known, value = ev->value;
+	int i = from;
+	while (i < n && !run(m, entries[i], ev, &known, &value))
+		i++;
 	ev->known = known;
 	ev->value = value;
-	return pc == PC_TRUE;
+	return i;
 }

@@ -313,17 +313,24 @@ static size_t big_mapped(void *p, size_t n)
 	return round_page(n);
 }
 
-static void *big_reuse(size_t n)
+/* A kept block for n bytes, cleared but for the first keep (or NULL).
+ * One much bigger than asked for is split, the rest kept: the emitter's
+ * small arrays each took a whole block (one the analysis's 10 MB), and
+ * its big ones then had fresh pages. */
+static void *big_reuse(size_t n, size_t keep)
 {
+	size_t need = round_page(n);
 	int best = -1;
 	for (int i = 0; i < BIG_KEPT; i++)
-		if (big_kept[i].p && big_kept[i].n >= n &&
+		if (big_kept[i].p && big_kept[i].n >= need &&
 		    (best < 0 || big_kept[i].n < big_kept[best].n))
 			best = i;
 	if (best < 0)
 		return NULL;
 	struct bigblk b = big_kept[best];
-	if (b.n != round_page(n)) { /* remember its size */
+	size_t rest = b.n - need >= BIG_MIN ? b.n - need : 0;
+	b.n -= rest;
+	if (b.n != need) { /* remember its size */
 		int i = 0;
 		while (i < BIG_LENT && big_lent[i].p)
 			i++;
@@ -331,9 +338,28 @@ static void *big_reuse(size_t n)
 			return NULL;
 		big_lent[i] = b;
 	}
-	big_kept[best].p = NULL;
-	memset(b.p, 0, n);
+	big_kept[best] = rest ? (struct bigblk){b.p + need, rest}
+	                      : (struct bigblk){NULL, 0};
+	memset(b.p + keep, 0, n - keep); /* the caller fills the first keep */
 	return b.p;
+}
+
+/* Keeps block b (all of its mapping) for reuse, or unmaps it. */
+static void big_release(struct bigblk b)
+{
+	if (b.n >= BIG_MIN)
+		for (int i = 0; i < BIG_KEPT; i++) {
+			if (!big_kept[i].p) {
+				big_kept[i] = b;
+				return;
+			}
+			if (big_kept[i].n < b.n) { /* keep the bigger */
+				struct bigblk t = big_kept[i];
+				big_kept[i] = b;
+				b = t;
+			}
+		}
+	munmap(b.p, b.n);
 }
 
 /* Faults the pages of a new block in at once: when no huge page is to be
@@ -351,7 +377,7 @@ static void populate(void *p, size_t n)
 
 static void *big_alloc(size_t n, bool dense)
 {
-	void *q = big_reuse(n);
+	void *q = big_reuse(n, 0);
 	if (q)
 		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
@@ -403,9 +429,16 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 		}
 		return p;
 	}
+	/* growing into a kept block: its pages are in place */
+	void *q = big_reuse(n, old);
+	if (q) {
+		memcpy(q, p, old);
+		big_release((struct bigblk){p, mapped});
+		return q;
+	}
 	if (mapped > old)
 		memset((char *)p + old, 0, mapped - old);
-	void *q = mremap(p, mapped, n, MREMAP_MAYMOVE);
+	q = mremap(p, mapped, n, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
 		altr_die("out of memory (%zu bytes)", n);
 	madvise(q, n, MADV_HUGEPAGE);
@@ -416,22 +449,8 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 
 void altr_big_free(void *p, size_t n)
 {
-	if (!p)
-		return;
-	struct bigblk b = {p, big_mapped(p, n)};
-	if (b.n >= BIG_MIN)
-		for (int i = 0; i < BIG_KEPT; i++) {
-			if (!big_kept[i].p) {
-				big_kept[i] = b;
-				return;
-			}
-			if (big_kept[i].n < b.n) { /* keep the bigger */
-				struct bigblk t = big_kept[i];
-				big_kept[i] = b;
-				b = t;
-			}
-		}
-	munmap(b.p, b.n);
+	if (p)
+		big_release((struct bigblk){p, big_mapped(p, n)});
 }
 
 /* Eight bytes at a time (the byte-wise FNV was a tenth of reading), the

@@ -166,8 +166,8 @@ static void shape(struct altr_buf *b, const struct altr_operand *op)
 	case OPK_MEM: altr_buf_putc(b, 'm'); break;
 	case OPK_TARGET: altr_buf_putc(b, 't'); break;
 	}
-	if (op->deco.len)
-		altr_buf_put(b, op->deco.p, op->deco.len);
+	if (op->deco_len)
+		altr_buf_put(b, altr_op_deco(op).p, op->deco_len);
 }
 
 static char *form_key(const struct altr_insn *in)

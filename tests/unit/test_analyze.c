@@ -3,10 +3,17 @@
 #include <stdlib.h>
 #include "suites.h"
 
+/* Each statement's function and branch target, of the unit last analyzed
+ * (altr_analyze_into). */
+static int *func, *target;
+
 static struct altr_unit *an(const char *text)
 {
 	struct altr_unit *u = test_read_unit(text);
-	altr_analyze(u);
+	size_t n = (size_t)u->nstmts + 1;
+	func = realloc(func, n * sizeof *func);
+	target = realloc(target, n * sizeof *target);
+	altr_analyze_into(u, func, target);
 	return u;
 }
 
@@ -14,6 +21,9 @@ static void done(struct altr_unit *u)
 {
 	altr_asm_free(u);
 	free(u);
+	free(func);
+	free(target);
+	func = target = NULL;
 }
 
 /* Index of the n-th (0-based) statement whose text is exactly t. */
@@ -59,14 +69,14 @@ START_TEST(live_between_cmp_and_jne)
 	ck_assert(altr_str_eq(u->funcs[0].name, "f"));
 	ck_assert_int_eq(u->funcs[0].first, at(u, "f:"));
 	ck_assert_int_eq(u->funcs[0].last, at(u, ".size f, .-f"));
-	ck_assert_int_eq(S(u, "movl (%rsi), %eax")->func, 0);
-	ck_assert_int_eq(S(u, ".type f, @function")->func, -1);
+	ck_assert_int_eq(func[at(u, "movl (%rsi), %eax")], 0);
+	ck_assert_int_eq(func[at(u, ".type f, @function")], -1);
 	ck_assert(IN("movl (%rsi), %eax") & FL_ZF);
 	ck_assert(OUT("cmpl $1, %edi") & FL_ZF);
 	ck_assert_int_eq(IN("cmpl $1, %edi"), 0);
 	ck_assert_int_eq(IN("jne .L2") & ~FL_ZF, 0);
 	ck_assert_int_eq(IN("ret"), 0);
-	ck_assert_int_eq(S(u, "jne .L2")->target, at(u, ".L2:"));
+	ck_assert_int_eq(target[at(u, "jne .L2")], at(u, ".L2:"));
 	ck_assert(FACTS("jne .L2") & SF_FORWARD);
 	ck_assert(!(FACTS("jne .L2") & (SF_BACKWARD | SF_TAIL)));
 	done(u);
@@ -117,7 +127,7 @@ START_TEST(loop_backward_and_forward)
 	ck_assert(FACTS("jae .L4") & SF_FORWARD);
 	ck_assert(FACTS("jmp .L2") & SF_BACKWARD);
 	ck_assert(!(FACTS("jmp .L2") & (SF_FORWARD | SF_TAIL)));
-	ck_assert_int_eq(S(u, "jmp .L2")->target, at(u, ".L2:"));
+	ck_assert_int_eq(target[at(u, "jmp .L2")], at(u, ".L2:"));
 	ck_assert_int_eq(IN("addq (%rdi), %rax"), 0);
 	ck_assert_int_eq(OUT("jmp .L2"), 0);
 	done(u);
@@ -171,11 +181,11 @@ START_TEST(numeric_labels)
 		"\tret\n"
 		"\t.size f, .-f\n");
 	int one0 = nth(u, "1:", 0), one1 = nth(u, "1:", 1);
-	ck_assert_int_eq(u->stmts[nth(u, "jnz 1b", 0)].target, one0);
-	ck_assert_int_eq(u->stmts[nth(u, "jnz 1b", 1)].target, one1);
-	ck_assert_int_eq(S(u, "jmp 1f")->target, one1);
-	ck_assert_int_eq(S(u, "js 2f")->target, at(u, "2:"));
-	ck_assert_int_eq(S(u, "jmp 12f")->target, at(u, "12:"));
+	ck_assert_int_eq(target[nth(u, "jnz 1b", 0)], one0);
+	ck_assert_int_eq(target[nth(u, "jnz 1b", 1)], one1);
+	ck_assert_int_eq(target[at(u, "jmp 1f")], one1);
+	ck_assert_int_eq(target[at(u, "js 2f")], at(u, "2:"));
+	ck_assert_int_eq(target[at(u, "jmp 12f")], at(u, "12:"));
 	ck_assert(u->stmts[nth(u, "jnz 1b", 0)].facts & SF_BACKWARD);
 	ck_assert(u->stmts[nth(u, "jnz 1b", 1)].facts & SF_BACKWARD);
 	ck_assert(FACTS("jmp 1f") & SF_FORWARD);
@@ -204,12 +214,12 @@ START_TEST(tail_jumps)
 		"\t.size bar, .-bar\n");
 	ck_assert_int_eq(u->nfuncs, 2);
 	ck_assert(FACTS("jne bar") & SF_TAIL);
-	ck_assert_int_eq(S(u, "jne bar")->target, at(u, "bar:"));
+	ck_assert_int_eq(target[at(u, "jne bar")], at(u, "bar:"));
 	ck_assert(FACTS("jmp qux@PLT") & SF_TAIL);
-	ck_assert_int_eq(S(u, "jmp qux@PLT")->target, -1);
+	ck_assert_int_eq(target[at(u, "jmp qux@PLT")], -1);
 	ck_assert(FACTS("jmp foo") & SF_TAIL);
 	ck_assert(!(FACTS("call baz@PLT") & (SF_TAIL | SF_FORWARD | SF_BACKWARD)));
-	ck_assert_int_eq(S(u, "jmp foo")->func, 1);
+	ck_assert_int_eq(func[at(u, "jmp foo")], 1);
 	/* the ABI holds across a tail jump: nothing live after it */
 	ck_assert_int_eq(OUT("jne bar"), 0);
 	ck_assert_int_eq(OUT("jmp qux@PLT"), 0);
@@ -237,7 +247,7 @@ START_TEST(call_kills_flags)
 	ck_assert_int_eq(IN("call g"), 0);
 	ck_assert_int_eq(IN("call *%rdx"), 0);
 	ck_assert_int_eq(IN("movl (%rax), %ecx"), 0);
-	ck_assert_int_eq(S(u, "call g")->target, -1);
+	ck_assert_int_eq(target[at(u, "call g")], -1);
 	done(u);
 }
 END_TEST
@@ -274,16 +284,16 @@ START_TEST(indirect_jump_conservative)
 		"\tjmp *8(%rax)\n"
 		"\t.size g, .-g\n");
 	ck_assert_int_eq(u->nfuncs, 2);
-	ck_assert_int_eq(S(u, ".L4:")->func, -1);
-	ck_assert_int_eq(S(u, ".quad .L5")->func, -1);
-	ck_assert_int_eq(S(u, ".L5:")->func, 0);
-	ck_assert_int_eq(S(u, "ja .L10")->func, 0);
+	ck_assert_int_eq(func[at(u, ".L4:")], -1);
+	ck_assert_int_eq(func[at(u, ".quad .L5")], -1);
+	ck_assert_int_eq(func[at(u, ".L5:")], 0);
+	ck_assert_int_eq(func[at(u, "ja .L10")], 0);
 	ck_assert(FACTS("ja .L10") & SF_FORWARD);
 	ck_assert_int_eq(OUT("jmp *%rax"), FL_STATUS);
 	ck_assert_int_eq(IN("movq (%rdx,%rdi,8), %rax"), FL_STATUS);
 	ck_assert_int_eq(IN("movq (%rdi), %rax"), FL_STATUS);
 	ck_assert(!(FACTS("jmp *%rax") & (SF_TAIL | SF_FORWARD | SF_BACKWARD)));
-	ck_assert_int_eq(S(u, "jmp *%rax")->target, -1);
+	ck_assert_int_eq(target[at(u, "jmp *%rax")], -1);
 	ck_assert_int_eq(IN("movl $5, %eax"), 0);
 	done(u);
 }
@@ -400,7 +410,7 @@ START_TEST(cfi_tracking)
 	ck_assert(!(FACTS("pause") & SF_CFA_RSP));
 	/* .cfi_endproc closes the function before its .size */
 	ck_assert_int_eq(u->funcs[0].last, at(u, ".cfi_endproc"));
-	ck_assert_int_eq(S(u, "pause")->func, -1);
+	ck_assert_int_eq(func[at(u, "pause")], -1);
 	done(u);
 }
 END_TEST
@@ -431,15 +441,15 @@ START_TEST(app_blocks)
 	ck_assert(FACTS("movl (%rsi), %eax") & SF_IN_APP);
 	ck_assert(!(FACTS("cmpl $1, %edi") & SF_IN_APP));
 	ck_assert(IN("movl (%rsi), %eax") & FL_CF);
-	ck_assert_int_eq(S(u, "jae 1f")->target, at(u, "1:"));
+	ck_assert_int_eq(target[at(u, "jae 1f")], at(u, "1:"));
 	ck_assert(FACTS("jae 1f") & SF_FORWARD);
-	ck_assert_int_eq(S(u, "incl %eax")->func, 0);
+	ck_assert_int_eq(func[at(u, "incl %eax")], 0);
 	/* a top-level asm function with no .type starts a function */
 	ck_assert_int_eq(u->nfuncs, 2);
 	ck_assert(altr_str_eq(u->funcs[1].name, "myasm"));
-	ck_assert_int_eq(S(u, "movl (%rdi), %eax")->func, 1);
+	ck_assert_int_eq(func[at(u, "movl (%rdi), %eax")], 1);
 	/* 1b resolves to f's label: a jump into another function */
-	ck_assert_int_eq(S(u, "jmp 1b")->target, at(u, "1:"));
+	ck_assert_int_eq(target[at(u, "jmp 1b")], at(u, "1:"));
 	ck_assert(FACTS("jmp 1b") & SF_TAIL);
 	ck_assert_int_eq(OUT("jmp 1b"), FL_STATUS);
 	done(u);
@@ -470,14 +480,14 @@ START_TEST(functions_without_type)
 	ck_assert_int_eq(u->nfuncs, 2);
 	ck_assert(altr_str_eq(u->funcs[0].name, "memset_like"));
 	ck_assert(altr_str_eq(u->funcs[1].name, "helper"));
-	ck_assert_int_eq(S(u, "1:")->func, 0);
+	ck_assert_int_eq(func[at(u, "1:")], 0);
 	ck_assert(FACTS("jz 1f") & SF_FORWARD);
 	ck_assert(FACTS("jmp memset_like") & SF_TAIL);
 	ck_assert_int_eq(OUT("cmp $1,%rdi"), 0);
-	ck_assert_int_eq(S(u, "table:")->func, -1);
+	ck_assert_int_eq(func[at(u, "table:")], -1);
 	/* back in .text, code continues the open function: data there is
 	 * code we cannot see into */
-	ck_assert_int_eq(S(u, "after:")->func, 1);
+	ck_assert_int_eq(func[at(u, "after:")], 1);
 	done(u);
 }
 END_TEST
@@ -503,7 +513,7 @@ START_TEST(entry_points_inside_function)
 		"__cp_cancel:\n"
 		"\tjmp __cancel\n");
 	ck_assert_int_eq(u->nfuncs, 1);
-	ck_assert_int_eq(S(u, "__cp_cancel:")->func, 0);
+	ck_assert_int_eq(func[at(u, "__cp_cancel:")], 0);
 	ck_assert(FACTS("jnz __cp_cancel") & SF_FORWARD);
 	ck_assert(FACTS("jmp __cancel") & SF_TAIL);
 	ck_assert_int_eq(OUT("syscall"), FL_STATUS);
@@ -536,7 +546,7 @@ START_TEST(unknown_code_conservative)
 	ck_assert_int_eq(IN("movl (%rsi), %ecx"), FL_STATUS);
 	ck_assert_int_eq(IN("movl (%rdx), %r8d"), FL_STATUS);
 	ck_assert(FACTS("jmp 7f") & SF_TAIL);
-	ck_assert_int_eq(S(u, "jmp 7f")->target, -1);
+	ck_assert_int_eq(target[at(u, "jmp 7f")], -1);
 	ck_assert_int_eq(IN("movl (%rcx), %r9d"), FL_STATUS);
 	ck_assert_int_eq(IN("xorl %eax, %eax"), 0);
 	/* falling off the end of a function */
@@ -577,7 +587,7 @@ START_TEST(hot_cold_split)
 		"\t.size sw.cold, .-sw.cold\n");
 	ck_assert_int_eq(u->nfuncs, 2);
 	ck_assert(altr_str_eq(u->funcs[1].name, "sw.cold"));
-	ck_assert_int_eq(S(u, ".L10:")->func, 1);
+	ck_assert_int_eq(func[at(u, ".L10:")], 1);
 	ck_assert(FACTS("ja .L10") & SF_TAIL);
 	ck_assert(FACTS("jmp .L1") & SF_TAIL);
 	ck_assert(FACTS("subq $8, %rsp") & SF_CFA_RSP);
@@ -606,7 +616,7 @@ START_TEST(aliases_and_prefix_lines)
 		"\tjmp __memcpy_fwd\n"
 		"1:\tret\n");
 	ck_assert_int_eq(u->nfuncs, 1);
-	ck_assert_int_eq(S(u, "__memcpy_fwd:")->func, 0);
+	ck_assert_int_eq(func[at(u, "__memcpy_fwd:")], 0);
 	ck_assert(FACTS("jmp __memcpy_fwd") & SF_BACKWARD);
 	ck_assert_int_eq(OUT("cmp $8,%rdx"), FL_CF);
 	ck_assert_int_eq(IN("movsq"), FL_CF);

@@ -22,21 +22,21 @@ START_TEST(lines_and_statements)
 	        "x = 5\n"
 	        "last");
 	ck_assert_int_eq(u->nlines, 6);
-	ck_assert(!u->lines[5].has_newline);
+	ck_assert(!altr_line_has_newline(u, 5));
 	const struct altr_line *L = &u->lines[1];
-	ck_assert_int_eq(L->n, 3);
+	ck_assert_int_eq(altr_line_n(u, 1), 3);
 	ck_assert_int_eq(u->stmts[L->first].kind, STMT_LABEL);
-	ck_assert(str_is(u->stmts[L->first].name, "f"));
+	ck_assert(str_is(altr_stmt_name(&u->stmts[L->first]), "f"));
 	ck_assert_int_eq(u->stmts[L->first + 1].kind, STMT_INSN);
 	ck_assert(str_is(u->stmts[L->first + 2].text, "addq $1, %rbx"));
-	ck_assert(str_is(L->comment, "# c;omment"));
+	ck_assert(str_is(altr_line_comment(u, 1), "# c;omment"));
 	L = &u->lines[2];
-	ck_assert_int_eq(L->n, 3);
-	ck_assert(str_is(u->stmts[L->first + 1].name, "1"));
+	ck_assert_int_eq(altr_line_n(u, 2), 3);
+	ck_assert(str_is(altr_stmt_name(&u->stmts[L->first + 1]), "1"));
 	L = &u->lines[3];
-	ck_assert_int_eq(L->n, 1);
+	ck_assert_int_eq(altr_line_n(u, 3), 1);
 	ck_assert_int_eq(u->stmts[L->first].kind, STMT_DIRECTIVE);
-	ck_assert(str_is(u->stmts[L->first].args, "\"a;b#c\""));
+	ck_assert(str_is(altr_stmt_args(&u->stmts[L->first]), "\"a;b#c\""));
 	ck_assert_int_eq(u->stmts[u->lines[4].first].kind, STMT_OTHER);
 	free_unit(u);
 }
@@ -52,7 +52,7 @@ START_TEST(memory_operands)
 	const struct altr_operand *m = &in.ops[0];
 	ck_assert_int_eq(m->kind, OPK_MEM);
 	ck_assert_str_eq(altr_regs[m->seg].name, "fs");
-	ck_assert(str_is(m->disp, "-8"));
+	ck_assert(str_is(altr_op_disp(m), "-8"));
 	ck_assert_str_eq(altr_regs[m->base].name, "rbx");
 	ck_assert_str_eq(altr_regs[m->index].name, "rcx");
 	ck_assert_int_eq(m->scale, 4);
@@ -64,26 +64,26 @@ START_TEST(memory_operands)
 	ck_assert(in.ops[0].star);
 	ck_assert_int_eq(in.ops[0].base, -1);
 	ck_assert_str_eq(altr_regs[in.ops[0].index].name, "rax");
-	ck_assert(str_is(in.ops[0].disp, ".L4"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), ".L4"));
 
 	/* A parenthesis that is not registers belongs to the displacement. */
 	t.p = "movq (8*4)(%rsp), %rax";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
-	ck_assert(str_is(in.ops[0].disp, "(8*4)"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), "(8*4)"));
 	ck_assert_str_eq(altr_regs[in.ops[0].base].name, "rsp");
 
 	t.p = "vmovdqu64 (%rdi), %zmm1{%k2}{z}";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
-	ck_assert(str_is(in.ops[1].deco, "{%k2}{z}"));
+	ck_assert(str_is(altr_op_deco(&in.ops[1]), "{%k2}{z}"));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
 
 	t.p = "vmovdqa32 %ymm1, %ymm1 {%k1} {z}";
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[1].kind, OPK_REG);
-	ck_assert(str_is(in.ops[1].deco, "{%k1} {z}"));
+	ck_assert(str_is(altr_op_deco(&in.ops[1]), "{%k1} {z}"));
 
 	t.p = "fstp %st(1)";
 	t.len = strlen(t.p);
@@ -95,7 +95,7 @@ START_TEST(memory_operands)
 	t.len = strlen(t.p);
 	ck_assert(altr_asm_parse_insn(t, &in, ops));
 	ck_assert_int_eq(in.ops[0].kind, OPK_MEM);
-	ck_assert(str_is(in.ops[0].disp, "foo+4"));
+	ck_assert(str_is(altr_op_disp(&in.ops[0]), "foo+4"));
 }
 END_TEST
 
@@ -109,7 +109,7 @@ START_TEST(prefixes)
 	        "\trepnz scasb\n"
 	        "\tnotrack jmp *%rax\n");
 	const struct altr_stmt *s = &u->stmts[u->lines[1].first];
-	ck_assert_int_eq(u->lines[1].n, 1);
+	ck_assert_int_eq(altr_line_n(u, 1), 1);
 	ck_assert_int_eq(s->kind, STMT_INSN);
 	ck_assert(s->insn->prefixes & PFX_LOCK);
 	ck_assert(str_is(s->insn->mnem, "cmpxchgq"));
@@ -182,8 +182,8 @@ START_TEST(context_facts)
 	ck_assert(FACTS(4) & SF_IN_APP);
 	ck_assert(FACTS(7) & SF_OPAQUE);
 	ck_assert(FACTS(10) & SF_OPAQUE);
-	ck_assert_int_eq(u->lines[12].n, 0);
-	ck_assert_int_eq(u->lines[13].n, 1);
+	ck_assert_int_eq(altr_line_n(u, 12), 0);
+	ck_assert_int_eq(altr_line_n(u, 13), 1);
 	ck_assert(str_is(u->stmts[u->lines[13].first].text, "movl %ecx, %edx"));
 	ck_assert(!(FACTS(13) & SF_OPAQUE));
 	ck_assert(!(FACTS(15) & SF_EXEC));
