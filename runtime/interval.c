@@ -496,11 +496,11 @@ static uint64_t stack_floor(const struct rdb_tf_map *m)
 
 /* The main stack whole, from the lowest page the program ever wrote: below
  * %rsp lies what its earlier frames left, which its uninitialised locals
- * read (only the program writes there: layout.h).  On another stack (a handler's on the
- * program's alternate stack, a coroutine's), from %rsp to the top of that
- * mapping, and the main stack whole as well: its frames are live.  And
- * the runtime's live frames on its signal stack, under a program
- * handler's call (signal.c). */
+ * read (only the program writes there: layout.h).  On another stack (a
+ * handler's on the program's alternate stack, a coroutine's), from %rsp to
+ * the top of that mapping, and the main stack whole as well: its frames
+ * are live.  And the runtime's live frames on its signal stack, under a
+ * program handler's call (signal.c). */
 static void send_stack(uint64_t interval, uint64_t sp)
 {
 	const struct rdb_tf_map *in = 0, *main = 0;
