@@ -664,6 +664,12 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		RT->sc_nest--;
 		RT->stub_sp = stub_sp;
 	}
+	/* rt_sigreturn sets the kernel's alternate stack from the frame: to
+	 * what it is now (wider, if calls left by longjmp were reclaimed) */
+	uint64_t *ss = (uint64_t *)((char *)uc + 16);
+	ss[0] = RDB_SIGSTACK_ADDR;
+	ss[1] = 0;
+	ss[2] = RT->sigstack_kernel;
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
 	 * (a boundary inside the handler) or for other addresses (the handler
