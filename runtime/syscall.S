@@ -252,6 +252,22 @@ rdb_restore_rt:
 #define UC_RBX (40 + 11 * 8)
 #define NR_RT_SIGPROCMASK 14
 #define NR_SIGALTSTACK 131
+/* sigaltstack(ss, NULL) */
+.macro SIGALTSTACK ss:req
+	lea \ss, %rdi
+	xor %esi, %esi
+	mov $NR_SIGALTSTACK, %eax
+	syscall
+.endm
+/* rt_sigprocmask(SIG_SETMASK, mask, NULL, 8) */
+.macro SETMASK mask:req
+	mov $2, %edi
+	lea \mask, %rsi
+	xor %edx, %edx
+	mov $8, %r10d
+	mov $NR_RT_SIGPROCMASK, %eax
+	syscall
+.endm
 	.globl rdb_call_handler
 	.hidden rdb_call_handler
 	.type rdb_call_handler,@function
@@ -270,18 +286,9 @@ rdb_call_handler:
 	push %rbx			/* h, on the runtime's stack */
 	jmp 2f
 1:	mov RDB_HC_SP(%rbx), %rsp
-	lea RDB_HC_SS(%rbx), %rdi
-	xor %esi, %esi
-	mov $NR_SIGALTSTACK, %eax
-	syscall
+	SIGALTSTACK RDB_HC_SS(%rbx)
 	and $-16, %rsp
-2:
-	mov $2, %edi			/* SIG_SETMASK */
-	lea RDB_HC_MASK(%rbx), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	mov $NR_RT_SIGPROCMASK, %eax
-	syscall
+2:	SETMASK RDB_HC_MASK(%rbx)
 	mov RDB_HC_FN(%rbx), %r11
 	mov RDB_HC_SIG(%rbx), %edi
 	mov RDB_HC_INFO(%rbx), %rsi
@@ -304,19 +311,11 @@ rdb_call_handler:
 3:	movabs $(RDB_STATE_ADDR + RDB_STATE_SIGSTACK_SIZE), %rbx
 	mov (%rbx), %rbx
 	add %rax, %rbx			/* h is at the cut */
-4:	mov $2, %edi
-	lea RDB_HC_ALL(%rbx), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	mov $NR_RT_SIGPROCMASK, %eax
-	syscall
+4:	SETMASK RDB_HC_ALL(%rbx)
 	mov RDB_HC_SAVED(%rbx), %rsp
 	cmpq $0, RDB_HC_SP(%rbx)
 	je 5f
-	lea RDB_HC_SS_BACK(%rbx), %rdi
-	xor %esi, %esi
-	mov $NR_SIGALTSTACK, %eax
-	syscall
+	SIGALTSTACK RDB_HC_SS_BACK(%rbx)
 5:	pop %r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
