@@ -212,16 +212,21 @@ int rdb_cmd_info(int argc, char **argv)
 		snprintf(tb, sizeof tb, "%lld s after the epoch", (long long)h.start.sec);
 	printf("started:    %s, pid %d\n", tb, h.start.pid);
 
-	uint64_t traps = 0, forks = 0, spawns = 0, execs = 0, terms = 0;
+	uint64_t traps = 0, cuts = 0, forks = 0, spawns = 0, execs = 0, terms = 0;
 	uint64_t couts = 0, cbytes = 0, shareds = 0, sbytes = 0;
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	uint32_t type;
 	const void *p;
 	size_t n;
 	while (rdb_tr_next(sc, &type, &p, &n)) {
-		if (type == RDB_TF_TRAP)
+		if (type == RDB_TF_TRAP) {
 			traps++;
-		else if (type == RDB_TF_EXEC)
+			struct rdb_tf_trap t;
+			if (n >= sizeof t) {
+				memcpy(&t, p, sizeof t);
+				cuts += t.ret == RDB_TF_RET_CUT;
+			}
+		} else if (type == RDB_TF_EXEC)
 			execs++;
 		else if (type == RDB_TF_TERM)
 			terms++;
@@ -237,7 +242,11 @@ int rdb_cmd_info(int argc, char **argv)
 		}
 	}
 	rdb_tr_close(sc);
-	printf("syscalls:   %llu\n", (unsigned long long)traps);
+	printf("syscalls:   %llu", (unsigned long long)traps);
+	if (cuts) /* one record each time, with its own number */
+		printf(" (%llu of them cut short by a signal, then run again after its handler)",
+		       (unsigned long long)cuts);
+	printf("\n");
 	uint64_t nds = 0;
 	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
 	while (rdb_tr_next(nd, &type, &p, &n))

@@ -3,7 +3,7 @@
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
-#       unhook | segv-retry | queued-sig | stale-stack | sic-overflow.
+#       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -388,6 +388,20 @@ sic-overflow)
 	n=$("$RDB" info --complete t2)
 	[ "${n:-0}" -ge 3 ] || fail "only ${n:-0} intervals: no overflow boundaries"
 	from_each t2 rec2.out 3
+	;;
+restart)
+	# A blocking read a signal interrupts, with SA_RESTART: cut short,
+	# the handler, the read again.  info counts the cut call apart, truss
+	# shows it, replay prints the same.
+	build restart prog
+	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	expect rec.out "^read 1 'x', handler ran 1, child status 0"
+	"$RDB" info t > i.out || fail "info"
+	expect i.out "^syscalls: .*(1 of them cut short by a signal, then run again after its handler)"
+	"$RDB" truss t > tr.out || fail "truss"
+	expect tr.out "read(.*) = ? <cut short by a signal: run again after its handler>"
+	"$RDB" replay t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || fail "the replay printed something else"
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
