@@ -55,12 +55,26 @@ static long sys_brk(uintptr_t want)
 	return (long)want;
 }
 
+/* Memory the program may map, unmap or protect: in the covered range, but
+ * not the runtime's signal stack there (layout.h). */
+static int program_range(uintptr_t a, size_t n)
+{
+	return rdb_covered(a, n) &&
+	       (a + n <= RDB_SIGSTACK_ADDR || a >= RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE);
+}
+
 static long refuse_range(const char *call, uintptr_t a, size_t n)
 {
-	rdb_printf("rdb: refused %s at [%p, %p): outside the covered range "
-	           "[%p, %p) that rdb's shadow memory monitors\n",
-	           call, (void *)a, (void *)(a + n), (void *)RDB_COVER_LO,
-	           (void *)RDB_COVER_HI);
+	if (rdb_covered(a, n))
+		rdb_printf("rdb: refused %s at [%p, %p): the runtime's signal stack is at "
+		           "[%p, %p)\n",
+		           call, (void *)a, (void *)(a + n), (void *)RDB_SIGSTACK_ADDR,
+		           (void *)(RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE));
+	else
+		rdb_printf("rdb: refused %s at [%p, %p): outside the covered range "
+		           "[%p, %p) that rdb's shadow memory monitors\n",
+		           call, (void *)a, (void *)(a + n), (void *)RDB_COVER_LO,
+		           (void *)RDB_COVER_HI);
 	return -RDB_ENOMEM;
 }
 
@@ -70,9 +84,9 @@ static long sys_mmap(const long *a)
 	size_t len = (size_t)a[1];
 	long flags = a[3];
 	if (flags & (RDB_MAP_FIXED | RDB_MAP_FIXED_NOREPLACE)) {
-		if (!rdb_covered(addr, len))
+		if (!program_range(addr, len))
 			return refuse_range("mmap(MAP_FIXED)", addr, len);
-	} else if (addr && !rdb_covered(addr, len)) {
+	} else if (addr && !program_range(addr, len)) {
 		addr = 0; /* a hint outside: let the kernel choose */
 	}
 	long r = rdb_sys6(__NR_mmap, (long)addr, (long)len, a[2], flags, a[4], a[5]);
@@ -91,9 +105,9 @@ static long sys_mremap(const long *a)
 {
 	uintptr_t old = (uintptr_t)a[0];
 	size_t olen = (size_t)a[1], nlen = (size_t)a[2];
-	if (!rdb_covered(old, olen))
+	if (!program_range(old, olen))
 		return refuse_range("mremap", old, olen);
-	if ((a[3] & RDB_MREMAP_FIXED) && !rdb_covered((uintptr_t)a[4], nlen))
+	if ((a[3] & RDB_MREMAP_FIXED) && !program_range((uintptr_t)a[4], nlen))
 		return refuse_range("mremap(MREMAP_FIXED)", (uintptr_t)a[4], nlen);
 	long r = rdb_sys6(__NR_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (r < 0 && r > -4096)
@@ -170,7 +184,7 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 		return sys_mremap(a);
 	case __NR_munmap:
 	case __NR_mprotect:
-		if (!rdb_covered((uintptr_t)a[0], (size_t)a[1]))
+		if (!program_range((uintptr_t)a[0], (size_t)a[1]))
 			return refuse_range(nr == __NR_munmap ? "munmap" : "mprotect",
 			                    (uintptr_t)a[0], (size_t)a[1]);
 		if (nr == __NR_munmap) {

@@ -3,7 +3,8 @@
 #   checks.sh RDB RDB_CC CASE
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
-#       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart.
+#       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
+#       sigstack-guard.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -400,6 +401,22 @@ restart)
 	expect i.out "^syscalls: .*(1 of them cut short by a signal, then run again after its handler)"
 	"$RDB" truss t > tr.out || fail "truss"
 	expect tr.out "read(.*) = ? <cut short by a signal: run again after its handler>"
+	"$RDB" replay t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || fail "the replay printed something else"
+	;;
+sigstack-guard)
+	# The runtime's signal stack lies in the covered range: the program's
+	# munmap, mprotect and mmap(MAP_FIXED) over it are refused, recorded
+	# or not; the replay returns the same.
+	build sigstack-guard prog
+	./prog > plain.out 2> plain.err || fail "plain run"
+	expect plain.out "^munmap: -1 ENOMEM"
+	expect plain.out "^mprotect: -1 ENOMEM"
+	expect plain.out "^mmap MAP_FIXED: ENOMEM"
+	expect plain.out "^mmap hint: elsewhere"
+	expect plain.err "^rdb: refused munmap at .*: the runtime's signal stack is at"
+	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	cmp -s plain.out rec.out || fail "the recorded run printed something else"
 	"$RDB" replay t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
 	cmp -s rec.out rep.out || fail "the replay printed something else"
 	;;
