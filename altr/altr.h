@@ -593,6 +593,19 @@ void altr_re_prefilter(struct altr_expr *e);
 /* What of statement s besides its instruction and text evaluation may
  * read, as a number: statements alike in all three evaluate alike. */
 unsigned altr_match_ctx(const struct altr_stmt *s);
+/* The bytes of a plain label a branch or call may name ("jne .L5"):
+ * their plans are shared when no rule can see which label it is. */
+static inline bool altr_label_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
+}
+/* s's instruction has one operand, a label that is the end of its text,
+ * after its first plen bytes.  Whether every regex test in e on a subject
+ * holding the label fails whatever label is there (their filters show
+ * it): e then evaluates alike for all of them. */
+bool altr_expr_label_blind(const struct altr_expr *e,
+                           const struct altr_stmt *s, size_t plen);
 /* Rule expressions compiled for evaluation: altr_matcher_add compiles e
  * (NULL: always true) and returns its entry; altr_matcher_run evaluates
  * it for a statement, leaves left to right with short cuts as C has them.
