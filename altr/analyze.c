@@ -381,7 +381,9 @@ struct aux {
 		int nref;    /* branch: the next one to the same label.  Nf
 		                references waiting for their label use it too */
 	};
-	int func, target; /* the statement's results */
+	int func, target; /* the statement's results (a branch's target is
+	                    its instruction's number till resolve_target:
+	                    the statement is not read for it) */
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
 	uint8_t kind;    /* the statement's */
@@ -611,19 +613,21 @@ static void numeric_label(struct an *a, struct numlabels *nl, int i)
 	smap_put(&nl->waiting, n, -1);
 }
 
-/* Sets the target of the branch or call at i, or leaves it -1. */
+/* Sets the target of the branch or call at i (its x->target holds its
+ * instruction's number till then), or -1. */
 static void resolve_target(struct an *a, struct numlabels *nl, int i)
 {
-	struct altr_stmt *s = &a->u->stmts[i];
 	struct aux *x = &a->x[i];
 	/* a named label's statement is the same wherever it is jumped to */
-	int *c = &a->tcache[s->iid];
+	int *c = &a->tcache[x->target];
 	if (*c) {
 		x->target = *c > 0 ? *c - 1 : -1;
 		if (*c < 0)
 			x->bits |= AX_EXTERN;
 		return;
 	}
+	x->target = -1;
+	const struct altr_stmt *s = &a->u->stmts[i];
 	struct altr_str t = target_name(&s->insn->ops[x->tgt]), d;
 	char dir;
 	if (!numeric_ref(t, &d, &dir)) {
@@ -658,6 +662,9 @@ static void functions_and_targets(struct an *a)
 
 	for (int i = 0; i < u->nstmts; i++) {
 		struct aux *x = &a->x[i];
+		/* (the label cache misses: loaded ahead) */
+		if (i + 8 < u->nstmts && a->x[i + 8].tgt >= 0)
+			__builtin_prefetch(&a->tcache[a->x[i + 8].target]);
 		if (x->kind == STMT_INSN) {
 			if (x->tgt >= 0)
 				resolve_target(a, &nl, i);
@@ -1002,6 +1009,8 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
 			                 ? altr_insn_class(s) : u->iclass[s->iid]);
+			if (x->tgt >= 0) /* for resolve_target */
+				x->target = (int)s->iid;
 		} else if (s->kind == STMT_LABEL) {
 			/* the name is read here, and its kind kept */
 			int n = dotl_number(&a, altr_stmt_name(s));
