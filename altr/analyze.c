@@ -581,6 +581,25 @@ static struct altr_str target_name(const struct altr_operand *op)
 	return t;
 }
 
+uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c)
+{
+	int tgt = (int)((c >> IC_TGT) & 15) - 1;
+	if (tgt < 0)
+		return 0;
+	struct altr_str t = target_name(&s->insn->ops[tgt]);
+	/* as dotl_number reads it */
+	if (t.len < 3 || t.len > 11 || t.p[0] != '.' || t.p[1] != 'L' ||
+	    (t.p[2] == '0' && t.len > 3))
+		return 0;
+	uint32_t v = 0;
+	for (size_t i = 2; i < t.len; i++) {
+		if (t.p[i] < '0' || t.p[i] > '9')
+			return 0;
+		v = 10 * v + (uint32_t)(t.p[i] - '0');
+	}
+	return v + 1;
+}
+
 /* Numeric reference "Nb"/"Nf": the digits, and dir 'b' or 'f'. */
 static bool numeric_ref(struct altr_str t, struct altr_str *digits, char *dir)
 {
@@ -618,6 +637,14 @@ static void numeric_label(struct an *a, struct numlabels *nl, int i)
 static void resolve_target(struct an *a, struct numlabels *nl, int i)
 {
 	struct aux *x = &a->x[i];
+	/* gcc's .L<n>, known from the reader (as label_get finds it) */
+	uint32_t n1 = a->u->ilabel ? a->u->ilabel[x->target] : 0;
+	if (n1 && n1 - 1 < (uint32_t)a->nlnum) {
+		x->target = a->lnum[n1 - 1] - 1;
+		if (x->target < 0)
+			x->bits |= AX_EXTERN;
+		return;
+	}
 	/* a named label's statement is the same wherever it is jumped to */
 	int *c = &a->tcache[x->target];
 	if (*c) {
@@ -662,9 +689,15 @@ static void functions_and_targets(struct an *a)
 
 	for (int i = 0; i < u->nstmts; i++) {
 		struct aux *x = &a->x[i];
-		/* (the label cache misses: loaded ahead) */
-		if (i + 8 < u->nstmts && a->x[i + 8].tgt >= 0)
-			__builtin_prefetch(&a->tcache[a->x[i + 8].target]);
+		/* (the label's statement or cache misses: loaded ahead) */
+		if (i + 8 < u->nstmts && a->x[i + 8].tgt >= 0) {
+			uint32_t id = (uint32_t)a->x[i + 8].target;
+			uint32_t n1 = u->ilabel ? u->ilabel[id] : 0;
+			if (n1 && n1 - 1 < (uint32_t)a->nlnum)
+				__builtin_prefetch(&a->lnum[n1 - 1]);
+			else
+				__builtin_prefetch(&a->tcache[id]);
+		}
 		if (x->kind == STMT_INSN) {
 			if (x->tgt >= 0)
 				resolve_target(a, &nl, i);

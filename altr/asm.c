@@ -587,10 +587,13 @@ static void new_iid(struct altr_unit *u, struct altr_stmt *s)
 		size_t n = u->cap_iclass ? 2 * u->cap_iclass : 4096;
 		u->iclass = altr_big_realloc(u->iclass, u->cap_iclass * sizeof *u->iclass,
 		                             n * sizeof *u->iclass);
+		u->ilabel = altr_big_realloc(u->ilabel, u->cap_iclass * sizeof *u->ilabel,
+		                             n * sizeof *u->ilabel);
 		u->cap_iclass = n;
 	}
 	s->iid = u->ninsn_ids++;
 	u->iclass[s->iid] = altr_insn_class(s);
+	u->ilabel[s->iid] = altr_insn_label(s, u->iclass[s->iid]);
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
@@ -1191,6 +1194,7 @@ void altr_asm_free(struct altr_unit *u)
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
 	free(u->comments);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
+	altr_big_free(u->ilabel, u->cap_iclass * sizeof *u->ilabel);
 	free(u->funcs);
 	if (u->unexpanded) {
 		free(u->src);
