@@ -371,7 +371,9 @@ struct altr_unit {
 	uint32_t ninsn_ids;      /* distinct instructions (altr_stmt.iid) */
 	uint32_t *iclass;        /* by iid: altr_insn_class of the first
 	                            statement of each */
-	size_t cap_iclass;
+	uint32_t *ilabel;        /* by iid: 1 + n when its direct target is
+	                            gcc's label .L<n> (altr_insn_label), or 0 */
+	size_t cap_iclass;       /* of both */
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
 	size_t src_big;          /* nonzero: src is altr_big_alloc memory of
 	                            this size, not malloc'ed */
@@ -456,6 +458,10 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
 uint32_t altr_insn_class(const struct altr_stmt *s);
+/* 1 + n when the direct target of s's instruction, of class c, is .L<n>,
+ * else 0; the reader keeps it in unit->ilabel (the analysis then reads
+ * neither instruction nor text for it). */
+uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c);
 
 /* ----------------------------------------------------------------- rules.c
  * (rules.l and rules.y build this; rules.c holds the tables and helpers) */
@@ -593,6 +599,19 @@ void altr_re_prefilter(struct altr_expr *e);
 /* What of statement s besides its instruction and text evaluation may
  * read, as a number: statements alike in all three evaluate alike. */
 unsigned altr_match_ctx(const struct altr_stmt *s);
+/* The bytes of a plain label a branch or call may name ("jne .L5"):
+ * their plans are shared when no rule can see which label it is. */
+static inline bool altr_label_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
+}
+/* s's instruction has one operand, a label that is the end of its text,
+ * after its first plen bytes.  Whether every regex test in e on a subject
+ * holding the label fails whatever label is there (their filters show
+ * it): e then evaluates alike for all of them. */
+bool altr_expr_label_blind(const struct altr_expr *e,
+                           const struct altr_stmt *s, size_t plen);
 /* Rule expressions compiled for evaluation: altr_matcher_add compiles e
  * (NULL: always true) and returns its entry; altr_matcher_run evaluates
  * it for a statement, leaves left to right with short cuts as C has them.

@@ -381,7 +381,9 @@ struct aux {
 		int nref;    /* branch: the next one to the same label.  Nf
 		                references waiting for their label use it too */
 	};
-	int func, target; /* the statement's results */
+	int func, target; /* the statement's results (a branch's target is
+	                    its instruction's number till resolve_target:
+	                    the statement is not read for it) */
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
 	uint8_t kind;    /* the statement's */
@@ -579,6 +581,25 @@ static struct altr_str target_name(const struct altr_operand *op)
 	return t;
 }
 
+uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c)
+{
+	int tgt = (int)((c >> IC_TGT) & 15) - 1;
+	if (tgt < 0)
+		return 0;
+	struct altr_str t = target_name(&s->insn->ops[tgt]);
+	/* as dotl_number reads it */
+	if (t.len < 3 || t.len > 11 || t.p[0] != '.' || t.p[1] != 'L' ||
+	    (t.p[2] == '0' && t.len > 3))
+		return 0;
+	uint32_t v = 0;
+	for (size_t i = 2; i < t.len; i++) {
+		if (t.p[i] < '0' || t.p[i] > '9')
+			return 0;
+		v = 10 * v + (uint32_t)(t.p[i] - '0');
+	}
+	return v + 1;
+}
+
 /* Numeric reference "Nb"/"Nf": the digits, and dir 'b' or 'f'. */
 static bool numeric_ref(struct altr_str t, struct altr_str *digits, char *dir)
 {
@@ -611,19 +632,29 @@ static void numeric_label(struct an *a, struct numlabels *nl, int i)
 	smap_put(&nl->waiting, n, -1);
 }
 
-/* Sets the target of the branch or call at i, or leaves it -1. */
+/* Sets the target of the branch or call at i (its x->target holds its
+ * instruction's number till then), or -1. */
 static void resolve_target(struct an *a, struct numlabels *nl, int i)
 {
-	struct altr_stmt *s = &a->u->stmts[i];
 	struct aux *x = &a->x[i];
+	/* gcc's .L<n>, known from the reader (as label_get finds it) */
+	uint32_t n1 = a->u->ilabel ? a->u->ilabel[x->target] : 0;
+	if (n1 && n1 - 1 < (uint32_t)a->nlnum) {
+		x->target = a->lnum[n1 - 1] - 1;
+		if (x->target < 0)
+			x->bits |= AX_EXTERN;
+		return;
+	}
 	/* a named label's statement is the same wherever it is jumped to */
-	int *c = &a->tcache[s->iid];
+	int *c = &a->tcache[x->target];
 	if (*c) {
 		x->target = *c > 0 ? *c - 1 : -1;
 		if (*c < 0)
 			x->bits |= AX_EXTERN;
 		return;
 	}
+	x->target = -1;
+	const struct altr_stmt *s = &a->u->stmts[i];
 	struct altr_str t = target_name(&s->insn->ops[x->tgt]), d;
 	char dir;
 	if (!numeric_ref(t, &d, &dir)) {
@@ -658,6 +689,15 @@ static void functions_and_targets(struct an *a)
 
 	for (int i = 0; i < u->nstmts; i++) {
 		struct aux *x = &a->x[i];
+		/* (the label's statement or cache misses: loaded ahead) */
+		if (i + 8 < u->nstmts && a->x[i + 8].tgt >= 0) {
+			uint32_t id = (uint32_t)a->x[i + 8].target;
+			uint32_t n1 = u->ilabel ? u->ilabel[id] : 0;
+			if (n1 && n1 - 1 < (uint32_t)a->nlnum)
+				__builtin_prefetch(&a->lnum[n1 - 1]);
+			else
+				__builtin_prefetch(&a->tcache[id]);
+		}
 		if (x->kind == STMT_INSN) {
 			if (x->tgt >= 0)
 				resolve_target(a, &nl, i);
@@ -1002,6 +1042,8 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
 			                 ? altr_insn_class(s) : u->iclass[s->iid]);
+			if (x->tgt >= 0) /* for resolve_target */
+				x->target = (int)s->iid;
 		} else if (s->kind == STMT_LABEL) {
 			/* the name is read here, and its kind kept */
 			int n = dotl_number(&a, altr_stmt_name(s));

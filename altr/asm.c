@@ -495,6 +495,17 @@ struct memo {
 };
 _Static_assert(sizeof(struct memo) == 48, "a memo entry is 48 bytes");
 
+/* A branch or call to gcc's label .L<n> ("jne\t.L5"; half of sqlite3.s's
+ * instruction texts) reads as another of the same text before the label
+ * did: its instruction is that one's, but for the label (reading it
+ * depends on "." "L" and digits alone), so it is copied, not parsed. */
+struct jshape {
+	const char *p;            /* the text before the label; NULL: free */
+	uint32_t len, hash;
+	const struct altr_insn *insn; /* read from p's statement, whose label
+	                             is its one operand */
+};
+
 struct reader {
 	struct altr_unit *u;
 	int cap_lines, cap_stmts;
@@ -513,6 +524,8 @@ struct reader {
 	                             text in four lines needs (each doubling
 	                             faulted in a new table) */
 	struct memo scratch;      /* for a text too long for the memo */
+	struct jshape *jshapes;   /* branches to .L<n> by the text before */
+	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read holds a ':' */
 	struct {
 		const char *p;
@@ -574,10 +587,13 @@ static void new_iid(struct altr_unit *u, struct altr_stmt *s)
 		size_t n = u->cap_iclass ? 2 * u->cap_iclass : 4096;
 		u->iclass = altr_big_realloc(u->iclass, u->cap_iclass * sizeof *u->iclass,
 		                             n * sizeof *u->iclass);
+		u->ilabel = altr_big_realloc(u->ilabel, u->cap_iclass * sizeof *u->ilabel,
+		                             n * sizeof *u->ilabel);
 		u->cap_iclass = n;
 	}
 	s->iid = u->ninsn_ids++;
 	u->iclass[s->iid] = altr_insn_class(s);
+	u->ilabel[s->iid] = altr_insn_label(s, u->iclass[s->iid]);
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
@@ -785,6 +801,77 @@ static int read_insn(struct reader *r, struct altr_stmt *s, struct altr_str t)
 	return M_INSN;
 }
 
+/* The length of t before a last word .L<digits> after a blank, or 0. */
+static size_t dotl_shape(struct altr_str t)
+{
+	size_t i = t.len;
+	while (i > 0 && t.p[i - 1] >= '0' && t.p[i - 1] <= '9')
+		i--;
+	if (i == t.len || i < 4 || t.p[i - 1] != 'L' || t.p[i - 2] != '.' ||
+	    (t.p[i - 3] != ' ' && t.p[i - 3] != '\t'))
+		return 0;
+	return i - 2;
+}
+
+static struct jshape *jshape_slot(const struct reader *r, const char *p,
+                                  size_t len, uint32_t h)
+{
+	size_t mask = r->capjshapes - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct jshape *e = &r->jshapes[i];
+		if (!e->p || (e->hash == h && e->len == len &&
+		              memcmp(e->p, p, len) == 0))
+			return e;
+	}
+}
+
+/* The instruction of text t (new to the memo), copied from one read
+ * before whose text differs only in its .L label, or NULL. */
+static struct altr_insn *jshape_insn(struct reader *r, struct altr_str t)
+{
+	size_t n = dotl_shape(t);
+	if (!n || !r->capjshapes)
+		return NULL;
+	struct jshape *e = jshape_slot(r, t.p, n, altr_hash(t.p, n));
+	if (!e->p)
+		return NULL;
+	struct altr_insn *in = new_insn(r->u, e->insn);
+	rebase(in, t.p - e->p);
+	in->ops[0].text.len = t.len - n;
+	in->ops[0].disp_len = (uint32_t)(t.len - n);
+	return in;
+}
+
+/* Keeps in, just read from text t, for the texts that differ from t
+ * only in its .L label, if in is a branch or call to it. */
+static void jshape_keep(struct reader *r, struct altr_str t,
+                        const struct altr_insn *in)
+{
+	size_t n = dotl_shape(t);
+	const struct altr_operand *op = &in->ops[0];
+	if (!n || in->nops != 1 || op->kind != OPK_TARGET || op->star ||
+	    op->deco_len || op->text.p != t.p + n ||
+	    op->text.len != t.len - n || op->disp_off ||
+	    op->disp_len != t.len - n)
+		return;
+	if (2 * (r->njshapes + 1) > r->capjshapes) {
+		struct jshape *old = r->jshapes;
+		size_t cap = r->capjshapes;
+		r->capjshapes = cap ? 2 * cap : 64;
+		r->jshapes = altr_xcalloc(r->capjshapes, sizeof *r->jshapes);
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].p)
+				*jshape_slot(r, old[i].p, old[i].len, old[i].hash) = old[i];
+		free(old);
+	}
+	uint32_t h = altr_hash(t.p, n);
+	struct jshape *e = jshape_slot(r, t.p, n, h);
+	if (!e->p) {
+		*e = (struct jshape){t.p, (uint32_t)n, h, in};
+		r->njshapes++;
+	}
+}
+
 static void add_piece(struct reader *r, struct altr_str t, int line)
 {
 	for (;;) {
@@ -851,7 +938,16 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_INSN;
 		s->insn = e->insn;
 	} else {
-		int what = read_insn(r, s, t);
+		struct altr_insn *in = jshape_insn(r, t);
+		int what = M_INSN;
+		if (in) {
+			s->kind = STMT_INSN;
+			s->insn = in;
+		} else {
+			what = read_insn(r, s, t);
+			if (what == M_INSN && s->insn)
+				jshape_keep(r, t, s->insn);
+		}
 		if (what != M_INSN || !s->insn) {
 			memo_set(r, e, what, NULL);
 			return;
@@ -1056,6 +1152,7 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 			break;
 	}
 	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
+	free(r.jshapes);
 	return r.macro_line;
 }
 
@@ -1097,6 +1194,7 @@ void altr_asm_free(struct altr_unit *u)
 	altr_big_free(u->lines, u->cap_lines * sizeof *u->lines);
 	free(u->comments);
 	altr_big_free(u->iclass, u->cap_iclass * sizeof *u->iclass);
+	altr_big_free(u->ilabel, u->cap_iclass * sizeof *u->ilabel);
 	free(u->funcs);
 	if (u->unexpanded) {
 		free(u->src);

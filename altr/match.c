@@ -504,6 +504,7 @@ struct altr_refilter {
 	                            subject must be one of them */
 	bool whole_exact;        /* ... and M exactly these, without groups */
 	int nwhole;              /* whole: how many strings */
+	int nlit;                /* else: how many literals */
 	uint64_t wlens;          /* whole: bit n set if a string is n bytes
 	                            long (n < 64; bit 63: any longer) */
 	uint64_t wfirst[4];      /* whole: bit c set if one starts with c */
@@ -597,6 +598,7 @@ void altr_re_prefilter(struct altr_expr *e)
 			}
 	struct altr_refilter *f = altr_xcalloc(1, sizeof *f);
 	f->exact = exact;
+	f->nlit = l.n;
 	for (int i = 0; i < l.n; i++) {
 		unsigned char c0 = (unsigned char)l.str[i][0];
 		if (!f->first[c0] && f->nfirst >= 0) {
@@ -1169,6 +1171,94 @@ int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
 	m->gfirst[entry] = first;
 	m->gn[entry] = m->ng - first;
 	return entry;
+}
+
+/* Whether string w has a byte no label has. */
+static bool has_nonlabel(const char *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!altr_label_char(w[i]))
+			return true;
+	return false;
+}
+
+/* Whether regex test e, on a subject that is a label or ends with one
+ * (text p[0..plen) then the label), fails for every label: its filter
+ * says what any match holds, and that cannot be found there. */
+static bool fails_for_any_label(const struct altr_expr *e, const char *p,
+                                size_t plen)
+{
+	const struct altr_refilter *f = e->filter;
+	if (!f || memchr(p, 0, plen))
+		return false;
+	if (f->whole) { /* the subject is one of the strings */
+		for (int k = 0; k < f->nwhole; k++)
+			if (f->len[k] > plen && memcmp(f->str[k], p, plen) == 0 &&
+			    !has_nonlabel(f->str[k] + plen, f->len[k] - plen))
+				return false;
+		return true;
+	}
+	/* one of the literals (or its first LIT_LEN bytes) is in any match:
+	 * each must be neither in p, nor in a label, nor partly in p and
+	 * partly in a label */
+	for (int k = 0; k < f->nlit; k++) {
+		size_t n = f->len[k];
+		const char *l = f->str[k];
+		if (!n || !has_nonlabel(l, n) ||
+		    (plen >= n && memmem(p, plen, l, n)))
+			return false;
+		for (size_t i = 1; i < n; i++)
+			if (i <= plen && memcmp(p + plen - i, l, i) == 0 &&
+			    !has_nonlabel(l + i, n - i))
+				return false;
+	}
+	return true;
+}
+
+/* e evaluated as the matcher does (leaves left to right, with short
+ * cuts) on s, whose label follows its text's first plen bytes: 1 or 0,
+ * or -1 when that may depend on the label.  A regex test on a subject
+ * holding the label is known only when it fails for any label. */
+static int blind_eval(const struct altr_expr *e, const struct altr_stmt *s,
+                      size_t plen)
+{
+	const struct altr_insn *in = s->insn;
+	struct altr_str caps[10];
+	int l;
+	switch (e->op) {
+	case EX_TRUE:
+		return 1;
+	case EX_NOT:
+		l = blind_eval(e->l, s, plen);
+		return l < 0 ? l : !l;
+	case EX_AND:
+		l = blind_eval(e->l, s, plen);
+		return l == 1 ? blind_eval(e->r, s, plen) : l;
+	case EX_OR:
+		l = blind_eval(e->l, s, plen);
+		return l == 0 ? blind_eval(e->r, s, plen) : l;
+	case EX_PRED:
+		return eval_pred(e->pred, s);
+	case EX_CMP:
+		return eval_cmp(e, in);
+	case EX_MATCH:
+		break;
+	}
+	bool label = e->subj == SUBJ_INSN ||
+	             (e->subj == SUBJ_OP && e->opnd == 1) ||
+	             (e->subj == SUBJ_MEM && altr_insn_mem_operand(in) == &in->ops[0]);
+	if (!label)
+		return eval_match(e, s, caps, NULL);
+	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text.p, plen)
+	                         : fails_for_any_label(e, "", 0))
+		return e->negate;
+	return -1;
+}
+
+bool altr_expr_label_blind(const struct altr_expr *e,
+                           const struct altr_stmt *s, size_t plen)
+{
+	return !e || blind_eval(e, s, plen) >= 0;
 }
 
 _Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
