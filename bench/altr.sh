@@ -72,7 +72,11 @@ tgcc=$(best "$gcc_reps" gcc -O2 -S -o sqlite3.s sqlite3.c)
 # The flags rdb-cc adds for trace.rules (reserved registers, no red zone)
 # change the code a little; plain -O2 is the realistic bulk input here.
 echo "bench/altr: altr -r $(basename "$rules"), best of $reps" >&2
-taltr=$(best "$reps" "$altr" -q -r "$rules" -o sqlite3.rdb.s sqlite3.s)
+# altr takes about 0.1 s: /usr/bin/time's 10 ms steps would be 10%;
+# timeit reads wait4's rusage in microseconds.
+gcc -O2 -Wall -o "$d/timeit" "$repo/bench/timeit.c" || die "cannot build timeit"
+taltr=$("$d/timeit" "$reps" /dev/null /dev/null "$altr" -q -r "$rules" -o sqlite3.rdb.s sqlite3.s) ||
+	die "failed: $altr -q -r $rules -o sqlite3.rdb.s sqlite3.s"
 size=$(wc -c < sqlite3.s)
 osize=$(wc -c < sqlite3.rdb.s)
 lines=$(wc -l < sqlite3.s)
@@ -82,8 +86,8 @@ awk -v s="$size" -v o="$osize" -v l="$lines" -v gw="$1" -v gc="$2" -v aw="$3" -v
 	-v r="$(basename "$rules")" 'BEGIN {
 	printf "input:  sqlite3.c -> gcc -O2 -S: %.1f MB, %d lines\n", s / 1e6, l
 	printf "output: %.1f MB with %s (%.2fx the input)\n", o / 1e6, r, o / s
-	printf "gcc -O2 -S: %8.3f s wall, %8.3f s CPU\n", gw, gc
-	printf "altr:       %8.3f s wall, %8.3f s CPU\n", aw, ac
+	printf "gcc -O2 -S: %8.3f s wall, %8.4f s CPU\n", gw, gc
+	printf "altr:       %8.4f s wall, %8.4f s CPU\n", aw, ac
 	printf "altr speed: %.1f MB/s of CPU time (%.1f MB/s wall)\n", s / 1e6 / ac, s / 1e6 / aw
 	printf "altr / gcc -O2 -S: %.4f in CPU time, %.4f wall (translation adds %.1f%% to compile time)\n",
 		ac / gc, aw / gw, 100 * ac / gc
