@@ -357,7 +357,8 @@ static int dead_stack(struct span d[3])
 {
 	int n = 0;
 	uintptr_t sp = RT->interval_sp;
-	for (size_t i = 0; i < RT->nmaps; i++) {
+	int on_alt = sp >= RT->iv_alt_lo && sp < RT->iv_alt_hi;
+	for (size_t i = 0; i < RT->nmaps && !on_alt; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (sp > m->start && sp < m->end) {
 			d[n].lo = m->kind == RDB_TF_MAP_STACK || sp - m->start < DEAD_WINDOW
@@ -366,7 +367,7 @@ static int dead_stack(struct span d[3])
 			break;
 		}
 	}
-	if (RT->iv_alt_hi > RT->iv_alt_lo && !(sp >= RT->iv_alt_lo && sp < RT->iv_alt_hi)) {
+	if (RT->iv_alt_hi > RT->iv_alt_lo) { /* STACK holds it whole */
 		d[n].lo = RT->iv_alt_lo;
 		d[n++].hi = RT->iv_alt_hi;
 	}
@@ -514,9 +515,26 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, in == main ? stack_floor(in) : sp & ~7ull, in->end);
 	if (main && main != in)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
-	uint64_t live = RDB_SIGSTACK_ADDR + RT->sigstack_size;
-	if (live < RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE && !(in && in->start == RDB_SIGSTACK_ADDR))
-		send_blob(RDB_TF_STACK, interval, live, RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE);
+	uint64_t live = RDB_SIGSTACK_ADDR + RT->sigstack_size, end = RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE;
+	if (live < end && !(in && in->start == RDB_SIGSTACK_ADDR))
+		send_blob(RDB_TF_STACK, interval, live, end);
+	/* the stacks the live handler calls interrupted (a coroutine's) */
+	for (uint64_t at = live; at < end;) {
+		const struct rdb_hcall *h = (const struct rdb_hcall *)at;
+		uint64_t isp = rdb_gregs(h->uc)[REG_RSP];
+		for (size_t i = 0; i < RT->nmaps; i++) {
+			const struct rdb_tf_map *m = &RT->maps[i];
+			if (isp >= m->start && isp < m->end && m != in && m != main &&
+			    m->start != RDB_SIGSTACK_ADDR)
+				send_blob(RDB_TF_STACK, interval, isp & ~7ull, m->end);
+		}
+		at = RDB_SIGSTACK_ADDR + h->ss_back[2];
+	}
+	/* the program's alternate stack whole: what its handlers left there */
+	uint64_t alo, ahi;
+	rdb_altstack(&alo, &ahi);
+	if (ahi > alo)
+		send_blob(RDB_TF_STACK, interval, alo, ahi);
 }
 
 static void arm_timer(void)

@@ -67,7 +67,8 @@
  *   The syscall stack: where the entry stub runs the runtime's part of a
  *   program syscall (syscall.S). */
 #define RDB_SIGSTACK_ADDR 0x700000000000
-#define RDB_SIGSTACK_SIZE 0x800000 /* 8 MiB, like a main stack */
+#define RDB_SIGSTACK_SIZE 0x4000000 /* 64 MiB (address space: each nested
+                                      delivery costs a kernel frame and ours) */
 #define RDB_SCSTACK_ADDR 0x500300000000
 #define RDB_SCSTACK_SIZE 0x100000
 

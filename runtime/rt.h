@@ -84,6 +84,8 @@ struct rdb_state {
 	                        (unrecorded only): their calls stay on their
 	                        stack (syscall.S) */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
+	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
+	                         interrupted */
 	long *sp;            /* the initial stack: argc, argv, envp, auxv */
 	long argc;
 	char **argv, **envp;

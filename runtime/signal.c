@@ -308,6 +308,10 @@ static void settle(uint64_t sp)
 
 void rdb_signal_stub_enter(long nr, const long a[6])
 {
+	/* A handler that interrupted a syscall's runtime part (unrecorded)
+	 * and was left by longjmp: the program is above that call again. */
+	if (RT->sc_nest && (uintptr_t)a > RT->sc_nest_sp)
+		RT->sc_nest = 0;
 	RT->stub_sp = (uintptr_t)a;
 	/* The kernel's alternate stack is cut no lower than the live calls
 	 * need (after longjmps out of handlers, each delivery would cut it
@@ -392,7 +396,7 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 	if (ss && on)
 		return -RDB_EPERM;
 	if (ss) {
-		uint64_t flags = (uint32_t)ss[1];
+		uint64_t flags = (uint32_t)ss[1] & ~(uint64_t)SS_ONSTACK; /* Linux ignores it */
 		if (flags & ~(uint64_t)(SS_DISABLE | SS_AUTODISARM))
 			return -RDB_EINVAL;
 		if (flags & SS_DISABLE) {
@@ -632,9 +636,11 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * of a syscall: the program is at its call. */
 	uint64_t isp = gregs(uc)[REG_RSP], stub_sp = RT->stub_sp;
 	int in_call = isp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE;
+	uint64_t nest_sp = RT->sc_nest_sp;
 	if (in_call) {
 		isp = stub_sp;
 		RT->sc_nest++;
+		RT->sc_nest_sp = stub_sp;
 	}
 	struct rdb_hcall here, *h = &here;
 	uintptr_t hsp = handler_sp(&v, isp);
@@ -656,17 +662,37 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	                        {RDB_SIGSTACK_ADDR, 0, back}, 0};
 	if (hsp)
 		RT->sigstack_kernel = h->ss[2];
+	/* The handler sees the program's alternate stack in its context, as
+	 * the kernel saves it (then disarms it, with SS_AUTODISARM), and its
+	 * return sets it from there (rt_sigreturn's restore_altstack). */
+	uint64_t *ss = (uint64_t *)((char *)uc + 16);
+	int off = (RT->prog_ss[1] & 2) || !RT->prog_ss[2];
+	ss[0] = off ? 0 : RT->prog_ss[0];
+	ss[1] = off ? 2 /* SS_DISABLE */ : RT->prog_ss[1];
+	ss[2] = off ? 0 : RT->prog_ss[2];
+	if (!off && (RT->prog_ss[1] & (1ull << 31) /* SS_AUTODISARM */)) {
+		RT->prog_ss[0] = RT->prog_ss[2] = 0;
+		RT->prog_ss[1] = 2;
+	}
 	rdb_call_handler(h);
+	if ((uint32_t)ss[1] & 2) {
+		RT->prog_ss[0] = RT->prog_ss[2] = 0;
+		RT->prog_ss[1] = 2;
+	} else if (ss[2] >= 2048 /* MINSIGSTKSZ */) {
+		RT->prog_ss[0] = ss[0];
+		RT->prog_ss[1] = (uint32_t)ss[1] & (1u << 31);
+		RT->prog_ss[2] = ss[2];
+	}
 	RT->sigstack_size = back;
 	if (hsp)
 		RT->sigstack_kernel = back;
 	if (in_call) {
 		RT->sc_nest--;
+		RT->sc_nest_sp = nest_sp;
 		RT->stub_sp = stub_sp;
 	}
 	/* rt_sigreturn sets the kernel's alternate stack from the frame: to
 	 * what it is now (wider, if calls left by longjmp were reclaimed) */
-	uint64_t *ss = (uint64_t *)((char *)uc + 16);
 	ss[0] = RDB_SIGSTACK_ADDR;
 	ss[1] = 0;
 	ss[2] = RT->sigstack_kernel;

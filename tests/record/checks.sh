@@ -4,7 +4,7 @@
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
-#       sigstack-guard.
+#       sigstack-guard | altstack-from-k.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -419,6 +419,21 @@ sigstack-guard)
 	cmp -s plain.out rec.out || fail "the recorded run printed something else"
 	"$RDB" replay t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
 	cmp -s rec.out rep.out || fail "the replay printed something else"
+	;;
+altstack-from-k)
+	# Boundaries inside SA_ONSTACK handlers, replayed from every interval
+	# (an adversarial helper's programs): a handler that interrupted code
+	# on a coroutine stack (its frames above the interrupted %rsp are saved
+	# too; the replay crashed at pc 0 for 61 of 67 K), an alternate stack
+	# in .bss right above globals the handler reads (they lost their values
+	# as "dead stack": 43 of 46 K diverged), and never-written locals read
+	# in a handler on the alternate stack (saved whole now: 26 of 90 K).
+	for p in coro-alt bss-altstack uninit-alt; do
+		build $p $p
+		"$RDB" record --checksum --every-sic 2000 -o $p.t -- ./$p > $p.out 2> $p.err ||
+			{ cat $p.err; fail "record $p"; }
+		from_each $p.t $p.out 0
+	done
 	;;
 sigkill-intervals)
 	# killed by SIGKILL after many intervals: every complete interval
