@@ -1,11 +1,33 @@
 /* restart: a blocking read interrupted by a signal whose handler has
  * SA_RESTART: the runtime cuts the call short, runs the handler, and runs
  * the call again, as the kernel would restart it.  The child signals the
- * parent while it waits, then writes. */
+ * parent once it waits in read (/proc/PID/syscall says so), then writes. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* 1 once pid is blocked in read(2) (syscall 0), within about 10 s; where
+ * the file cannot be read (ptrace rules), 1 after 200 ms. */
+static int wait_in_read(pid_t pid)
+{
+	char path[64], buf[64];
+	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+	for (int i = 0; i < 5000; i++) {
+		int fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			usleep(200000);
+			return 1;
+		}
+		ssize_t n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n >= 2 && buf[0] == '0' && buf[1] == ' ')
+			return 1;
+		usleep(2000);
+	}
+	return 0;
+}
 
 static volatile int handled;
 
@@ -21,7 +43,9 @@ int main(void)
 		return 1;
 	pid_t parent = getpid(), pid = fork();
 	if (pid == 0) {
-		usleep(200000); /* the parent waits in read by then */
+		if (!wait_in_read(parent))
+			_exit(2);
+		usleep(20000);
 		kill(parent, SIGUSR1);
 		usleep(100000);
 		if (write(p[1], "x", 1) != 1)
