@@ -16,12 +16,13 @@ static int wait_in_read(pid_t pid)
 	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
 	for (int i = 0; i < 5000; i++) {
 		int fd = open(path, O_RDONLY);
-		if (fd < 0) {
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n < 0) {
 			usleep(200000);
 			return 1;
 		}
-		ssize_t n = read(fd, buf, sizeof buf - 1);
-		close(fd);
 		if (n >= 2 && buf[0] == '0' && buf[1] == ' ')
 			return 1;
 		usleep(2000);
