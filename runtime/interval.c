@@ -373,7 +373,7 @@ static int dead_stack(struct span d[3])
 	}
 	/* the runtime's signal stack below its live frames, where replay's
 	 * own signal frames go */
-	if (!(sp >= RDB_SIGSTACK_ADDR && sp < RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE)) {
+	if (!rdb_on_sigstack(sp)) {
 		d[n].lo = RDB_SIGSTACK_ADDR;
 		d[n++].hi = RDB_SIGSTACK_ADDR + RT->iv_sigstack_size;
 	}

@@ -389,6 +389,9 @@ void rdb_signal_reserve(int sig);
 /* The program's alternate signal stack [lo, hi) as the kernel has it; 0, 0
  * if none. */
 void rdb_altstack(uint64_t *lo, uint64_t *hi);
+/* sp on the runtime's signal stack, or on its syscall stack (layout.h) */
+static inline int rdb_on_sigstack(uint64_t sp) { return sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE; }
+static inline int rdb_on_scstack(uint64_t sp) { return sp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE; }
 void rdb_signal_reinstall(void);
 #define UC_GREGS 40
 #define UC_SIGMASK 296

@@ -135,6 +135,29 @@ void rdb_altstack(uint64_t *lo, uint64_t *hi)
 	*hi = off ? 0 : RT->prog_ss[0] + RT->prog_ss[2];
 }
 
+/* The kernel's alternate stack: the runtime's signal stack's lowest size
+ * bytes (the rest: live frames under program handlers' calls). */
+static long kernel_sigstack(uint64_t size)
+{
+	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, size};
+	RT->sigstack_kernel = size;
+	return rdb_sys2(__NR_sigaltstack, ss, 0);
+}
+
+/* sp is on the program's alternate stack (the kernel's test). */
+static int on_altstack(uint64_t sp)
+{
+	uint64_t lo, hi;
+	rdb_altstack(&lo, &hi);
+	return hi > lo && sp > lo && sp <= hi;
+}
+
+static void altstack_off(void)
+{
+	RT->prog_ss[0] = RT->prog_ss[2] = 0;
+	RT->prog_ss[1] = 2; /* SS_DISABLE */
+}
+
 /* Replay from an interval: the kernel learns the program's view again. */
 static int queued_at(int signo)
 {
@@ -296,7 +319,7 @@ static int call_mask(long nr, const long *a, uint64_t *m)
  * cut: signal.c rdb_sig_entry.) */
 static void settle(uint64_t sp)
 {
-	if (sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE || sp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE)
+	if (rdb_on_sigstack(sp) || rdb_on_scstack(sp))
 		return;
 	while (RT->sigstack_size < RDB_SIGSTACK_SIZE) {
 		const struct rdb_hcall *h = (const void *)(RDB_SIGSTACK_ADDR + RT->sigstack_size);
@@ -317,11 +340,8 @@ void rdb_signal_stub_enter(long nr, const long a[6])
 	 * need (after longjmps out of handlers, each delivery would cut it
 	 * lower); here %rsp is not on it, so it may change. */
 	settle((uintptr_t)a);
-	if (RT->sigstack_kernel != RT->sigstack_size) {
-		uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RT->sigstack_size};
-		rdb_sys2(__NR_sigaltstack, ss, 0);
-		RT->sigstack_kernel = RT->sigstack_size;
-	}
+	if (RT->sigstack_kernel != RT->sigstack_size)
+		kernel_sigstack(RT->sigstack_size);
 	RT->in_stub = 1;
 	RT->sc_mask_ok = call_mask(nr, a, &RT->sc_mask);
 	RT->restore_ok = 0; /* (taken by the handler it was for, or stale) */
@@ -390,7 +410,7 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 {
 	enum { SS_ONSTACK = 1, SS_DISABLE = 2, SS_AUTODISARM = 1u << 31, MINSIGSTKSZ = 2048 };
 	uint64_t o[3] = {RT->prog_ss[0], RT->prog_ss[1], RT->prog_ss[2]};
-	int on = o[2] && !(o[1] & SS_DISABLE) && sp > o[0] && sp - o[0] <= o[2];
+	int on = on_altstack(sp);
 	if ((ss && !rdb_covered((uintptr_t)ss, 24)) || (old && !rdb_covered((uintptr_t)old, 24)))
 		return -RDB_EFAULT;
 	if (ss && on)
@@ -399,15 +419,11 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 		uint64_t flags = (uint32_t)ss[1] & ~(uint64_t)SS_ONSTACK; /* Linux ignores it */
 		if (flags & ~(uint64_t)(SS_DISABLE | SS_AUTODISARM))
 			return -RDB_EINVAL;
-		if (flags & SS_DISABLE) {
-			RT->prog_ss[0] = RT->prog_ss[2] = 0;
-		} else {
-			if (ss[2] < MINSIGSTKSZ)
-				return -RDB_ENOMEM;
-			RT->prog_ss[0] = ss[0];
-			RT->prog_ss[2] = ss[2];
-		}
+		if (!(flags & SS_DISABLE) && ss[2] < MINSIGSTKSZ)
+			return -RDB_ENOMEM;
+		RT->prog_ss[0] = flags & SS_DISABLE ? 0 : ss[0];
 		RT->prog_ss[1] = flags;
+		RT->prog_ss[2] = flags & SS_DISABLE ? 0 : ss[2];
 	}
 	if (old) {
 		old[0] = o[0];
@@ -421,13 +437,11 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
  * starts with none of its own (execve drops it). */
 static void own_sigstack(void)
 {
-	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RDB_SIGSTACK_SIZE};
-	RT->sigstack_size = RT->sigstack_kernel = RDB_SIGSTACK_SIZE;
-	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
+	RT->sigstack_size = RDB_SIGSTACK_SIZE;
+	long r = kernel_sigstack(RDB_SIGSTACK_SIZE);
 	if (r < 0)
 		rdb_die("cannot set the runtime's signal stack (error %ld)\n", -r);
-	RT->prog_ss[0] = RT->prog_ss[2] = 0;
-	RT->prog_ss[1] = 2; /* SS_DISABLE */
+	altstack_off();
 }
 
 void rdb_signal_init(void)
@@ -574,12 +588,12 @@ static void default_action(int sig, void *si, void *uc)
  * let in as a handler returned).  sp: the interrupted program's %rsp. */
 static uintptr_t handler_sp(const struct rdb_ksigaction *v, uint64_t sp)
 {
-	if (sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE)
+	if (rdb_on_sigstack(sp))
 		return 0;
-	uint64_t lo = RT->prog_ss[0], size = RT->prog_ss[2];
-	int usable = size && !(RT->prog_ss[1] & 2 /* SS_DISABLE */);
-	if ((v->flags & RDB_SA_ONSTACK) && usable && !(sp > lo && sp - lo <= size))
-		return (lo + size) & ~15ull;
+	uint64_t lo, hi;
+	rdb_altstack(&lo, &hi);
+	if ((v->flags & RDB_SA_ONSTACK) && hi > lo && !on_altstack(sp))
+		return hi & ~15ull;
 	return (sp - 128) & ~15ull;
 }
 
@@ -635,7 +649,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	/* Unrecorded, a signal may come in the middle of the runtime's part
 	 * of a syscall: the program is at its call. */
 	uint64_t isp = gregs(uc)[REG_RSP], stub_sp = RT->stub_sp;
-	int in_call = isp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE;
+	int in_call = rdb_on_scstack(isp);
 	uint64_t nest_sp = RT->sc_nest_sp;
 	if (in_call) {
 		isp = stub_sp;
@@ -665,20 +679,17 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	/* The handler sees the program's alternate stack in its context, as
 	 * the kernel saves it (then disarms it, with SS_AUTODISARM), and its
 	 * return sets it from there (rt_sigreturn's restore_altstack). */
-	uint64_t *ss = (uint64_t *)((char *)uc + 16);
-	int off = (RT->prog_ss[1] & 2) || !RT->prog_ss[2];
-	ss[0] = off ? 0 : RT->prog_ss[0];
-	ss[1] = off ? 2 /* SS_DISABLE */ : RT->prog_ss[1];
-	ss[2] = off ? 0 : RT->prog_ss[2];
-	if (!off && (RT->prog_ss[1] & (1ull << 31) /* SS_AUTODISARM */)) {
-		RT->prog_ss[0] = RT->prog_ss[2] = 0;
-		RT->prog_ss[1] = 2;
-	}
+	uint64_t *ss = (uint64_t *)((char *)uc + 16), alo, ahi;
+	rdb_altstack(&alo, &ahi);
+	ss[0] = alo;
+	ss[1] = ahi > alo ? RT->prog_ss[1] : 2 /* SS_DISABLE */;
+	ss[2] = ahi - alo;
+	if (ahi > alo && (RT->prog_ss[1] & (1ull << 31) /* SS_AUTODISARM */))
+		altstack_off();
 	rdb_call_handler(h);
-	if ((uint32_t)ss[1] & 2) {
-		RT->prog_ss[0] = RT->prog_ss[2] = 0;
-		RT->prog_ss[1] = 2;
-	} else if (ss[2] >= 2048 /* MINSIGSTKSZ */) {
+	if ((uint32_t)ss[1] & 2)
+		altstack_off();
+	else if (ss[2] >= 2048 /* MINSIGSTKSZ */) {
 		RT->prog_ss[0] = ss[0];
 		RT->prog_ss[1] = (uint32_t)ss[1] & (1u << 31);
 		RT->prog_ss[2] = ss[2];
