@@ -110,12 +110,9 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		 * of it at this instant (its changes are SHARED records). */
 		if (m[i].kind == RDB_TF_MAP_SHARED_EXT)
 			continue;
-		/* The runtime's signal stack: its frames, not the program's. */
-		if (m[i].start == RDB_SIGSTACK_ADDR)
-			continue;
 		/* Stacks are left out: a frame's uninitialized slots hold what
-		 * the runtime's frames and signal frames left there, which
-		 * differs in replay (the registers are compared instead). */
+		 * earlier frames left there (the registers are compared
+		 * instead). */
 		if (m[i].kind == RDB_TF_MAP_STACK ||
 		    (g[REG_RSP] >= m[i].start && g[REG_RSP] < m[i].end))
 			continue;

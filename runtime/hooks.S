@@ -11,7 +11,23 @@
  * %r12 (N > 8: x87 tbyte 10, 16, fnstenv 28, ymm 32, zmm 64, fnsave 108,
  * fxsave 512).  Pure assembly: per 8-byte piece, the inline hook's one
  * store (R plane for a read, S plane for a write); %r12 and the flags
- * survive too. */
+ * survive too.
+ *
+ * __rdb_stack_switch: called just before an instruction that loads %rsp
+ * from elsewhere (musl's longjmp, a coroutine switch), the new %rsp in
+ * %r12.  The stack it moves to may be one the last boundary did not save
+ * (a boundary saves the main stack, and the stack %rsp was on then), and
+ * reads there are not hooked: mark RDB_SWITCH_WINDOW bytes of it, from
+ * the new %rsp up, read, so that the next boundary traces their values
+ * as they were when the interval began (a suspended coroutine's frames).
+ * Once per interval and stack (the planes are cleared at a boundary: a
+ * marked byte at the new %rsp says it is done); never for the main stack
+ * or the stack the interval began on (the boundary saved them, and below
+ * that one's %rsp lies its dead window, where marks would only make
+ * --verify compare never-written locals).
+ * Record and replay run it alike (it is not listed among the hooks replay
+ * removes): its frame below %rsp, like every hook's, is the same in both,
+ * and so are the marks --verify compares. */
 #include "layout.h"
 #include "asm-macros.h"
 
@@ -150,5 +166,48 @@ __rdb_wide_begin:
 	.globl __rdb_wide_end
 	.hidden __rdb_wide_end
 __rdb_wide_end:
+
+/* ------------------------------------------------------- stack switches */
+
+	.globl __rdb_stack_switch
+	.hidden __rdb_stack_switch
+	.type __rdb_stack_switch,@function
+__rdb_stack_switch:
+	.cfi_startproc
+	pushfq
+	.cfi_adjust_cfa_offset 8
+	PUSH_CFI %rax, %rcx, %rdi
+	movabs $(RDB_STATE_ADDR + RDB_STATE_MAIN_LO), %rax
+	cmp (%rax), %r12
+	jae 1f				/* the main stack: saved whole */
+	cmp (RDB_STATE_SAVED_LO - RDB_STATE_MAIN_LO)(%rax), %r12
+	jb 2f
+	cmp (RDB_STATE_SAVED_HI - RDB_STATE_MAIN_LO)(%rax), %r12
+	jb 1f				/* the stack the boundary saved */
+2:
+	movabs $RDB_COVER_LO, %rax
+	cmp %rax, %r12
+	jb 1f
+	movabs $(RDB_COVER_HI - RDB_SWITCH_WINDOW), %rax
+	cmp %rax, %r12
+	jae 1f
+	cmpb $RDB_R_READ, (%r12,%r14)
+	je 1f				/* marked in this interval */
+	lea (%r12,%r14), %rdi
+	mov $RDB_SWITCH_WINDOW, %ecx
+	mov $RDB_R_READ, %eax
+	cld
+	rep stosb
+1:	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	popfq
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size __rdb_stack_switch, .-__rdb_stack_switch
 
 	.section .note.GNU-stack,"",@progbits

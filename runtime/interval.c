@@ -340,10 +340,8 @@ static int scanned(const struct rdb_tf_map *m)
 
 /* Memory dead when the interval started, which gets no values: below the
  * interval's first %rsp (the main stack: its STACK record holds it whole;
- * a window in any other mapping: a coroutine's stack in the heap), the
- * program's alternate stack unless %rsp was on it, and the runtime's
- * signal stack below its live frames, where replay's boundary handler has
- * its frames when it writes the interval's values (DESIGN.md invariant
+ * a window in any other mapping: a coroutine's stack in the heap), and the
+ * program's alternate stack unless %rsp was on it (DESIGN.md invariant
  * 6).  Returns how many ranges.  The window: what the interval reads there
  * it has written first (a handler's or coroutine's locals) but for
  * uninitialised slots; it was 256 KiB, and a coroutine's data 64 KiB below
@@ -353,7 +351,7 @@ struct span {
 	uintptr_t lo, hi;
 };
 
-static int dead_stack(struct span d[3])
+static int dead_stack(struct span d[2])
 {
 	int n = 0;
 	uintptr_t sp = RT->interval_sp;
@@ -371,12 +369,6 @@ static int dead_stack(struct span d[3])
 		d[n].lo = RT->iv_alt_lo;
 		d[n++].hi = RT->iv_alt_hi;
 	}
-	/* the runtime's signal stack below its live frames, where replay's
-	 * own signal frames go */
-	if (!rdb_on_sigstack(sp)) {
-		d[n].lo = RDB_SIGSTACK_ADDR;
-		d[n++].hi = RDB_SIGSTACK_ADDR + RT->iv_sigstack_size;
-	}
 	return n;
 }
 
@@ -385,7 +377,7 @@ static void scan_into(int slot)
 	struct scan s = {slot_buf(slot), 0, 0, 1, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
-	struct span dead[3];
+	struct span dead[2];
 	int ndead = dead_stack(dead);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
@@ -433,16 +425,6 @@ void rdb_interval_forget(uintptr_t a, size_t n)
 
 /* ---- the boundary's records --------------------------------------------- */
 
-static uint32_t fp_size(const uint8_t *fp)
-{
-	uint32_t magic, size;
-	rdb_memcpy(&magic, fp + 464, 4);
-	rdb_memcpy(&size, fp + 468, 4);
-	if (magic == 0x46505853u && size >= 512 && size <= sizeof RT->fpbuf)
-		return size;
-	return 512;
-}
-
 static void send_context(void *uc, uint64_t interval)
 {
 	struct rdb_tf_context *cp = &RT->ctx.c; /* off the (maybe alternate) signal stack */
@@ -461,11 +443,11 @@ static void send_context(void *uc, uint64_t interval)
 	cp->sc_id = RT->sc_id;
 	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
 	cp->reserved_blocked = RT->reserved_blocked;
-	cp->sigstack_size = (uint32_t)RT->sigstack_size;
+	cp->hframe = RT->hframe;
 	cp->nqueued = (uint64_t)RT->nqueued;
 	rdb_memcpy(RT->ctx.q, RT->queued, RT->nqueued * sizeof RT->queued[0]);
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
-	cp->fpsize = fp ? fp_size(fp) : 0;
+	cp->fpsize = fp ? rdb_xstate_size(fp) : 0;
 	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp + RT->nqueued * sizeof RT->queued[0], fp,
 	             cp->fpsize);
 }
@@ -495,46 +477,78 @@ static uint64_t stack_floor(const struct rdb_tf_map *m)
 	return m->end;
 }
 
+/* The mapping holding a, or 0. */
+static const struct rdb_tf_map *map_at(uint64_t a)
+{
+	for (size_t i = 0; i < RT->nmaps; i++)
+		if (a >= RT->maps[i].start && a < RT->maps[i].end)
+			return &RT->maps[i];
+	return 0;
+}
+
 /* The main stack whole, from the lowest page the program ever wrote: below
  * %rsp lies what its earlier frames left, which its uninitialised locals
  * read (only the program writes there: layout.h).  On another stack (a
  * handler's on the program's alternate stack, a coroutine's), from %rsp to
  * the top of that mapping, and the main stack whole as well: its frames
- * are live.  And the runtime's live frames on its signal stack, under a
- * program handler's call (signal.c). */
+ * are live.  And the stacks the running handlers interrupted (a
+ * coroutine's under a handler on the alternate stack), from their %rsp:
+ * their frames chain from RT->hframe (a frame left by longjmp may still
+ * look like one: saving its stack too costs bytes, not correctness). */
 static void send_stack(uint64_t interval, uint64_t sp)
 {
-	const struct rdb_tf_map *in = 0, *main = 0;
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		if (sp >= RT->maps[i].start && sp < RT->maps[i].end)
-			in = &RT->maps[i];
+	const struct rdb_tf_map *in = map_at(sp), *main = 0, *sent[8];
+	int nsent = 0;
+	for (size_t i = 0; i < RT->nmaps; i++)
 		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
 			main = &RT->maps[i];
-	}
 	if (in)
 		send_blob(RDB_TF_STACK, interval, in == main ? stack_floor(in) : sp & ~7ull, in->end);
 	if (main && main != in)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
-	uint64_t live = RDB_SIGSTACK_ADDR + RT->sigstack_size, end = RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE;
-	if (live < end && !(in && in->start == RDB_SIGSTACK_ADDR))
-		send_blob(RDB_TF_STACK, interval, live, end);
-	/* the stacks the live handler calls interrupted (a coroutine's) */
-	for (uint64_t at = live; at < end;) {
-		const struct rdb_hcall *h = (const struct rdb_hcall *)at;
-		uint64_t isp = rdb_gregs(h->uc)[REG_RSP];
-		for (size_t i = 0; i < RT->nmaps; i++) {
-			const struct rdb_tf_map *m = &RT->maps[i];
-			if (isp >= m->start && isp < m->end && m != in && m != main &&
-			    m->start != RDB_SIGSTACK_ADDR)
-				send_blob(RDB_TF_STACK, interval, isp & ~7ull, m->end);
-		}
-		at = RDB_SIGSTACK_ADDR + h->ss_back[2];
-	}
-	/* the program's alternate stack whole: what its handlers left there */
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
+	uint64_t f = RT->hframe;
+	for (int depth = 0; f && depth < 64; depth++) {
+		const struct rdb_tf_map *fm = map_at(f);
+		if (!fm || !(fm->prot & 1) || fm->end - f < sizeof(struct rdb_sigframe))
+			break;
+		const struct rdb_sigframe *fr = (const struct rdb_sigframe *)f;
+		if (fr->hs.magic != (RDB_HSTATE_MAGIC ^ f))
+			break;
+		uint64_t isp = rdb_gregs((void *)fr->uc)[REG_RSP];
+		const struct rdb_tf_map *m = map_at(isp);
+		int dup = m == in || m == main || (isp >= alo && isp < ahi);
+		for (int k = 0; k < nsent && !dup; k++)
+			dup = sent[k] == m;
+		if (m && !dup && nsent < 8) {
+			sent[nsent++] = m;
+			send_blob(RDB_TF_STACK, interval, isp & ~7ull, m->end);
+		}
+		f = fr->hs.prev;
+	}
+	/* the program's alternate stack whole: what its handlers left there */
 	if (ahi > alo)
 		send_blob(RDB_TF_STACK, interval, alo, ahi);
+}
+
+/* The stack the interval begins on, as send_stack saved it with the dead
+ * window below (dead_stack): a switch back there needs no marks (hooks.S
+ * __rdb_stack_switch).  The main stack has its own test there.  Replay
+ * sets the same at each boundary: the marks are compared (--verify). */
+void rdb_interval_saved_stack(uint64_t sp)
+{
+	const struct rdb_tf_map *m = map_at(sp);
+	uint64_t alo, ahi;
+	rdb_altstack(&alo, &ahi);
+	RT->saved_lo = RT->saved_hi = 0;
+	if (sp >= alo && sp < ahi) {
+		RT->saved_lo = alo;
+		RT->saved_hi = ahi;
+	} else if (m && m->kind != RDB_TF_MAP_STACK) {
+		RT->saved_lo = sp - m->start < DEAD_WINDOW ? m->start : sp - DEAD_WINDOW;
+		RT->saved_hi = m->end;
+	}
 }
 
 static void arm_timer(void)
@@ -605,7 +619,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	RT->interval++;
 	RT->interval_sp = g[REG_RSP];
 	rdb_altstack(&RT->iv_alt_lo, &RT->iv_alt_hi); /* for dead_stack */
-	RT->iv_sigstack_size = RT->sigstack_size;
+	rdb_interval_saved_stack(g[REG_RSP]);
 	if (!RT->every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->cpu_start_ns = cpu_ns();
@@ -728,7 +742,6 @@ void rdb_interval_init(void)
 	RT->snap_ok = 1;
 	RT->interval = 1;
 	RT->interval_sp = (uintptr_t)RT->sp;
-	RT->iv_sigstack_size = RT->sigstack_size;
 	RT->cpu_start_ns = cpu_ns();
 	if (!snap_fork(1 % SNAP_SLOTS)) {
 		RT->snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */

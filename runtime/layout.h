@@ -42,33 +42,28 @@
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 #define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
 #define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
-#define RDB_STATE_SIGSTACK_SIZE 40 /* the kernel's part of the signal stack (signal.c) */
 #define RDB_STATE_SC_NEST 48    /* handlers running inside a syscall's runtime part */
-/* struct rdb_hcall (rt.h), for rdb_call_handler */
-#define RDB_HC_FN 0
-#define RDB_HC_SIG 8
-#define RDB_HC_INFO 16
-#define RDB_HC_UC 24
-#define RDB_HC_SP 32
-#define RDB_HC_MASK 40
-#define RDB_HC_ALL 48
-#define RDB_HC_SS 56
-#define RDB_HC_SS_BACK 80
-#define RDB_HC_SAVED 104
+#define RDB_STATE_MAIN_LO 56    /* the lowest address the main stack may reach */
+#define RDB_STATE_SAVED_LO 64   /* the other stack the boundary saved (interval.c) */
+#define RDB_STATE_SAVED_HI 72
+
+/* A stack switch (hooks.S __rdb_stack_switch) marks this much of the new
+ * stack, from the new %rsp up, read. */
+#define RDB_SWITCH_WINDOW 0x8000
 
 /* The runtime's own stacks, so that nothing of the runtime's is ever
  * written below the program's %rsp (that dead stack is the program's: its
  * uninitialised locals read what its earlier frames left there, the same
  * in record and replay, and a boundary saves it for a replay from there).
  *   The signal stack: the kernel's alternate stack, for every signal (the
- *   program's own sigaltstack is only its view, signal.c).  The
- *   program's handlers run on it too, so it lies in the covered range
- *   (their hooks mark it) and a boundary inside a handler saves it.
+ *   program's own sigaltstack is only its view, signal.c).  Only the
+ *   runtime runs there, never longer than one delivery (the program's
+ *   handlers run on the program's stacks), so it lies outside the
+ *   covered range and no boundary saves it.
  *   The syscall stack: where the entry stub runs the runtime's part of a
  *   program syscall (syscall.S). */
-#define RDB_SIGSTACK_ADDR 0x700000000000
-#define RDB_SIGSTACK_SIZE 0x4000000 /* 64 MiB (address space: each nested
-                                      delivery costs a kernel frame and ours) */
+#define RDB_SIGSTACK_ADDR 0x500280000000
+#define RDB_SIGSTACK_SIZE 0x800000 /* 8 MiB */
 #define RDB_SCSTACK_ADDR 0x500300000000
 #define RDB_SCSTACK_SIZE 0x100000
 

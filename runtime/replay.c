@@ -95,8 +95,6 @@ static uint64_t arm_for(uint64_t count)
 {
 	RDB_ASSERT(RT->tgt.sic <= RDB_SIC_SPAN); /* read_target */
 	uint64_t at = RT->tgt.sic;
-	if (RT->tgt.pc == RDB_SIC_AT_RETURN)
-		at++; /* at a handler's return (sic.c): a check past it diverges */
 	return rdb_sic_set(count, RT->tgt.kind && at > count ? at : 0);
 }
 
@@ -279,6 +277,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 		}
 	}
 	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
+	rdb_interval_saved_stack(g[REG_RSP]);
 	RT->interval = b->interval;
 	rdb_watch_interval();
 	rdb_watch_pause(1);
@@ -393,11 +392,10 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	struct frame *f = (struct frame *)(RT->fpbuf + sizeof RT->fpbuf) - 1;
 	rdb_memset(f, 0, sizeof *f);
 	f->uc[0] = c->uc_flags;
-	RT->sigstack_size = c->sigstack_size ? c->sigstack_size : RDB_SIGSTACK_SIZE;
-	RT->sigstack_kernel = RT->sigstack_size;
+	RT->hframe = c->hframe;
 	f->uc[2] = RDB_SIGSTACK_ADDR;
 	f->uc[3] = 0;
-	f->uc[4] = RT->sigstack_size;
+	f->uc[4] = RDB_SIGSTACK_SIZE;
 	rdb_memcpy(&f->uc[5], c->gregs, sizeof c->gregs);
 	f->uc[5 + REG_R15] = RT->sic_origin; /* count 0 */
 	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
@@ -434,7 +432,7 @@ static void remap(uint64_t stack_now)
 {
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
-		if (anon_like(m->kind) && m->start != RDB_SIGSTACK_ADDR) /* (ours: mapped) */
+		if (anon_like(m->kind))
 			map_anon(m);
 		else if (m->kind == RDB_TF_MAP_STACK)
 			grow_stack(m->start, stack_now);
@@ -512,6 +510,7 @@ void rdb_replay_restore(void)
 	RT->prog_ss[0] = c->ss_sp;
 	RT->prog_ss[1] = c->ss_flags;
 	RT->prog_ss[2] = c->ss_size;
+	rdb_interval_saved_stack(c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;

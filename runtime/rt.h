@@ -43,21 +43,39 @@ struct rdb_ksigaction {
 	uint64_t mask;
 };
 
-/* A call of the program's signal handler (rdb_call_handler, syscall.S):
- * on the program's stack where the kernel would have put its frame, with
- * the runtime's signal stack cut below the runtime's live frames while it
- * runs, so that a signal nested in the handler cannot land on them. */
-struct rdb_hcall {
-	uintptr_t fn;
-	long sig;
-	void *info, *uc;
-	uintptr_t sp;       /* the program stack to run it on (0: here) */
-	uint64_t mask;      /* the handler's signal mask */
-	uint64_t all;       /* ~0: blocked again when it returns */
-	uint64_t ss[3];     /* the kernel's sigaltstack while it runs ... */
-	uint64_t ss_back[3]; /* ... and after */
-	uintptr_t saved;    /* the runtime's %rsp */
+/* The frame the runtime builds for a handler of the program where the
+ * kernel would have built it (signal.c), laid out as the kernel's
+ * rt_sigframe (pretcode, ucontext, siginfo; the xsave image above it).
+ * The handler returns through pretcode into rdb_handler_return
+ * (syscall.S), which ends the delivery and rt_sigreturns from uc.  What
+ * the runtime must restore then lies in the frame too, in the
+ * sigcontext's reserved words (the kernel never reads them): no frame of
+ * the runtime's lives while a handler runs, so handlers may switch
+ * stacks, longjmp, or return out of order (green threads). */
+struct rdb_hstate {
+	uint64_t magic;        /* RDB_HSTATE_MAGIC ^ the frame's address */
+	uint64_t prev;         /* the frame RT->hframe was when it began */
+	uint64_t fault_pc;     /* a fault's instruction, to run again */
+	uint64_t restore_mask; /* RDB_HS_RESTORE: the mask after it (sigsuspend's) */
+	uint64_t stub_sp, nest_sp; /* RDB_HS_IN_CALL: RT->stub_sp, RT->sc_nest_sp */
+	uint64_t flags;        /* RDB_HS_* */
+	uint64_t pad;
 };
+#define RDB_HSTATE_MAGIC 0x72646268616e646cull /* "rdbhandl" */
+enum { RDB_HS_IN_STUB = 1, RDB_HS_WATCH_SYS = 2, RDB_HS_RESTORE = 4, RDB_HS_IN_CALL = 8 };
+struct rdb_sigframe {
+	uint64_t pretcode;
+	union {
+		uint64_t uc[38]; /* flags, link, stack[3], gregs[23], fpregs, reserved[8], sigmask */
+		struct {
+			uint64_t head[29];
+			struct rdb_hstate hs; /* in the reserved words */
+			uint64_t sigmask;
+		};
+	};
+	uint8_t info[128];
+};
+_Static_assert(sizeof(struct rdb_sigframe) == 440, "the kernel's rt_sigframe");
 
 /* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
 struct rdb_iot {
@@ -75,14 +93,18 @@ struct rdb_state {
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
 	                          that clone (%rsp at the flags), not a handler's */
-	uint64_t sigstack_size; /* RDB_STATE_SIGSTACK_SIZE: the kernel's alternate
-	                           stack is the runtime's signal stack's lowest
-	                           sigstack_size bytes (above: the runtime's live
-	                           frames under a program handler's call) */
+	uintptr_t hframe;    /* the frame of the handler that began last and has
+	                        not returned (struct rdb_sigframe), or 0 */
 	long sc_nest;        /* RDB_STATE_SC_NEST: program handlers running while
 	                        a syscall's runtime part is on the syscall stack
 	                        (unrecorded only): their calls stay on their
 	                        stack (syscall.S) */
+	uintptr_t main_lo;   /* RDB_STATE_MAIN_LO: the initial %rsp less the stack's
+	                        rlimit (hooks.S: a switch there needs no marks) */
+	uintptr_t saved_lo, saved_hi; /* RDB_STATE_SAVED_LO/HI: record: the stack
+	                        the interval began on, when not the main one, as
+	                        its boundary saved it, dead window included
+	                        (hooks.S: a switch there needs no marks) */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
 	                         interrupted */
@@ -114,8 +136,6 @@ struct rdb_state {
 	uint64_t prog_ss[3];  /* the program's view of its sigaltstack: sp, flags, size */
 	uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
 	                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
-	uint64_t sigstack_kernel; /* the size of the kernel's alternate stack now
-	                             (sigstack_size is what it should be) */
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
 	int fault_in_hook;
 
@@ -129,7 +149,6 @@ struct rdb_state {
 	int in_boundary;      /* record: the boundary clears the planes itself */
 	uintptr_t interval_sp; /* record: %rsp when the interval started */
 	uintptr_t iv_alt_lo, iv_alt_hi; /* record: the sigaltstack then (interval.c) */
-	uint64_t iv_sigstack_size;      /* ... and the runtime's signal stack's free part */
 	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t every_sic;   /* record: or its length in SIC counts */
@@ -183,6 +202,11 @@ struct rdb_state {
 	size_t nmaps;
 	struct rdb_tf_map maps[RDB_MAX_MAPS];
 	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
+	/* signal.c: a handler's frame, built here before it goes out */
+	uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
+	uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
+	struct rdb_sigframe retframe;     /* a handler's return: what rt_sigreturn reads */
+	int xs_known;
 	uint8_t bounce[16384];  /* replay: values for memory the program cannot write */
 	char mapsbuf[4096];     /* procmaps.c: not on the (maybe alternate) signal stack */
 	struct {                /* a boundary's context, ditto, and what follows it */
@@ -233,20 +257,12 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE
                "layout.h RDB_STATE_CLONE_SP");
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
                "layout.h RDB_STATE_CLONE_FRAME");
-_Static_assert(__builtin_offsetof(struct rdb_state, sigstack_size) == RDB_STATE_SIGSTACK_SIZE,
-               "layout.h RDB_STATE_SIGSTACK_SIZE");
 _Static_assert(__builtin_offsetof(struct rdb_state, sc_nest) == RDB_STATE_SC_NEST,
                "layout.h RDB_STATE_SC_NEST");
-_Static_assert(__builtin_offsetof(struct rdb_hcall, sp) == RDB_HC_SP &&
-                   __builtin_offsetof(struct rdb_hcall, mask) == RDB_HC_MASK &&
-                   __builtin_offsetof(struct rdb_hcall, all) == RDB_HC_ALL &&
-                   __builtin_offsetof(struct rdb_hcall, ss) == RDB_HC_SS &&
-                   __builtin_offsetof(struct rdb_hcall, ss_back) == RDB_HC_SS_BACK &&
-                   __builtin_offsetof(struct rdb_hcall, saved) == RDB_HC_SAVED &&
-                   __builtin_offsetof(struct rdb_hcall, uc) == RDB_HC_UC &&
-                   __builtin_offsetof(struct rdb_hcall, info) == RDB_HC_INFO &&
-                   __builtin_offsetof(struct rdb_hcall, sig) == RDB_HC_SIG,
-               "layout.h RDB_HC_*");
+_Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_LO &&
+                   __builtin_offsetof(struct rdb_state, saved_lo) == RDB_STATE_SAVED_LO &&
+                   __builtin_offsetof(struct rdb_state, saved_hi) == RDB_STATE_SAVED_HI,
+               "layout.h RDB_STATE_MAIN_LO, SAVED_LO, SAVED_HI");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 
@@ -411,7 +427,12 @@ long rdb_prog_syscall(long nr, const long args[6], const int *cut); /* syscall.S
  * check goes in with the call's mask (sigsuspend's). */
 void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before);
 void rdb_restore_rt(void);                         /* syscall.S */
-void rdb_call_handler(struct rdb_hcall *h); /* syscall.S */
+void rdb_handler_return(void); /* syscall.S: a handler's pretcode */
+uint32_t rdb_xstate_size(const uint8_t *fp); /* the kernel's xsave image's size */
+uint64_t *rdb_handler_done(struct rdb_sigframe *f); /* signal.c: its C part */
+/* Copies n bytes to the program's memory at dst; -1 if that faults
+ * (syscall.S; rdb_sig_entry recovers from the fault). */
+long rdb_copy_out(void *dst, const void *src, size_t n);
 long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
                     struct rdb_ksigaction *oact, long setsize);
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
@@ -427,9 +448,6 @@ uintptr_t rdb_sic_skip(uintptr_t p, uintptr_t end);
 int rdb_sic_fault(void *si, void *uc);
 /* Ask for an event at the next check of the code uc interrupted. */
 void rdb_sic_want(void *uc);
-/* The "pc" of events at a handler's return (never a check's). */
-#define RDB_SIC_AT_RETURN ((uint64_t)(uintptr_t)&rdb_sig_entry)
-void rdb_sic_at_return(void *uc); /* after a handler of the program */
 /* Sets %r15 in uc, at count, so that the first check at or past target
  * faults (0: none but a recording's 2^40; target == count: the next). */
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
@@ -443,6 +461,9 @@ void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
 void rdb_interval_end(void);   /* the program is exiting: last values */
+/* RT->saved_lo/hi for the interval that begins with %rsp at sp (RT->maps
+ * are the boundary's). */
+void rdb_interval_saved_stack(uint64_t sp);
 void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
 void rdb_interval_exec_failed(void); /* it returned: the interval goes on */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */

@@ -102,29 +102,6 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 	g[REG_R15] = rdb_sic_set(count, target > count ? target : idle_stop());
 }
 
-/* A handler of the program has returned (signal.c): an event here, at
- * (count, RDB_SIC_AT_RETURN), when signals came in as it did (record) or
- * the trace has one (replay): delivered before the interrupted code goes
- * on, as the kernel delivers what a handler's mask held back. */
-void rdb_sic_at_return(void *uc)
-{
-	uint64_t count = rdb_gregs(uc)[REG_R15] - RT->sic_origin, pc = RDB_SIC_AT_RETURN;
-	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->npending;
-	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->tgt.kind == RDB_TF_SIGNAL &&
-	          RT->tgt.pc == pc && RT->tgt.sic == count;
-	if (!rec && !rep)
-		return;
-	RT->in_event = 1;
-	RT->poked = 0;
-	if (RT->debug > 1)
-		rdb_printf("rdb: event at count %lu at a handler's return\n", (unsigned long)count);
-	if (rep)
-		rdb_replay_event(uc, count, pc);
-	else
-		rdb_record_event(uc, count, pc);
-	RT->in_event = 0;
-}
-
 int rdb_sic_fault(void *si, void *uc)
 {
 	uint64_t *g = rdb_gregs(uc);

@@ -14,13 +14,16 @@
  * every delivery first (rdb_on_signal).  Recording and replaying, a
  * handler of the program runs only at a SIC check (defer).
  *
- * Every signal comes in on the runtime's signal stack (layout.h), and the
- * program's handlers are called where the kernel would have run them
- * (rdb_call_handler): no frame of the runtime's or the kernel's is ever
- * written below the program's %rsp, where its uninitialised locals would
- * read them (the timer's frames land anywhere in a recording and nowhere
- * in replay).  The program's sigaltstack changes only its view
- * (RT->prog_ss). */
+ * Every signal comes in on the runtime's signal stack (layout.h): no frame
+ * of the runtime's or the kernel's is ever written below the program's
+ * %rsp, where its uninitialised locals would read them (the timer's
+ * frames land anywhere in a recording and nowhere in replay).  A handler
+ * of the program gets the frame the kernel would have built for it, where
+ * the kernel would have built it (struct rdb_sigframe, rt.h): the runtime's
+ * part of the delivery ends before the handler starts, and its return
+ * (rdb_handler_return) ends it as rt_sigreturn would, so no frame of the
+ * runtime's lives while a handler runs.  The program's sigaltstack changes
+ * only its view (RT->prog_ss). */
 #include "rt.h"
 
 /* The kernel's siginfo, the fields we use (ucontext: rt.h). */
@@ -133,15 +136,6 @@ void rdb_altstack(uint64_t *lo, uint64_t *hi)
 	int off = (RT->prog_ss[1] & 2 /* SS_DISABLE */) || !RT->prog_ss[2];
 	*lo = off ? 0 : RT->prog_ss[0];
 	*hi = off ? 0 : RT->prog_ss[0] + RT->prog_ss[2];
-}
-
-/* The kernel's alternate stack: the runtime's signal stack's lowest size
- * bytes (the rest: live frames under program handlers' calls). */
-static long kernel_sigstack(uint64_t size)
-{
-	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, size};
-	RT->sigstack_kernel = size;
-	return rdb_sys2(__NR_sigaltstack, ss, 0);
 }
 
 /* sp is on the program's alternate stack (the kernel's test). */
@@ -313,22 +307,6 @@ static int call_mask(long nr, const long *a, uint64_t *m)
 	return 1;
 }
 
-/* Handler calls the program left by longjmp: their runtime frames on the
- * signal stack are dead once the program's %rsp (sp) is above the stack
- * the handler ran on.  (The calls chain through their rdb_hcall, at each
- * cut: signal.c rdb_sig_entry.) */
-static void settle(uint64_t sp)
-{
-	if (rdb_on_sigstack(sp) || rdb_on_scstack(sp))
-		return;
-	while (RT->sigstack_size < RDB_SIGSTACK_SIZE) {
-		const struct rdb_hcall *h = (const void *)(RDB_SIGSTACK_ADDR + RT->sigstack_size);
-		if (sp <= h->sp)
-			break;
-		RT->sigstack_size = h->ss_back[2];
-	}
-}
-
 void rdb_signal_stub_enter(long nr, const long a[6])
 {
 	/* A handler that interrupted a syscall's runtime part (unrecorded)
@@ -336,12 +314,6 @@ void rdb_signal_stub_enter(long nr, const long a[6])
 	if (RT->sc_nest && (uintptr_t)a > RT->sc_nest_sp)
 		RT->sc_nest = 0;
 	RT->stub_sp = (uintptr_t)a;
-	/* The kernel's alternate stack is cut no lower than the live calls
-	 * need (after longjmps out of handlers, each delivery would cut it
-	 * lower); here %rsp is not on it, so it may change. */
-	settle((uintptr_t)a);
-	if (RT->sigstack_kernel != RT->sigstack_size)
-		kernel_sigstack(RT->sigstack_size);
 	RT->in_stub = 1;
 	RT->sc_mask_ok = call_mask(nr, a, &RT->sc_mask);
 	RT->restore_ok = 0; /* (taken by the handler it was for, or stale) */
@@ -437,8 +409,8 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
  * starts with none of its own (execve drops it). */
 static void own_sigstack(void)
 {
-	RT->sigstack_size = RDB_SIGSTACK_SIZE;
-	long r = kernel_sigstack(RDB_SIGSTACK_SIZE);
+	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RDB_SIGSTACK_SIZE};
+	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
 		rdb_die("cannot set the runtime's signal stack (error %ld)\n", -r);
 	altstack_off();
@@ -564,41 +536,229 @@ static void unshadow_fault_addr(int sig, void *si, void *uc)
 		*addr += plane == 'S' ? RDB_S_OFFSET : RDB_R_OFFSET;
 }
 
-static void default_action(int sig, void *si, void *uc)
+/* Killed by sig (not a fault that comes again), as without rdb: the
+ * termination callbacks, then sig with the default action, the only
+ * signal unblocked when the delivery returns. */
+static void kill_by(int sig, void *uc)
 {
-	int code = *(int *)((char *)si + SI_CODE);
-	int sync = code > 0 && (sig == RDB_SIGSEGV || sig == RDB_SIGBUS ||
-	                        sig == RDB_SIGILL || sig == RDB_SIGFPE);
-	if (sync)
-		note_fault(sig, si, uc);
 	rdb_run_term(-1, sig);
 	struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
 	ksigaction(sig, &k, 0);
-	if (sync)
-		return; /* the instruction faults again, now fatally */
 	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	rdb_sys3(__NR_tgkill, pid, tid, sig);
 	*ucmask(uc) = ~bit(sig);
 }
 
-/* Where the kernel would have run the program's handler: below the
- * interrupted %rsp (past the red zone), or at the top of the program's
- * alternate stack (SA_ONSTACK, not on it yet); 0 (here, on the runtime's
- * signal stack) when the runtime itself was interrupted there (a signal
- * let in as a handler returned).  sp: the interrupted program's %rsp. */
-static uintptr_t handler_sp(const struct rdb_ksigaction *v, uint64_t sp)
+static void default_action(int sig, void *si, void *uc)
 {
-	if (rdb_on_sigstack(sp))
-		return 0;
-	uint64_t lo, hi;
+	int code = *(int *)((char *)si + SI_CODE);
+	if (!sync_signal(sig, code) || sig == RDB_SIGTRAP) {
+		kill_by(sig, uc);
+		return;
+	}
+	/* the instruction faults again, now fatally */
+	note_fault(sig, si, uc);
+	rdb_run_term(-1, sig);
+	struct rdb_ksigaction k = {RDB_SIG_DFL, 0, 0, 0};
+	ksigaction(sig, &k, 0);
+}
+
+/* ---- the program's handler ---------------------------------------------- */
+
+/* The kernel's xsave image at fp: its size (the kernel's fpx_sw_bytes
+ * say), 512 for a bare fxsave image. */
+uint32_t rdb_xstate_size(const uint8_t *fp)
+{
+	uint32_t magic, size;
+	rdb_memcpy(&magic, fp + 464, 4);
+	rdb_memcpy(&size, fp + 468, 4);
+	if (magic == 0x46505853u /* FP_XSTATE_MAGIC1 */ && size >= 512 &&
+	    size <= sizeof RT->fpbuf)
+		return size;
+	return 512;
+}
+
+/* Where each xsave component lies in the standard format (CPUID leaf 0xd:
+ * asked once, cpuid is slow in a virtual machine). */
+static void xstate_layout(void)
+{
+	if (RT->xs_known)
+		return;
+	for (unsigned i = 2; i < 32; i++) {
+		uint32_t a, b, c, d;
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(i));
+		RT->xs_size[i] = a;
+		RT->xs_off[i] = b;
+	}
+	RT->xs_known = 1;
+}
+
+/* The kernel's xsave image src (n bytes) into dst, with every byte the
+ * processor does not write zero: the reserved bytes and the components in
+ * their initial state (XSTATE_BV clear: xrstor ignores them) hold what
+ * the runtime's signal stack held before, which differs between record
+ * and replay, and the copy is program memory. */
+static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	rdb_memset(dst, 0, n);
+	rdb_memcpy(dst, src, 416); /* x87 and SSE control, st0-7, xmm0-15 */
+	for (int st = 0; st < 8; st++) /* each st register's 6 reserved bytes */
+		rdb_memset(dst + 32 + 16 * st + 10, 0, 6);
+	rdb_memcpy(dst + 464, src + 464, 48); /* the kernel's fpx_sw_bytes */
+	if (n < 512 + 64 + 4)
+		return;
+	uint64_t bv, features;
+	rdb_memcpy(&bv, src + 512, 8);
+	rdb_memcpy(&features, src + 472, 8);
+	rdb_memcpy(dst + 512, &bv, 8);
+	xstate_layout();
+	for (unsigned i = 2; i < 32; i++) {
+		uint32_t off = RT->xs_off[i], size = RT->xs_size[i];
+		if ((bv & features & (1ull << i)) && off >= 576 && off + size <= n - 4)
+			rdb_memcpy(dst + off, src + off, size);
+	}
+	rdb_memcpy(dst + n - 4, src + n - 4, 4); /* FP_XSTATE_MAGIC2 */
+}
+
+/* sp on the program's alternate stack as the kernel tests it when it
+ * delivers (with SS_AUTODISARM: never, the kernel disarms it instead). */
+static int kernel_on_altstack(uint64_t sp)
+{
+	return !(RT->prog_ss[1] & (1ull << 31)) && on_altstack(sp);
+}
+
+/* Where the kernel would build the handler's frame (its get_sigframe):
+ * below the interrupted %rsp past the red zone, or at the top of the
+ * program's alternate stack (SA_ONSTACK, not on it yet); the xsave image
+ * (xsize bytes, 64-aligned) above the frame, which ends 8 bytes off a
+ * 16-byte boundary (the handler's entry, as after a call).  Returns the
+ * frame, 0 if it would overflow the alternate stack (the kernel sends
+ * SIGSEGV then); *fx the xsave image. */
+static uintptr_t frame_at(const struct rdb_ksigaction *v, uint64_t isp, uint32_t xsize,
+                          uintptr_t *fx)
+{
+	uint64_t lo, hi, sp = isp - 128;
 	rdb_altstack(&lo, &hi);
-	if ((v->flags & RDB_SA_ONSTACK) && hi > lo && !on_altstack(sp))
-		return hi & ~15ull;
-	return (sp - 128) & ~15ull;
+	int alt = kernel_on_altstack(isp);
+	if ((v->flags & RDB_SA_ONSTACK) && hi > lo && !kernel_on_altstack(sp)) {
+		sp = hi;
+		alt = 1;
+	}
+	*fx = sp = (sp - xsize) & ~63ull;
+	sp = ((sp - sizeof(struct rdb_sigframe)) & ~15ull) - 8;
+	if (alt && !(sp > lo && sp - lo <= hi - lo))
+		return 0;
+	return sp;
+}
+
+/* The fault rdb_copy_out (syscall.S) may take on the program's memory: it
+ * returns -1 instead. */
+static int copy_fault(void *uc)
+{
+	extern const char rdb_copy_begin[], rdb_copy_end[], rdb_copy_fault[];
+	uint64_t *pc = &gregs(uc)[REG_RIP];
+	if (*pc < (uintptr_t)rdb_copy_begin || *pc >= (uintptr_t)rdb_copy_end)
+		return 0;
+	*pc = (uintptr_t)rdb_copy_fault;
+	return 1;
+}
+
+/* The program's view of the signal mask uc holds (the runtime's own
+ * signals and SIGSEGV are never blocked in the kernel). */
+static uint64_t view_mask(void *uc)
+{
+	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	return (*ucmask(uc) & ~res) | (RT->reserved_blocked & res);
+}
+
+/* The frame for handler v of sig at fp (the image at fx), as the kernel
+ * writes it: the interrupted context uc as the handler sees it (the
+ * program's alternate stack and signal mask; a fault's instruction; none
+ * of the kernel's fault details for an asynchronous signal, where they are
+ * left over from an earlier fault), the siginfo, the xsave image; and in
+ * the reserved words, what the handler's return restores (hs). */
+static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr_t fx, int sig,
+                       const void *si, void *uc, const struct rdb_hstate *hs)
+{
+	f->pretcode = (uintptr_t)&rdb_handler_return;
+	rdb_memcpy(f->uc, uc, sizeof f->uc);
+	f->uc[1] = 0; /* uc_link */
+	uint64_t alo, ahi;
+	rdb_altstack(&alo, &ahi);
+	f->uc[2] = alo;
+	f->uc[3] = ahi > alo ? RT->prog_ss[1] : 2 /* SS_DISABLE */; /* (never SS_ONSTACK) */
+	f->uc[4] = ahi - alo;
+	uint64_t *g = rdb_gregs(f->uc);
+	g[REG_EFL] &= ~0x10000ull; /* RF: how the kernel came in */
+	g[REG_R15] = 0; /* the SIC's origin differs in replay; the return sets it */
+	if (!sync_signal(sig, *(const int *)((const char *)si + SI_CODE)))
+		g[REG_ERR] = g[REG_TRAPNO] = g[REG_CR2] = 0;
+	else
+		g[REG_CR2] = *(const uint64_t *)((const char *)si + SI_ADDR);
+	f->sigmask = g[REG_OLDMASK] = view_mask(uc);
+	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
+	f->uc[UC_FPREGS / 8] = kfx ? fx : 0;
+	if (kfx)
+		copy_xstate(x, kfx, rdb_xstate_size(kfx));
+	f->hs = *hs;
+	f->hs.magic = RDB_HSTATE_MAGIC ^ fp;
+	rdb_memcpy(f->info, si, sizeof f->info);
+}
+
+/* Starts the program's handler v for sig (si, uc): its frame goes where
+ * the kernel would have put it, and uc becomes the handler's entry, as the
+ * kernel sets it up: %rip the handler, %rsp the frame, the arguments,
+ * %rax 0, DF, RF and TF clear, the FPU in its initial state (no xsave
+ * image: rt_sigreturn clears it), the handler's mask hm.  The rest of the
+ * registers are the interrupted code's.  0 if the frame cannot be written
+ * (the kernel's force_sigsegv: killed by SIGSEGV here). */
+static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void *uc, uint64_t isp,
+                         uint64_t hm, const struct rdb_hstate *hs)
+{
+	enum { SPAN = sizeof RT->framebuf };
+	uint8_t *buf = RT->framebuf; /* (all blocked: one at a time) */
+	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
+	uint32_t xsize = kfx ? rdb_xstate_size(kfx) : 0;
+	uintptr_t fx, fp = frame_at(v, isp, xsize, &fx);
+	size_t span = fx + xsize - fp;
+	long bad = 1;
+	if (fp && span <= SPAN) {
+		rdb_memset(buf, 0, span);
+		fill_frame((struct rdb_sigframe *)buf, buf + (fx - fp), fp, fx, sig, si, uc, hs);
+		/* A fault on the program's memory must reach us (blocked, the
+		 * kernel would kill): copy_fault. */
+		uint64_t segv = ~bit(RDB_SIGSEGV);
+		rdb_set_mask(segv);
+		bad = rdb_copy_out((void *)fp, buf, span);
+		rdb_block_all();
+	}
+	if (bad) {
+		if (RT->debug)
+			rdb_printf("rdb: no room for the frame of signal %d's handler at %p (%s)\n", sig,
+			           (void *)fp, fp ? "not writable" : "past the alternate stack");
+		kill_by(RDB_SIGSEGV, uc);
+		return 0;
+	}
+	/* what the kernel wrote, as a syscall's writes (flowback) */
+	rdb_shadow_syswrite(fp, span);
+	uint64_t *g = gregs(uc);
+	g[REG_RIP] = v->handler;
+	g[REG_RSP] = fp;
+	g[REG_RDI] = (uint64_t)sig;
+	g[REG_RSI] = fp + offsetof(struct rdb_sigframe, info);
+	g[REG_RDX] = fp + offsetof(struct rdb_sigframe, uc);
+	g[REG_RAX] = 0;
+	g[REG_EFL] &= ~(0x400ull | 0x10000ull | 0x100ull); /* DF RF TF */
+	*(uint64_t *)((char *)uc + UC_FPREGS) = 0;
+	*ucmask(uc) = hm;
+	RT->hframe = fp;
+	return 1;
 }
 
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
+	if (sig == RDB_SIGSEGV && copy_fault(uc))
+		return;
 	if (sig == RDB_SIG_TIMER && (RT->reserved_sigs & bit(sig))) {
 		if (RT->mode == RDB_TF_MODE_RECORD)
 			rdb_interval_timer(uc);
@@ -612,6 +772,16 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		if (RT->sig[i](sig, si, uc))
 			return;
 	struct rdb_ksigaction v = RT->view[sig];
+	int code = *(int *)((char *)si + SI_CODE);
+	/* A fault the program blocks or ignores kills it (the kernel's
+	 * force_sig); the kernel sees to that itself but for SIGSEGV, which it
+	 * never blocks or ignores for us. */
+	if (sig == RDB_SIGSEGV && sync_signal(sig, code) &&
+	    ((RT->reserved_blocked & bit(sig)) || v.handler == RDB_SIG_IGN)) {
+		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+		install(sig);
+		v = RT->view[sig];
+	}
 	if (v.handler == RDB_SIG_IGN)
 		return;
 	if (v.handler == RDB_SIG_DFL) {
@@ -625,111 +795,107 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		install(sig);
 	}
 	unshadow_fault_addr(sig, si, uc);
-	/* %r13-%r15 are the program's here (the runtime never touches them),
-	 * so the handler runs with the SIC of the interrupted code, and the
-	 * interrupted code goes on with the handler's (rt_sigreturn would
-	 * restore the old %r15: counts and events would be lost). */
-	uint64_t hm = (handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig))) &
-	              ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
+	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	uint64_t hm = handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig));
+	/* What the handler's return restores (rdb_handler_done). */
+	struct rdb_hstate hs = {0, RT->hframe, 0, RT->restore_mask, RT->stub_sp, RT->sc_nest_sp,
+	                        (RT->in_stub ? RDB_HS_IN_STUB : 0) |
+	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0) |
+	                            (RT->restore_ok ? RDB_HS_RESTORE : 0),
+	                        0};
+	/* A fault: the handler sees the pc of the program's instruction, as
+	 * without rdb (a handler may read it, or step over it), not the
+	 * hook's or, replaying, a no-op's or prefix's. */
+	if (sig != RDB_SIGTRAP && sync_signal(sig, code))
+		hs.fault_pc = gregs(uc)[REG_RIP] = rdb_iot_insn(gregs(uc)[REG_RIP]);
+	/* Unrecorded, a signal may come in the middle of the runtime's part
+	 * of a syscall: the program is at its call, and the handler's own
+	 * calls stay on its stack (syscall.S). */
+	uint64_t isp = gregs(uc)[REG_RSP];
+	int in_call = rdb_on_scstack(isp);
+	if (in_call) {
+		isp = RT->stub_sp;
+		hs.flags |= RDB_HS_IN_CALL;
+	}
+	if (rdb_on_sigstack(isp))
+		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
+		        "(pc %p)\n", sig, (void *)gregs(uc)[REG_RIP]);
+	uint64_t view = view_mask(uc);
+	if (!start_handler(&v, sig, si, uc, isp, hm & ~res, &hs))
+		return;
 	/* The handler is program code, not the runtime's syscall (it may
-	 * leave by longjmp: the flag stays clear). */
-	int in_stub = RT->in_stub, watch_sys = RT->watch.sys;
+	 * leave by longjmp: the flags stay clear); the program's view of
+	 * the reserved signals' bits is the handler's mask. */
 	RT->in_stub = 0;
 	RT->watch.sys = 0;
-	/* The first delivery after sigsuspend's check: the mask after the
-	 * handler is the one the call left (rdb_signal_after_event). */
-	int restore = RT->restore_ok;
 	RT->restore_ok = 0;
-	/* A fault: the handler sees the pc of the program's instruction, as
-	 * without rdb (a handler may read it, or step over the instruction),
-	 * not the hook's or, replaying, a no-op's or prefix's. */
-	uint64_t fault_pc = 0;
-	if (sig != RDB_SIGTRAP && sync_signal(sig, *(int *)((char *)si + SI_CODE)))
-		fault_pc = gregs(uc)[REG_RIP] = rdb_iot_insn(gregs(uc)[REG_RIP]);
-	/* Unrecorded, a signal may come in the middle of the runtime's part
-	 * of a syscall: the program is at its call. */
-	uint64_t isp = gregs(uc)[REG_RSP], stub_sp = RT->stub_sp;
-	int in_call = rdb_on_scstack(isp);
-	uint64_t nest_sp = RT->sc_nest_sp;
+	RT->reserved_blocked = (view | hm) & res;
 	if (in_call) {
-		isp = stub_sp;
 		RT->sc_nest++;
-		RT->sc_nest_sp = stub_sp;
+		RT->sc_nest_sp = RT->stub_sp;
 	}
-	struct rdb_hcall here, *h = &here;
-	uintptr_t hsp = handler_sp(&v, isp);
-	settle(isp);
-	uint64_t back = RT->sigstack_size;
-	if (hsp) {
-		/* The kernel's stack for signals nested in the handler ends
-		 * below our frames and rdb_call_handler's, at h. */
-		uintptr_t sp;
-		__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
-		uintptr_t cut = (sp - 256 - sizeof *h) & ~63ull;
-		if (cut < RDB_SIGSTACK_ADDR + 65536)
-			rdb_die("signal handlers nest too deep for the runtime's signal stack\n");
-		h = (struct rdb_hcall *)cut;
-		RT->sigstack_size = cut - RDB_SIGSTACK_ADDR;
-	}
-	*h = (struct rdb_hcall){v.handler, sig, si, uc, hsp, hm, ~0ull,
-	                        {RDB_SIGSTACK_ADDR, 0, RT->sigstack_size},
-	                        {RDB_SIGSTACK_ADDR, 0, back}, 0};
-	if (hsp)
-		RT->sigstack_kernel = h->ss[2];
-	/* The handler sees the program's alternate stack in its context, as
-	 * the kernel saves it (then disarms it, with SS_AUTODISARM), and its
-	 * return sets it from there (rt_sigreturn's restore_altstack). */
-	uint64_t *ss = (uint64_t *)((char *)uc + 16), alo, ahi;
-	rdb_altstack(&alo, &ahi);
-	ss[0] = alo;
-	ss[1] = ahi > alo ? RT->prog_ss[1] : 2 /* SS_DISABLE */;
-	ss[2] = ahi - alo;
-	if (ahi > alo && (RT->prog_ss[1] & (1ull << 31) /* SS_AUTODISARM */))
+	/* SS_AUTODISARM: the handler runs with the alternate stack disarmed
+	 * (its frame's uc_stack has it: the return arms it again). */
+	if (RT->prog_ss[2] && (RT->prog_ss[1] & (1ull << 31)))
 		altstack_off();
-	rdb_call_handler(h);
-	if ((uint32_t)ss[1] & 2)
+}
+
+/* A handler of the program returned (rdb_handler_return, all signals
+ * blocked, on the runtime's signal stack): what rt_sigreturn from its
+ * frame f does for the runtime; returns the ucontext to rt_sigreturn
+ * from (syscall.S).  The
+ * return counts one (returns with no count between them, of handlers
+ * without calls or loops, are told apart), and the interrupted code goes
+ * on with the handler's count: rt_sigreturn would restore the old %r15,
+ * and counts and events would be lost. */
+uint64_t *rdb_handler_done(struct rdb_sigframe *f)
+{
+	const struct rdb_hstate *hs = &f->hs;
+	if (hs->magic != (RDB_HSTATE_MAGIC ^ (uintptr_t)f))
+		rdb_die("a signal handler returned through a frame at %p the runtime did not "
+		        "build, or that the program overwrote\n", (void *)f);
+	uint64_t *g = rdb_gregs(f->uc), *ss = &f->uc[2];
+	/* rt_sigreturn sets the program's alternate stack from uc_stack (the
+	 * kernel's stays the runtime's) */
+	if ((uint32_t)ss[1] & 2 /* SS_DISABLE */)
 		altstack_off();
 	else if (ss[2] >= 2048 /* MINSIGSTKSZ */) {
 		RT->prog_ss[0] = ss[0];
 		RT->prog_ss[1] = (uint32_t)ss[1] & (1u << 31);
 		RT->prog_ss[2] = ss[2];
 	}
-	RT->sigstack_size = back;
-	if (hsp)
-		RT->sigstack_kernel = back;
-	if (in_call) {
-		RT->sc_nest--;
-		RT->sc_nest_sp = nest_sp;
-		RT->stub_sp = stub_sp;
-	}
-	/* rt_sigreturn sets the kernel's alternate stack from the frame: to
-	 * what it is now (wider, if calls left by longjmp were reclaimed) */
 	ss[0] = RDB_SIGSTACK_ADDR;
 	ss[1] = 0;
-	ss[2] = RT->sigstack_kernel;
+	ss[2] = RDB_SIGSTACK_SIZE;
+	if ((hs->flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
+		RT->sc_nest--;
+		RT->sc_nest_sp = hs->nest_sp;
+		RT->stub_sp = hs->stub_sp;
+	}
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
 	 * (a boundary inside the handler) or for other addresses (the handler
 	 * changed a register).  They run again. */
-	if (fault_pc && gregs(uc)[REG_RIP] == fault_pc)
-		gregs(uc)[REG_RIP] = rdb_iot_rerun(fault_pc);
-	RT->in_stub = in_stub;
-	RT->watch.sys = watch_sys;
-	if (restore)
-		*ucmask(uc) = RT->restore_mask;
-	/* The return counts one (so returns with no count between them, of
-	 * handlers without calls or loops, are told apart), and what its
-	 * mask lets in comes in now, at this depth: an event at the return
-	 * delivers it (sic.c), as the kernel would on the way back. */
-	__asm__ volatile("lea 1(%%r15), %%r15" : : : "memory");
-	if (RT->mode == RDB_TF_MODE_RECORD || RT->mode == RDB_TF_MODE_REPLAY)
-		rdb_set_mask(*ucmask(uc) & ~(RT->reserved_sigs | bit(RDB_SIGSEGV)));
-	/* Nothing may interrupt from here to rt_sigreturn (which restores the
-	 * mask): a poke of the SIC (sic.c) would land in our registers, not
-	 * in the context the program goes back to. */
+	if (hs->fault_pc && g[REG_RIP] == hs->fault_pc)
+		g[REG_RIP] = rdb_iot_rerun(hs->fault_pc);
+	RT->in_stub = !!(hs->flags & RDB_HS_IN_STUB);
+	RT->watch.sys = !!(hs->flags & RDB_HS_WATCH_SYS);
+	/* The mask: the frame's (the handler may change it), but after
+	 * sigsuspend's check the one the call left (rdb_signal_after_event). */
+	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	uint64_t m = f->sigmask;
+	if (hs->flags & RDB_HS_RESTORE)
+		m = (hs->restore_mask & ~res) | (m & res);
+	RT->reserved_blocked = m & res;
+	f->sigmask = m & ~res;
+	RT->hframe = hs->prev;
+	/* rt_sigreturn from a copy, with the SIC in %r15: the frame keeps
+	 * none (its raw value differs in replay, and the frame is program
+	 * memory, compared by --verify) */
+	struct rdb_sigframe *r = &RT->retframe;
+	rdb_memcpy(r, f, sizeof *r);
 	uint64_t r15;
-	rdb_block_all();
-	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
-	gregs(uc)[REG_R15] = r15;
-	rdb_sic_at_return(uc);
+	__asm__ volatile("lea 1(%%r15), %%r15\n\tmov %%r15, %0" : "=r"(r15) : : "memory");
+	rdb_gregs(r->uc)[REG_R15] = r15;
+	return r->uc;
 }

@@ -113,6 +113,17 @@ static void test_sic_span(const char *e)
 		RT->sic_span = n;
 }
 
+/* The lowest address the main stack may grow to: its rlimit below the
+ * initial %rsp (1 GiB at most; unlimited, the kernel lays mmap out from
+ * the bottom, far from it). */
+static uintptr_t main_stack_floor(long *sp)
+{
+	uint64_t lim[2] = {0, 0};
+	if (rdb_sys4(__NR_prlimit64, 0, 3 /* RLIMIT_STACK */, 0, lim) < 0 || lim[0] > (1ull << 30))
+		lim[0] = 1ull << 30;
+	return ((uintptr_t)sp & ~4095ul) - lim[0];
+}
+
 uint64_t __rdb_start(long *sp)
 {
 	long argc = sp[0];
@@ -124,6 +135,7 @@ uint64_t __rdb_start(long *sp)
 	          "runtime state");
 	RT->magic = RDB_MAGIC;
 	RT->sp = sp;
+	RT->main_lo = main_stack_floor(sp);
 	RT->argc = argc;
 	RT->argv = argv;
 	RT->envp = envp;

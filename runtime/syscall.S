@@ -62,17 +62,11 @@ __rdb_syscall:
 .Lredo:
 	lea 16(%rbp), %rsi		/* args[0..5] = rdi rsi rdx r10 r8 r9 */
 	/* The runtime's part runs on its syscall stack, not below the
-	 * program's %rsp (layout.h); a call of a handler running on the
-	 * signal stack goes on there, and one of a handler that interrupted
+	 * program's %rsp (layout.h); a call of a handler that interrupted
 	 * the runtime's part of a call (unrecorded) on its own stack. */
 	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
 	cmpq $0, (%rcx)
 	jne 1f
-	mov %rsp, %r11
-	movabs $RDB_SIGSTACK_ADDR, %rcx
-	sub %rcx, %r11
-	cmp $RDB_SIGSTACK_SIZE, %r11
-	jb 1f
 	mov %rsp, %r11
 	movabs $RDB_SCSTACK_ADDR, %rcx
 	sub %rcx, %r11
@@ -230,103 +224,58 @@ rdb_restore_rt:
 	ud2
 	.size rdb_restore_rt, .-rdb_restore_rt
 
-/* rdb_call_handler(h): the program's signal handler h->fn(sig, info, uc)
- * (struct rdb_hcall, rt.h), on the program's stack at h->sp as the kernel
- * would have run it (h->sp = 0: here), with the kernel's alternate stack
- * cut to h->ss meanwhile (set once %rsp has left it, restored once %rsp
- * is back: the kernel refuses to change the stack it runs on) and the
- * handler's mask h->mask; every signal is blocked again when it returns.
- * Nothing of the runtime's goes on the program's stack but the return
- * address.  The handler starts with the caller-saved registers its
- * arguments do not use set to zero, and %rbx and %rbp those of the
- * interrupted context, as the kernel leaves them: whatever the runtime's
- * own path left in any of them differs between record and replay, and a
- * handler that leaves by siglongjmp, or meets a boundary before it sets
- * them, would carry it into the program (where --verify compares
- * registers).  Called with every signal blocked.  When it returns, h is
- * found without a register (the handler owns them all): pushed on the
- * runtime's stack when it ran there, else right above the cut (signal.c),
- * whose size the runtime state holds (and a replay from a boundary inside
- * the handler restores). */
-#define UC_RBP (40 + 10 * 8) /* rt.h: UC_GREGS, REG_RBP */
-#define UC_RBX (40 + 11 * 8)
+/* rdb_handler_return: where a handler of the program returns (its frame's
+ * pretcode, signal.c), with %rsp at the frame's ucontext, as the kernel's
+ * restorer would be.  Every signal is blocked first (a signal taken after
+ * the SIC's value is saved would poke our registers, not the context the
+ * program goes back to); rdb_handler_done runs on the runtime's signal
+ * stack, free while program code runs; then rt_sigreturn from the copy of
+ * the frame's ucontext it returns.
+ * Every register is free: rt_sigreturn loads them all. */
 #define NR_RT_SIGPROCMASK 14
-#define NR_SIGALTSTACK 131
-/* sigaltstack(ss, NULL) */
-.macro SIGALTSTACK ss:req
-	lea \ss, %rdi
-	xor %esi, %esi
-	mov $NR_SIGALTSTACK, %eax
-	syscall
-.endm
-/* rt_sigprocmask(SIG_SETMASK, mask, NULL, 8) */
-.macro SETMASK mask:req
-	mov $2, %edi
-	lea \mask, %rsi
+	.globl rdb_handler_return
+	.hidden rdb_handler_return
+	.type rdb_handler_return,@function
+rdb_handler_return:
+	mov %rsp, %rbx			/* the ucontext */
+	mov $2, %edi			/* SIG_SETMASK */
+	lea .Lall(%rip), %rsi
 	xor %edx, %edx
 	mov $8, %r10d
 	mov $NR_RT_SIGPROCMASK, %eax
 	syscall
-.endm
-	.globl rdb_call_handler
-	.hidden rdb_call_handler
-	.type rdb_call_handler,@function
-rdb_call_handler:
+	movabs $(RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE), %rsp
+	lea -8(%rbx), %rdi		/* the frame */
+	cld
+	call rdb_handler_done
+	mov %rax, %rsp			/* its copy of the ucontext */
+	mov $15, %eax			/* rt_sigreturn */
+	syscall
+	ud2
+	.size rdb_handler_return, .-rdb_handler_return
+
+	.section .rodata
+	.p2align 3
+.Lall:	.quad -1
+	.text
+
+/* rdb_copy_out(dst, src, n): 0, or -1 when the program's memory at dst
+ * faults (signal.c copy_fault moves the pc to rdb_copy_fault). */
+	.globl rdb_copy_out, rdb_copy_begin, rdb_copy_end, rdb_copy_fault
+	.hidden rdb_copy_out, rdb_copy_begin, rdb_copy_end, rdb_copy_fault
+	.type rdb_copy_out,@function
+rdb_copy_out:
 	.cfi_startproc
-	PUSH_CFI %rbx, %rbp, %r12
-	.cfi_rel_offset %r12, 0
-	.cfi_rel_offset %rbp, 8
-	.cfi_rel_offset %rbx, 16
-	mov %rdi, %rbx
-	mov %rsp, RDB_HC_SAVED(%rbx)
-	cmpq $0, RDB_HC_SP(%rbx)
-	jne 1f
-	and $-16, %rsp
-	sub $8, %rsp
-	push %rbx			/* h, on the runtime's stack */
-	jmp 2f
-1:	mov RDB_HC_SP(%rbx), %rsp
-	SIGALTSTACK RDB_HC_SS(%rbx)
-	and $-16, %rsp
-2:	SETMASK RDB_HC_MASK(%rbx)
-	mov RDB_HC_FN(%rbx), %r11
-	mov RDB_HC_SIG(%rbx), %edi
-	mov RDB_HC_INFO(%rbx), %rsi
-	mov RDB_HC_UC(%rbx), %rdx
-	mov UC_RBP(%rdx), %rbp
-	mov UC_RBX(%rdx), %rbx
+	mov %rdx, %rcx
+rdb_copy_begin:
+	rep movsb
+rdb_copy_end:
 	xor %eax, %eax
-	xor %ecx, %ecx
-	xor %r8d, %r8d
-	xor %r9d, %r9d
-	xor %r10d, %r10d
-	call *%r11
-	movabs $RDB_SIGSTACK_ADDR, %rax
-	mov %rsp, %rcx
-	sub %rax, %rcx
-	cmp $RDB_SIGSTACK_SIZE, %rcx
-	jae 3f
-	mov (%rsp), %rbx		/* ran here: h is on our stack */
-	jmp 4f
-3:	movabs $(RDB_STATE_ADDR + RDB_STATE_SIGSTACK_SIZE), %rbx
-	mov (%rbx), %rbx
-	add %rax, %rbx			/* h is at the cut */
-4:	SETMASK RDB_HC_ALL(%rbx)
-	mov RDB_HC_SAVED(%rbx), %rsp
-	cmpq $0, RDB_HC_SP(%rbx)
-	je 5f
-	SIGALTSTACK RDB_HC_SS_BACK(%rbx)
-5:	pop %r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	ret
+rdb_copy_fault:
+	mov $-1, %rax
 	ret
 	.cfi_endproc
-	.size rdb_call_handler, .-rdb_call_handler
+	.size rdb_copy_out, .-rdb_copy_out
 
 	.section .note.GNU-stack,"",@progbits

@@ -55,26 +55,16 @@ static long sys_brk(uintptr_t want)
 	return (long)want;
 }
 
-/* Memory the program may map, unmap or protect: in the covered range, but
- * not the runtime's signal stack there (layout.h). */
-static int program_range(uintptr_t a, size_t n)
-{
-	return rdb_covered(a, n) &&
-	       (a + n <= RDB_SIGSTACK_ADDR || a >= RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE);
-}
+/* Memory the program may map, unmap or protect: in the covered range
+ * (the runtime's own mappings lie outside it, layout.h). */
+static int program_range(uintptr_t a, size_t n) { return rdb_covered(a, n); }
 
 static long refuse_range(const char *call, uintptr_t a, size_t n)
 {
-	if (rdb_covered(a, n))
-		rdb_printf("rdb: refused %s at [%p, %p): the runtime's signal stack is at "
-		           "[%p, %p)\n",
-		           call, (void *)a, (void *)(a + n), (void *)RDB_SIGSTACK_ADDR,
-		           (void *)(RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE));
-	else
-		rdb_printf("rdb: refused %s at [%p, %p): outside the covered range "
-		           "[%p, %p) that rdb's shadow memory monitors\n",
-		           call, (void *)a, (void *)(a + n), (void *)RDB_COVER_LO,
-		           (void *)RDB_COVER_HI);
+	rdb_printf("rdb: refused %s at [%p, %p): outside the covered range "
+	           "[%p, %p) that rdb's shadow memory monitors\n",
+	           call, (void *)a, (void *)(a + n), (void *)RDB_COVER_LO,
+	           (void *)RDB_COVER_HI);
 	return -RDB_ENOMEM;
 }
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 4
+#define RDB_TF_VERSION 5
 
 /* ---- the channel ---------------------------------------------------------
  * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
@@ -205,8 +205,10 @@ struct rdb_tf_context {
 	} view[64];
 	uint64_t reserved_blocked;
 	uint32_t fpsize;
-	uint32_t sigstack_size; /* the kernel's alternate stack: this much of the
-	                           runtime's signal stack (0: all of it) */
+	uint32_t pad;
+	uint64_t hframe; /* the frame of the handler that began last and has not
+	                    returned (runtime/rt.h struct rdb_sigframe), or 0;
+	                    the others chain from it */
 };
 
 /* A signal an event queued again (rt_tgsigqueueinfo) that the kernel had
@@ -454,7 +456,7 @@ _Static_assert(sizeof(struct rdb_tf_rec) == 8, "rec");
 _Static_assert(sizeof(struct rdb_tf_ivindex) == 32, "ivindex");
 _Static_assert(sizeof(struct rdb_tf_hello) == 32, "hello");
 _Static_assert(sizeof(struct rdb_tf_boundary) == 72, "boundary");
-_Static_assert(sizeof(struct rdb_tf_context) == 2336,
+_Static_assert(sizeof(struct rdb_tf_context) == 2344,
                "context");
 _Static_assert(sizeof(struct rdb_tf_map) == 24, "map");
 _Static_assert(sizeof(struct rdb_tf_maps) == 16, "maps");

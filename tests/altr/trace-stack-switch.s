@@ -1,0 +1,40 @@
+trace.rules on instructions that load %rsp: a load from elsewhere (longjmp,
+a coroutine switch) calls __rdb_stack_switch with the new %rsp in %r12,
+computed before the call, and a load from memory keeps its read hook;
+%rbp frame restores, %rsp adjustments and leave are not switches.
+# @rules-file trace.rules
+# @args --no-iot
+# @input
+	.text
+f:
+	movq 48(%rdi), %rsp
+	mov %rdi, %rsp
+	lea -16(%r10), %rsp
+	lea -16(%rbp), %rsp
+	movq %rbp, %rsp
+	leaq 8(%rsp), %rsp
+	leave
+	ret
+# @expect
+	.text
+f:
+	movq 48(%rdi), %r12
+	call __rdb_stack_switch
+.Laltr_lb0:
+	movq %r13, 48(%rdi,%r14)
+.Laltr_le0:
+	movq 48(%rdi), %rsp
+	movq %rdi, %r12
+	call __rdb_stack_switch
+	mov %rdi, %rsp
+	lea -16(%r10), %r12
+	call __rdb_stack_switch
+	lea -16(%r10), %rsp
+	lea -16(%rbp), %rsp
+	movq %rbp, %rsp
+	leaq 8(%rsp), %rsp
+	leave
+	ret
+	.section rdb_hooks_r,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
