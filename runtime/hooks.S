@@ -21,10 +21,13 @@
  * the new %rsp up, read, so that the next boundary traces their values
  * as they were when the interval began (a suspended coroutine's frames).
  * Once per interval and stack (the planes are cleared at a boundary: a
- * marked byte at the new %rsp says it is done); never for the main stack
- * or the stack the interval began on (the boundary saved them, and below
- * that one's %rsp lies its dead window, where marks would only make
- * --verify compare never-written locals).
+ * window marked at both ends says it is done); never for the main stack
+ * or the part of a stack the boundary saved (from the %rsp the interval
+ * began with).  A switch into the dead window below that %rsp (another
+ * coroutine's stack next to it) cuts the window there: those frames get
+ * their values too (interval.c dead_stack).  Frames more than
+ * RDB_SWITCH_WINDOW above the new %rsp, read before the next boundary,
+ * are not traced: a replay from that interval would miss them.
  * Record and replay run it alike (it is not listed among the hooks replay
  * removes): its frame below %rsp, like every hook's, is the same in both,
  * and so are the marks --verify compares. */
@@ -181,19 +184,26 @@ __rdb_stack_switch:
 	cmp (%rax), %r12
 	jae 1f				/* the main stack: saved whole */
 	cmp (RDB_STATE_SAVED_LO - RDB_STATE_MAIN_LO)(%rax), %r12
-	jb 2f
+	jb 3f
 	cmp (RDB_STATE_SAVED_HI - RDB_STATE_MAIN_LO)(%rax), %r12
 	jb 1f				/* the stack the boundary saved */
-2:
-	movabs $RDB_COVER_LO, %rax
+	jmp 2f
+3:	cmp (RDB_STATE_DEAD_LO - RDB_STATE_MAIN_LO)(%rax), %r12
+	jb 2f
+	cmp (RDB_STATE_DEAD_CUT - RDB_STATE_MAIN_LO)(%rax), %r12
+	jae 2f
+	mov %r12, (RDB_STATE_DEAD_CUT - RDB_STATE_MAIN_LO)(%rax)
+2:	movabs $RDB_COVER_LO, %rax
 	cmp %rax, %r12
 	jb 1f
 	movabs $(RDB_COVER_HI - RDB_SWITCH_WINDOW), %rax
 	cmp %rax, %r12
 	jae 1f
 	cmpb $RDB_R_READ, (%r12,%r14)
+	jne 4f
+	cmpb $RDB_R_READ, (RDB_SWITCH_WINDOW - 1)(%r12,%r14)
 	je 1f				/* marked in this interval */
-	lea (%r12,%r14), %rdi
+4:	lea (%r12,%r14), %rdi
 	mov $RDB_SWITCH_WINDOW, %ecx
 	mov $RDB_R_READ, %eax
 	cld

@@ -361,7 +361,10 @@ static int dead_stack(struct span d[2])
 		if (sp > m->start && sp < m->end) {
 			d[n].lo = m->kind == RDB_TF_MAP_STACK || sp - m->start < DEAD_WINDOW
 			              ? m->start : sp - DEAD_WINDOW;
-			d[n++].hi = sp;
+			/* (up to another stack a switch went to: hooks.S) */
+			d[n].hi = m->kind != RDB_TF_MAP_STACK && RT->dead_cut > d[n].lo &&
+			                  RT->dead_cut < sp ? RT->dead_cut : sp;
+			n++;
 			break;
 		}
 	}
@@ -532,7 +535,7 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, alo, ahi);
 }
 
-/* The stack the interval begins on, as send_stack saved it with the dead
+/* The stack the interval begins on, as send_stack saved it, and the dead
  * window below (dead_stack): a switch back there needs no marks (hooks.S
  * __rdb_stack_switch).  The main stack has its own test there.  Replay
  * sets the same at each boundary: the marks are compared (--verify). */
@@ -541,13 +544,15 @@ void rdb_interval_saved_stack(uint64_t sp)
 	const struct rdb_tf_map *m = map_at(sp);
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	RT->saved_lo = RT->saved_hi = 0;
+	RT->saved_lo = RT->saved_hi = RT->dead_lo = RT->dead_cut = 0;
 	if (sp >= alo && sp < ahi) {
 		RT->saved_lo = alo;
 		RT->saved_hi = ahi;
 	} else if (m && m->kind != RDB_TF_MAP_STACK) {
-		RT->saved_lo = sp - m->start < DEAD_WINDOW ? m->start : sp - DEAD_WINDOW;
+		RT->saved_lo = sp & ~7ull;
 		RT->saved_hi = m->end;
+		RT->dead_lo = sp - m->start < DEAD_WINDOW ? m->start : sp - DEAD_WINDOW;
+		RT->dead_cut = sp;
 	}
 }
 

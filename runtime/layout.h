@@ -46,6 +46,8 @@
 #define RDB_STATE_MAIN_LO 56    /* the lowest address the main stack may reach */
 #define RDB_STATE_SAVED_LO 64   /* the other stack the boundary saved (interval.c) */
 #define RDB_STATE_SAVED_HI 72
+#define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
+#define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
 
 /* A stack switch (hooks.S __rdb_stack_switch) marks this much of the new
  * stack, from the new %rsp up, read. */

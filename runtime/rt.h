@@ -56,13 +56,12 @@ struct rdb_hstate {
 	uint64_t magic;        /* RDB_HSTATE_MAGIC ^ the frame's address */
 	uint64_t prev;         /* the frame RT->hframe was when it began */
 	uint64_t fault_pc;     /* a fault's instruction, to run again */
-	uint64_t restore_mask; /* RDB_HS_RESTORE: the mask after it (sigsuspend's) */
 	uint64_t stub_sp, nest_sp; /* RDB_HS_IN_CALL: RT->stub_sp, RT->sc_nest_sp */
 	uint64_t flags;        /* RDB_HS_* */
-	uint64_t pad;
+	uint64_t pad[2];
 };
 #define RDB_HSTATE_MAGIC 0x72646268616e646cull /* "rdbhandl" */
-enum { RDB_HS_IN_STUB = 1, RDB_HS_WATCH_SYS = 2, RDB_HS_RESTORE = 4, RDB_HS_IN_CALL = 8 };
+enum { RDB_HS_IN_STUB = 1, RDB_HS_WATCH_SYS = 2, RDB_HS_IN_CALL = 4 };
 struct rdb_sigframe {
 	uint64_t pretcode;
 	union {
@@ -75,7 +74,8 @@ struct rdb_sigframe {
 	};
 	uint8_t info[128];
 };
-_Static_assert(sizeof(struct rdb_sigframe) == 440, "the kernel's rt_sigframe");
+_Static_assert(sizeof(struct rdb_hstate) == 64 && sizeof(struct rdb_sigframe) == 440,
+               "the kernel's rt_sigframe, its sigcontext's 8 reserved words");
 
 /* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
 struct rdb_iot {
@@ -101,10 +101,13 @@ struct rdb_state {
 	                        stack (syscall.S) */
 	uintptr_t main_lo;   /* RDB_STATE_MAIN_LO: the initial %rsp less the stack's
 	                        rlimit (hooks.S: a switch there needs no marks) */
-	uintptr_t saved_lo, saved_hi; /* RDB_STATE_SAVED_LO/HI: record: the stack
-	                        the interval began on, when not the main one, as
-	                        its boundary saved it, dead window included
-	                        (hooks.S: a switch there needs no marks) */
+	uintptr_t saved_lo, saved_hi; /* RDB_STATE_SAVED_LO/HI: the stack the
+	                        interval began on, when not the main one, as its
+	                        boundary saved it (hooks.S: a switch there needs
+	                        no marks) */
+	uintptr_t dead_lo, dead_cut; /* RDB_STATE_DEAD_LO/CUT: the dead window
+	                        below it (interval.c dead_stack) ends at dead_cut:
+	                        another stack a switch went to lies above */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
 	                         interrupted */
@@ -261,8 +264,10 @@ _Static_assert(__builtin_offsetof(struct rdb_state, sc_nest) == RDB_STATE_SC_NES
                "layout.h RDB_STATE_SC_NEST");
 _Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_LO &&
                    __builtin_offsetof(struct rdb_state, saved_lo) == RDB_STATE_SAVED_LO &&
-                   __builtin_offsetof(struct rdb_state, saved_hi) == RDB_STATE_SAVED_HI,
-               "layout.h RDB_STATE_MAIN_LO, SAVED_LO, SAVED_HI");
+                   __builtin_offsetof(struct rdb_state, saved_hi) == RDB_STATE_SAVED_HI &&
+                   __builtin_offsetof(struct rdb_state, dead_lo) == RDB_STATE_DEAD_LO &&
+                   __builtin_offsetof(struct rdb_state, dead_cut) == RDB_STATE_DEAD_CUT,
+               "layout.h RDB_STATE_MAIN_LO .. DEAD_CUT");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 

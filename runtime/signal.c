@@ -2,9 +2,10 @@
  *
  * The program's rt_sigaction changes only its view (RT->view); the kernel
  * gets the runtime's handler wherever something must happen first:
- *   - the program's handler: rdb_sig_entry calls it, then writes the
- *     handler's SIC into the saved context, because rt_sigreturn restores
- *     the interrupted %r15 and would roll the SIC back;
+ *   - the program's handler: rdb_sig_entry builds its frame and starts
+ *     it as the kernel would; its return (rdb_handler_done) writes the
+ *     handler's SIC into the context rt_sigreturn restores, which would
+ *     roll the SIC back;
  *   - SIG_DFL of a signal that kills: termination callbacks, then the
  *     default action re-raised (refault, or tgkill with the signal left as
  *     the only one unblocked) so exit status and core are as without rdb.
@@ -673,12 +674,12 @@ static uint64_t view_mask(void *uc)
 
 /* The frame for handler v of sig at fp (the image at fx), as the kernel
  * writes it: the interrupted context uc as the handler sees it (the
- * program's alternate stack and signal mask; a fault's instruction; none
+ * program's alternate stack and its signal mask, mask; a fault's instruction; none
  * of the kernel's fault details for an asynchronous signal, where they are
  * left over from an earlier fault), the siginfo, the xsave image; and in
  * the reserved words, what the handler's return restores (hs). */
 static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr_t fx, int sig,
-                       const void *si, void *uc, const struct rdb_hstate *hs)
+                       const void *si, void *uc, uint64_t mask, const struct rdb_hstate *hs)
 {
 	f->pretcode = (uintptr_t)&rdb_handler_return;
 	rdb_memcpy(f->uc, uc, sizeof f->uc);
@@ -691,11 +692,15 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	uint64_t *g = rdb_gregs(f->uc);
 	g[REG_EFL] &= ~0x10000ull; /* RF: how the kernel came in */
 	g[REG_R15] = 0; /* the SIC's origin differs in replay; the return sets it */
-	if (!sync_signal(sig, *(const int *)((const char *)si + SI_CODE)))
+	if (!sync_signal(sig, *(const int *)((const char *)si + SI_CODE))) {
 		g[REG_ERR] = g[REG_TRAPNO] = g[REG_CR2] = 0;
-	else
+		/* at a check, where %r12 holds what the last hook left (a
+		 * replay without hooks has another value) and is dead */
+		g[REG_R12] = 0;
+	} else {
 		g[REG_CR2] = *(const uint64_t *)((const char *)si + SI_ADDR);
-	f->sigmask = g[REG_OLDMASK] = view_mask(uc);
+	}
+	f->sigmask = g[REG_OLDMASK] = mask;
 	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	f->uc[UC_FPREGS / 8] = kfx ? fx : 0;
 	if (kfx)
@@ -705,15 +710,35 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	rdb_memcpy(f->info, si, sizeof f->info);
 }
 
+/* No frame for sig's handler (the kernel's force_sigsegv): for SIGSEGV,
+ * or when SIGSEGV has no handler of the program's or it blocks it, killed
+ * by SIGSEGV; else a SIGSEGV (SI_KERNEL) for its handler comes next, at
+ * the interrupted code, as with the kernel (sig is lost). */
+static void force_sigsegv(int sig, void *uc)
+{
+	const struct rdb_ksigaction *v = &RT->view[RDB_SIGSEGV];
+	if (sig == RDB_SIGSEGV || v->handler == RDB_SIG_DFL || v->handler == RDB_SIG_IGN ||
+	    (RT->reserved_blocked & bit(RDB_SIGSEGV))) {
+		kill_by(RDB_SIGSEGV, uc);
+		return;
+	}
+	uint8_t info[128];
+	rdb_memset(info, 0, sizeof info);
+	*(int *)info = RDB_SIGSEGV;
+	*(int *)(info + SI_CODE) = 0x80; /* SI_KERNEL */
+	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+	rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, RDB_SIGSEGV, info);
+}
+
 /* Starts the program's handler v for sig (si, uc): its frame goes where
  * the kernel would have put it, and uc becomes the handler's entry, as the
  * kernel sets it up: %rip the handler, %rsp the frame, the arguments,
  * %rax 0, DF, RF and TF clear, the FPU in its initial state (no xsave
  * image: rt_sigreturn clears it), the handler's mask hm.  The rest of the
- * registers are the interrupted code's.  0 if the frame cannot be written
- * (the kernel's force_sigsegv: killed by SIGSEGV here). */
+ * registers are the interrupted code's; the frame's uc_sigmask is mask.
+ * 0 if the frame cannot be written (force_sigsegv). */
 static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void *uc, uint64_t isp,
-                         uint64_t hm, const struct rdb_hstate *hs)
+                         uint64_t hm, uint64_t mask, const struct rdb_hstate *hs)
 {
 	enum { SPAN = sizeof RT->framebuf };
 	uint8_t *buf = RT->framebuf; /* (all blocked: one at a time) */
@@ -724,7 +749,7 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 	long bad = 1;
 	if (fp && span <= SPAN) {
 		rdb_memset(buf, 0, span);
-		fill_frame((struct rdb_sigframe *)buf, buf + (fx - fp), fp, fx, sig, si, uc, hs);
+		fill_frame((struct rdb_sigframe *)buf, buf + (fx - fp), fp, fx, sig, si, uc, mask, hs);
 		/* A fault on the program's memory must reach us (blocked, the
 		 * kernel would kill): copy_fault. */
 		uint64_t segv = ~bit(RDB_SIGSEGV);
@@ -736,7 +761,7 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 		if (RT->debug)
 			rdb_printf("rdb: no room for the frame of signal %d's handler at %p (%s)\n", sig,
 			           (void *)fp, fp ? "not writable" : "past the alternate stack");
-		kill_by(RDB_SIGSEGV, uc);
+		force_sigsegv(sig, uc);
 		return 0;
 	}
 	/* what the kernel wrote, as a syscall's writes (flowback) */
@@ -757,8 +782,18 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
-	if (sig == RDB_SIGSEGV && copy_fault(uc))
-		return;
+	if (sig == RDB_SIGSEGV && rdb_on_sigstack(gregs(uc)[REG_RSP])) {
+		/* the runtime's own code, with SIGSEGV let in around a frame's
+		 * copy: its fault; another SIGSEGV waits for the program */
+		int code = *(int *)((char *)si + SI_CODE);
+		if (sync_signal(sig, code) && copy_fault(uc))
+			return;
+		if (!sync_signal(sig, code)) {
+			long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+			rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, sig, si);
+			return;
+		}
+	}
 	if (sig == RDB_SIG_TIMER && (RT->reserved_sigs & bit(sig))) {
 		if (RT->mode == RDB_TF_MODE_RECORD)
 			rdb_interval_timer(uc);
@@ -797,12 +832,13 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	unshadow_fault_addr(sig, si, uc);
 	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
 	uint64_t hm = handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig));
-	/* What the handler's return restores (rdb_handler_done). */
-	struct rdb_hstate hs = {0, RT->hframe, 0, RT->restore_mask, RT->stub_sp, RT->sc_nest_sp,
+	/* What the handler's return restores (rdb_handler_done); the frame
+	 * is program memory: nothing the replay of an interval would not
+	 * have the same. */
+	struct rdb_hstate hs = {0, RT->hframe, 0, 0, 0,
 	                        (RT->in_stub ? RDB_HS_IN_STUB : 0) |
-	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0) |
-	                            (RT->restore_ok ? RDB_HS_RESTORE : 0),
-	                        0};
+	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0),
+	                        {0, 0}};
 	/* A fault: the handler sees the pc of the program's instruction, as
 	 * without rdb (a handler may read it, or step over it), not the
 	 * hook's or, replaying, a no-op's or prefix's. */
@@ -816,12 +852,19 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	if (in_call) {
 		isp = RT->stub_sp;
 		hs.flags |= RDB_HS_IN_CALL;
+		hs.stub_sp = RT->stub_sp;
+		hs.nest_sp = RT->sc_nest_sp;
 	}
 	if (rdb_on_sigstack(isp))
 		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
 		        "(pc %p)\n", sig, (void *)gregs(uc)[REG_RIP]);
+	/* The frame's mask: the interrupted code's, but after sigsuspend's
+	 * check the one the call leaves (rdb_signal_after_event), as the
+	 * kernel saves it */
 	uint64_t view = view_mask(uc);
-	if (!start_handler(&v, sig, si, uc, isp, hm & ~res, &hs))
+	if (RT->restore_ok)
+		view = (RT->restore_mask & ~res) | (view & res);
+	if (!start_handler(&v, sig, si, uc, isp, hm & ~res, view, &hs))
 		return;
 	/* The handler is program code, not the runtime's syscall (it may
 	 * leave by longjmp: the flags stay clear); the program's view of
@@ -850,52 +893,45 @@ void rdb_sig_entry(int sig, void *si, void *uc)
  * and counts and events would be lost. */
 uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 {
-	const struct rdb_hstate *hs = &f->hs;
-	if (hs->magic != (RDB_HSTATE_MAGIC ^ (uintptr_t)f))
-		rdb_die("a signal handler returned through a frame at %p the runtime did not "
-		        "build, or that the program overwrote\n", (void *)f);
-	uint64_t *g = rdb_gregs(f->uc), *ss = &f->uc[2];
-	/* rt_sigreturn sets the program's alternate stack from uc_stack (the
-	 * kernel's stays the runtime's) */
-	if ((uint32_t)ss[1] & 2 /* SS_DISABLE */)
-		altstack_off();
-	else if (ss[2] >= 2048 /* MINSIGSTKSZ */) {
-		RT->prog_ss[0] = ss[0];
-		RT->prog_ss[1] = (uint32_t)ss[1] & (1u << 31);
-		RT->prog_ss[2] = ss[2];
-	}
+	/* The copy rt_sigreturn reads; the program's frame keeps what the
+	 * handler left (no SIC, nothing of the runtime's: it is program
+	 * memory, the same in replay). */
+	struct rdb_sigframe *r = &RT->retframe;
+	rdb_memcpy(r, f, sizeof *r);
+	/* The runtime's part: the frame's, or, where the handler put another
+	 * context's there (a thread switch), that one's; none if the words
+	 * hold no frame's. */
+	struct rdb_hstate hs = r->hs;
+	uint64_t owner = hs.magic ^ RDB_HSTATE_MAGIC;
+	if (owner != (uintptr_t)f && !rdb_covered(owner, sizeof *f))
+		rdb_memset(&hs, 0, sizeof hs);
+	uint64_t *g = rdb_gregs(r->uc), *ss = &r->uc[2];
+	/* rt_sigreturn sets the program's alternate stack from uc_stack as
+	 * sigaltstack would (refused on it); the kernel's stays ours */
+	rdb_sig_altstack(&f->uc[2], 0, (uintptr_t)f + 8);
 	ss[0] = RDB_SIGSTACK_ADDR;
 	ss[1] = 0;
 	ss[2] = RDB_SIGSTACK_SIZE;
-	if ((hs->flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
+	if ((hs.flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
 		RT->sc_nest--;
-		RT->sc_nest_sp = hs->nest_sp;
-		RT->stub_sp = hs->stub_sp;
+		RT->sc_nest_sp = hs.nest_sp;
+		RT->stub_sp = hs.stub_sp;
 	}
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
 	 * (a boundary inside the handler) or for other addresses (the handler
 	 * changed a register).  They run again. */
-	if (hs->fault_pc && g[REG_RIP] == hs->fault_pc)
-		g[REG_RIP] = rdb_iot_rerun(hs->fault_pc);
-	RT->in_stub = !!(hs->flags & RDB_HS_IN_STUB);
-	RT->watch.sys = !!(hs->flags & RDB_HS_WATCH_SYS);
-	/* The mask: the frame's (the handler may change it), but after
-	 * sigsuspend's check the one the call left (rdb_signal_after_event). */
+	if (hs.fault_pc && g[REG_RIP] == hs.fault_pc)
+		g[REG_RIP] = rdb_iot_rerun(hs.fault_pc);
+	RT->in_stub = !!(hs.flags & RDB_HS_IN_STUB);
+	RT->watch.sys = !!(hs.flags & RDB_HS_WATCH_SYS);
+	/* the mask the handler left in the frame, the program's view */
 	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
-	uint64_t m = f->sigmask;
-	if (hs->flags & RDB_HS_RESTORE)
-		m = (hs->restore_mask & ~res) | (m & res);
-	RT->reserved_blocked = m & res;
-	f->sigmask = m & ~res;
-	RT->hframe = hs->prev;
-	/* rt_sigreturn from a copy, with the SIC in %r15: the frame keeps
-	 * none (its raw value differs in replay, and the frame is program
-	 * memory, compared by --verify) */
-	struct rdb_sigframe *r = &RT->retframe;
-	rdb_memcpy(r, f, sizeof *r);
+	RT->reserved_blocked = r->sigmask & res;
+	r->sigmask &= ~res;
+	RT->hframe = hs.prev;
 	uint64_t r15;
 	__asm__ volatile("lea 1(%%r15), %%r15\n\tmov %%r15, %0" : "=r"(r15) : : "memory");
-	rdb_gregs(r->uc)[REG_R15] = r15;
+	g[REG_R15] = r15;
 	return r->uc;
 }
