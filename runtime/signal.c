@@ -469,21 +469,21 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 		return rdb_sys4(__NR_rt_sigprocmask, how, set, oset, setsize);
 	if (set)
 		s = *set; /* before the kernel writes oset: they may alias */
-	uint64_t was = RT->reserved_blocked;
+	/* The view of ours changes first: a signal the call lets in comes
+	 * as it returns, and its delivery reads the view (a SIGSEGV blocked
+	 * there kills: force_sigsegv).  The kernel never blocks ours. */
+	uint64_t was = RT->reserved_blocked, want = s & res;
+	if (set && how == RDB_SIG_BLOCK)
+		RT->reserved_blocked |= want;
+	else if (set && how == RDB_SIG_UNBLOCK)
+		RT->reserved_blocked &= ~want;
+	else if (set)
+		RT->reserved_blocked = want;
+	s &= ~res;
 	long r = rdb_sys4(__NR_rt_sigprocmask, how, set ? &s : 0, oset ? &o : 0, 8);
-	if (r < 0)
+	if (r < 0) {
+		RT->reserved_blocked = was;
 		return r;
-	if (set && res) {
-		uint64_t want = s & res;
-		if (how == RDB_SIG_BLOCK)
-			RT->reserved_blocked |= want;
-		else if (how == RDB_SIG_UNBLOCK)
-			RT->reserved_blocked &= ~want;
-		else
-			RT->reserved_blocked = want;
-		/* Undo what the kernel blocked of ours. */
-		if (how != RDB_SIG_UNBLOCK && want)
-			rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_UNBLOCK, &want, 0, 8);
 	}
 	if (oset) {
 		*oset = (o & ~res) | was;
