@@ -369,8 +369,8 @@ enum {
 	CTL_JCC,
 };
 
-/* The walks read and write these, not the statements (88 bytes each, and
- * each walk over them cost what a walk over the unit's input did): what
+/* The walks read and write these, not the statements (then 88 bytes
+ * each: a walk over them cost what a walk over the unit's input did): what
  * they need of a statement is copied in first, their results go back at
  * the end.  Labels, branch operands and some directive arguments are
  * still looked up in the statement, rarely. */
@@ -525,7 +525,7 @@ uint32_t altr_insn_class(const struct altr_stmt *s)
 		/* unknown: reads all flags, writes none */
 		return CTL_NONE | (uint32_t)FL_STATUS << IC_FR;
 	unsigned ib = fusable(s) ? IB_FUSABLE : 0;
-	for (const char *r = s->text.p; r + 3 < s->text.p + s->text.len; r++)
+	for (const char *r = s->text_p; r + 3 < s->text_p + s->text_len; r++)
 		if (r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' &&
 		    r[3] <= '5') {
 			ib |= IB_RESERVED;
@@ -935,7 +935,7 @@ static uint8_t transfer(struct an *a, int i, uint8_t next)
 		const struct altr_stmt *s = &a->u->stmts[i];
 		if (!(x->facts & SF_OPAQUE) &&
 		    ((x->facts & SF_PREFIX_ONLY) ||
-		     memchr(s->text.p, '=', s->text.len)))
+		     memchr(s->text_p, '=', s->text_len)))
 			return next;
 		return FL_STATUS;
 	}
@@ -1056,9 +1056,10 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 				lab[nlab++] = i;
 		} else if (s->kind == STMT_DIRECTIVE) {
 			x->dk = (uint8_t)dir_kind(s);
-			struct altr_str t = rest_args(altr_stmt_args(s));
-			if (x->dk == DK_TYPE && (str_contains(t, "function") ||
-			                         str_contains(t, "STT_FUNC"))) {
+			struct altr_str t = x->dk == DK_TYPE
+			                  ? rest_args(altr_stmt_args(s))
+			                  : (struct altr_str){"", 0};
+			if (str_contains(t, "function") || str_contains(t, "STT_FUNC")) {
 				smap_put(&a.typed, first_arg(altr_stmt_args(s)), 1);
 				a.any_typed = true;
 			}

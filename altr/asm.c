@@ -726,13 +726,13 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	}
 	struct altr_stmt *s = &u->stmts[u->nstmts++];
 	/* field by field: the compound literal became a slow "rep stos" */
-	s->kind = STMT_LABEL;
-	s->line = 0;
-	s->facts = 0;
-	s->text = mkstr(NULL, 0);
-	s->name_len = s->args_off = 0;
+	s->text_p = NULL;
 	s->insn = NULL;
-	s->iid = 0;
+	s->text_len = 0;
+	s->line = 0;
+	s->iid = 0; /* and name_len */
+	s->facts = 0;
+	s->kind = STMT_LABEL;
 	s->flags_live_in = s->flags_live_out = 0;
 	return s;
 }
@@ -884,17 +884,17 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		struct altr_stmt *s = new_stmt(r);
 		s->kind = STMT_LABEL;
 		s->line = line;
-		s->text = mkstr(t.p, ll);
+		s->text_p = t.p;
+		s->text_len = (uint32_t)ll;
 		s->name_len = (uint32_t)(ll - 1);
-		s->args_off = (uint32_t)ll;
 		s->facts = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 		           ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 		t = mkstr(t.p + ll, t.len - ll);
 	}
 	struct altr_stmt *s = new_stmt(r);
 	s->line = line;
-	s->text = t;
-	s->args_off = (uint32_t)t.len;
+	s->text_p = t.p;
+	s->text_len = (uint32_t)t.len;
 	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 	s->facts = ctx;
@@ -910,8 +910,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 			s->kind = STMT_OTHER;
 			return;
 		}
-		/* (t is trimmed: rest ends where it does, see altr_stmt_args) */
-		s->args_off = (uint32_t)(rest.p - t.p);
+		/* (t is trimmed: rest ends where it does; altr_stmt_args finds
+		 * it again after the name) */
 		directive_context(r, s);
 		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
 		return;
@@ -967,7 +967,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 				rebase(s->insn, t.p - e->p);
 			}
 			size_t k = 0;
-			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
+			for (struct altr_str w;
+			     (w = next_word(altr_stmt_text(p), &k)).len;)
 				s->insn->prefixes |= (uint16_t)prefix_bit(w);
 			altr_insn_decode(s->insn);
 			new_iid(r->u, s);

@@ -409,7 +409,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_put(b, x->s, x->n);
 		return true;
 	case T_STMT:
-		altr_buf_put(b, s->text.p, s->text.len);
+		altr_buf_put(b, s->text_p, s->text_len);
 		return true;
 	case T_OPND:
 		if (x->arg > in->nops)
@@ -525,7 +525,7 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 			altr_error_at(em->u->path, s->line, 0,
 			              "rule template (%s:%d) uses ${%s}, which has "
 			              "no value for '%.*s'", a->file, a->line, x->s,
-			              (int)s->text.len, s->text.p);
+			              (int)s->text_len, s->text_p);
 			ok = false;
 		}
 	}
@@ -777,13 +777,13 @@ static bool label_shaped(const struct altr_stmt *s, size_t *plen)
 	const struct altr_operand *op = &in->ops[0];
 	size_t n = op->text.len;
 	if (op->kind != OPK_TARGET || op->star || op->deco_len || !n ||
-	    n >= s->text.len ||
-	    memcmp(s->text.p + s->text.len - n, op->text.p, n) != 0)
+	    n >= s->text_len ||
+	    memcmp(s->text_p + s->text_len - n, op->text.p, n) != 0)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!altr_label_char(op->text.p[i]))
 			return false;
-	*plen = s->text.len - n;
+	*plen = s->text_len - n;
 	return true;
 }
 
@@ -867,14 +867,14 @@ static int shaped_plan(struct emitter *em, const struct altr_stmt *s,
 				            old[i].hash, old[i].insn) = old[i];
 		free(old);
 	}
-	uint32_t h = altr_hash(s->text.p, plen) ^ ctx * 0x9e3779b9u;
-	struct shape *e = shape_slot(em, s->text.p, plen, ctx, h, s->insn);
+	uint32_t h = altr_hash(s->text_p, plen) ^ ctx * 0x9e3779b9u;
+	struct shape *e = shape_slot(em, s->text_p, plen, ctx, h, s->insn);
 	if (e->p)
 		return e->plan >= 0 ? e->plan : make_plan(em, s, ctx);
 	int pi = make_plan(em, s, ctx);
 	const struct plan *p = &em->plans[pi];
 	bool share = p->kept && label_blind(em, p, s, plen);
-	*e = (struct shape){s->text.p, (uint32_t)plen, ctx, h, share ? pi : -1,
+	*e = (struct shape){s->text_p, (uint32_t)plen, ctx, h, share ? pi : -1,
 	                    s->insn};
 	em->nshapes++;
 	return pi;
@@ -962,11 +962,11 @@ static void warn_unknown(struct emitter *em, const struct altr_stmt *s)
 	em->warned[em->nwarned++] = altr_strdup_str(m);
 	if (em->o->strict) {
 		altr_error_at(em->u->path, s->line, 0, "unknown instruction '%.*s'",
-		              (int)s->text.len, s->text.p);
+		              (int)s->text_len, s->text_p);
 		em->errors++;
 	} else {
 		altr_warn(em->u->path, s->line, "unknown instruction '%.*s' passed "
-		          "through uninstrumented", (int)s->text.len, s->text.p);
+		          "through uninstrumented", (int)s->text_len, s->text_p);
 	}
 }
 
@@ -1185,7 +1185,7 @@ static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
 {
 	if (s->kind != STMT_LABEL)
 		altr_buf_putc(out, '\t');
-	altr_buf_put(out, s->text.p, s->text.len);
+	altr_buf_put(out, s->text_p, s->text_len);
 	altr_buf_putc(out, '\n');
 }
 
@@ -1406,7 +1406,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			const struct altr_stmt *a = &u->stmts[i + 8];
 			__builtin_prefetch(a->insn);
 			__builtin_prefetch((const char *)a->insn + 64);
-			__builtin_prefetch(a->text.p);
+			__builtin_prefetch(a->text_p);
 		}
 		struct altr_stmt *s = &u->stmts[i];
 		if (s->kind != STMT_INSN)
@@ -1461,7 +1461,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 					__builtin_prefetch(em.ptext.p + p->off);
 				if (em.pholes)
 					__builtin_prefetch(&em.pholes[p->hole0]);
-				__builtin_prefetch(u->stmts[em.xs[x + 4].stmt].text.p);
+				__builtin_prefetch(u->stmts[em.xs[x + 4].stmt].text_p);
 			}
 			/* the lines changed: the statement's, and that of a
 			 * prefix statement before it */

@@ -187,7 +187,7 @@ static struct altr_str subject(const struct altr_expr *e,
 	struct altr_str none = {"", 0};
 	switch (e->subj) {
 	case SUBJ_MNEM: return in->mnem;
-	case SUBJ_INSN: return s->text;
+	case SUBJ_INSN: return altr_stmt_text(s);
 	case SUBJ_MEM: {
 		const struct altr_operand *m = altr_insn_mem_operand(in);
 		return m ? m->text : none;
@@ -1249,7 +1249,7 @@ static int blind_eval(const struct altr_expr *e, const struct altr_stmt *s,
 	             (e->subj == SUBJ_MEM && altr_insn_mem_operand(in) == &in->ops[0]);
 	if (!label)
 		return eval_match(e, s, caps, NULL);
-	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text.p, plen)
+	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text_p, plen)
 	                         : fails_for_any_label(e, "", 0))
 		return e->negate;
 	return -1;
