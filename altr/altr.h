@@ -69,6 +69,12 @@ void *altr_big_alloc(size_t n);
 void *altr_big_alloc_sparse(size_t n);
 uint32_t altr_hash(const char *p, size_t len); /* for hash tables */
 void *altr_big_realloc(void *p, size_t old, size_t n);
+/* The same, but what the caller has not written yet (all of a new block,
+ * [old, n) of a grown one) is undefined, not zeroed: for an array written
+ * before it is read.  A block freed earlier is then reused as it is
+ * (clearing those cost as much as the kernel's clearing of new pages). */
+void *altr_big_alloc_raw(size_t n);
+void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);

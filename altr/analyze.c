@@ -1013,11 +1013,14 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 	free(u->funcs);
 	u->funcs = NULL;
 	u->nfuncs = 0;
-	/* the per-statement arrays are big: huge pages, fewer faults */
+	/* the per-statement arrays are big: huge pages, fewer faults; these
+	 * two are written before they are read (x below, the worklist as
+	 * it fills) */
 	size_t nx = ((size_t)u->nstmts + 1) * sizeof *a.x;
 	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
-	a.x = altr_big_alloc(nx);
-	a.work = altr_big_alloc(nw);
+	a.x = altr_big_alloc_raw(nx);
+	a.work = altr_big_alloc_raw(nw);
+	a.x[u->nstmts] = (struct aux){0};
 	size_t ntc = ((size_t)u->ninsn_ids + 1) * sizeof *a.tcache;
 	a.tcache = altr_big_alloc(ntc);
 	/* labels other than numeric ones and gcc's .L<n>, by name: listed

@@ -313,11 +313,12 @@ static size_t big_mapped(void *p, size_t n)
 	return round_page(n);
 }
 
-/* A kept block for n bytes, cleared but for the first keep (or NULL).
+/* A kept block for n bytes, cleared but for the first keep unless raw
+ * (or NULL).
  * One much bigger than asked for is split, the rest kept: the emitter's
  * small arrays each took a whole block (one the analysis's 10 MB), and
  * its big ones then had fresh pages. */
-static void *big_reuse(size_t n, size_t keep)
+static void *big_reuse(size_t n, size_t keep, bool raw)
 {
 	size_t need = round_page(n);
 	int best = -1;
@@ -340,7 +341,8 @@ static void *big_reuse(size_t n, size_t keep)
 	}
 	big_kept[best] = rest ? (struct bigblk){b.p + need, rest}
 	                      : (struct bigblk){NULL, 0};
-	memset(b.p + keep, 0, n - keep); /* the caller fills the first keep */
+	if (!raw) /* the caller fills the first keep */
+		memset(b.p + keep, 0, n - keep);
 	return b.p;
 }
 
@@ -375,9 +377,9 @@ static void populate(void *p, size_t n)
 		unsupported = true;
 }
 
-static void *big_alloc(size_t n, bool dense)
+static void *big_alloc(size_t n, bool dense, bool raw)
 {
-	void *q = big_reuse(n, 0);
+	void *q = big_reuse(n, 0, raw);
 	if (q)
 		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
@@ -403,21 +405,26 @@ static void *big_alloc(size_t n, bool dense)
 
 void *altr_big_alloc(size_t n)
 {
-	return big_alloc(n, true);
+	return big_alloc(n, true, false);
 }
 
 void *altr_big_alloc_sparse(size_t n)
 {
-	return big_alloc(n, false);
+	return big_alloc(n, false, false);
 }
 
-void *altr_big_realloc(void *p, size_t old, size_t n)
+void *altr_big_alloc_raw(size_t n)
+{
+	return big_alloc(n, true, true);
+}
+
+static void *big_realloc(void *p, size_t old, size_t n, bool raw)
 {
 	if (!p)
-		return altr_big_alloc(n);
+		return big_alloc(n, true, raw);
 	size_t mapped = big_mapped(p, old);
 	if (n <= mapped) {
-		if (n > old)
+		if (n > old && !raw)
 			memset((char *)p + old, 0, n - old);
 		if (mapped != round_page(n)) { /* still lent */
 			for (int i = 0; i < BIG_LENT; i++)
@@ -430,13 +437,13 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 		return p;
 	}
 	/* growing into a kept block: its pages are in place */
-	void *q = big_reuse(n, old);
+	void *q = big_reuse(n, old, raw);
 	if (q) {
 		memcpy(q, p, old);
 		big_release((struct bigblk){p, mapped});
 		return q;
 	}
-	if (mapped > old)
+	if (mapped > old && !raw)
 		memset((char *)p + old, 0, mapped - old);
 	q = mremap(p, mapped, n, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
@@ -445,6 +452,16 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 	if (n > mapped)
 		populate((char *)q + mapped, round_page(n) - mapped);
 	return q;
+}
+
+void *altr_big_realloc(void *p, size_t old, size_t n)
+{
+	return big_realloc(p, old, n, false);
+}
+
+void *altr_big_realloc_raw(void *p, size_t old, size_t n)
+{
+	return big_realloc(p, old, n, true);
 }
 
 void altr_big_free(void *p, size_t n)
