@@ -480,6 +480,7 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
  * a prefix statement's prefixes gets its own copy.  The emitter relies on
  * this: one instruction, one text. */
 enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
+enum { PF_AHEAD = 4 }; /* lines read ahead (a power of two) */
 #define MEMO_INLINE 20
 struct memo {
 	uint32_t hash;
@@ -527,12 +528,13 @@ struct reader {
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
 	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read holds a ':' */
+	int lineno;               /* the line being read (of src, 1-based) */
 	struct {
 		const char *p;
 		size_t len;
 		uint32_t hash;
-	} pf[2];                  /* this and the next line's likely
-	                             instructions, by line number parity */
+	} pf[PF_AHEAD];           /* this and the next lines' likely
+	                             instructions, by line number */
 };
 
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
@@ -563,10 +565,9 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 		r->capmemo = cap;
 	}
 	uint32_t h;
-	if (t.p == r->pf[0].p && t.len == r->pf[0].len)
-		h = r->pf[0].hash;
-	else if (t.p == r->pf[1].p && t.len == r->pf[1].len)
-		h = r->pf[1].hash;
+	const int k = r->lineno & (PF_AHEAD - 1);
+	if (t.p == r->pf[k].p && t.len == r->pf[k].len)
+		h = r->pf[k].hash;
 	else
 		h = altr_hash(t.p, t.len);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
@@ -990,10 +991,11 @@ static void app_marker(struct reader *r, struct altr_str comment)
 		r->in_app = false;
 }
 
-/* The memo lookup of an instruction missed the cache most times: the
- * next line's is started while this one is read.  Only for the plain
- * case (a line holding one instruction, maybe a '#' comment); a wrong
- * guess costs a hash. */
+/* The memo lookup of an instruction missed the cache most times: that
+ * of the line PF_AHEAD lines on is started while this one is read (one
+ * line on was too late: a line takes less than a miss to memory).  Only
+ * for the plain case (a line holding one instruction, maybe a '#'
+ * comment); a wrong guess costs a hash. */
 static void prefetch_line(struct reader *r, const char *src, size_t pos,
                           const struct scan *sc, int lineno)
 {
@@ -1008,9 +1010,10 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 		return;
 	struct altr_str t = mkstr(p, (size_t)(q - p));
 	uint32_t h = altr_hash(t.p, t.len);
-	r->pf[lineno & 1].p = t.p;
-	r->pf[lineno & 1].len = t.len;
-	r->pf[lineno & 1].hash = h;
+	int k = lineno & (PF_AHEAD - 1);
+	r->pf[k].p = t.p;
+	r->pf[k].len = t.len;
+	r->pf[k].hash = h;
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }
 
@@ -1127,28 +1130,31 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	r.firstmemo = 4096;
 	while (3 * r.firstmemo < 4 * (nl / 4))
 		r.firstmemo *= 2;
-	size_t pos = 0;
-	int lineno = 0;
+	size_t pos = 0, ahead = 0; /* where this line and the next to scan start */
+	int lineno = 0, scanned = 0;
 	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
-	struct scan sc = scan_line(&z, 0), next = sc;
+	struct scan q[PF_AHEAD]; /* lines lineno + 1 .. scanned, by number */
 	while (pos < len) {
+		for (; scanned <= lineno + PF_AHEAD - 1 && ahead < len; scanned++) {
+			struct scan *n = &q[(scanned + 1) & (PF_AHEAD - 1)];
+			*n = scan_line(&z, ahead);
+			prefetch_line(&r, src, ahead, n, scanned + 1);
+			ahead = n->end < len ? n->end + 1 : len;
+		}
+		++lineno;
+		struct scan sc = q[lineno & (PF_AHEAD - 1)];
 		size_t end = sc.end;
 		bool has_newline = end < len;
 		struct altr_line *L = &u->lines[u->nlines++];
 		*L = (struct altr_line){.start = (uint32_t)pos};
-		if (has_newline) {
-			next = scan_line(&z, end + 1);
-			prefetch_line(&r, src, end + 1, &next, lineno + 2);
-		}
 		r.colon = sc.colon;
-		++lineno;
+		r.lineno = lineno;
 		int at = lineno;
 		if (u->src_lines)
 			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
 			                  : (int)u->nsrc_lines - 1];
 		read_line(&r, L, src + pos, end - pos, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
-		sc = next;
 		if (stop && r.macro_line)
 			break;
 	}
