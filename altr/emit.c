@@ -47,19 +47,23 @@ struct holes {
 
 /* The plan an instruction had last, by altr_stmt.iid: nearly all have
  * one context, and this array is small (the plans are not, and looking
- * there was most of applying).  Its other plans are chained from that
- * one: no table of all plans (whose pages alone cost more than its
- * lookups). */
+ * there was most of applying).  Its other plans are chained from its
+ * plan kept last (em->heads): no table of all plans (whose pages alone
+ * cost more than its lookups).  16 bytes: what a statement of the plan
+ * needs is here, counting it too (the count by plan was a cache miss
+ * for each). */
 struct pcache {
 	uint32_t ctx;
 	int32_t plan1;           /* 1 + the plan, or 0: it has none (kept) */
-	int32_t head1;           /* 1 + its plan kept last, or 0: none */
-	uint16_t nrules, nlisted; /* the plan's, unless big */
+	uint32_t uses;           /* statements it was applied to since it
+	                            became plan1 (em->uses has the others) */
+	uint8_t nrules, nlisted; /* the plan's, unless nrules is PC_BIG */
 	bool code;
-	bool big;                /* nrules or nlisted too big for here */
 	uint8_t acc;             /* 0: not known yet; else 1 + whether the
 	                            instruction accesses memory (--stats) */
 };
+enum { PC_BIG = UINT8_MAX }; /* nrules or nlisted too big for a pcache */
+_Static_assert(sizeof(struct pcache) == 16, "a pcache entry is 16 bytes");
 
 struct plan {
 	const struct altr_insn *insn; /* the key: instruction and context */
@@ -133,12 +137,13 @@ struct emitter {
 	struct altr_ruleset *rs;
 	const struct altr_opts *o;
 	struct altr_stats *st;
-	int *xi;                 /* per statement: index into xs, or -1 */
-	struct expansion *xs;
+	struct expansion *xs;    /* in statement order */
 	size_t nxs, capxs;
+	size_t xcur;             /* the output's place in xs (exp_of) */
 	struct plan *plans;
 	size_t nplans, capplans;
 	struct pcache *pc;       /* by altr_stmt.iid */
+	int32_t *heads;          /* and 1 + its plan kept last, or 0: none */
 	struct altr_buf ptext;   /* the plans' texts */
 	struct hole *pholes;     /* their holes */
 	size_t npholes, cappholes;
@@ -575,7 +580,7 @@ static void *grow_raw(void *p, size_t *cap, size_t n, size_t size,
 /* The kept plan of instruction iid for context ctx, or -1. */
 static int plan_find(const struct emitter *em, uint32_t iid, unsigned ctx)
 {
-	for (int k = em->pc[iid].head1 - 1; k >= 0; k = em->plans[k].next)
+	for (int k = em->heads[iid] - 1; k >= 0; k = em->plans[k].next)
 		if (em->plans[k].ctx == ctx)
 			return k;
 	return -1;
@@ -773,8 +778,8 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	p.kept = !bad;
 	p.next = -1;
 	if (p.kept) {
-		p.next = em->pc[s->iid].head1 - 1;
-		em->pc[s->iid].head1 = i + 1;
+		p.next = em->heads[s->iid] - 1;
+		em->heads[s->iid] = i + 1;
 	}
 	em->plans[i] = p;
 	return i;
@@ -906,13 +911,14 @@ static int apply_rules(struct emitter *em, int si)
 	int pi;
 	size_t nrules, nlisted;
 	bool code;
-	if (c->plan1 && c->ctx == ctx && !c->big) {
+	if (c->plan1 && c->ctx == ctx && c->nrules != PC_BIG) {
 		pi = c->plan1 - 1;
 		nrules = c->nrules;
 		nlisted = c->nlisted;
 		code = c->code;
+		c->uses++;
 	} else {
-		pi = c->head1 ? plan_find(em, s->iid, ctx) : -1;
+		pi = em->heads[s->iid] ? plan_find(em, s->iid, ctx) : -1;
 		if (pi < 0)
 			pi = shaped_plan(em, s, ctx);
 		const struct plan *p = &em->plans[pi];
@@ -921,15 +927,19 @@ static int apply_rules(struct emitter *em, int si)
 		code = p->code;
 		/* the instruction's last context is kept (one is the rule) */
 		if (p->kept) {
+			if (c->plan1)
+				em->uses[c->plan1 - 1] += c->uses;
 			c->ctx = ctx;
 			c->plan1 = pi + 1;
-			c->big = nrules > UINT16_MAX || nlisted > UINT16_MAX;
-			c->nrules = (uint16_t)nrules;
-			c->nlisted = (uint16_t)nlisted;
+			c->uses = 1;
+			bool big = nrules >= PC_BIG || nlisted >= PC_BIG;
+			c->nrules = big ? PC_BIG : (uint8_t)nrules;
+			c->nlisted = (uint8_t)nlisted;
 			c->code = code;
+		} else {
+			em->uses[pi]++;
 		}
 	}
-	em->uses[pi]++;
 	unsigned long app0 = em->nlabels, list0 = em->nlisted;
 	em->nlabels += nrules;
 	em->nlisted += nlisted;
@@ -947,6 +957,9 @@ static int apply_rules(struct emitter *em, int si)
  * the plans added up to. */
 static void tally(struct emitter *em)
 {
+	for (uint32_t i = 0; i < em->u->ninsn_ids; i++)
+		if (em->pc[i].plan1)
+			em->uses[em->pc[i].plan1 - 1] += em->pc[i].uses;
 	for (size_t k = 0; k < em->nplans; k++) {
 		const struct plan *p = &em->plans[k];
 		for (size_t r = 0; r < p->nrules; r++)
@@ -1245,9 +1258,16 @@ static void put_group_end(struct emitter *em, struct altr_buf *out,
 	}
 }
 
-static struct expansion *exp_of(const struct emitter *em, int k)
+/* The expansion of statement k, or NULL.  The output asks for
+ * statements in ascending order, the order of xs: a cursor finds them (a
+ * map by statement was an array as long as the statements, filled in
+ * for each). */
+static struct expansion *exp_of(struct emitter *em, int k)
 {
-	return em->xi[k] >= 0 ? &em->xs[em->xi[k]] : NULL;
+	while (em->xcur < em->nxs && em->xs[em->xcur].stmt < k)
+		em->xcur++;
+	return em->xcur < em->nxs && em->xs[em->xcur].stmt == k
+	       ? &em->xs[em->xcur] : NULL;
 }
 
 static void emit_line(struct emitter *em, struct altr_buf *out, int l)
@@ -1258,8 +1278,9 @@ static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 		struct altr_stmt *s = &u->stmts[k];
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
-		if ((s->facts & SF_PREFIX_ONLY) && k + 1 < u->nstmts && em->xi[k + 1] >= 0) {
-			struct expansion *nx = exp_of(em, k + 1);
+		struct expansion *nx = (s->facts & SF_PREFIX_ONLY) && k + 1 < u->nstmts
+		                       ? exp_of(em, k + 1) : NULL;
+		if (nx) {
 			put_group_start(em, out, nx);
 			put_inserted(em, out, nx, X_BEFORE, u->stmts[k + 1].facts & SF_CFA_RSP);
 			put_stmt(out, s);
@@ -1402,14 +1423,12 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *f, struct altr_stats *st)
 {
 	struct emitter em = {.u = u, .rs = rs, .o = o, .st = st};
-	size_t nxi = ((size_t)u->nstmts + 1) * sizeof *em.xi;
-	em.xi = altr_big_alloc_raw(nxi);
-	for (int i = 0; i <= u->nstmts; i++)
-		em.xi[i] = -1;
 	compile_rules(&em);
 	altr_match_begin();
 	size_t npc = ((size_t)u->ninsn_ids + 1) * sizeof *em.pc;
+	size_t nheads = ((size_t)u->ninsn_ids + 1) * sizeof *em.heads;
 	em.pc = altr_big_alloc(npc);
+	em.heads = altr_big_alloc(nheads);
 	bool rules = em.rs->rules != NULL;
 	for (int i = 0; i < u->nstmts; i++) {
 		/* loaded ahead: a statement's plan at 16, and at 8, for a new
@@ -1445,9 +1464,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		}
 		if (!(s->facts & SF_EXEC))
 			continue;
-		if (rules)
-			em.xi[i] = apply_rules(&em, i);
-		if (em.xi[i] >= 0)
+		if (rules && apply_rules(&em, i) >= 0)
 			st->matched_insns++;
 	}
 	altr_match_end();
@@ -1531,8 +1548,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
 	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);
 	altr_big_free(em.xs, em.capxs * sizeof *em.xs);
-	altr_big_free(em.xi, nxi);
 	altr_big_free(em.pc, npc);
+	altr_big_free(em.heads, nheads);
 	altr_big_free(em.listed, em.caplisted * sizeof *em.listed);
 	altr_big_free(em.uses, em.capuses * sizeof *em.uses);
 	altr_big_free(em.gdead, em.capgdead * sizeof *em.gdead);
