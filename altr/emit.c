@@ -1217,6 +1217,32 @@ static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
 	altr_buf_putc(out, '\n');
 }
 
+/* One output line's pieces go straight into the buffer, room for them
+ * all made at once (line_room); a number's digits are copied as its
+ * whole array, the bytes past them written over by the next piece (room
+ * is made for all 24): copies of a constant size, inlined, where a put
+ * each (a call for a few bytes) was most of writing the table's lines. */
+static char *line_room(struct altr_buf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		altr_buf_grow(b, n);
+	return b->p + b->len;
+}
+
+static char *put_dec(char *p, const struct dec *c)
+{
+	memcpy(p, c->d, sizeof c->d);
+	return p + c->n;
+}
+
+static void line_done(struct altr_buf *b, char *p)
+{
+	b->len = (size_t)(p - b->p);
+	*p = 0;
+}
+
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
 static void dec_inc(struct dec *c)
 {
 	int i = c->n - 1;
@@ -1236,24 +1262,28 @@ static void put_group_start(struct emitter *em, struct altr_buf *out,
 	x->group = ++em->ngroups;
 	dec_inc(&em->gdec);
 	em->gdead = grow_raw(em->gdead, &em->capgdead, (size_t)x->group,
-	                 sizeof *em->gdead, 1024);
+	                     sizeof *em->gdead, 1024);
 	em->gdead[x->group] = x->flags_dead;
 	if (em->o->iot) {
-		altr_buf_put(out, ".Lrdb_iot_b", 11);
-		altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
-		altr_buf_put(out, ":\n", 2);
+		char *p = line_room(out, 16 + sizeof em->gdec.d);
+		p = PUT_LIT(p, ".Lrdb_iot_b");
+		p = put_dec(p, &em->gdec);
+		line_done(out, PUT_LIT(p, ":\n"));
 	}
 }
 
 static void put_group_end(struct emitter *em, struct altr_buf *out,
                           const struct expansion *x)
 {
-	if (em->o->iot) {
+	if (em->o->iot && x->group == em->ngroups) { /* always so: groups do
+	                                              not nest */
+		char *p = line_room(out, 16 + sizeof em->gdec.d);
+		p = PUT_LIT(p, ".Lrdb_iot_e");
+		p = put_dec(p, &em->gdec);
+		line_done(out, PUT_LIT(p, ":\n"));
+	} else if (em->o->iot) {
 		altr_buf_put(out, ".Lrdb_iot_e", 11);
-		if (x->group == em->ngroups) /* always so: groups do not nest */
-			altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
-		else
-			altr_buf_putl(out, x->group);
+		altr_buf_putl(out, x->group);
 		altr_buf_put(out, ":\n", 2);
 	}
 }
@@ -1367,13 +1397,13 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	struct dec g = {.n = 0};
 	for (int k = 1; k <= em->ngroups; k++) {
 		dec_inc(&g);
-		altr_buf_put(out, "\t.quad .Lrdb_iot_b", 18);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, " - .\n\t.long .Lrdb_iot_e", 23);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, " - .Lrdb_iot_b", 14);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, em->gdead[k] ? "\n\t.long 1\n" : "\n\t.long 0\n", 10);
+		char *p = line_room(out, 80 + 3 * sizeof g.d);
+		p = put_dec(PUT_LIT(p, "\t.quad .Lrdb_iot_b"), &g);
+		p = put_dec(PUT_LIT(p, " - .\n\t.long .Lrdb_iot_e"), &g);
+		p = put_dec(PUT_LIT(p, " - .Lrdb_iot_b"), &g);
+		p = em->gdead[k] ? PUT_LIT(p, "\n\t.long 1\n")
+		                 : PUT_LIT(p, "\n\t.long 0\n");
+		line_done(out, p);
 		flush_out(out, f, rc);
 	}
 }
@@ -1385,6 +1415,7 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 {
 	const char **names = NULL;
 	size_t nnames = 0;
+	size_t *which = altr_xmalloc((em->nlisted + 1) * sizeof *which);
 	for (size_t i = 0; i < em->nlisted; i++) {
 		size_t k = 0;
 		while (k < nnames && names[k] != em->listed[i] &&
@@ -1394,28 +1425,25 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 			names = altr_xrealloc(names, (nnames + 1) * sizeof *names);
 			names[nnames++] = em->listed[i];
 		}
+		which[i] = k;
 	}
 	for (size_t k = 0; k < nnames; k++) {
 		altr_buf_puts(out, "\t.section ");
 		altr_buf_puts(out, names[k]);
 		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
-		for (size_t n = 0; n < em->nlisted; n++) {
-			if (em->listed[n] != names[k] &&
-			    strcmp(em->listed[n], names[k]) != 0)
+		struct dec t = {"0", 1}; /* n */
+		for (size_t n = 0; n < em->nlisted; n++, dec_inc(&t)) {
+			if (which[n] != k)
 				continue;
-			char t[24]; /* room for any long: b never grows */
-			struct altr_buf b = {t, 0, sizeof t};
-			altr_buf_putl(&b, (long)n);
-			altr_buf_put(out, "\t.long .Laltr_lb", 16);
-			altr_buf_put(out, t, b.len);
-			altr_buf_put(out, " - ., .Laltr_le", 15);
-			altr_buf_put(out, t, b.len);
-			altr_buf_put(out, " - .Laltr_lb", 12);
-			altr_buf_put(out, t, b.len);
-			altr_buf_putc(out, '\n');
+			char *p = line_room(out, 48 + 3 * sizeof t.d);
+			p = put_dec(PUT_LIT(p, "\t.long .Laltr_lb"), &t);
+			p = put_dec(PUT_LIT(p, " - ., .Laltr_le"), &t);
+			p = put_dec(PUT_LIT(p, " - .Laltr_lb"), &t);
+			line_done(out, PUT_LIT(p, "\n"));
 			flush_out(out, f, rc);
 		}
 	}
+	free(which);
 	free(names);
 }
 
