@@ -387,19 +387,22 @@ struct aux {
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
 	uint8_t kind;    /* the statement's */
-	uint8_t live_in, live_out; /* the statement's results */
+	uint8_t live_out; /* the statement's result (its flags live before:
+	                    live, for an instruction of a function) */
 	uint8_t live;    /* flags live before the statement runs */
-	uint8_t lk;      /* label: LK_* */
 	uint8_t dk;      /* enum dirkind */
 	uint8_t bits;    /* AX_* */
 	uint8_t ctl;     /* CTL_* */
 	uint8_t fr, fw;  /* status flags read, written (killed) */
 	int8_t tgt;      /* operand index of a direct target, or -1 */
-	uint8_t ib;      /* instruction: its IB_* */
+	union {          /* (a label is no instruction) */
+		uint8_t lk;  /* label: LK_* */
+		uint8_t ib;  /* instruction: its IB_* */
+	};
 };
 /* One per statement, walked several times: its size is memory traffic
  * (the instruction's number is read from the statement, once). */
-_Static_assert(sizeof(struct aux) == 36, "an aux is 36 bytes");
+_Static_assert(sizeof(struct aux) == 32, "an aux is 32 bytes");
 
 /* What the walks need of an instruction depends on it alone: the reader
  * works it out (altr_insn_class) for the first statement of each
@@ -961,8 +964,7 @@ static uint8_t transfer(struct an *a, int i, uint8_t next)
 		break;
 	}
 	x->live_out = out;
-	x->live_in = (uint8_t)((out & ~x->fw) | x->fr);
-	return x->live_in;
+	return (uint8_t)((out & ~x->fw) | x->fr); /* liveness keeps it in live */
 }
 
 static void push_work(struct an *a, int *n, int i)
@@ -1040,7 +1042,7 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1,
 		                  .func = -1, .target = -1,
 		                  .facts = (uint16_t)(s->facts & ~mine),
-		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
+		                  .kind = (uint8_t)s->kind,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
@@ -1084,7 +1086,10 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		if (target)
 			target[i] = x->target;
 		s->facts = (s->facts & ~mine) | (x->facts & mine);
-		s->flags_live_in = x->live_in;
+		/* (liveness has set live, and transfer live_out, for every
+		 * instruction of a function) */
+		s->flags_live_in = x->kind == STMT_INSN && x->func >= 0 ? x->live
+		                                                          : FL_STATUS;
 		s->flags_live_out = x->live_out;
 	}
 	altr_big_free(a.work, nw);
