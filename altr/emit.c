@@ -918,7 +918,10 @@ static int apply_rules(struct emitter *em, int si)
 		code = c->code;
 		c->uses++;
 	} else {
-		pi = em->heads[s->iid] ? plan_find(em, s->iid, ctx) : -1;
+		/* (an instruction without a plan has none kept: its first
+		 * statement does not look at em->heads, a cache miss) */
+		pi = c->plan1 && em->heads[s->iid] ? plan_find(em, s->iid, ctx)
+		                                   : -1;
 		if (pi < 0)
 			pi = shaped_plan(em, s, ctx);
 		const struct plan *p = &em->plans[pi];
