@@ -403,6 +403,10 @@ struct aux {
 /* One per statement, walked several times: its size is memory traffic
  * (the instruction's number is read from the statement, once). */
 _Static_assert(sizeof(struct aux) == 32, "an aux is 32 bytes");
+/* (the reader's memo block is as big as the statements, for this array
+ * of records to reuse: read_unit) */
+_Static_assert(sizeof(struct aux) <= sizeof(struct altr_stmt),
+               "an aux fits where a statement does");
 
 /* What the walks need of an instruction depends on it alone: the reader
  * works it out (altr_insn_class) for the first statement of each

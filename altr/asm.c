@@ -524,6 +524,9 @@ struct reader {
 	size_t firstmemo;         /* its first size: about what one instruction
 	                             text in four lines needs (each doubling
 	                             faulted in a new table) */
+	size_t memoroom;          /* bytes mapped for the first table, at least
+	                             the statements' (see read_unit) */
+	size_t memobytes;         /* mapped for this one */
 	struct memo scratch;      /* for a text too long for the memo */
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
 	size_t njshapes, capjshapes;
@@ -555,14 +558,18 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 {
 	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
 		size_t cap = r->capmemo ? 2 * r->capmemo : r->firstmemo;
-		struct memo *m = altr_big_alloc_sparse(cap * sizeof *m);
+		size_t bytes = cap * sizeof *r->memo;
+		if (!r->capmemo && bytes < r->memoroom)
+			bytes = r->memoroom;
+		struct memo *m = altr_big_alloc_sparse(bytes);
 		for (size_t i = 0; i < r->capmemo; i++)
 			if (r->memo[i].len)
 				*memo_slot(m, cap, r->memo[i].hash,
 				           mkstr(r->memo[i].p, r->memo[i].len)) = r->memo[i];
-		altr_big_free(r->memo, r->capmemo * sizeof *r->memo);
+		altr_big_free(r->memo, r->memobytes);
 		r->memo = m;
 		r->capmemo = cap;
+		r->memobytes = bytes;
 	}
 	uint32_t h;
 	const int k = r->lineno & (PF_AHEAD - 1);
@@ -1130,6 +1137,11 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	r.firstmemo = 4096;
 	while (3 * r.firstmemo < 4 * (nl / 4))
 		r.firstmemo *= 2;
+	/* The table's block is freed after reading, for the analysis's record
+	 * per statement (as big as a statement, altr_analyze_into) to reuse:
+	 * as big as the statements, it needs few new pages (sqlite3.s: 6 of
+	 * its 9 MB are the table's, faulted in already). */
+	r.memoroom = u->cap_stmts * sizeof *u->stmts;
 	size_t pos = 0, ahead = 0; /* where this line and the next to scan start */
 	int lineno = 0, scanned = 0;
 	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
@@ -1158,7 +1170,7 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		if (stop && r.macro_line)
 			break;
 	}
-	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
+	altr_big_free(r.memo, r.memobytes);
 	free(r.jshapes);
 	return r.macro_line;
 }

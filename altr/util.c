@@ -380,6 +380,8 @@ static void populate(void *p, size_t n)
 static void *big_alloc(size_t n, bool dense, bool raw)
 {
 	void *q = big_reuse(n, 0, raw);
+	if (q && dense && raw) /* a block used sparsely may have pages to fault */
+		populate(q, n);
 	if (q)
 		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
