@@ -1117,6 +1117,11 @@ struct altr_matcher {
 	struct mgate *g;
 	int ng, capg;
 	int *gfirst, *gn;          /* by test (an entry): its gates, if any */
+	uint64_t *pmask, *pwant;   /* and its predicate gates, by bit: the
+	                              value each must have (a test of all
+	                              at once: a loop over them was most of
+	                              the matching's own time, for the rules
+	                              that do not apply) */
 	int capgi;
 };
 
@@ -1134,6 +1139,8 @@ void altr_matcher_free(struct altr_matcher *m)
 		free(m->g);
 		free(m->gfirst);
 		free(m->gn);
+		free(m->pmask);
+		free(m->pwant);
 	}
 	free(m);
 }
@@ -1221,14 +1228,33 @@ int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
 		int cap = m->cap;
 		m->gfirst = altr_xrealloc(m->gfirst, (size_t)cap * sizeof *m->gfirst);
 		m->gn = altr_xrealloc(m->gn, (size_t)cap * sizeof *m->gn);
-		for (int i = m->capgi; i < cap; i++)
+		m->pmask = altr_xrealloc(m->pmask, (size_t)cap * sizeof *m->pmask);
+		m->pwant = altr_xrealloc(m->pwant, (size_t)cap * sizeof *m->pwant);
+		for (int i = m->capgi; i < cap; i++) {
 			m->gfirst[i] = m->gn[i] = 0;
+			m->pmask[i] = m->pwant[i] = 0;
+		}
 		m->capgi = cap;
 	}
 	/* predicates first: known bits, mostly */
 	int first = m->ng;
 	find_gates(m, e, EX_PRED);
 	find_gates(m, e, EX_MATCH);
+	/* the predicates go to the masks (but one wanted both true and false,
+	 * which the masks cannot say: it stays a gate) */
+	int kept = first;
+	for (int k = first; k < m->ng; k++) {
+		const struct mgate *g = &m->g[k];
+		uint64_t bit = 1ull << g->pred;
+		if (g->op == EX_PRED && (!(m->pmask[entry] & bit) ||
+		                         !(m->pwant[entry] & bit) == !g->want)) {
+			m->pmask[entry] |= bit;
+			m->pwant[entry] |= g->want ? bit : 0;
+		} else {
+			m->g[kept++] = *g;
+		}
+	}
+	m->ng = kept;
 	/* a lone gate that is the first test anyway would only repeat it */
 	if (m->ng - first == 1 && m->g[first].e == m->t[entry].e)
 		m->ng = first;
@@ -1335,6 +1361,17 @@ static inline bool run(const struct altr_matcher *m, int entry,
 	const struct altr_stmt *s = ev->s;
 	uint64_t known = *knownp, value = *valuep;
 	int pc = entry;
+	uint64_t pm = pc >= 0 && pc < m->capgi ? m->pmask[pc] : 0;
+	if (pm) {
+		for (uint64_t need = pm & ~known; need; need &= need - 1) {
+			int p = __builtin_ctzll(need);
+			if (eval_pred(p, s))
+				value |= 1ull << p;
+		}
+		known |= pm;
+		if ((value & pm) != m->pwant[pc])
+			pc = PC_FALSE;
+	}
 	int ng = pc >= 0 && pc < m->capgi ? m->gn[pc] : 0;
 	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
 		bool r;
