@@ -212,15 +212,20 @@ static unsigned prefix_bit(struct altr_str w)
 {
 	static uint8_t first[256]; /* 1 + index of the first row with that
 	                              lowercase initial, or 0 */
+	static uint16_t lens[256]; /* by initial: bit n set if a row is n
+	                              bytes long (mnemonics mostly are not) */
 	if (!first['l'])
-		for (size_t i = sizeof prefix_words / sizeof prefix_words[0]; i-- > 0;)
-			first[(unsigned char)prefix_words[i].name[0]] = (uint8_t)(i + 1);
+		for (size_t i = sizeof prefix_words / sizeof prefix_words[0]; i-- > 0;) {
+			unsigned char c = (unsigned char)prefix_words[i].name[0];
+			first[c] = (uint8_t)(i + 1);
+			lens[c] |= (uint16_t)(1u << strlen(prefix_words[i].name));
+		}
 	if (w.len < 2 || w.len > 12)
 		return 0;
 	unsigned char c0 = (unsigned char)w.p[0];
 	if (c0 >= 'A' && c0 <= 'Z')
 		c0 += 'a' - 'A';
-	if (!first[c0])
+	if (!(lens[c0] & (1u << w.len)))
 		return 0;
 	for (size_t i = first[c0] - 1u; i < sizeof prefix_words / sizeof prefix_words[0]; i++) {
 		const char *n = prefix_words[i].name;
