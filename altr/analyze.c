@@ -532,9 +532,11 @@ uint32_t altr_insn_class(const struct altr_stmt *s)
 		/* unknown: reads all flags, writes none */
 		return CTL_NONE | (uint32_t)FL_STATUS << IC_FR;
 	unsigned ib = fusable(s) ? IB_FUSABLE : 0;
-	for (const char *r = s->text_p; r + 3 < s->text_p + s->text_len; r++)
-		if (r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' &&
-		    r[3] <= '5') {
+	/* (from '%' to '%': a text names a register or two) */
+	const char *end = s->text_p + s->text_len;
+	for (const char *r = s->text_p;
+	     (r = memchr(r, '%', (size_t)(end - r))) && r + 3 < end; r++)
+		if (r[1] == 'r' && r[2] == '1' && r[3] >= '2' && r[3] <= '5') {
 			ib |= IB_RESERVED;
 			break;
 		}
