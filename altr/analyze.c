@@ -981,17 +981,29 @@ static void push_work(struct an *a, int *n, int i)
 	}
 }
 
-/* Worklist to a fixpoint over f.  Statements start on the stack in text
- * order, so the first sweep runs backward; a statement whose live set
- * grows requeues its fall-through predecessor and, for a label, the jumps
- * to it.  Sets only grow (6 bits), so the work is linear. */
+/* Flags live over f to a fixpoint: a sweep backward over its statements
+ * first (straight-line code is then done), then a worklist: a statement
+ * whose live set grows requeues its fall-through predecessor and, for a
+ * label, the jumps to it (in the sweep, those after it only: the others
+ * are still to come).  Sets only grow (6 bits), so the work is linear,
+ * and the result is the least fixpoint whatever the order. */
 static void liveness(struct an *a, int f)
 {
 	struct altr_unit *u = a->u;
 	const struct altr_func *fn = &u->funcs[f];
 	int n = 0;
-	for (int i = fn->first; i >= 0; i = a->x[i].nxt)
-		push_work(a, &n, i);
+	for (int i = fn->last; i >= 0; i = a->x[i].prv) {
+		struct aux *x = &a->x[i];
+		uint8_t l = transfer(a, i, x->nxt >= 0 ? a->x[x->nxt].live
+		                                       : FL_STATUS);
+		if (l == x->live)
+			continue;
+		x->live = l;
+		if (x->kind == STMT_LABEL)
+			for (int j = x->refs; j >= 0; j = a->x[j].nref)
+				if (j > i)
+					push_work(a, &n, j);
+	}
 	while (n > 0) {
 		int i = a->work[--n];
 		struct aux *x = &a->x[i];
