@@ -93,7 +93,7 @@ void altr_buf_putl(struct altr_buf *b, long v)
 	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
 	/* the number of digits from the number of bits, a compare to settle
 	 * it (a division a digit was most of the time here) */
-	static const unsigned long pow10[20] = {
+	static const unsigned long tens[20] = {
 		1ul, 10ul, 100ul, 1000ul, 10000ul, 100000ul, 1000000ul,
 		10000000ul, 100000000ul, 1000000000ul, 10000000000ul,
 		100000000000ul, 1000000000000ul, 10000000000000ul,
@@ -104,7 +104,7 @@ void altr_buf_putl(struct altr_buf *b, long v)
 	unsigned bits = 64 - (unsigned)__builtin_clzl(u | 1);
 	unsigned t = (bits * 1233) >> 12; /* bits * log10(2): the digits
 	                                     after the first, or one more */
-	size_t n = t + 1 - ((u | 1) < pow10[t]) + (v < 0);
+	size_t n = t + 1 - ((u | 1) < tens[t]) + (v < 0);
 	if (b->len + n + 1 > b->cap)
 		altr_buf_grow(b, n);
 	char *p = b->p + b->len + n;
