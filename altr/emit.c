@@ -630,8 +630,8 @@ static void store_parts(struct emitter *em, struct plan *p)
 		p->nholes[k] = (uint32_t)hs->n;
 		altr_buf_put(&em->ptext, em->part[k].p, em->part[k].len);
 		for (size_t i = 0; i < hs->n; i++) {
-			em->pholes = grow_raw(em->pholes, &em->cappholes, em->npholes,
-			                  sizeof *em->pholes, 1024);
+			em->pholes = grow_raw(em->pholes, &em->cappholes,
+			                      em->npholes, sizeof *em->pholes, 1024);
 			em->pholes[em->npholes++] = hs->h[i];
 		}
 	}
@@ -722,7 +722,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 		if (!c && r->cases)
 			continue;
 		em->prules = grow_raw(em->prules, &em->capprules, em->nprules,
-		                  sizeof *em->prules, 256);
+		                      sizeof *em->prules, 256);
 		em->prules[em->nprules++] = r;
 		unsigned long napp = ++p.nrules;
 		matched = true;
@@ -754,7 +754,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 			}
 			put_list_label(dst, hs, "le", list0 + p.nlisted, p.nlisted);
 			em->psect = grow_raw(em->psect, &em->cappsect, em->npsect,
-			                 sizeof *em->psect, 256);
+			                     sizeof *em->psect, 256);
 			em->psect[em->npsect++] = r->list;
 			p.nlisted++;
 		}
