@@ -501,22 +501,15 @@ struct memo {
 };
 _Static_assert(sizeof(struct memo) == 48, "a memo entry is 48 bytes");
 
-/* Texts that read alike but for a part that reading does not look at
- * (its slices move, that is all): the instruction of one read before is
- * copied, not parsed.  SH_LABEL: a branch or call to gcc's label .L<n>
- * ("jne\t.L5"; half of sqlite3.s's instruction texts), the label varies
- * (reading it depends on "." "L" and digits alone).  SH_DISP: a memory
- * operand's decimal displacement ("movq 8(%rsp), %rax"; a third of the
- * rest), which the database does not read. */
-enum { SH_LABEL = 1, SH_DISP };
-struct shape {
-	const char *p;            /* the text first read so; NULL: free */
-	uint32_t len;             /* its length */
-	uint32_t plen, slen;      /* the same: its first plen and last slen
-	                             bytes, the rest varies */
-	uint32_t hash;
-	uint8_t kind;             /* SH_* */
-	const struct altr_insn *insn; /* read from p's statement */
+/* A branch or call to gcc's label .L<n> ("jne\t.L5"; half of sqlite3.s's
+ * instruction texts) reads as another of the same text before the label
+ * did: its instruction is that one's, but for the label (reading it
+ * depends on "." "L" and digits alone), so it is copied, not parsed. */
+struct jshape {
+	const char *p;            /* the text before the label; NULL: free */
+	uint32_t len, hash;
+	const struct altr_insn *insn; /* read from p's statement, whose label
+	                             is its one operand */
 };
 
 struct reader {
@@ -540,8 +533,8 @@ struct reader {
 	                             the statements' (see read_unit) */
 	size_t memobytes;         /* mapped for this one */
 	struct memo scratch;      /* for a text too long for the memo */
-	struct shape *shapes;     /* instructions by the shape of their text */
-	size_t nshapes, capshapes;
+	struct jshape *jshapes;   /* branches to .L<n> by the text before */
+	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read holds a ':' */
 	int lineno;               /* the line being read (of src, 1-based) */
 	struct {
@@ -833,162 +826,62 @@ static size_t dotl_shape(struct altr_str t)
 	return i - 2;
 }
 
-/* The first run of decimal digits in t right before a '(' and after no
- * identifier byte ("8(%rsp)", "-16(%rbp)", but not "$8(" or "x8("): its
- * start in *b and end in *e; false if there is none. */
-static bool disp_shape(struct altr_str t, size_t *b, size_t *e)
+static struct jshape *jshape_slot(const struct reader *r, const char *p,
+                                  size_t len, uint32_t h)
 {
-	for (const char *q = memchr(t.p, '(', t.len); q;
-	     q = memchr(q + 1, '(', t.len - (size_t)(q + 1 - t.p))) {
-		size_t j = (size_t)(q - t.p);
-		while (j > 0 && IS(t.p[j - 1], C_DIGIT))
-			j--;
-		if (j < (size_t)(q - t.p) && (j == 0 || !IS(t.p[j - 1], C_IDENT))) {
-			*b = j;
-			*e = (size_t)(q - t.p);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The shape of t: plen bytes, a varying part, then slen bytes. */
-struct shape_key {
-	uint8_t kind;
-	uint32_t plen, slen;
-	uint32_t hash;
-};
-
-static bool shape_of(struct altr_str t, struct shape_key *k)
-{
-	size_t b, e;
-	if ((b = dotl_shape(t)) != 0) {
-		*k = (struct shape_key){SH_LABEL, (uint32_t)b, 0, 0};
-	} else if (disp_shape(t, &b, &e)) {
-		*k = (struct shape_key){SH_DISP, (uint32_t)b,
-		                        (uint32_t)(t.len - e), 0};
-	} else {
-		return false;
-	}
-	k->hash = (altr_hash(t.p, k->plen) ^
-	           altr_hash(t.p + t.len - k->slen, k->slen) * 31) + k->kind;
-	return true;
-}
-
-static struct shape *shape_slot(const struct reader *r, struct altr_str t,
-                                const struct shape_key *k)
-{
-	size_t mask = r->capshapes - 1;
-	for (size_t i = k->hash & mask;; i = (i + 1) & mask) {
-		struct shape *e = &r->shapes[i];
-		if (!e->p || (e->hash == k->hash && e->kind == k->kind &&
-		              e->plen == k->plen && e->slen == k->slen &&
-		              memcmp(e->p, t.p, k->plen) == 0 &&
-		              memcmp(e->p + e->len - k->slen, t.p + t.len - k->slen,
-		                     k->slen) == 0))
+	size_t mask = r->capjshapes - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct jshape *e = &r->jshapes[i];
+		if (!e->p || (e->hash == h && e->len == len &&
+		              memcmp(e->p, p, len) == 0))
 			return e;
 	}
 }
 
-/* Where the byte at offset x of a text with a varying part [b, e) is in
- * another whose varying part is [b, e + d); -1 inside the part (its
- * edges are kept: a slice may start or end there). */
-static ptrdiff_t moved(ptrdiff_t x, size_t b, size_t e, ptrdiff_t d)
+/* The instruction of text t (new to the memo), copied from one read
+ * before whose text differs only in its .L label, or NULL. */
+static struct altr_insn *jshape_insn(struct reader *r, struct altr_str t)
 {
-	return x <= (ptrdiff_t)b ? x : x >= (ptrdiff_t)e ? x + d : -1;
-}
-
-/* Copies in, read from text from, for text t of the same shape k (its
- * varying part from k->plen to t.len - k->slen); NULL if a slice of in
- * starts or ends inside from's varying part. */
-static struct altr_insn *shape_copy(struct reader *r, const struct altr_insn *in,
-                                    struct altr_str from, struct altr_str t,
-                                    const struct shape_key *k)
-{
-	if (k->kind == SH_LABEL) { /* the label is the one operand, all of it */
-		struct altr_insn *c = new_insn(r->u, in);
-		rebase(c, t.p - from.p);
-		c->ops[0].text.len = t.len - k->plen;
-		c->ops[0].disp_len = (uint32_t)(t.len - k->plen);
-		return c;
-	}
-	size_t b = k->plen, e = from.len - k->slen;
-	ptrdiff_t d = (ptrdiff_t)t.len - (ptrdiff_t)from.len;
-	ptrdiff_t m0 = moved(in->mnem.p - from.p, b, e, d);
-	ptrdiff_t m1 = moved(in->mnem.p + in->mnem.len - from.p, b, e, d);
-	if (m0 < 0 || m1 < 0)
+	size_t n = dotl_shape(t);
+	if (!n || !r->capjshapes)
 		return NULL;
-	struct altr_operand ops[ALTR_MAXOPS];
-	for (int i = 0; i < in->nops; i++) {
-		const struct altr_operand *o = &in->ops[i];
-		ops[i] = *o;
-		if (!o->text.p)
-			continue;
-		ptrdiff_t x = o->text.p - from.p, y = x + (ptrdiff_t)o->text.len;
-		ptrdiff_t dx = x + o->disp_off, dy = dx + o->disp_len;
-		ptrdiff_t cx = x + o->deco_off, cy = cx + o->deco_len;
-		ptrdiff_t nx = moved(x, b, e, d), ny = moved(y, b, e, d);
-		ptrdiff_t ndx = moved(dx, b, e, d), ndy = moved(dy, b, e, d);
-		ptrdiff_t ncx = moved(cx, b, e, d), ncy = moved(cy, b, e, d);
-		if (nx < 0 || ny < 0 || ndx < 0 || ndy < 0 || ncx < 0 || ncy < 0)
-			return NULL;
-		ops[i].text = mkstr(t.p + nx, (size_t)(ny - nx));
-		ops[i].disp_off = (uint32_t)(ndx - nx);
-		ops[i].disp_len = (uint32_t)(ndy - ndx);
-		ops[i].deco_off = (uint32_t)(ncx - nx);
-		ops[i].deco_len = (uint32_t)(ncy - ncx);
-	}
-	struct altr_insn c = *in;
-	c.mnem = mkstr(t.p + m0, (size_t)(m1 - m0));
-	c.ops = ops;
-	return new_insn(r->u, &c);
-}
-
-/* The instruction of text t (new to the memo, of shape k), copied from
- * one read before whose text has that shape, or NULL. */
-static struct altr_insn *shape_insn(struct reader *r, struct altr_str t,
-                                    const struct shape_key *k)
-{
-	if (!r->capshapes)
-		return NULL;
-	const struct shape *e = shape_slot(r, t, k);
+	struct jshape *e = jshape_slot(r, t.p, n, altr_hash(t.p, n));
 	if (!e->p)
 		return NULL;
-	return shape_copy(r, e->insn, mkstr(e->p, e->len), t, k);
+	struct altr_insn *in = new_insn(r->u, e->insn);
+	rebase(in, t.p - e->p);
+	in->ops[0].text.len = t.len - n;
+	in->ops[0].disp_len = (uint32_t)(t.len - n);
+	return in;
 }
 
-/* Keeps in, just read from text t of shape k, for the texts of that
- * shape: for a label, if in is a branch or call to it. */
-static void shape_keep(struct reader *r, struct altr_str t,
-                       const struct shape_key *ks, const struct altr_insn *in)
+/* Keeps in, just read from text t, for the texts that differ from t
+ * only in its .L label, if in is a branch or call to it. */
+static void jshape_keep(struct reader *r, struct altr_str t,
+                        const struct altr_insn *in)
 {
-	struct shape_key k = *ks;
+	size_t n = dotl_shape(t);
 	const struct altr_operand *op = &in->ops[0];
-	size_t n = k.plen;
-	if (k.kind == SH_LABEL &&
-	    (in->nops != 1 || op->kind != OPK_TARGET || op->star ||
-	     op->deco_len || op->text.p != t.p + n ||
-	     op->text.len != t.len - n || op->disp_off ||
-	     op->disp_len != t.len - n))
+	if (!n || in->nops != 1 || op->kind != OPK_TARGET || op->star ||
+	    op->deco_len || op->text.p != t.p + n ||
+	    op->text.len != t.len - n || op->disp_off ||
+	    op->disp_len != t.len - n)
 		return;
-	if (2 * (r->nshapes + 1) > r->capshapes) {
-		struct shape *old = r->shapes;
-		size_t cap = r->capshapes;
-		r->capshapes = cap ? 2 * cap : 64;
-		r->shapes = altr_xcalloc(r->capshapes, sizeof *r->shapes);
+	if (2 * (r->njshapes + 1) > r->capjshapes) {
+		struct jshape *old = r->jshapes;
+		size_t cap = r->capjshapes;
+		r->capjshapes = cap ? 2 * cap : 64;
+		r->jshapes = altr_xcalloc(r->capjshapes, sizeof *r->jshapes);
 		for (size_t i = 0; i < cap; i++)
-			if (old[i].p) {
-				struct shape_key ok = {old[i].kind, old[i].plen,
-				                       old[i].slen, old[i].hash};
-				*shape_slot(r, mkstr(old[i].p, old[i].len), &ok) = old[i];
-			}
+			if (old[i].p)
+				*jshape_slot(r, old[i].p, old[i].len, old[i].hash) = old[i];
 		free(old);
 	}
-	struct shape *e = shape_slot(r, t, &k);
+	uint32_t h = altr_hash(t.p, n);
+	struct jshape *e = jshape_slot(r, t.p, n, h);
 	if (!e->p) {
-		*e = (struct shape){t.p, (uint32_t)t.len, k.plen, k.slen, k.hash,
-		                    k.kind, in};
-		r->nshapes++;
+		*e = (struct jshape){t.p, (uint32_t)n, h, in};
+		r->njshapes++;
 	}
 }
 
@@ -1058,17 +951,15 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->kind = STMT_INSN;
 		s->insn = e->insn;
 	} else {
-		struct shape_key k = {0};
-		bool shaped = shape_of(t, &k);
-		struct altr_insn *in = shaped ? shape_insn(r, t, &k) : NULL;
+		struct altr_insn *in = jshape_insn(r, t);
 		int what = M_INSN;
 		if (in) {
 			s->kind = STMT_INSN;
 			s->insn = in;
 		} else {
 			what = read_insn(r, s, t);
-			if (what == M_INSN && s->insn && shaped)
-				shape_keep(r, t, &k, s->insn);
+			if (what == M_INSN && s->insn)
+				jshape_keep(r, t, s->insn);
 		}
 		if (what != M_INSN || !s->insn) {
 			memo_set(r, e, what, NULL);
@@ -1285,7 +1176,7 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 			break;
 	}
 	altr_big_free(r.memo, r.memobytes);
-	free(r.shapes);
+	free(r.jshapes);
 	return r.macro_line;
 }
 
