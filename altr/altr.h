@@ -69,6 +69,12 @@ void *altr_big_alloc(size_t n);
 void *altr_big_alloc_sparse(size_t n);
 uint32_t altr_hash(const char *p, size_t len); /* for hash tables */
 void *altr_big_realloc(void *p, size_t old, size_t n);
+/* The same, but what the caller has not written yet (all of a new block,
+ * [old, n) of a grown one) is undefined, not zeroed: for an array written
+ * before it is read.  A block freed earlier is then reused as it is
+ * (clearing those cost as much as the kernel's clearing of new pages). */
+void *altr_big_alloc_raw(size_t n);
+void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
@@ -297,38 +303,56 @@ enum {
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
 };
 
-/* The pointers first, then the rest: 48 bytes (the statements are walked
- * several times, and their pages faulted in).  A name and arguments are
- * kept as places in the text (altr_stmt_name, altr_stmt_args): a label's
- * or directive's name starts it, a directive's arguments end it. */
+/* 32 bytes (48 cost a twelfth of a run on sqlite3.s: the statements are
+ * walked several times, and their pages faulted in): the text is a
+ * pointer and a 32-bit length (an input is below 4 GB; altr_stmt_text),
+ * a label's or directive's name length shares its room with an
+ * instruction's number (a statement has one or the other), its arguments
+ * are found again after the name (altr_stmt_args), and the small fields
+ * are bit-fields. */
 struct altr_stmt {
-	struct altr_str text;    /* the statement, trimmed, without comment */
-	struct altr_insn *insn;  /* STMT_INSN only */
-	uint32_t name_len;       /* label name (no ':') or directive (".loc"):
-	                            text's first name_len bytes; else 0 */
-	uint32_t args_off;       /* directive arguments, trimmed: text from
-	                            here on; else text.len (none) */
+	const char *text_p;      /* the statement, trimmed, without comment */
+	struct altr_insn *insn;  /* STMT_INSN only, else NULL */
+	uint32_t text_len;
 	int line;                /* 1-based input line */
-	uint32_t iid;            /* STMT_INSN: the instruction's number, below
-	                            unit->ninsn_ids: statements share one when
-	                            they share the instruction, so what depends
-	                            on it alone is kept in small arrays by it */
+	union {
+		uint32_t iid;        /* STMT_INSN: the instruction's number, below
+		                        unit->ninsn_ids: statements share one when
+		                        they share the instruction, so what depends
+		                        on it alone is kept in small arrays by it */
+		uint32_t name_len;   /* else: a label's name (no ':') or a
+		                        directive's (".loc"): the text's first
+		                        name_len bytes; or 0 */
+	};
 	uint16_t facts;          /* SF_* */
-	uint8_t kind;            /* enum altr_stmtkind */
-	uint8_t flags_live_in;   /* FL_STATUS bits live just before the insn */
-	uint8_t flags_live_out;  /* ... just after it */
+	unsigned kind : 4;       /* enum altr_stmtkind */
+	unsigned flags_live_in : 6;  /* FL_STATUS bits live just before the
+	                            insn */
+	unsigned flags_live_out : 6; /* ... just after it */
 };
 
-_Static_assert(sizeof(struct altr_stmt) == 48, "a statement is 48 bytes");
+_Static_assert(sizeof(struct altr_stmt) == 32, "a statement is 32 bytes");
+_Static_assert(FL_STATUS < (1 << 6), "flags_live_* hold the status flags");
 
+static inline struct altr_str altr_stmt_text(const struct altr_stmt *s)
+{
+	return (struct altr_str){s->text_p, s->text_len};
+}
 static inline struct altr_str altr_stmt_name(const struct altr_stmt *s)
 {
-	return (struct altr_str){s->text.p, s->name_len};
+	return (struct altr_str){s->text_p,
+	                         s->kind == STMT_INSN ? 0 : s->name_len};
 }
+/* A directive's arguments: the text after its name and the blanks after
+ * that (the text is trimmed: they end it); else an empty slice at the
+ * end of the text. */
 static inline struct altr_str altr_stmt_args(const struct altr_stmt *s)
 {
-	return (struct altr_str){s->text.p + s->args_off,
-	                         s->text.len - s->args_off};
+	size_t i = s->kind == STMT_DIRECTIVE ? s->name_len : s->text_len;
+	while (i < s->text_len && (s->text_p[i] == ' ' ||
+	                           (s->text_p[i] >= '\t' && s->text_p[i] <= '\r')))
+		i++;
+	return (struct altr_str){s->text_p + i, s->text_len - i};
 }
 
 /* An input line and the statements on it (';'-separated, labels split).

@@ -369,8 +369,8 @@ enum {
 	CTL_JCC,
 };
 
-/* The walks read and write these, not the statements (88 bytes each, and
- * each walk over them cost what a walk over the unit's input did): what
+/* The walks read and write these, not the statements (then 88 bytes
+ * each: a walk over them cost what a walk over the unit's input did): what
  * they need of a statement is copied in first, their results go back at
  * the end.  Labels, branch operands and some directive arguments are
  * still looked up in the statement, rarely. */
@@ -387,19 +387,26 @@ struct aux {
 	uint16_t facts;  /* the statement's SF_* (all below 1 << 16), the
 	                    analysis bits updated */
 	uint8_t kind;    /* the statement's */
-	uint8_t live_in, live_out; /* the statement's results */
+	uint8_t live_out; /* the statement's result (its flags live before:
+	                    live, for an instruction of a function) */
 	uint8_t live;    /* flags live before the statement runs */
-	uint8_t lk;      /* label: LK_* */
 	uint8_t dk;      /* enum dirkind */
 	uint8_t bits;    /* AX_* */
 	uint8_t ctl;     /* CTL_* */
 	uint8_t fr, fw;  /* status flags read, written (killed) */
 	int8_t tgt;      /* operand index of a direct target, or -1 */
-	uint8_t ib;      /* instruction: its IB_* */
+	union {          /* (a label is no instruction) */
+		uint8_t lk;  /* label: LK_* */
+		uint8_t ib;  /* instruction: its IB_* */
+	};
 };
 /* One per statement, walked several times: its size is memory traffic
  * (the instruction's number is read from the statement, once). */
-_Static_assert(sizeof(struct aux) == 36, "an aux is 36 bytes");
+_Static_assert(sizeof(struct aux) == 32, "an aux is 32 bytes");
+/* (the reader's memo block is as big as the statements, for this array
+ * of records to reuse: read_unit) */
+_Static_assert(sizeof(struct aux) <= sizeof(struct altr_stmt),
+               "an aux fits where a statement does");
 
 /* What the walks need of an instruction depends on it alone: the reader
  * works it out (altr_insn_class) for the first statement of each
@@ -525,9 +532,11 @@ uint32_t altr_insn_class(const struct altr_stmt *s)
 		/* unknown: reads all flags, writes none */
 		return CTL_NONE | (uint32_t)FL_STATUS << IC_FR;
 	unsigned ib = fusable(s) ? IB_FUSABLE : 0;
-	for (const char *r = s->text.p; r + 3 < s->text.p + s->text.len; r++)
-		if (r[0] == '%' && r[1] == 'r' && r[2] == '1' && r[3] >= '2' &&
-		    r[3] <= '5') {
+	/* (from '%' to '%': a text names a register or two) */
+	const char *end = s->text_p + s->text_len;
+	for (const char *r = s->text_p;
+	     (r = memchr(r, '%', (size_t)(end - r))) && r + 3 < end; r++)
+		if (r[1] == 'r' && r[2] == '1' && r[3] >= '2' && r[3] <= '5') {
 			ib |= IB_RESERVED;
 			break;
 		}
@@ -935,7 +944,7 @@ static uint8_t transfer(struct an *a, int i, uint8_t next)
 		const struct altr_stmt *s = &a->u->stmts[i];
 		if (!(x->facts & SF_OPAQUE) &&
 		    ((x->facts & SF_PREFIX_ONLY) ||
-		     memchr(s->text.p, '=', s->text.len)))
+		     memchr(s->text_p, '=', s->text_len)))
 			return next;
 		return FL_STATUS;
 	}
@@ -961,8 +970,7 @@ static uint8_t transfer(struct an *a, int i, uint8_t next)
 		break;
 	}
 	x->live_out = out;
-	x->live_in = (uint8_t)((out & ~x->fw) | x->fr);
-	return x->live_in;
+	return (uint8_t)((out & ~x->fw) | x->fr); /* liveness keeps it in live */
 }
 
 static void push_work(struct an *a, int *n, int i)
@@ -973,17 +981,29 @@ static void push_work(struct an *a, int *n, int i)
 	}
 }
 
-/* Worklist to a fixpoint over f.  Statements start on the stack in text
- * order, so the first sweep runs backward; a statement whose live set
- * grows requeues its fall-through predecessor and, for a label, the jumps
- * to it.  Sets only grow (6 bits), so the work is linear. */
+/* Flags live over f to a fixpoint: a sweep backward over its statements
+ * first (straight-line code is then done), then a worklist: a statement
+ * whose live set grows requeues its fall-through predecessor and, for a
+ * label, the jumps to it (in the sweep, those after it only: the others
+ * are still to come).  Sets only grow (6 bits), so the work is linear,
+ * and the result is the least fixpoint whatever the order. */
 static void liveness(struct an *a, int f)
 {
 	struct altr_unit *u = a->u;
 	const struct altr_func *fn = &u->funcs[f];
 	int n = 0;
-	for (int i = fn->first; i >= 0; i = a->x[i].nxt)
-		push_work(a, &n, i);
+	for (int i = fn->last; i >= 0; i = a->x[i].prv) {
+		struct aux *x = &a->x[i];
+		uint8_t l = transfer(a, i, x->nxt >= 0 ? a->x[x->nxt].live
+		                                       : FL_STATUS);
+		if (l == x->live)
+			continue;
+		x->live = l;
+		if (x->kind == STMT_LABEL)
+			for (int j = x->refs; j >= 0; j = a->x[j].nref)
+				if (j > i)
+					push_work(a, &n, j);
+	}
 	while (n > 0) {
 		int i = a->work[--n];
 		struct aux *x = &a->x[i];
@@ -1013,11 +1033,14 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 	free(u->funcs);
 	u->funcs = NULL;
 	u->nfuncs = 0;
-	/* the per-statement arrays are big: huge pages, fewer faults */
+	/* the per-statement arrays are big: huge pages, fewer faults; these
+	 * two are written before they are read (x below, the worklist as
+	 * it fills) */
 	size_t nx = ((size_t)u->nstmts + 1) * sizeof *a.x;
 	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
-	a.x = altr_big_alloc(nx);
-	a.work = altr_big_alloc(nw);
+	a.x = altr_big_alloc_raw(nx);
+	a.work = altr_big_alloc_raw(nw);
+	a.x[u->nstmts] = (struct aux){0};
 	size_t ntc = ((size_t)u->ninsn_ids + 1) * sizeof *a.tcache;
 	a.tcache = altr_big_alloc(ntc);
 	/* labels other than numeric ones and gcc's .L<n>, by name: listed
@@ -1037,7 +1060,7 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		*x = (struct aux){.prv = -1, .nxt = -1, .refs = -1,
 		                  .func = -1, .target = -1,
 		                  .facts = (uint16_t)(s->facts & ~mine),
-		                  .kind = (uint8_t)s->kind, .live_in = FL_STATUS,
+		                  .kind = (uint8_t)s->kind,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
@@ -1056,9 +1079,10 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 				lab[nlab++] = i;
 		} else if (s->kind == STMT_DIRECTIVE) {
 			x->dk = (uint8_t)dir_kind(s);
-			struct altr_str t = rest_args(altr_stmt_args(s));
-			if (x->dk == DK_TYPE && (str_contains(t, "function") ||
-			                         str_contains(t, "STT_FUNC"))) {
+			struct altr_str t = x->dk == DK_TYPE
+			                  ? rest_args(altr_stmt_args(s))
+			                  : (struct altr_str){"", 0};
+			if (str_contains(t, "function") || str_contains(t, "STT_FUNC")) {
 				smap_put(&a.typed, first_arg(altr_stmt_args(s)), 1);
 				a.any_typed = true;
 			}
@@ -1080,7 +1104,10 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 		if (target)
 			target[i] = x->target;
 		s->facts = (s->facts & ~mine) | (x->facts & mine);
-		s->flags_live_in = x->live_in;
+		/* (liveness has set live, and transfer live_out, for every
+		 * instruction of a function) */
+		s->flags_live_in = x->kind == STMT_INSN && x->func >= 0 ? x->live
+		                                                          : FL_STATUS;
 		s->flags_live_out = x->live_out;
 	}
 	altr_big_free(a.work, nw);

@@ -212,15 +212,20 @@ static unsigned prefix_bit(struct altr_str w)
 {
 	static uint8_t first[256]; /* 1 + index of the first row with that
 	                              lowercase initial, or 0 */
+	static uint16_t lens[256]; /* by initial: bit n set if a row is n
+	                              bytes long (mnemonics mostly are not) */
 	if (!first['l'])
-		for (size_t i = sizeof prefix_words / sizeof prefix_words[0]; i-- > 0;)
-			first[(unsigned char)prefix_words[i].name[0]] = (uint8_t)(i + 1);
+		for (size_t i = sizeof prefix_words / sizeof prefix_words[0]; i-- > 0;) {
+			unsigned char c = (unsigned char)prefix_words[i].name[0];
+			first[c] = (uint8_t)(i + 1);
+			lens[c] |= (uint16_t)(1u << strlen(prefix_words[i].name));
+		}
 	if (w.len < 2 || w.len > 12)
 		return 0;
 	unsigned char c0 = (unsigned char)w.p[0];
 	if (c0 >= 'A' && c0 <= 'Z')
 		c0 += 'a' - 'A';
-	if (!first[c0])
+	if (!(lens[c0] & (1u << w.len)))
 		return 0;
 	for (size_t i = first[c0] - 1u; i < sizeof prefix_words / sizeof prefix_words[0]; i++) {
 		const char *n = prefix_words[i].name;
@@ -480,6 +485,7 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
  * a prefix statement's prefixes gets its own copy.  The emitter relies on
  * this: one instruction, one text. */
 enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
+enum { PF_AHEAD = 4 }; /* lines read ahead (a power of two) */
 #define MEMO_INLINE 20
 struct memo {
 	uint32_t hash;
@@ -523,16 +529,20 @@ struct reader {
 	size_t firstmemo;         /* its first size: about what one instruction
 	                             text in four lines needs (each doubling
 	                             faulted in a new table) */
+	size_t memoroom;          /* bytes mapped for the first table, at least
+	                             the statements' (see read_unit) */
+	size_t memobytes;         /* mapped for this one */
 	struct memo scratch;      /* for a text too long for the memo */
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
 	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read holds a ':' */
+	int lineno;               /* the line being read (of src, 1-based) */
 	struct {
 		const char *p;
 		size_t len;
 		uint32_t hash;
-	} pf[2];                  /* this and the next line's likely
-	                             instructions, by line number parity */
+	} pf[PF_AHEAD];           /* this and the next lines' likely
+	                             instructions, by line number */
 };
 
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
@@ -553,20 +563,23 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 {
 	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
 		size_t cap = r->capmemo ? 2 * r->capmemo : r->firstmemo;
-		struct memo *m = altr_big_alloc_sparse(cap * sizeof *m);
+		size_t bytes = cap * sizeof *r->memo;
+		if (!r->capmemo && bytes < r->memoroom)
+			bytes = r->memoroom;
+		struct memo *m = altr_big_alloc_sparse(bytes);
 		for (size_t i = 0; i < r->capmemo; i++)
 			if (r->memo[i].len)
 				*memo_slot(m, cap, r->memo[i].hash,
 				           mkstr(r->memo[i].p, r->memo[i].len)) = r->memo[i];
-		altr_big_free(r->memo, r->capmemo * sizeof *r->memo);
+		altr_big_free(r->memo, r->memobytes);
 		r->memo = m;
 		r->capmemo = cap;
+		r->memobytes = bytes;
 	}
 	uint32_t h;
-	if (t.p == r->pf[0].p && t.len == r->pf[0].len)
-		h = r->pf[0].hash;
-	else if (t.p == r->pf[1].p && t.len == r->pf[1].len)
-		h = r->pf[1].hash;
+	const int k = r->lineno & (PF_AHEAD - 1);
+	if (t.p == r->pf[k].p && t.len == r->pf[k].len)
+		h = r->pf[k].hash;
 	else
 		h = altr_hash(t.p, t.len);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
@@ -726,13 +739,13 @@ static struct altr_stmt *new_stmt(struct reader *r)
 	}
 	struct altr_stmt *s = &u->stmts[u->nstmts++];
 	/* field by field: the compound literal became a slow "rep stos" */
-	s->kind = STMT_LABEL;
-	s->line = 0;
-	s->facts = 0;
-	s->text = mkstr(NULL, 0);
-	s->name_len = s->args_off = 0;
+	s->text_p = NULL;
 	s->insn = NULL;
-	s->iid = 0;
+	s->text_len = 0;
+	s->line = 0;
+	s->iid = 0; /* and name_len */
+	s->facts = 0;
+	s->kind = STMT_LABEL;
 	s->flags_live_in = s->flags_live_out = 0;
 	return s;
 }
@@ -884,17 +897,17 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		struct altr_stmt *s = new_stmt(r);
 		s->kind = STMT_LABEL;
 		s->line = line;
-		s->text = mkstr(t.p, ll);
+		s->text_p = t.p;
+		s->text_len = (uint32_t)ll;
 		s->name_len = (uint32_t)(ll - 1);
-		s->args_off = (uint32_t)ll;
 		s->facts = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 		           ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 		t = mkstr(t.p + ll, t.len - ll);
 	}
 	struct altr_stmt *s = new_stmt(r);
 	s->line = line;
-	s->text = t;
-	s->args_off = (uint32_t)t.len;
+	s->text_p = t.p;
+	s->text_len = (uint32_t)t.len;
 	unsigned ctx = (r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
 	               ((r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0);
 	s->facts = ctx;
@@ -910,8 +923,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 			s->kind = STMT_OTHER;
 			return;
 		}
-		/* (t is trimmed: rest ends where it does, see altr_stmt_args) */
-		s->args_off = (uint32_t)(rest.p - t.p);
+		/* (t is trimmed: rest ends where it does; altr_stmt_args finds
+		 * it again after the name) */
 		directive_context(r, s);
 		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
 		return;
@@ -967,7 +980,8 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 				rebase(s->insn, t.p - e->p);
 			}
 			size_t k = 0;
-			for (struct altr_str w; (w = next_word(p->text, &k)).len;)
+			for (struct altr_str w;
+			     (w = next_word(altr_stmt_text(p), &k)).len;)
 				s->insn->prefixes |= (uint16_t)prefix_bit(w);
 			altr_insn_decode(s->insn);
 			new_iid(r->u, s);
@@ -989,10 +1003,11 @@ static void app_marker(struct reader *r, struct altr_str comment)
 		r->in_app = false;
 }
 
-/* The memo lookup of an instruction missed the cache most times: the
- * next line's is started while this one is read.  Only for the plain
- * case (a line holding one instruction, maybe a '#' comment); a wrong
- * guess costs a hash. */
+/* The memo lookup of an instruction missed the cache most times: that
+ * of the line PF_AHEAD lines on is started while this one is read (one
+ * line on was too late: a line takes less than a miss to memory).  Only
+ * for the plain case (a line holding one instruction, maybe a '#'
+ * comment); a wrong guess costs a hash. */
 static void prefetch_line(struct reader *r, const char *src, size_t pos,
                           const struct scan *sc, int lineno)
 {
@@ -1007,9 +1022,10 @@ static void prefetch_line(struct reader *r, const char *src, size_t pos,
 		return;
 	struct altr_str t = mkstr(p, (size_t)(q - p));
 	uint32_t h = altr_hash(t.p, t.len);
-	r->pf[lineno & 1].p = t.p;
-	r->pf[lineno & 1].len = t.len;
-	r->pf[lineno & 1].hash = h;
+	int k = lineno & (PF_AHEAD - 1);
+	r->pf[k].p = t.p;
+	r->pf[k].len = t.len;
+	r->pf[k].hash = h;
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }
 
@@ -1126,32 +1142,40 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	r.firstmemo = 4096;
 	while (3 * r.firstmemo < 4 * (nl / 4))
 		r.firstmemo *= 2;
-	size_t pos = 0;
-	int lineno = 0;
+	/* The table's block is freed after reading, for the analysis's record
+	 * per statement (as big as a statement, altr_analyze_into) to reuse:
+	 * as big as the statements, it needs few new pages (sqlite3.s: 6 of
+	 * its 9 MB are the table's, faulted in already). */
+	r.memoroom = u->cap_stmts * sizeof *u->stmts;
+	size_t pos = 0, ahead = 0; /* where this line and the next to scan start */
+	int lineno = 0, scanned = 0;
 	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
-	struct scan sc = scan_line(&z, 0), next = sc;
+	struct scan q[PF_AHEAD]; /* lines lineno + 1 .. scanned, by number */
 	while (pos < len) {
+		for (; scanned <= lineno + PF_AHEAD - 1 && ahead < len; scanned++) {
+			struct scan *n = &q[(scanned + 1) & (PF_AHEAD - 1)];
+			*n = scan_line(&z, ahead);
+			prefetch_line(&r, src, ahead, n, scanned + 1);
+			ahead = n->end < len ? n->end + 1 : len;
+		}
+		++lineno;
+		struct scan sc = q[lineno & (PF_AHEAD - 1)];
 		size_t end = sc.end;
 		bool has_newline = end < len;
 		struct altr_line *L = &u->lines[u->nlines++];
 		*L = (struct altr_line){.start = (uint32_t)pos};
-		if (has_newline) {
-			next = scan_line(&z, end + 1);
-			prefetch_line(&r, src, end + 1, &next, lineno + 2);
-		}
 		r.colon = sc.colon;
-		++lineno;
+		r.lineno = lineno;
 		int at = lineno;
 		if (u->src_lines)
 			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
 			                  : (int)u->nsrc_lines - 1];
 		read_line(&r, L, src + pos, end - pos, at, sc.special - pos);
 		pos = has_newline ? end + 1 : len;
-		sc = next;
 		if (stop && r.macro_line)
 			break;
 	}
-	altr_big_free(r.memo, r.capmemo * sizeof *r.memo);
+	altr_big_free(r.memo, r.memobytes);
 	free(r.jshapes);
 	return r.macro_line;
 }

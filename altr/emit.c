@@ -47,19 +47,23 @@ struct holes {
 
 /* The plan an instruction had last, by altr_stmt.iid: nearly all have
  * one context, and this array is small (the plans are not, and looking
- * there was most of applying).  Its other plans are chained from that
- * one: no table of all plans (whose pages alone cost more than its
- * lookups). */
+ * there was most of applying).  Its other plans are chained from its
+ * plan kept last (em->heads): no table of all plans (whose pages alone
+ * cost more than its lookups).  16 bytes: what a statement of the plan
+ * needs is here, counting it too (the count by plan was a cache miss
+ * for each). */
 struct pcache {
 	uint32_t ctx;
 	int32_t plan1;           /* 1 + the plan, or 0: it has none (kept) */
-	int32_t head1;           /* 1 + its plan kept last, or 0: none */
-	uint16_t nrules, nlisted; /* the plan's, unless big */
+	uint32_t uses;           /* statements it was applied to since it
+	                            became plan1 (em->uses has the others) */
+	uint8_t nrules, nlisted; /* the plan's, unless nrules is PC_BIG */
 	bool code;
-	bool big;                /* nrules or nlisted too big for here */
 	uint8_t acc;             /* 0: not known yet; else 1 + whether the
 	                            instruction accesses memory (--stats) */
 };
+enum { PC_BIG = UINT8_MAX }; /* nrules or nlisted too big for a pcache */
+_Static_assert(sizeof(struct pcache) == 16, "a pcache entry is 16 bytes");
 
 struct plan {
 	const struct altr_insn *insn; /* the key: instruction and context */
@@ -133,12 +137,13 @@ struct emitter {
 	struct altr_ruleset *rs;
 	const struct altr_opts *o;
 	struct altr_stats *st;
-	int *xi;                 /* per statement: index into xs, or -1 */
-	struct expansion *xs;
+	struct expansion *xs;    /* in statement order */
 	size_t nxs, capxs;
+	size_t xcur;             /* the output's place in xs (exp_of) */
 	struct plan *plans;
 	size_t nplans, capplans;
 	struct pcache *pc;       /* by altr_stmt.iid */
+	int32_t *heads;          /* and 1 + its plan kept last, or 0: none */
 	struct altr_buf ptext;   /* the plans' texts */
 	struct hole *pholes;     /* their holes */
 	size_t npholes, cappholes;
@@ -409,7 +414,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_put(b, x->s, x->n);
 		return true;
 	case T_STMT:
-		altr_buf_put(b, s->text.p, s->text.len);
+		altr_buf_put(b, s->text_p, s->text_len);
 		return true;
 	case T_OPND:
 		if (x->arg > in->nops)
@@ -525,7 +530,7 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 			altr_error_at(em->u->path, s->line, 0,
 			              "rule template (%s:%d) uses ${%s}, which has "
 			              "no value for '%.*s'", a->file, a->line, x->s,
-			              (int)s->text.len, s->text.p);
+			              (int)s->text_len, s->text_p);
 			ok = false;
 		}
 	}
@@ -547,20 +552,35 @@ static void put_list_label(struct altr_buf *b, struct holes *hs,
 }
 
 /* The emitter's arrays grow in big-block memory (altr_big_free them with
- * cap * size): freed blocks of the earlier stages are reused. */
-static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
+ * cap * size): freed blocks of the earlier stages are reused.  Their new
+ * room is zeroed, or with raw left as it is (an array written before it
+ * is read: zeroing the plans' room alone was 4 MB on sqlite3.s). */
+static void *grow_as(void *p, size_t *cap, size_t n, size_t size,
+                     size_t first, bool raw)
 {
 	if (n < *cap)
 		return p;
 	size_t old = *cap;
 	*cap = *cap ? 2 * *cap : first;
-	return altr_big_realloc(p, old * size, *cap * size);
+	return raw ? altr_big_realloc_raw(p, old * size, *cap * size)
+	           : altr_big_realloc(p, old * size, *cap * size);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	return grow_as(p, cap, n, size, first, false);
+}
+
+static void *grow_raw(void *p, size_t *cap, size_t n, size_t size,
+                      size_t first)
+{
+	return grow_as(p, cap, n, size, first, true);
 }
 
 /* The kept plan of instruction iid for context ctx, or -1. */
 static int plan_find(const struct emitter *em, uint32_t iid, unsigned ctx)
 {
-	for (int k = em->pc[iid].head1 - 1; k >= 0; k = em->plans[k].next)
+	for (int k = em->heads[iid] - 1; k >= 0; k = em->plans[k].next)
 		if (em->plans[k].ctx == ctx)
 			return k;
 	return -1;
@@ -610,8 +630,8 @@ static void store_parts(struct emitter *em, struct plan *p)
 		p->nholes[k] = (uint32_t)hs->n;
 		altr_buf_put(&em->ptext, em->part[k].p, em->part[k].len);
 		for (size_t i = 0; i < hs->n; i++) {
-			em->pholes = grow(em->pholes, &em->cappholes, em->npholes,
-			                  sizeof *em->pholes, 1024);
+			em->pholes = grow_raw(em->pholes, &em->cappholes,
+			                      em->npholes, sizeof *em->pholes, 1024);
 			em->pholes[em->npholes++] = hs->h[i];
 		}
 	}
@@ -701,8 +721,8 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 			c = c->next;
 		if (!c && r->cases)
 			continue;
-		em->prules = grow(em->prules, &em->capprules, em->nprules,
-		                  sizeof *em->prules, 256);
+		em->prules = grow_raw(em->prules, &em->capprules, em->nprules,
+		                      sizeof *em->prules, 256);
 		em->prules[em->nprules++] = r;
 		unsigned long napp = ++p.nrules;
 		matched = true;
@@ -733,8 +753,8 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 				continue;
 			}
 			put_list_label(dst, hs, "le", list0 + p.nlisted, p.nlisted);
-			em->psect = grow(em->psect, &em->cappsect, em->npsect,
-			                 sizeof *em->psect, 256);
+			em->psect = grow_raw(em->psect, &em->cappsect, em->npsect,
+			                     sizeof *em->psect, 256);
 			em->psect[em->npsect++] = r->list;
 			p.nlisted++;
 		}
@@ -752,14 +772,14 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	size_t first = em->u->ninsn_ids + em->u->ninsn_ids / 8 + 1024;
 	em->uses = grow(em->uses, &em->capuses, em->nplans, sizeof *em->uses,
 	                first);
-	em->plans = grow(em->plans, &em->capplans, em->nplans, sizeof *em->plans,
-	                 first);
+	em->plans = grow_raw(em->plans, &em->capplans, em->nplans,
+	                     sizeof *em->plans, first);
 	int i = (int)em->nplans++;
 	p.kept = !bad;
 	p.next = -1;
 	if (p.kept) {
-		p.next = em->pc[s->iid].head1 - 1;
-		em->pc[s->iid].head1 = i + 1;
+		p.next = em->heads[s->iid] - 1;
+		em->heads[s->iid] = i + 1;
 	}
 	em->plans[i] = p;
 	return i;
@@ -777,13 +797,13 @@ static bool label_shaped(const struct altr_stmt *s, size_t *plen)
 	const struct altr_operand *op = &in->ops[0];
 	size_t n = op->text.len;
 	if (op->kind != OPK_TARGET || op->star || op->deco_len || !n ||
-	    n >= s->text.len ||
-	    memcmp(s->text.p + s->text.len - n, op->text.p, n) != 0)
+	    n >= s->text_len ||
+	    memcmp(s->text_p + s->text_len - n, op->text.p, n) != 0)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!altr_label_char(op->text.p[i]))
 			return false;
-	*plen = s->text.len - n;
+	*plen = s->text_len - n;
 	return true;
 }
 
@@ -867,14 +887,14 @@ static int shaped_plan(struct emitter *em, const struct altr_stmt *s,
 				            old[i].hash, old[i].insn) = old[i];
 		free(old);
 	}
-	uint32_t h = altr_hash(s->text.p, plen) ^ ctx * 0x9e3779b9u;
-	struct shape *e = shape_slot(em, s->text.p, plen, ctx, h, s->insn);
+	uint32_t h = altr_hash(s->text_p, plen) ^ ctx * 0x9e3779b9u;
+	struct shape *e = shape_slot(em, s->text_p, plen, ctx, h, s->insn);
 	if (e->p)
 		return e->plan >= 0 ? e->plan : make_plan(em, s, ctx);
 	int pi = make_plan(em, s, ctx);
 	const struct plan *p = &em->plans[pi];
 	bool share = p->kept && label_blind(em, p, s, plen);
-	*e = (struct shape){s->text.p, (uint32_t)plen, ctx, h, share ? pi : -1,
+	*e = (struct shape){s->text_p, (uint32_t)plen, ctx, h, share ? pi : -1,
 	                    s->insn};
 	em->nshapes++;
 	return pi;
@@ -891,13 +911,17 @@ static int apply_rules(struct emitter *em, int si)
 	int pi;
 	size_t nrules, nlisted;
 	bool code;
-	if (c->plan1 && c->ctx == ctx && !c->big) {
+	if (c->plan1 && c->ctx == ctx && c->nrules != PC_BIG) {
 		pi = c->plan1 - 1;
 		nrules = c->nrules;
 		nlisted = c->nlisted;
 		code = c->code;
+		c->uses++;
 	} else {
-		pi = c->head1 ? plan_find(em, s->iid, ctx) : -1;
+		/* (an instruction without a plan has none kept: its first
+		 * statement does not look at em->heads, a cache miss) */
+		pi = c->plan1 && em->heads[s->iid] ? plan_find(em, s->iid, ctx)
+		                                   : -1;
 		if (pi < 0)
 			pi = shaped_plan(em, s, ctx);
 		const struct plan *p = &em->plans[pi];
@@ -906,21 +930,25 @@ static int apply_rules(struct emitter *em, int si)
 		code = p->code;
 		/* the instruction's last context is kept (one is the rule) */
 		if (p->kept) {
+			if (c->plan1)
+				em->uses[c->plan1 - 1] += c->uses;
 			c->ctx = ctx;
 			c->plan1 = pi + 1;
-			c->big = nrules > UINT16_MAX || nlisted > UINT16_MAX;
-			c->nrules = (uint16_t)nrules;
-			c->nlisted = (uint16_t)nlisted;
+			c->uses = 1;
+			bool big = nrules >= PC_BIG || nlisted >= PC_BIG;
+			c->nrules = big ? PC_BIG : (uint8_t)nrules;
+			c->nlisted = (uint8_t)nlisted;
 			c->code = code;
+		} else {
+			em->uses[pi]++;
 		}
 	}
-	em->uses[pi]++;
 	unsigned long app0 = em->nlabels, list0 = em->nlisted;
 	em->nlabels += nrules;
 	em->nlisted += nlisted;
 	if (!code)
 		return -1; /* nothing to insert */
-	em->xs = grow(em->xs, &em->capxs, em->nxs, sizeof *em->xs, 1024);
+	em->xs = grow_raw(em->xs, &em->capxs, em->nxs, sizeof *em->xs, 1024);
 	em->xs[em->nxs] = (struct expansion){.stmt = si, .line = s->line,
 	                                     .flags_dead = !s->flags_live_in,
 	                                     .plan = pi, .app0 = app0,
@@ -932,6 +960,9 @@ static int apply_rules(struct emitter *em, int si)
  * the plans added up to. */
 static void tally(struct emitter *em)
 {
+	for (uint32_t i = 0; i < em->u->ninsn_ids; i++)
+		if (em->pc[i].plan1)
+			em->uses[em->pc[i].plan1 - 1] += em->pc[i].uses;
 	for (size_t k = 0; k < em->nplans; k++) {
 		const struct plan *p = &em->plans[k];
 		for (size_t r = 0; r < p->nrules; r++)
@@ -962,11 +993,11 @@ static void warn_unknown(struct emitter *em, const struct altr_stmt *s)
 	em->warned[em->nwarned++] = altr_strdup_str(m);
 	if (em->o->strict) {
 		altr_error_at(em->u->path, s->line, 0, "unknown instruction '%.*s'",
-		              (int)s->text.len, s->text.p);
+		              (int)s->text_len, s->text_p);
 		em->errors++;
 	} else {
 		altr_warn(em->u->path, s->line, "unknown instruction '%.*s' passed "
-		          "through uninstrumented", (int)s->text.len, s->text.p);
+		          "through uninstrumented", (int)s->text_len, s->text_p);
 	}
 }
 
@@ -1185,9 +1216,35 @@ static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
 {
 	if (s->kind != STMT_LABEL)
 		altr_buf_putc(out, '\t');
-	altr_buf_put(out, s->text.p, s->text.len);
+	altr_buf_put(out, s->text_p, s->text_len);
 	altr_buf_putc(out, '\n');
 }
+
+/* One output line's pieces go straight into the buffer, room for them
+ * all made at once (line_room); a number's digits are copied as its
+ * whole array, the bytes past them written over by the next piece (room
+ * is made for all 24): copies of a constant size, inlined, where a put
+ * each (a call for a few bytes) was most of writing the table's lines. */
+static char *line_room(struct altr_buf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		altr_buf_grow(b, n);
+	return b->p + b->len;
+}
+
+static char *put_dec(char *p, const struct dec *c)
+{
+	memcpy(p, c->d, sizeof c->d);
+	return p + c->n;
+}
+
+static void line_done(struct altr_buf *b, char *p)
+{
+	b->len = (size_t)(p - b->p);
+	*p = 0;
+}
+
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
 static void dec_inc(struct dec *c)
 {
@@ -1207,32 +1264,43 @@ static void put_group_start(struct emitter *em, struct altr_buf *out,
 {
 	x->group = ++em->ngroups;
 	dec_inc(&em->gdec);
-	em->gdead = grow(em->gdead, &em->capgdead, (size_t)x->group,
-	                 sizeof *em->gdead, 1024);
+	em->gdead = grow_raw(em->gdead, &em->capgdead, (size_t)x->group,
+	                     sizeof *em->gdead, 1024);
 	em->gdead[x->group] = x->flags_dead;
 	if (em->o->iot) {
-		altr_buf_put(out, ".Lrdb_iot_b", 11);
-		altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
-		altr_buf_put(out, ":\n", 2);
+		char *p = line_room(out, 16 + sizeof em->gdec.d);
+		p = PUT_LIT(p, ".Lrdb_iot_b");
+		p = put_dec(p, &em->gdec);
+		line_done(out, PUT_LIT(p, ":\n"));
 	}
 }
 
 static void put_group_end(struct emitter *em, struct altr_buf *out,
                           const struct expansion *x)
 {
-	if (em->o->iot) {
+	if (em->o->iot && x->group == em->ngroups) { /* always so: groups do
+	                                              not nest */
+		char *p = line_room(out, 16 + sizeof em->gdec.d);
+		p = PUT_LIT(p, ".Lrdb_iot_e");
+		p = put_dec(p, &em->gdec);
+		line_done(out, PUT_LIT(p, ":\n"));
+	} else if (em->o->iot) {
 		altr_buf_put(out, ".Lrdb_iot_e", 11);
-		if (x->group == em->ngroups) /* always so: groups do not nest */
-			altr_buf_put(out, em->gdec.d, (size_t)em->gdec.n);
-		else
-			altr_buf_putl(out, x->group);
+		altr_buf_putl(out, x->group);
 		altr_buf_put(out, ":\n", 2);
 	}
 }
 
-static struct expansion *exp_of(const struct emitter *em, int k)
+/* The expansion of statement k, or NULL.  The output asks for
+ * statements in ascending order, the order of xs: a cursor finds them (a
+ * map by statement was an array as long as the statements, filled in
+ * for each). */
+static struct expansion *exp_of(struct emitter *em, int k)
 {
-	return em->xi[k] >= 0 ? &em->xs[em->xi[k]] : NULL;
+	while (em->xcur < em->nxs && em->xs[em->xcur].stmt < k)
+		em->xcur++;
+	return em->xcur < em->nxs && em->xs[em->xcur].stmt == k
+	       ? &em->xs[em->xcur] : NULL;
 }
 
 static void emit_line(struct emitter *em, struct altr_buf *out, int l)
@@ -1243,8 +1311,9 @@ static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 		struct altr_stmt *s = &u->stmts[k];
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
-		if ((s->facts & SF_PREFIX_ONLY) && k + 1 < u->nstmts && em->xi[k + 1] >= 0) {
-			struct expansion *nx = exp_of(em, k + 1);
+		struct expansion *nx = (s->facts & SF_PREFIX_ONLY) && k + 1 < u->nstmts
+		                       ? exp_of(em, k + 1) : NULL;
+		if (nx) {
 			put_group_start(em, out, nx);
 			put_inserted(em, out, nx, X_BEFORE, u->stmts[k + 1].facts & SF_CFA_RSP);
 			put_stmt(out, s);
@@ -1331,13 +1400,13 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	struct dec g = {.n = 0};
 	for (int k = 1; k <= em->ngroups; k++) {
 		dec_inc(&g);
-		altr_buf_put(out, "\t.quad .Lrdb_iot_b", 18);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, " - .\n\t.long .Lrdb_iot_e", 23);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, " - .Lrdb_iot_b", 14);
-		altr_buf_put(out, g.d, (size_t)g.n);
-		altr_buf_put(out, em->gdead[k] ? "\n\t.long 1\n" : "\n\t.long 0\n", 10);
+		char *p = line_room(out, 80 + 3 * sizeof g.d);
+		p = put_dec(PUT_LIT(p, "\t.quad .Lrdb_iot_b"), &g);
+		p = put_dec(PUT_LIT(p, " - .\n\t.long .Lrdb_iot_e"), &g);
+		p = put_dec(PUT_LIT(p, " - .Lrdb_iot_b"), &g);
+		p = em->gdead[k] ? PUT_LIT(p, "\n\t.long 1\n")
+		                 : PUT_LIT(p, "\n\t.long 0\n");
+		line_done(out, p);
 		flush_out(out, f, rc);
 	}
 }
@@ -1349,6 +1418,7 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 {
 	const char **names = NULL;
 	size_t nnames = 0;
+	size_t *which = altr_xmalloc((em->nlisted + 1) * sizeof *which);
 	for (size_t i = 0; i < em->nlisted; i++) {
 		size_t k = 0;
 		while (k < nnames && names[k] != em->listed[i] &&
@@ -1358,28 +1428,25 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 			names = altr_xrealloc(names, (nnames + 1) * sizeof *names);
 			names[nnames++] = em->listed[i];
 		}
+		which[i] = k;
 	}
 	for (size_t k = 0; k < nnames; k++) {
 		altr_buf_puts(out, "\t.section ");
 		altr_buf_puts(out, names[k]);
 		altr_buf_puts(out, ",\"aR\",@progbits\n\t.balign 4\n");
-		for (size_t n = 0; n < em->nlisted; n++) {
-			if (em->listed[n] != names[k] &&
-			    strcmp(em->listed[n], names[k]) != 0)
+		struct dec t = {"0", 1}; /* n */
+		for (size_t n = 0; n < em->nlisted; n++, dec_inc(&t)) {
+			if (which[n] != k)
 				continue;
-			char t[24]; /* room for any long: b never grows */
-			struct altr_buf b = {t, 0, sizeof t};
-			altr_buf_putl(&b, (long)n);
-			altr_buf_put(out, "\t.long .Laltr_lb", 16);
-			altr_buf_put(out, t, b.len);
-			altr_buf_put(out, " - ., .Laltr_le", 15);
-			altr_buf_put(out, t, b.len);
-			altr_buf_put(out, " - .Laltr_lb", 12);
-			altr_buf_put(out, t, b.len);
-			altr_buf_putc(out, '\n');
+			char *p = line_room(out, 48 + 3 * sizeof t.d);
+			p = put_dec(PUT_LIT(p, "\t.long .Laltr_lb"), &t);
+			p = put_dec(PUT_LIT(p, " - ., .Laltr_le"), &t);
+			p = put_dec(PUT_LIT(p, " - .Laltr_lb"), &t);
+			line_done(out, PUT_LIT(p, "\n"));
 			flush_out(out, f, rc);
 		}
 	}
+	free(which);
 	free(names);
 }
 
@@ -1387,14 +1454,12 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *f, struct altr_stats *st)
 {
 	struct emitter em = {.u = u, .rs = rs, .o = o, .st = st};
-	size_t nxi = ((size_t)u->nstmts + 1) * sizeof *em.xi;
-	em.xi = altr_big_alloc(nxi);
-	for (int i = 0; i <= u->nstmts; i++)
-		em.xi[i] = -1;
 	compile_rules(&em);
 	altr_match_begin();
 	size_t npc = ((size_t)u->ninsn_ids + 1) * sizeof *em.pc;
+	size_t nheads = ((size_t)u->ninsn_ids + 1) * sizeof *em.heads;
 	em.pc = altr_big_alloc(npc);
+	em.heads = altr_big_alloc(nheads);
 	bool rules = em.rs->rules != NULL;
 	for (int i = 0; i < u->nstmts; i++) {
 		/* loaded ahead: a statement's plan at 16, and at 8, for a new
@@ -1406,7 +1471,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			const struct altr_stmt *a = &u->stmts[i + 8];
 			__builtin_prefetch(a->insn);
 			__builtin_prefetch((const char *)a->insn + 64);
-			__builtin_prefetch(a->text.p);
+			__builtin_prefetch(a->text_p);
 		}
 		struct altr_stmt *s = &u->stmts[i];
 		if (s->kind != STMT_INSN)
@@ -1430,9 +1495,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		}
 		if (!(s->facts & SF_EXEC))
 			continue;
-		if (rules)
-			em.xi[i] = apply_rules(&em, i);
-		if (em.xi[i] >= 0)
+		if (rules && apply_rules(&em, i) >= 0)
 			st->matched_insns++;
 	}
 	altr_match_end();
@@ -1461,7 +1524,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 					__builtin_prefetch(em.ptext.p + p->off);
 				if (em.pholes)
 					__builtin_prefetch(&em.pholes[p->hole0]);
-				__builtin_prefetch(u->stmts[em.xs[x + 4].stmt].text.p);
+				__builtin_prefetch(u->stmts[em.xs[x + 4].stmt].text_p);
 			}
 			/* the lines changed: the statement's, and that of a
 			 * prefix statement before it */
@@ -1516,8 +1579,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
 	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);
 	altr_big_free(em.xs, em.capxs * sizeof *em.xs);
-	altr_big_free(em.xi, nxi);
 	altr_big_free(em.pc, npc);
+	altr_big_free(em.heads, nheads);
 	altr_big_free(em.listed, em.caplisted * sizeof *em.listed);
 	altr_big_free(em.uses, em.capuses * sizeof *em.uses);
 	altr_big_free(em.gdead, em.capgdead * sizeof *em.gdead);

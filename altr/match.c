@@ -187,7 +187,7 @@ static struct altr_str subject(const struct altr_expr *e,
 	struct altr_str none = {"", 0};
 	switch (e->subj) {
 	case SUBJ_MNEM: return in->mnem;
-	case SUBJ_INSN: return s->text;
+	case SUBJ_INSN: return altr_stmt_text(s);
 	case SUBJ_MEM: {
 		const struct altr_operand *m = altr_insn_mem_operand(in);
 		return m ? m->text : none;
@@ -516,6 +516,11 @@ struct altr_refilter {
 	uint8_t len[LIT_MAX];
 	uint32_t pre[LIT_MAX], mask[LIT_MAX]; /* first 4 bytes, as loaded */
 	char str[LIT_MAX][LIT_LEN];
+	int ntail;               /* not whole: the regex is "R$" and any match
+	                            ends with one of these strings, or 0 */
+	uint64_t tlast[4];       /* bit c set if one ends with c */
+	uint8_t tlen[LIT_MAX];
+	char tstr[LIT_MAX][LIT_LEN];
 };
 
 /* Up to 4 bytes of p[0..n) as a little-endian word, zeros after. */
@@ -546,6 +551,33 @@ static bool whole_set(const char *src, struct lits *l, bool *plain)
 	*l = re_cat(&r);
 	bool ok = !r.bad && !*r.p && l->exact;
 	*plain = r.plain;
+	free(m);
+	return ok;
+}
+
+/* "R$" with no '|' at its top: the strings one of which ends any match
+ * (those R's last exact pieces spell, none empty), if there are such. */
+static bool tail_set(const char *src, struct lits *l)
+{
+	size_t n = strlen(src), bs = 0;
+	if (n < 2 || src[n - 1] != '$')
+		return false;
+	while (bs + 1 < n && src[n - 2 - bs] == '\\')
+		bs++;
+	if (bs % 2) /* "\$": a dollar sign */
+		return false;
+	char *m = altr_xstrndup(src, n - 1);
+	struct rescan r = {m, false, true};
+	struct lits empty = {.exact = true, .known = true, .n = 1};
+	struct lits cur = empty; /* the exact pieces last read, joined */
+	while (!r.bad && *r.p && *r.p != '|' && *r.p != ')') {
+		struct lits b = re_repeat(&r);
+		struct lits c = b.exact ? lits_cat(cur, b) : empty;
+		cur = c.exact ? c : b;
+	}
+	bool ok = !r.bad && !*r.p && cur.exact && cur.n > 0 &&
+	          lits_minlen(&cur) > 0;
+	*l = cur;
 	free(m);
 	return ok;
 }
@@ -617,6 +649,16 @@ void altr_re_prefilter(struct altr_expr *e)
 		size_t k = l.len[i] < 4 ? l.len[i] : 4;
 		f->pre[i] = load4(l.str[i], k);
 		f->mask[i] = k == 4 ? ~0u : (1u << (8 * k)) - 1;
+	}
+	struct lits t;
+	if (tail_set(e->re_src, &t)) {
+		f->ntail = t.n;
+		for (int i = 0; i < t.n; i++) {
+			unsigned char c = (unsigned char)t.str[i][t.len[i] - 1];
+			f->tlast[c >> 6] |= 1ull << (c & 63);
+			f->tlen[i] = t.len[i];
+			memcpy(f->tstr[i], t.str[i], t.len[i]);
+		}
 	}
 	e->filter = f;
 }
@@ -745,8 +787,28 @@ static int whole_of(const struct altr_refilter *f, struct altr_str subj)
 	return -1;
 }
 
-/* False if e cannot match subj: it holds none of e's literals, or is not
- * one of its whole strings. */
+/* Whether subj (up to a NUL, where regexec stops) ends with one of f's
+ * tail strings. */
+static bool has_tail(const struct altr_refilter *f, struct altr_str subj)
+{
+	const char *z = memchr(subj.p, 0, subj.len);
+	if (z)
+		subj.len = (size_t)(z - subj.p);
+	if (!subj.len)
+		return false;
+	/* most subjects end with a byte none of them does */
+	unsigned char c = (unsigned char)subj.p[subj.len - 1];
+	if (!(f->tlast[c >> 6] & (1ull << (c & 63))))
+		return false;
+	for (int k = 0; k < f->ntail; k++)
+		if (f->tlen[k] <= subj.len &&
+		    memcmp(subj.p + subj.len - f->tlen[k], f->tstr[k], f->tlen[k]) == 0)
+			return true;
+	return false;
+}
+
+/* False if e cannot match subj: it holds none of e's literals, does not
+ * end with one of its tails, or is not one of its whole strings. */
 static bool may_match(const struct altr_expr *e, struct altr_str subj)
 {
 	const struct altr_refilter *f = e->filter;
@@ -754,6 +816,8 @@ static bool may_match(const struct altr_expr *e, struct altr_str subj)
 		return true;
 	if (f->whole)
 		return whole_of(f, subj) >= 0;
+	if (f->ntail && !has_tail(f, subj))
+		return false;
 	return find_lit(f, subj, NULL, NULL);
 }
 
@@ -1053,6 +1117,11 @@ struct altr_matcher {
 	struct mgate *g;
 	int ng, capg;
 	int *gfirst, *gn;          /* by test (an entry): its gates, if any */
+	uint64_t *pmask, *pwant;   /* and its predicate gates, by bit: the
+	                              value each must have (a test of all
+	                              at once: a loop over them was most of
+	                              the matching's own time, for the rules
+	                              that do not apply) */
 	int capgi;
 };
 
@@ -1070,6 +1139,8 @@ void altr_matcher_free(struct altr_matcher *m)
 		free(m->g);
 		free(m->gfirst);
 		free(m->gn);
+		free(m->pmask);
+		free(m->pwant);
 	}
 	free(m);
 }
@@ -1157,14 +1228,33 @@ int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
 		int cap = m->cap;
 		m->gfirst = altr_xrealloc(m->gfirst, (size_t)cap * sizeof *m->gfirst);
 		m->gn = altr_xrealloc(m->gn, (size_t)cap * sizeof *m->gn);
-		for (int i = m->capgi; i < cap; i++)
+		m->pmask = altr_xrealloc(m->pmask, (size_t)cap * sizeof *m->pmask);
+		m->pwant = altr_xrealloc(m->pwant, (size_t)cap * sizeof *m->pwant);
+		for (int i = m->capgi; i < cap; i++) {
 			m->gfirst[i] = m->gn[i] = 0;
+			m->pmask[i] = m->pwant[i] = 0;
+		}
 		m->capgi = cap;
 	}
 	/* predicates first: known bits, mostly */
 	int first = m->ng;
 	find_gates(m, e, EX_PRED);
 	find_gates(m, e, EX_MATCH);
+	/* the predicates go to the masks (but one wanted both true and false,
+	 * which the masks cannot say: it stays a gate) */
+	int kept = first;
+	for (int k = first; k < m->ng; k++) {
+		const struct mgate *g = &m->g[k];
+		uint64_t bit = 1ull << g->pred;
+		if (g->op == EX_PRED && (!(m->pmask[entry] & bit) ||
+		                         !(m->pwant[entry] & bit) == !g->want)) {
+			m->pmask[entry] |= bit;
+			m->pwant[entry] |= g->want ? bit : 0;
+		} else {
+			m->g[kept++] = *g;
+		}
+	}
+	m->ng = kept;
 	/* a lone gate that is the first test anyway would only repeat it */
 	if (m->ng - first == 1 && m->g[first].e == m->t[entry].e)
 		m->ng = first;
@@ -1249,7 +1339,7 @@ static int blind_eval(const struct altr_expr *e, const struct altr_stmt *s,
 	             (e->subj == SUBJ_MEM && altr_insn_mem_operand(in) == &in->ops[0]);
 	if (!label)
 		return eval_match(e, s, caps, NULL);
-	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text.p, plen)
+	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text_p, plen)
 	                         : fails_for_any_label(e, "", 0))
 		return e->negate;
 	return -1;
@@ -1271,6 +1361,17 @@ static inline bool run(const struct altr_matcher *m, int entry,
 	const struct altr_stmt *s = ev->s;
 	uint64_t known = *knownp, value = *valuep;
 	int pc = entry;
+	uint64_t pm = pc >= 0 && pc < m->capgi ? m->pmask[pc] : 0;
+	if (pm) {
+		for (uint64_t need = pm & ~known; need; need &= need - 1) {
+			int p = __builtin_ctzll(need);
+			if (eval_pred(p, s))
+				value |= 1ull << p;
+		}
+		known |= pm;
+		if ((value & pm) != m->pwant[pc])
+			pc = PC_FALSE;
+	}
 	int ng = pc >= 0 && pc < m->capgi ? m->gn[pc] : 0;
 	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
 		bool r;

@@ -91,9 +91,20 @@ void altr_buf_putl(struct altr_buf *b, long v)
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
 	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-	size_t n = 1 + (v < 0);
-	for (unsigned long t = u; t >= 10; t /= 10)
-		n++;
+	/* the number of digits from the number of bits, a compare to settle
+	 * it (a division a digit was most of the time here) */
+	static const unsigned long tens[20] = {
+		1ul, 10ul, 100ul, 1000ul, 10000ul, 100000ul, 1000000ul,
+		10000000ul, 100000000ul, 1000000000ul, 10000000000ul,
+		100000000000ul, 1000000000000ul, 10000000000000ul,
+		100000000000000ul, 1000000000000000ul, 10000000000000000ul,
+		100000000000000000ul, 1000000000000000000ul,
+		10000000000000000000ul,
+	};
+	unsigned bits = 64 - (unsigned)__builtin_clzl(u | 1);
+	unsigned t = (bits * 1233) >> 12; /* bits * log10(2): the digits
+	                                     after the first, or one more */
+	size_t n = t + 1 - ((u | 1) < tens[t]) + (v < 0);
 	if (b->len + n + 1 > b->cap)
 		altr_buf_grow(b, n);
 	char *p = b->p + b->len + n;
@@ -313,11 +324,12 @@ static size_t big_mapped(void *p, size_t n)
 	return round_page(n);
 }
 
-/* A kept block for n bytes, cleared but for the first keep (or NULL).
+/* A kept block for n bytes, cleared but for the first keep unless raw
+ * (or NULL).
  * One much bigger than asked for is split, the rest kept: the emitter's
  * small arrays each took a whole block (one the analysis's 10 MB), and
  * its big ones then had fresh pages. */
-static void *big_reuse(size_t n, size_t keep)
+static void *big_reuse(size_t n, size_t keep, bool raw)
 {
 	size_t need = round_page(n);
 	int best = -1;
@@ -340,7 +352,8 @@ static void *big_reuse(size_t n, size_t keep)
 	}
 	big_kept[best] = rest ? (struct bigblk){b.p + need, rest}
 	                      : (struct bigblk){NULL, 0};
-	memset(b.p + keep, 0, n - keep); /* the caller fills the first keep */
+	if (!raw) /* the caller fills the first keep */
+		memset(b.p + keep, 0, n - keep);
 	return b.p;
 }
 
@@ -375,9 +388,11 @@ static void populate(void *p, size_t n)
 		unsupported = true;
 }
 
-static void *big_alloc(size_t n, bool dense)
+static void *big_alloc(size_t n, bool dense, bool raw)
 {
-	void *q = big_reuse(n, 0);
+	void *q = big_reuse(n, 0, raw);
+	if (q && dense && raw) /* a block used sparsely may have pages to fault */
+		populate(q, n);
 	if (q)
 		return q;
 	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
@@ -403,21 +418,26 @@ static void *big_alloc(size_t n, bool dense)
 
 void *altr_big_alloc(size_t n)
 {
-	return big_alloc(n, true);
+	return big_alloc(n, true, false);
 }
 
 void *altr_big_alloc_sparse(size_t n)
 {
-	return big_alloc(n, false);
+	return big_alloc(n, false, false);
 }
 
-void *altr_big_realloc(void *p, size_t old, size_t n)
+void *altr_big_alloc_raw(size_t n)
+{
+	return big_alloc(n, true, true);
+}
+
+static void *big_realloc(void *p, size_t old, size_t n, bool raw)
 {
 	if (!p)
-		return altr_big_alloc(n);
+		return big_alloc(n, true, raw);
 	size_t mapped = big_mapped(p, old);
 	if (n <= mapped) {
-		if (n > old)
+		if (n > old && !raw)
 			memset((char *)p + old, 0, n - old);
 		if (mapped != round_page(n)) { /* still lent */
 			for (int i = 0; i < BIG_LENT; i++)
@@ -430,13 +450,13 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 		return p;
 	}
 	/* growing into a kept block: its pages are in place */
-	void *q = big_reuse(n, old);
+	void *q = big_reuse(n, old, raw);
 	if (q) {
 		memcpy(q, p, old);
 		big_release((struct bigblk){p, mapped});
 		return q;
 	}
-	if (mapped > old)
+	if (mapped > old && !raw)
 		memset((char *)p + old, 0, mapped - old);
 	q = mremap(p, mapped, n, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
@@ -445,6 +465,16 @@ void *altr_big_realloc(void *p, size_t old, size_t n)
 	if (n > mapped)
 		populate((char *)q + mapped, round_page(n) - mapped);
 	return q;
+}
+
+void *altr_big_realloc(void *p, size_t old, size_t n)
+{
+	return big_realloc(p, old, n, false);
+}
+
+void *altr_big_realloc_raw(void *p, size_t old, size_t n)
+{
+	return big_realloc(p, old, n, true);
 }
 
 void altr_big_free(void *p, size_t n)

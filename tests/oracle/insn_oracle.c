@@ -231,11 +231,11 @@ static void add_form(const struct altr_unit *u, int si)
 	struct altr_buf t = {0};
 	/* A prefix written as its own statement ("rep; stosq") joins it. */
 	if (si > 0 && u->stmts[si - 1].kind == STMT_OTHER &&
-	    prefix_only(u->stmts[si - 1].text)) {
-		altr_buf_put(&t, u->stmts[si - 1].text.p, u->stmts[si - 1].text.len);
+	    prefix_only(altr_stmt_text(&u->stmts[si - 1]))) {
+		altr_buf_put(&t, u->stmts[si - 1].text_p, u->stmts[si - 1].text_len);
 		altr_buf_putc(&t, ' ');
 	}
-	altr_buf_put(&t, s->text.p, s->text.len);
+	altr_buf_put(&t, s->text_p, s->text_len);
 	f->text = t.p;
 	struct altr_buf w = {0};
 	altr_buf_printf(&w, "%s:%d", u->path, s->line);

@@ -30,7 +30,7 @@ static void done(struct altr_unit *u)
 static int nth(const struct altr_unit *u, const char *t, int n)
 {
 	for (int i = 0; i < u->nstmts; i++)
-		if (altr_str_eq(u->stmts[i].text, t) && n-- == 0)
+		if (altr_str_eq(altr_stmt_text(&u->stmts[i]), t) && n-- == 0)
 			return i;
 	ck_abort_msg("statement not found: %s", t);
 	return -1;
@@ -641,7 +641,7 @@ START_TEST(big_function)
 	ck_assert_int_eq(u->nfuncs, 1);
 	ck_assert(FACTS("jmp .L0") & SF_BACKWARD);
 	for (int i = 0; i < u->nstmts; i++)
-		if (altr_str_eq(u->stmts[i].text, "movq (%rdi), %rax"))
+		if (altr_str_eq(altr_stmt_text(&u->stmts[i]), "movq (%rdi), %rax"))
 			ck_assert_int_eq(u->stmts[i].flags_live_in, FL_ZF);
 	ck_assert_int_eq(OUT("cmpq $1, %rax"), FL_ZF);
 	altr_buf_free(&b);

@@ -28,7 +28,7 @@ START_TEST(lines_and_statements)
 	ck_assert_int_eq(u->stmts[L->first].kind, STMT_LABEL);
 	ck_assert(str_is(altr_stmt_name(&u->stmts[L->first]), "f"));
 	ck_assert_int_eq(u->stmts[L->first + 1].kind, STMT_INSN);
-	ck_assert(str_is(u->stmts[L->first + 2].text, "addq $1, %rbx"));
+	ck_assert(str_is(altr_stmt_text(&u->stmts[L->first + 2]), "addq $1, %rbx"));
 	ck_assert(str_is(altr_line_comment(u, 1), "# c;omment"));
 	L = &u->lines[2];
 	ck_assert_int_eq(altr_line_n(u, 2), 3);
@@ -184,7 +184,7 @@ START_TEST(context_facts)
 	ck_assert(FACTS(10) & SF_OPAQUE);
 	ck_assert_int_eq(altr_line_n(u, 12), 0);
 	ck_assert_int_eq(altr_line_n(u, 13), 1);
-	ck_assert(str_is(u->stmts[u->lines[13].first].text, "movl %ecx, %edx"));
+	ck_assert(str_is(altr_stmt_text(&u->stmts[u->lines[13].first]), "movl %ecx, %edx"));
 	ck_assert(!(FACTS(13) & SF_OPAQUE));
 	ck_assert(!(FACTS(15) & SF_EXEC));
 	ck_assert(FACTS(17) & SF_EXEC);

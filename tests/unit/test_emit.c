@@ -1,4 +1,5 @@
 /* test_emit.c: applying rules and writing assembly. */
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "suites.h"
@@ -146,6 +147,58 @@ START_TEST(cfi_adjusted_for_pushes)
 }
 END_TEST
 
+/* altr_buf_putl writes the label numbers: as "%ld" would, around every
+ * power of ten (where its digit count changes) and at the extremes. */
+START_TEST(decimal_numbers)
+{
+	long v[] = {0, LONG_MAX, LONG_MIN, LONG_MIN + 1};
+	char want[32];
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		struct altr_buf b = {0};
+		altr_buf_putl(&b, v[i]);
+		snprintf(want, sizeof want, "%ld", v[i]);
+		ck_assert_str_eq(b.p, want);
+		altr_buf_free(&b);
+	}
+	for (long p = 1; p > 0 && p <= LONG_MAX / 10; p *= 10)
+		for (long d = -2; d <= 2; d++)
+			for (int sign = -1; sign <= 1; sign += 2) {
+				struct altr_buf b = {0};
+				altr_buf_putl(&b, sign * (p + d));
+				snprintf(want, sizeof want, "%ld", sign * (p + d));
+				ck_assert_str_eq(b.p, want);
+				altr_buf_free(&b);
+			}
+}
+END_TEST
+
+/* A regex ending in '$' is tried only on subjects that end as one of its
+ * matches must (a prefilter): these must not differ from regexec. */
+START_TEST(regex_tails)
+{
+	const char *rules =
+	        "rule t { match insn =~ /,[[:space:]]*%r1[3-5][dwb]?$/\n"
+	        "  before { nop # t } }\n"
+	        "rule g { match insn =~ /(%rax|%rbx)$/\n  before { nop # g } }\n"
+	        "rule a { match insn =~ /%rcx$|^pushq/\n  before { nop # a } }\n";
+	char *out = run(rules, "\t.text\n"
+	                       "\tmovq %rax, %r13\n"
+	                       "\tmovq %rax,%r14d\n"
+	                       "\tmovq %r13, %rax\n"
+	                       "\taddw $5, %r15w\n"
+	                       "\tpushq %rdx\n"
+	                       "\tmovq %rdx, %rcx\n");
+	ck_assert_str_eq(out, "\t.text\n"
+	                      "\tnop # t\n\tmovq %rax, %r13\n"
+	                      "\tnop # t\n\tmovq %rax,%r14d\n"
+	                      "\tnop # g\n\tmovq %r13, %rax\n"
+	                      "\tnop # t\n\taddw $5, %r15w\n"
+	                      "\tnop # a\n\tpushq %rdx\n"
+	                      "\tnop # a\n\tmovq %rdx, %rcx\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(missing_substitution_is_an_error)
 {
 	altr_quiet_warnings = true;
@@ -168,6 +221,8 @@ Suite *suite_emit(void)
 	tcase_add_test(tc, code_goes_before_a_prefix_line);
 	tcase_add_test(tc, loc_stays_before_the_group);
 	tcase_add_test(tc, cfi_adjusted_for_pushes);
+	tcase_add_test(tc, decimal_numbers);
+	tcase_add_test(tc, regex_tails);
 	tcase_add_test(tc, missing_substitution_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
