@@ -301,6 +301,9 @@ enum {
 	SF_FUSED = 1 << 9,       /* conditional jump the CPU fuses with the
 	                            flag setter just before it */
 	SF_FUSES_BACK = 1 << 10, /* that flag setter, of a backward jump */
+	SF_LOOP_BACK = 1 << 11,  /* backward branch that closes a cycle of the
+	                            function's control-flow graph (cycles.c) */
+	SF_FUSES_LOOP = 1 << 12, /* the flag setter of such a fused branch */
 };
 
 /* 32 bytes (48 cost a twelfth of a run on sqlite3.s: the statements are
@@ -471,14 +474,18 @@ int altr_insndb_size(void);
 /* --------------------------------------------------------------- analyze.c */
 
 /* Finds functions, resolves direct branch targets (including 1f/1b),
- * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP and computes
- * flag liveness over each function's control-flow graph. */
+ * sets SF_BACKWARD/SF_FORWARD/SF_TAIL/SF_HAS_LOC/SF_CFA_RSP, computes
+ * flag liveness over each function's control-flow graph, and which
+ * backward branches close a cycle (altr_cycles). */
 void altr_analyze(struct altr_unit *u);
 /* The same, and when func or target is not NULL (room for u->nstmts),
  * each statement's function there (index into u->funcs, or -1) and its
  * direct branch target (index of the label statement, or -1).  No stage
  * after the analysis needs them: they are not kept in the statements. */
 void altr_analyze_into(struct altr_unit *u, int *func, int *target);
+/* SF_LOOP_BACK and SF_FUSES_LOOP (cycles.c), from altr_analyze_into's
+ * func and target; altr_analyze runs it, altr_analyze_into does not. */
+void altr_cycles(struct altr_unit *u, const int *func, const int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
 uint32_t altr_insn_class(const struct altr_stmt *s);

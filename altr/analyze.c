@@ -1024,7 +1024,12 @@ static void liveness(struct an *a, int f)
 
 void altr_analyze(struct altr_unit *u)
 {
-	altr_analyze_into(u, NULL, NULL);
+	size_t n = ((size_t)u->nstmts + 1) * sizeof(int);
+	int *func = altr_big_alloc(n), *target = altr_big_alloc(n);
+	altr_analyze_into(u, func, target);
+	altr_cycles(u, func, target);
+	altr_big_free(target, n);
+	altr_big_free(func, n);
 }
 
 void altr_analyze_into(struct altr_unit *u, int *func, int *target)

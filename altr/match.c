@@ -84,6 +84,8 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_backward: return s->facts & SF_BACKWARD;
 	case PRED_fused_branch: return s->facts & SF_FUSED;
 	case PRED_fuses_backward: return s->facts & SF_FUSES_BACK;
+	case PRED_loop_back: return s->facts & SF_LOOP_BACK;
+	case PRED_fuses_loop_back: return s->facts & SF_FUSES_LOOP;
 	case PRED_forward: return s->facts & SF_FORWARD;
 	case PRED_tail_jump: return s->facts & SF_TAIL;
 	case PRED_indirect_jump:
@@ -129,7 +131,8 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 unsigned altr_match_ctx(const struct altr_stmt *s)
 {
 	return (s->facts & (SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_IN_APP |
-	                    SF_FUSED | SF_FUSES_BACK)) |
+	                    SF_FUSED | SF_FUSES_BACK | SF_LOOP_BACK |
+	                    SF_FUSES_LOOP)) |
 	       (s->flags_live_in ? 1u << 16 : 0) |
 	       (s->flags_live_out ? 1u << 17 : 0);
 }

@@ -209,8 +209,9 @@ static void record_usage(FILE *f)
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
 	      "                      start at any complete interval (rdb replay --from)\n"
 	      "  --every-sic N       instead of a timer, end an interval every N counts of\n"
-	      "                      the software instruction counter (backward branches,\n"
-	      "                      calls): many intervals even for a run of a few ms\n"
+	      "                      the software instruction counter (loops' backward\n"
+	      "                      branches, calls): many intervals even for a run of a\n"
+	      "                      few ms\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n",
 	      f);

@@ -12,7 +12,12 @@
  * trace.rules lists the hooks ('list' in docs/rules.md): altr puts the
  * start (relative to the entry) and length of every read hook in the
  * section rdb_hooks_r and of every write hook in rdb_hooks_w.  The SIC's
- * increments and checks are never listed: replay stops by them. */
+ * increments and checks are never listed: replay stops by them.  A read
+ * hook with a check (rdb_hooks_rc: a compare, and a store out of line
+ * when the bytes were not marked) leaves the status flags of an equal
+ * compare: it becomes `cmp %r13, %r13` and no-ops, so that the flags are
+ * the recording's wherever the program could see them (a syscall's %r11,
+ * a signal's context). */
 #include "rt.h"
 
 struct listed {
@@ -24,11 +29,14 @@ extern const struct listed __start_rdb_hooks_r[] __attribute__((visibility("hidd
 extern const struct listed __stop_rdb_hooks_r[] __attribute__((visibility("hidden")));
 extern const struct listed __start_rdb_hooks_w[] __attribute__((visibility("hidden")));
 extern const struct listed __stop_rdb_hooks_w[] __attribute__((visibility("hidden")));
+extern const struct listed __start_rdb_hooks_rc[] __attribute__((visibility("hidden")));
+extern const struct listed __stop_rdb_hooks_rc[] __attribute__((visibility("hidden")));
 
 /* Each table has at least this entry, so the linker always defines its
  * bounds, also in a program where nothing was hooked. */
 __attribute__((section("rdb_hooks_r"), used, aligned(4))) static const struct listed none_r;
 __attribute__((section("rdb_hooks_w"), used, aligned(4))) static const struct listed none_w;
+__attribute__((section("rdb_hooks_rc"), used, aligned(4))) static const struct listed none_rc;
 
 static uintptr_t at(const struct listed *e)
 {
@@ -95,6 +103,22 @@ static size_t unhook(const struct listed *b, const struct listed *e)
 	return n;
 }
 
+/* A read hook with a check: cmp %r13, %r13 (the flags it leaves), then
+ * no-ops.  It starts so already (trace.rules): only the rest is filled. */
+static size_t unhook_checks(const struct listed *b, const struct listed *e)
+{
+	static const unsigned char cmp[3] = {0x4d, 0x39, 0xed};
+	size_t n = 0;
+	for (; b < e; b++)
+		if (b->len > sizeof cmp) {
+			unsigned char *p = (unsigned char *)at(b);
+			rdb_memcpy(p, cmp, sizeof cmp);
+			fill(p + sizeof cmp, b->len - (uint32_t)sizeof cmp);
+			n++;
+		}
+	return n;
+}
+
 /* Whether p starts an instruction that takes more prefixes in front of
  * it, unchanged: not a no-op or jump fill() left, not VEX/EVEX/XOP
  * encoded (legacy prefixes before those are undefined), no %fs/%gs
@@ -148,6 +172,7 @@ void rdb_unhook(int writes_too)
 {
 	uintptr_t lo = 0, hi = 0;
 	bounds(__start_rdb_hooks_r, __stop_rdb_hooks_r, &lo, &hi);
+	bounds(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, &lo, &hi);
 	if (writes_too)
 		bounds(__start_rdb_hooks_w, __stop_rdb_hooks_w, &lo, &hi);
 	if (!hi)
@@ -162,7 +187,8 @@ void rdb_unhook(int writes_too)
 			           "(error %ld)\n", -r);
 		return;
 	}
-	size_t nr = unhook(__start_rdb_hooks_r, __stop_rdb_hooks_r);
+	size_t nr = unhook(__start_rdb_hooks_r, __stop_rdb_hooks_r) +
+	            unhook_checks(__start_rdb_hooks_rc, __stop_rdb_hooks_rc);
 	size_t nw = writes_too ? unhook(__start_rdb_hooks_w, __stop_rdb_hooks_w) : 0;
 	size_t np = absorb(__start_rdb_hooks_r, __stop_rdb_hooks_r);
 	if (writes_too)
@@ -189,6 +215,9 @@ uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi)
 	for (const struct listed *b = __start_rdb_hooks_w; b < __stop_rdb_hooks_w; b++)
 		if (b->len && at(b) >= lo && at(b) + b->len <= hi && at(b) + b->len > end)
 			end = at(b) + b->len;
+	for (const struct listed *b = __start_rdb_hooks_rc; b < __stop_rdb_hooks_rc; b++)
+		if (b->len && at(b) >= lo && at(b) + b->len <= hi && at(b) + b->len > end)
+			end = at(b) + b->len;
 	return end;
 }
 
@@ -199,6 +228,9 @@ uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi)
 int rdb_hook_plane(uintptr_t pc)
 {
 	for (const struct listed *b = __start_rdb_hooks_r; !RT->unhooked && b < __stop_rdb_hooks_r; b++)
+		if (b->len && pc - at(b) < b->len)
+			return 'R';
+	for (const struct listed *b = __start_rdb_hooks_rc; !RT->unhooked && b < __stop_rdb_hooks_rc; b++)
 		if (b->len && pc - at(b) < b->len)
 			return 'R';
 	for (const struct listed *b = __start_rdb_hooks_w; RT->unhooked != 'S' && b < __stop_rdb_hooks_w; b++)

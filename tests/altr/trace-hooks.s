@@ -1,9 +1,12 @@
 The shipped trace.rules on the access forms of docs/hooks.md: a read with a
-base register (one store), an indexed read (lea first), a %rip-relative
-write and a write with flags live (each one flag-free store to the S plane),
-an %rsp-based access (not hooked), a TLS read, and a syscall.  The hooks
-are listed for replay (rdb_hooks_r, rdb_hooks_w), but for the TLS read's:
-it clobbers the flags, which are dead there, so replay keeps it.
+base register and an indexed read (lea first), flags dead (a check: compare,
+and a store out of line, in .text.unlikely.rdb_hooks, only when the bytes
+are not all marked; flags left as by an equal compare), a read with flags
+live (one flag-free store), a %rip-relative write and a write with flags
+live (each one flag-free store to the S plane), an %rsp-based access (not
+hooked), a TLS read, and a syscall.  The hooks are listed for replay
+(rdb_hooks_rc, rdb_hooks_r, rdb_hooks_w), but for the TLS read's: it
+clobbers the flags, which are dead there, so replay keeps it.
 # @rules-file trace.rules
 # @args --no-iot
 # @input
@@ -16,6 +19,7 @@ f:
 	movq	%rdx, x(%rip)
 	cmpl	$1, %eax
 	movb	%al, 3(%rdi)
+	movl	4(%rdi), %ecx
 	je	.L1
 	movq	8(%rsp), %rcx
 	movl	%fs:y@tpoff, %ecx
@@ -30,12 +34,30 @@ f:
 f:
 	.cfi_startproc
 .Laltr_lb0:
+	cmp %r13, %r13
+	cmpl %r13d, 8(%rdi,%r14)
+	jne .Laltr1_0
+	.Laltr1_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr1_0:
 	movl %r13d, 8(%rdi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr1_1
+	.popsection
 .Laltr_le0:
 	movl	8(%rdi), %eax
 .Laltr_lb1:
+	cmp %r13, %r13
 	lea (%rdi,%rsi,8), %r12
+	cmpq %r13, (%r12,%r14)
+	jne .Laltr2_0
+	.Laltr2_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr2_0:
 	movq %r13, (%r12,%r14)
+	cmp %r13, %r13
+	jmp .Laltr2_1
+	.popsection
 .Laltr_le1:
 	movq	(%rdi,%rsi,8), %rdx
 .Laltr_lb2:
@@ -47,6 +69,10 @@ f:
 	movb %r13b, %gs:3(%rdi)
 .Laltr_le3:
 	movb	%al, 3(%rdi)
+.Laltr_lb4:
+	movl %r13d, 4(%rdi,%r14)
+.Laltr_le4:
+	movl	4(%rdi), %ecx
 	je	.L1
 	movq	8(%rsp), %rcx
 	lea y@tpoff, %r12
@@ -58,7 +84,7 @@ f:
 	ret
 	.cfi_endproc
 	.size	f, .-f
-	.section rdb_hooks_r,"aR",@progbits
+	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
 	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
@@ -66,3 +92,6 @@ f:
 	.balign 4
 	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
 	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3
+	.section rdb_hooks_r,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb4 - ., .Laltr_le4 - .Laltr_lb4

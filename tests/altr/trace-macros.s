@@ -21,22 +21,48 @@ f:
 	.type	f, @function
 f:
 .Laltr_lb0:
+	cmp %r13, %r13
+	cmpl %r13d, 8(%rdi,%r14)
+	jne .Laltr1_0
+	.Laltr1_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr1_0:
 	movl %r13d, 8(%rdi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr1_1
+	.popsection
 .Laltr_le0:
 	movl	8(%rdi), %eax
 .Laltr_lb1:
+	cmp %r13, %r13
+	cmpl %r13d, 8(%rdi,%r14)
+	jne .Laltr2_0
+	.Laltr2_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr2_0:
 	movl %r13d, 8(%rdi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr2_1
+	.popsection
 .Laltr_le1:
 	movl	8(%rdi), %eax
 .Laltr_lb2:
+	cmp %r13, %r13
+	cmpl %r13d, 0(%rsi,%r14)
+	jne .Laltr3_0
+	.Laltr3_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr3_0:
 	movl %r13d, 0(%rsi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr3_1
+	.popsection
 .Laltr_le2:
 	movl	(%rsi), %eax
 	ret
 	.size	f, .-f
-	.section rdb_hooks_r,"aR",@progbits
+	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
 	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
 	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
-# @expect-stderr

@@ -23,10 +23,19 @@ g:
 	mov %rsi, %r14
 	movq %r15, %rax
 .Laltr_lb0:
+	cmp %r13, %r13
+	cmpq %r13, 0(%rdi,%r14)
+	jne .Laltr7_0
+	.Laltr7_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr7_0:
 	movq %r13, 0(%rdi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr7_1
+	.popsection
 .Laltr_le0:
 	movq (%rdi), %rax
 	ret
-	.section rdb_hooks_r,"aR",@progbits
+	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0

@@ -16,7 +16,16 @@ h:
 	.text
 h:
 .Laltr_lb0:
+	cmp %r13, %r13
+	cmpq %r13, 8(%rax,%r14)
+	jne .Laltr1_0
+	.Laltr1_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr1_0:
 	movq %r13, 8(%rax,%r14)
+	cmp %r13, %r13
+	jmp .Laltr1_1
+	.popsection
 .Laltr_le0:
 	pushq 8(%rax)
 .Laltr_lb1:
@@ -26,7 +35,16 @@ h:
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
 .Laltr_lb2:
+	cmp %r13, %r13
+	cmpq %r13, 24(%rcx,%r14)
+	jne .Laltr4_0
+	.Laltr4_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr4_0:
 	movq %r13, 24(%rcx,%r14)
+	cmp %r13, %r13
+	jmp .Laltr4_1
+	.popsection
 .Laltr_le2:
 	call *24(%rcx)
 	lea 1(%r15), %r15
@@ -35,11 +53,13 @@ h:
 	movq %r13, 0(%rdx,%r14)
 .Laltr_le3:
 	jmp *(%rdx)
-	.section rdb_hooks_r,"aR",@progbits
+	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
 	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
-	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3
 	.section rdb_hooks_w,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
+	.section rdb_hooks_r,"aR",@progbits
+	.balign 4
+	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3

@@ -69,6 +69,16 @@ unhook)
 	RDB_DEBUG=2 "$RDB" replay ts > rep.out 2> rep.err || fail "replay sig_segv"
 	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks .*([1-9][0-9]* of them prefixes)"
 	cmp -s rec.out rep.out || { diff rec.out rep.out; fail "replay output differs"; }
+	# A read hook with a check leaves the flags of an equal compare, also
+	# when the read faults in it or after it: what a handler sees of them
+	# is the same without hooks (docs/hooks.md "Read hook with a check").
+	build fault-flags ff
+	"$RDB" record -o tf -- ./ff > rec.out 2> rec.err || fail "record fault-flags"
+	expect rec.out "^null read: flags 0x44$"
+	expect rec.out "^PROT_NONE read: flags 0x44$"
+	RDB_DEBUG=2 "$RDB" replay tf > rep.out 2> rep.err || fail "replay fault-flags"
+	expect rep.err "^rdb: replay without [1-9][0-9]* read hooks"
+	cmp -s rec.out rep.out || { diff rec.out rep.out; fail "fault-flags: replay output differs"; }
 	;;
 divergence)
 	# The trace names the executable by build-id: another build at the

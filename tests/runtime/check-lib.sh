@@ -12,7 +12,7 @@ defined=$(nm --defined-only "$lib" | awk 'NF==3{print $3}' | sort -u)
 for s in $undef; do
 	# linker-defined bounds of sections (rdb.h RDB_INIT, unhook.c)
 	case $s in __start_rdb_init|__stop_rdb_init|__ehdr_start) continue ;;
-	__start_rdb_hooks_[rw]|__stop_rdb_hooks_[rw]) continue ;;
+	__start_rdb_hooks_[rw]|__stop_rdb_hooks_[rw]|__start_rdb_hooks_rc|__stop_rdb_hooks_rc) continue ;;
 	esac
 	if ! echo "$defined" | grep -qx "$s"; then
 		echo "FAIL librdb uses $s, defined outside it"; fail=1

@@ -4,7 +4,7 @@
 #include "suites.h"
 
 /* Each statement's function and branch target, of the unit last analyzed
- * (altr_analyze_into). */
+ * (altr_analyze_into, then altr_cycles as altr_analyze runs them). */
 static int *func, *target;
 
 static struct altr_unit *an(const char *text)
@@ -14,6 +14,7 @@ static struct altr_unit *an(const char *text)
 	func = realloc(func, n * sizeof *func);
 	target = realloc(target, n * sizeof *target);
 	altr_analyze_into(u, func, target);
+	altr_cycles(u, func, target);
 	return u;
 }
 
@@ -640,10 +641,118 @@ START_TEST(big_function)
 	struct altr_unit *u = an(b.p);
 	ck_assert_int_eq(u->nfuncs, 1);
 	ck_assert(FACTS("jmp .L0") & SF_BACKWARD);
+	/* no cycle: none of the 20,000 backward jumps closes one */
+	for (int i = 0; i < u->nstmts; i++)
+		ck_assert(!(u->stmts[i].facts & SF_LOOP_BACK));
 	for (int i = 0; i < u->nstmts; i++)
 		if (altr_str_eq(altr_stmt_text(&u->stmts[i]), "movq (%rdi), %rax"))
 			ck_assert_int_eq(u->stmts[i].flags_live_in, FL_ZF);
 	ck_assert_int_eq(OUT("cmpq $1, %rax"), FL_ZF);
+	altr_buf_free(&b);
+	done(u);
+}
+END_TEST
+
+/* Statement t has every fact of set and none of clear. */
+static void facts(const struct altr_unit *u, const char *t, unsigned set, unsigned clear)
+{
+	unsigned f = S(u, t)->facts;
+	ck_assert_msg((f & set) == set && !(f & clear), "%s: facts 0x%x", t, f);
+}
+
+/* loop_back: a loop's back edge closes a cycle, the jump to an exit
+ * block placed before it does not; the flag setter fused with a loop's
+ * jump, .loc between, is marked. */
+START_TEST(loop_back_edges)
+{
+	struct altr_unit *u = an(
+		"\t.text\n"
+		"\t.type f, @function\n"
+		"f:\n"
+		"\tjmp .L3\n"
+		".L1:\n"
+		"\tsetb %al\n"
+		"\tret\n"
+		".L3:\n"
+		"\tcmpl %esi, %edi\n"
+		"\tjne .L1\n"
+		"\taddl $1, %edi\n"
+		"\tcmpl $9, %edi\n"
+		"\t.loc 1 2 3\n"
+		"\tjle .L3\n"
+		"\tret\n"
+		"\t.size f, .-f\n");
+	facts(u, "jne .L1", SF_BACKWARD | SF_FUSED, SF_LOOP_BACK);
+	facts(u, "cmpl %esi, %edi", SF_FUSES_BACK, SF_FUSES_LOOP);
+	facts(u, "jle .L3", SF_LOOP_BACK, 0);
+	facts(u, "cmpl $9, %edi", SF_FUSES_LOOP, 0);
+	facts(u, "jmp .L3", 0, SF_LOOP_BACK);
+	done(u);
+}
+END_TEST
+
+/* What altr cannot see through may go to any label: an indirect jump, a
+ * data directive, a ret of a function that calls its own label. */
+START_TEST(loop_back_conservative)
+{
+	struct altr_unit *u = an(
+		"\t.text\n"
+		"\t.type f, @function\n"
+		"f:\n"
+		".L1:\n"
+		"\tdecl %edi\n"
+		".L2:\n"
+		"\tjmp *%rax\n"
+		"\tjmp .L1\n"
+		"\tjmp .L2\n"
+		"\t.size f, .-f\n"
+		"\t.type g, @function\n"
+		"g:\n"
+		"\tjmp .L12\n"
+		".L11:\n"
+		"\t.byte 0x90\n"
+		"\tret\n"
+		".L12:\n"
+		"\tjmp .L11\n"
+		"\t.size g, .-g\n"
+		"\t.type h, @function\n"
+		"h:\n"
+		"\tcall .L22\n"
+		".L21:\n"
+		"\tret\n"
+		".L22:\n"
+		"\tjmp .L21\n"
+		"\t.size h, .-h\n"
+		"\t.type k, @function\n"
+		"k:\n"
+		"\tcall m\n"
+		".L31:\n"
+		"\tret\n"
+		".L32:\n"
+		"\tjmp .L31\n"
+		"\t.size k, .-k\n");
+	static const char *const loops[] = {"jmp .L1", "jmp .L2", "jmp .L11", "jmp .L21"};
+	for (size_t k = 0; k < sizeof loops / sizeof loops[0]; k++)
+		facts(u, loops[k], SF_LOOP_BACK, 0);
+	facts(u, "jmp .L31", SF_BACKWARD, SF_LOOP_BACK);
+	done(u);
+}
+END_TEST
+
+/* One loop of 20,000 blocks: the components are found without
+ * recursion. */
+START_TEST(loop_back_deep)
+{
+	struct altr_buf b = {0};
+	enum { N = 20000 };
+	altr_buf_printf(&b, "\t.text\n\t.type f, @function\nf:\n");
+	for (int i = 0; i < N; i++)
+		altr_buf_printf(&b, ".L%d:\n\taddq $1, %%rax\n"
+		                "\tjne .L%d\n", i, i + 1);
+	altr_buf_printf(&b, ".L%d:\n\tjmp .L0\n\tret\n", N);
+	altr_buf_puts(&b, "\t.size f, .-f\n");
+	struct altr_unit *u = an(b.p);
+	ck_assert(FACTS("jmp .L0") & SF_LOOP_BACK);
 	altr_buf_free(&b);
 	done(u);
 }
@@ -667,6 +776,9 @@ Suite *suite_analyze(void)
 	tcase_add_test(tc, numeric_labels);
 	tcase_add_test(tc, tail_jumps);
 	tcase_add_test(tc, big_function);
+	tcase_add_test(tc, loop_back_edges);
+	tcase_add_test(tc, loop_back_conservative);
+	tcase_add_test(tc, loop_back_deep);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("functions");
 	tcase_add_test(tc, app_blocks);

@@ -1,0 +1,46 @@
+trace.rules counts a loop's backward branch (before its fused flag
+setter), not a backward branch to an exit block that cannot reach it.
+# @rules-file trace.rules
+# @input
+	.text
+	.type	f, @function
+f:
+	jmp	.L3
+.L1:
+	setb	%al
+	ret
+.L3:
+	cmpl	%esi, %edi
+	jne	.L1
+	addl	$1, %edi
+	cmpl	$9, %edi
+	jle	.L3
+	movl	$1, %eax
+	ret
+	.size	f, .-f
+# @expect
+	.text
+	.type	f, @function
+f:
+	jmp	.L3
+.L1:
+	setb	%al
+	ret
+.L3:
+	cmpl	%esi, %edi
+	jne	.L1
+	addl	$1, %edi
+.Lrdb_iot_b1:
+	lea 1(%r15), %r15
+	movzbl (%r15), %r12d
+	cmpl	$9, %edi
+.Lrdb_iot_e1:
+	jle	.L3
+	movl	$1, %eax
+	ret
+	.size	f, .-f
+	.section .rdb_iot,"aR",@progbits
+	.balign 8
+	.quad .Lrdb_iot_b1 - .
+	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
+	.long 1
