@@ -21,7 +21,16 @@ f:
 	movq 48(%rdi), %r12
 	call __rdb_stack_switch
 .Laltr_lb0:
+	cmp %r13, %r13
+	cmpq %r13, 48(%rdi,%r14)
+	jne .Laltr2_0
+	.Laltr2_1:
+	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
+	.Laltr2_0:
 	movq %r13, 48(%rdi,%r14)
+	cmp %r13, %r13
+	jmp .Laltr2_1
+	.popsection
 .Laltr_le0:
 	movq 48(%rdi), %rsp
 	movq %rdi, %r12
@@ -35,6 +44,6 @@ f:
 	leaq 8(%rsp), %rsp
 	leave
 	ret
-	.section rdb_hooks_r,"aR",@progbits
+	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
 	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
