@@ -288,6 +288,22 @@ static const struct cond *conds_of(const struct altr_idesc *d)
 	return cc_jcc;
 }
 
+/* dst (24 bytes) = a[0..na), then b, then c, cut to 23 bytes as
+ * snprintf would: the table is built at every start, and a snprintf for
+ * each of its 3,000 spellings was most of the time of a small input. */
+static void join3(char dst[24], const char *a, size_t na, const char *b,
+                  const char *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < na && n < 23; i++)
+		dst[n++] = a[i];
+	for (; *b && n < 23; b++)
+		dst[n++] = *b;
+	for (; *c && n < 23; c++)
+		dst[n++] = *c;
+	dst[n] = 0;
+}
+
 /* Adds every spelling of row r: '#' replaced by each condition, then each
  * suffix appended. */
 static void add_row(int r)
@@ -297,13 +313,12 @@ static void add_row(int r)
 	for (const struct cond *c = conds_of(d); c->s; c++) {
 		char base[24];
 		if (hash)
-			snprintf(base, sizeof base, "%.*s%s%s", (int)(hash - d->name),
-			         d->name, c->s, hash + 1);
+			join3(base, d->name, (size_t)(hash - d->name), c->s, hash + 1);
 		else
-			snprintf(base, sizeof base, "%s", d->name);
+			join3(base, d->name, strlen(d->name), "", "");
 		for (const struct sfx *s = sfx_sets[d->sfx]; s->s; s++) {
 			char key[24];
-			snprintf(key, sizeof key, "%s%s", base, s->s);
+			join3(key, base, strlen(base), s->s, "");
 			add_entry(key, r, s->size, c->fl);
 		}
 	}
