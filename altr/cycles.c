@@ -97,15 +97,20 @@ static unsigned edges_of(const struct altr_stmt *s)
 	return E_FALL;
 }
 
+/* The graph of one function, over its statements that matter: the first,
+ * those that branch or do not only fall through, labels that are jumped
+ * to (all labels, when something may go anywhere) and statements after one
+ * that does not fall through (then too).  The others only fall through to
+ * the next statement: each node's fall edge goes to the next node. */
 struct cyc {
-	const struct altr_unit *u;
-	const int *target;
-	int *node;      /* by statement: its node in the current function */
-	int *stmt;      /* by node: the statement (the function's, in order) */
+	int *node;      /* by statement: its node, or -1 */
+	int *fall, *tgt; /* by node: the node it falls or jumps to, or -1 */
 	uint8_t *e;     /* by node: E_* */
-	int *labels;    /* where "any label" goes: the function's labels, and
-	                   statements after one that does not fall through */
+	int *labels;    /* where "any label" goes */
 	int nlabels;
+	uint8_t *ev;    /* by position in the function: E_* */
+	uint8_t *jumped; /* by statement: a direct branch of the function
+	                   goes there */
 	int *index, *low, *comp, *stack, *cstack, *cnext;
 	bool *on;
 };
@@ -114,23 +119,16 @@ struct cyc {
  * "any label"), or -1 when there are no more. */
 static int succ(const struct cyc *c, int n, int v, int k)
 {
-	if (v == n) /* "any label" */
+	if (v == n)
 		return k < c->nlabels ? c->labels[k] : -1;
-	unsigned e = c->e[v];
-	if (e & E_FALL) {
-		if (k == 0 && v + 1 < n)
-			return v + 1;
-		k -= v + 1 < n;
-	}
-	int t = c->target[c->stmt[v]];
-	if (t >= 0 && c->node[t] >= 0 && c->stmt[c->node[t]] == t) {
-		if (k == 0)
-			return c->node[t];
-		k--;
-	}
-	if ((e & E_ANY) && k == 0)
-		return n;
-	return -1;
+	int s[3], m = 0;
+	if (c->fall[v] >= 0)
+		s[m++] = c->fall[v];
+	if (c->tgt[v] >= 0)
+		s[m++] = c->tgt[v];
+	if (c->e[v] & E_ANY)
+		s[m++] = n;
+	return k < m ? s[k] : -1;
 }
 
 /* Tarjan's strongly connected components of nodes [0, n], iteratively:
@@ -204,17 +202,21 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	}
 	for (int f = 0; f < nf; f++)
 		start[f + 2] += start[f + 1];
-	struct cyc c = {.u = u, .target = target};
-	c.stmt = altr_xmalloc(((size_t)n + 1) * sizeof *c.stmt);
+	int *order = altr_xmalloc(((size_t)n + 1) * sizeof *order);
 	for (int i = 0; i < n; i++)
 		if (func[i] >= 0)
-			c.stmt[start[func[i] + 1]++] = i;
+			order[start[func[i] + 1]++] = i;
 	/* start[f] is now where f's statements begin, start[f + 1] the end */
-	c.node = altr_xmalloc((size_t)n * sizeof *c.node);
+	struct cyc c = {0};
+	size_t m = (size_t)n + 1;
+	c.node = altr_xmalloc(m * sizeof *c.node);
 	for (int i = 0; i < n; i++)
 		c.node[i] = -1;
-	size_t m = (size_t)n + 1;
+	c.jumped = altr_xcalloc(m, 1);
+	c.ev = altr_xmalloc(m);
 	c.e = altr_xmalloc(m);
+	c.fall = altr_xmalloc(m * sizeof *c.fall);
+	c.tgt = altr_xmalloc(m * sizeof *c.tgt);
 	c.labels = altr_xmalloc(m * sizeof *c.labels);
 	c.index = altr_xmalloc(m * sizeof *c.index);
 	c.low = altr_xmalloc(m * sizeof *c.low);
@@ -227,39 +229,57 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	for (int f = 0; f < nf; f++) {
 		if (!wanted[f])
 			continue;
-		int *st = c.stmt + start[f];
+		const int *st = order + start[f];
 		int fn = start[f + 1] - start[f];
-		bool selfcall = false;
-		c.nlabels = 0;
+		bool selfcall = false, any = false;
 		for (int v = 0; v < fn; v++) {
 			const struct altr_stmt *s = &u->stmts[st[v]];
-			c.node[st[v]] = v;
-			c.e[v] = (uint8_t)edges_of(s);
-			if (s->kind == STMT_LABEL)
-				c.labels[c.nlabels++] = v;
+			c.ev[v] = (uint8_t)edges_of(s);
 			int t = target[st[v]];
-			if (s->kind == STMT_INSN && s->insn &&
-			    (s->insn->info.attrs & ATTR_CALL) && t >= 0 &&
-			    func[t] == f)
+			if (t < 0 || func[t] != f)
+				continue;
+			c.jumped[t] = 1;
+			if (s->kind == STMT_INSN && (s->insn->info.attrs & ATTR_CALL))
 				selfcall = true;
 		}
-		for (int v = 0; v < fn && selfcall; v++)
-			if (c.e[v] & E_RET)
-				c.e[v] |= E_ANY;
-		/* and code that nothing falls into: only an address reaches it */
-		for (int v = 0; v + 1 < fn; v++)
-			if (!(c.e[v] & E_FALL) && u->stmts[st[v + 1]].kind != STMT_LABEL)
-				c.labels[c.nlabels++] = v + 1;
-		/* succ() reads stmt relative to the function */
-		int *save = c.stmt;
-		c.stmt = st;
-		components(&c, fn);
-		c.stmt = save;
+		for (int v = 0; v < fn; v++) {
+			if (selfcall && (c.ev[v] & E_RET))
+				c.ev[v] |= E_ANY;
+			any |= (c.ev[v] & E_ANY) != 0;
+		}
+		/* the nodes */
+		int nn = 0;
+		c.nlabels = 0;
+		for (int v = 0; v < fn; v++) {
+			int i = st[v], t = target[i];
+			bool label = u->stmts[i].kind == STMT_LABEL;
+			bool after_nofall = v > 0 && !(c.ev[v - 1] & E_FALL);
+			if (v > 0 && c.ev[v] == E_FALL && (t < 0 || func[t] != f) &&
+			    !(label && (any || c.jumped[i])) && !(any && after_nofall))
+				continue;
+			c.node[i] = nn;
+			c.e[nn] = c.ev[v];
+			if (any && (label || after_nofall))
+				c.labels[c.nlabels++] = nn;
+			nn++;
+		}
+		/* their edges: falling through reaches the next node */
+		int next = -1;
+		for (int v = fn - 1; v >= 0; v--) {
+			int i = st[v], k = c.node[i];
+			if (k < 0)
+				continue;
+			c.fall[k] = (c.e[k] & E_FALL) ? next : -1;
+			int t = target[i];
+			c.tgt[k] = t >= 0 && func[t] == f ? c.node[t] : -1;
+			next = k;
+		}
+		components(&c, nn);
 		for (int v = 0; v < fn; v++) {
 			struct altr_stmt *s = &u->stmts[st[v]];
 			int t = target[st[v]];
 			if (!(s->facts & SF_BACKWARD) || t < 0 || c.node[t] < 0 ||
-			    c.comp[c.node[t]] != c.comp[v])
+			    c.comp[c.node[t]] != c.comp[c.node[st[v]]])
 				continue;
 			s->facts |= SF_LOOP_BACK;
 			if (!(s->facts & SF_FUSED))
@@ -272,8 +292,10 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 			ALTR_ASSERT(p >= 0 && (u->stmts[p].facts & SF_FUSES_BACK));
 			u->stmts[p].facts |= SF_FUSES_LOOP;
 		}
-		for (int v = 0; v < fn; v++)
+		for (int v = 0; v < fn; v++) {
 			c.node[st[v]] = -1;
+			c.jumped[st[v]] = 0;
+		}
 	}
 	/* outside any function: every backward branch closes a cycle, as far
 	 * as anyone here knows */
@@ -294,9 +316,13 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	free(c.low);
 	free(c.index);
 	free(c.labels);
+	free(c.tgt);
+	free(c.fall);
 	free(c.e);
+	free(c.ev);
+	free(c.jumped);
 	free(c.node);
-	free(c.stmt);
+	free(order);
 	free(wanted);
 	free(start);
 }
