@@ -301,7 +301,8 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 	struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP + 1];
 	size_t n = 0;
 	uint64_t complete = rdb_last_complete(q->dir, x);
-	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w};
+	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w,
+	                             0, NULL};
 	if (!o.from)
 		o.from = 1;
 	rdb_replay(&o, hits, sizeof hits / sizeof *hits, &n);

@@ -38,12 +38,13 @@ void rdb_warn(const char *fmt, ...)
 /* Progress on long work, only when stderr is a terminal: one line,
  * rewritten at most five times a second, erased by rdb_progress_end. */
 static int progress_shown;
+int rdb_no_progress;
 
 void rdb_progress(const char *fmt, ...)
 {
 	static struct timespec last;
 	struct timespec now;
-	if (!isatty(2))
+	if (rdb_no_progress || !isatty(2))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (progress_shown &&
@@ -92,7 +93,8 @@ static void usage(FILE *f)
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
-	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n\n"
+	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
+	      "  rdb gdb -- PROG ARGS...                    gdb on PROG (also: record/replay --gdb)\n\n"
 	      "'rdb COMMAND --help' says more.  The trace format: docs/trace-format.md.\n",
 	      f);
 }
@@ -122,6 +124,8 @@ int main(int argc, char **argv)
 		return rdb_cmd_truss(argc - 1, argv + 1);
 	if (!strcmp(c, "flowback"))
 		return rdb_cmd_flowback(argc - 1, argv + 1);
+	if (!strcmp(c, "gdb"))
+		return rdb_cmd_gdb(argc - 1, argv + 1);
 	rdb_warn("unknown command '%s'", c);
 	usage(stderr);
 	return 2;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "trace_format.h"
 
@@ -15,6 +16,7 @@ void rdb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A progress line on stderr when it is a terminal (rate-limited). */
 void rdb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_progress_end(void);
+extern int rdb_no_progress; /* gdb has the terminal */
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */
@@ -129,6 +131,8 @@ struct rdb_replay_opts {
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
 	uint32_t flags;    /* RDB_TF_HELLO_QUIET, _VERIFY */
 	const struct rdb_tf_watch *watch; /* rdb flowback: NULL, or the watched bytes */
+	int gdb;            /* --gdb: start gdb on the replay */
+	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
  * (at most cap, the last one of kind END) go to hits, their number to
@@ -151,5 +155,13 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
+
+/* ---- gdb.c ------------------------------------------------------------ */
+int rdb_cmd_gdb(int argc, char **argv);
+/* Starts gdb attached to pid (exe: its executable), which waits for it
+ * (RDB_TF_HELLO_GDB); with script, gdb runs it in batch mode.  gdb's pid. */
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recording);
+/* Waits for gdb to end; its wait status. */
+int rdb_gdb_wait(pid_t gdb);
 
 #endif

@@ -197,7 +197,8 @@ static void out_dir(const char *dir)
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--checksum] -- PROG ARGS...\n"
+	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--checksum] [--gdb]\n"
+	      "                  -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
@@ -213,7 +214,10 @@ static void record_usage(FILE *f)
 	      "                      branches, calls): many intervals even for a run of a\n"
 	      "                      few ms\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
-	      "                      interval boundary (rdb replay --verify compares)\n",
+	      "                      interval boundary (rdb replay --verify compares)\n"
+	      "  --gdb               start gdb attached to PROG, which waits for it before\n"
+	      "                      its first instruction (set breakpoints, then continue)\n"
+	      "  --gdb-batch FILE    the same, gdb running the commands in FILE (-batch -x)\n",
 	      f);
 }
 
@@ -238,6 +242,8 @@ struct record_opts {
 	const char *dir;
 	uint64_t interval_us;
 	uint32_t flags;
+	int gdb;
+	const char *gdb_script;
 	char **argv; /* PROG ARGS... */
 };
 
@@ -249,6 +255,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	o->dir = NULL;
 	o->interval_us = 1000000;
 	o->flags = 0;
+	o->gdb = 0;
+	o->gdb_script = NULL;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			record_usage(stdout);
@@ -274,6 +282,10 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (!strcmp(argv[i], "--gdb"))
+			o->gdb = 1;
+		else if (opt_arg(argc, argv, &i, "--gdb-batch", NULL, &v))
+			o->gdb = 1, o->gdb_script = v;
 		else if (argv[i][0] == '-') {
 			rdb_warn("record: unknown option '%s'", argv[i]);
 			record_usage(stderr);
@@ -286,6 +298,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		return 2;
 	}
 	o->argv = argv + i;
+	if (o->gdb)
+		o->flags |= RDB_TF_HELLO_GDB;
 	return 0;
 }
 
@@ -651,6 +665,11 @@ int rdb_cmd_record(int argc, char **argv)
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
 	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
 	send_all(sv[0], &hello, sizeof hello);
+	pid_t gdb = -1;
+	if (o.gdb) {
+		rdb_no_progress = 1;
+		gdb = rdb_gdb_attach(pid, exe, o.gdb_script, 1);
+	}
 
 	struct recorder rc;
 	memset(&rc, 0, sizeof rc);
@@ -671,6 +690,8 @@ int rdb_cmd_record(int argc, char **argv)
 			rdb_fatal("waitpid: %s", strerror(errno));
 	struct rdb_tf_exit x = record_exit(&rc, status);
 	rdb_tw_close(w);
+	if (gdb > 0)
+		rdb_gdb_wait(gdb);
 	if (!rc.got_init)
 		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
 		         "The trace is empty", exe);
@@ -685,7 +706,8 @@ int rdb_cmd_record(int argc, char **argv)
 
 static void replay_usage(FILE *f)
 {
-	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full] DIR\n"
+	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
+	      "                  [--gdb | --gdb-batch FILE] DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
@@ -698,7 +720,12 @@ static void replay_usage(FILE *f)
 	      "                the recording's (recorded with rdb record --checksum)\n"
 	      "  --verify-full compare registers and the hash of all writable memory only\n"
 	      "                (a replay from the start): the replay then runs without the\n"
-	      "                read and write hooks, as one without --verify does\n",
+	      "                read and write hooks, as one without --verify does\n"
+	      "  --gdb         start gdb attached to the replay, which waits for it before\n"
+	      "                the program's first instruction (or interval K's, with\n"
+	      "                --from K): set breakpoints, then continue.  The run is the\n"
+	      "                recorded one, as often as you replay it\n"
+	      "  --gdb-batch FILE  the same, gdb running the commands in FILE (-batch -x)\n",
 	      f);
 }
 
@@ -719,6 +746,10 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_VERIFY;
 		else if (!strcmp(argv[i], "--verify-full"))
 			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
+		else if (!strcmp(argv[i], "--gdb"))
+			o->gdb = 1;
+		else if (opt_arg(argc, argv, &i, "--gdb-batch", NULL, &v))
+			o->gdb = 1, o->gdb_script = v;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
 		else if (opt_arg(argc, argv, &i, "--to", NULL, &v)) {
@@ -784,7 +815,7 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	 * environment is the recorded one) */
 	const char *dbg = getenv("RDB_DEBUG");
 	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
-	                 (o->watch ? RDB_TF_HELLO_WATCH : 0);
+	                 (o->watch ? RDB_TF_HELLO_WATCH : 0) | (o->gdb ? RDB_TF_HELLO_GDB : 0);
 	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from, 0};
 	memcpy(hb, &m, sizeof m);
@@ -879,7 +910,13 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	}
 	close(sv[1]);
 	int fd = sv[0];
-	int end = send_hello(fd, &h, o) ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
+	pid_t gdb = -1;
+	int hello_failed = send_hello(fd, &h, o);
+	if (o->gdb && !hello_failed) {
+		rdb_no_progress = 1;
+		gdb = rdb_gdb_attach(pid, h.exe, o->gdb_script, 0);
+	}
+	int end = hello_failed ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
 	if (o->watch)
 		*nhits = read_hits(fd, hits, cap);
@@ -890,6 +927,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 			rdb_fatal("waitpid: %s", strerror(errno));
 	close(fd);
 	rdb_feed_close(f);
+	if (gdb > 0)
+		rdb_gdb_wait(gdb);
 	return replay_status(&h, o, end, status);
 }
 

@@ -176,6 +176,7 @@ void rdb_chan_init(void)
 		rdb_die("rdb speaks trace format %u, this program's runtime %u: "
 		        "rebuild it with this rdb-cc\n", hello.version, RDB_TF_VERSION);
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	RT->gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
 		/* The values socket too: a program the process execs must not

@@ -219,6 +219,7 @@ struct rdb_state {
 
 	/* record.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */
+	int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
 	long rec_pid;         /* replay: the recorded pid */
 	int spawn_warned;
 	uint64_t sc_id;       /* syscalls so far: the last one's id */
@@ -552,6 +553,9 @@ void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
 
 /* ---- unhook.c: replay without the hooks' stores ------------------------- */
 void rdb_unhook(int writes_too);
+
+/* gdb.c: rdb record|replay --gdb */
+void rdb_gdb_wait(void);
 int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
 uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);
 

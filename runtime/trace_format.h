@@ -104,6 +104,7 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_EVERY_SIC 16u /* record: interval_us is a SIC count per interval */
 #define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
+#define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

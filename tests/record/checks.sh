@@ -4,7 +4,7 @@
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
-#       sigstack-guard | altstack-from-k | green-threads.
+#       sigstack-guard | altstack-from-k | green-threads | gdb.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -33,7 +33,7 @@ from_each() {
 
 case $case in
 help)
-	for c in record replay info truss flowback; do
+	for c in record replay info truss flowback gdb; do
 		"$RDB" $c --help > h.out || fail "rdb $c --help failed"
 		expect h.out "usage: rdb $c"
 	done
@@ -444,6 +444,60 @@ altstack-from-k)
 			{ cat $p.err; fail "record $p"; }
 		from_each $p.t $p.out 0
 	done
+	;;
+gdb)
+	# gdb on rdb-cc programs (rdb gdb, record --gdb, replay --gdb; the
+	# shim: rdb/gdbshim.c): it continues from breakpoints (writes the
+	# registers back), steps lines through the read checks' cold paths
+	# without stopping in them, never stops at the instruction counter's
+	# SIGSEGV, and prints what the program prints, in an unrecorded run,
+	# while recording (the recording still replays) and in replays from
+	# the start and from a middle interval.
+	command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
+	"$RDB_CC" -O0 -g "$SRC/gdbwalk.c" -o prog 2>cc.err ||
+		{ status=77; echo "SKIP: rdb-cc cannot build gdbwalk"; cat cc.err; exit 77; }
+	./prog > native.out || fail "prog"
+	# h_of R FILE: round R's hash as the program printed it in FILE
+	h_of() { sed -n "s/^round $1 h //p" "$2"; }
+	# gdb_ok OUT: gdb made no stop it should not have, and wrote registers
+	gdb_ok() {
+		! grep -q "SIGSEGV\|?? ()\|Couldn't write\|Cannot find bounds" "$1" ||
+			{ cat "$1"; fail "gdb stopped where it should not, or failed: $1"; }
+	}
+	printf '%s\n' 'break checkpoint if round == 5' run next next \
+		'printf "gdb: folded %lx\n", folded' 'printf "gdb: round %d h %lx\n", round, h' \
+		delete continue > step.gdb
+	"$RDB" gdb -batch -x step.gdb -- ./prog > g1.out 2>&1 || { cat g1.out; fail "rdb gdb"; }
+	gdb_ok g1.out
+	expect g1.out "last\[round % 8\] = folded;"
+	expect g1.out 'printf("round %d h %lx'
+	expect g1.out "^gdb: round 5 h $(h_of 5 native.out)\$"
+	expect g1.out "^last "
+	printf '%s\n' 'break checkpoint if round == 9' continue \
+		'printf "gdb: round %d h %lx\n", round, h' delete continue > at9.gdb
+	"$RDB" record --checksum --every-sic 300000 --gdb-batch at9.gdb -o t -- ./prog \
+		> rec.out 2>&1 || { cat rec.out; fail "record --gdb"; }
+	gdb_ok rec.out
+	expect rec.out "^gdb: round 9 h $(h_of 9 native.out)\$"
+	grep "^round \|^last " rec.out > rec.lines
+	cmp -s native.out rec.lines || { diff native.out rec.lines; fail "record --gdb: other output"; }
+	"$RDB" replay --verify t > rep.out 2> rep.err ||
+		{ cat rep.err; fail "replay of the recording made under gdb"; }
+	cmp -s native.out rep.out || fail "replay of the recording made under gdb: other output"
+	"$RDB" replay --gdb-batch at9.gdb t > r1.out 2>&1 || { cat r1.out; fail "replay --gdb"; }
+	gdb_ok r1.out
+	expect r1.out "^gdb: round 9 h $(h_of 9 native.out)\$"
+	n=$("$RDB" info --complete t)
+	[ "$n" -ge 6 ] || fail "only $n intervals"
+	k=$((n / 2))
+	printf '%s\n' 'break checkpoint' continue \
+		'printf "gdb: round %d h %lx\n", round, h' delete continue > any.gdb
+	"$RDB" replay --gdb-batch any.gdb --from $k t > r2.out 2>&1 ||
+		{ cat r2.out; fail "replay --gdb --from $k"; }
+	gdb_ok r2.out
+	r=$(sed -n 's/^gdb: round \([0-9]*\) h .*/\1/p' r2.out)
+	[ -n "$r" ] || { cat r2.out; fail "replay --gdb --from $k: gdb printed no round"; }
+	expect r2.out "^gdb: round $r h $(h_of "$r" native.out)\$"
 	;;
 green-threads)
 	# Threads that switch stacks with longjmp (green: from inside a signal

@@ -1,0 +1,141 @@
+/* gdb.c: gdb on programs built with rdb-cc.  `rdb gdb -- PROG ARGS` runs
+ * gdb on an unrecorded run; `rdb record|replay --gdb` starts gdb attached
+ * to the recorded or replayed process, which waits for it before its
+ * first instruction (runtime/gdb.c).  Either way gdb runs with
+ * librdb-gdb.so preloaded (gdbshim.c: it lets gdb write the registers and
+ * keeps the instrumentation's own stops from it). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rdb.h"
+
+extern char **environ;
+
+/* librdb-gdb.so: next to rdb in the build folder, PREFIX/lib/rdb when
+ * installed. */
+static char *shim_path(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		rdb_fatal("cannot find my own executable (/proc/self/exe): %s", strerror(errno));
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	static const char *const where[] = {"%s/librdb-gdb.so", "%s/../lib/rdb/librdb-gdb.so"};
+	char buf[PATH_MAX + 64];
+	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+		snprintf(buf, sizeof buf, where[i], self);
+		if (access(buf, R_OK) == 0)
+			return rdb_xstrdup(buf);
+	}
+	rdb_fatal("librdb-gdb.so is neither in %s nor in %s/../lib/rdb: "
+	          "build it (cmake --build BUILD) or install rdb again", self, self);
+}
+
+/* gdb, with the shim first in LD_PRELOAD, and the commands every session
+ * needs: the interval timer's signal is the runtime's. */
+static _Noreturn void exec_gdb(char **args)
+{
+	char *shim = shim_path();
+	const char *old = getenv("LD_PRELOAD");
+	size_t n = strlen(shim) + (old ? strlen(old) + 1 : 0) + 1;
+	char *pre = rdb_xmalloc(n);
+	snprintf(pre, n, "%s%s%s", shim, old ? ":" : "", old ? old : "");
+	setenv("LD_PRELOAD", pre, 1);
+	execvp(args[0], args);
+	rdb_fatal("cannot run %s: %s (Debian: apt-get install gdb)", args[0], strerror(errno));
+}
+
+/* The arguments every gdb gets first. */
+static int common_args(char **a, int n)
+{
+	a[n++] = "gdb";
+	a[n++] = "-q";
+	a[n++] = "-iex";
+	a[n++] = "handle SIG64 nostop noprint pass";
+	return n;
+}
+
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recording)
+{
+	static char pidbuf[24];
+	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
+	pid_t g = fork();
+	if (g < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (g > 0)
+		return g;
+	char *a[20];
+	int n = common_args(a, 0);
+	if (recording) {
+		/* the snapshot children, cloned at each boundary, are not the
+		 * program's: gdb sees them come and go quietly */
+		a[n++] = "-iex";
+		a[n++] = "set print inferior-events off";
+		a[n++] = "-iex";
+		a[n++] = "set print thread-events off";
+	}
+	if (script) {
+		a[n++] = "-batch";
+		a[n++] = "-x";
+		a[n++] = (char *)script;
+	}
+	a[n++] = "-p";
+	a[n++] = pidbuf;
+	a[n++] = (char *)exe;
+	a[n] = NULL;
+	exec_gdb(a);
+}
+
+static void gdb_usage(FILE *f)
+{
+	fputs("usage: rdb gdb [GDB-OPTION...] -- PROG [ARG...]\n"
+	      "Runs gdb on PROG, built with rdb-cc, unrecorded (gdb --args PROG ARG...).\n"
+	      "Plain gdb cannot continue from a breakpoint in such a program (the %gs\n"
+	      "base its hooks use is one the kernel will not let gdb write back); here\n"
+	      "gdb runs with librdb-gdb.so, which also hides the instrumentation's own\n"
+	      "stops (the instruction counter's SIGSEGV, steps through a hook's cold\n"
+	      "path).  To debug a recorded run: rdb replay --gdb DIR; while recording:\n"
+	      "rdb record --gdb ... -- PROG.\n",
+	      f);
+}
+
+int rdb_cmd_gdb(int argc, char **argv)
+{
+	int dash = 0;
+	for (int i = 1; i < argc && !dash; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			gdb_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--"))
+			dash = i;
+	}
+	if (!dash || dash + 1 >= argc) {
+		gdb_usage(stderr);
+		return 2;
+	}
+	char **a = rdb_xmalloc((size_t)(argc + 8) * sizeof *a);
+	int n = common_args(a, 0);
+	for (int i = 1; i < dash; i++)
+		a[n++] = argv[i];
+	a[n++] = "--args";
+	for (int i = dash + 1; i < argc; i++)
+		a[n++] = argv[i];
+	a[n] = NULL;
+	exec_gdb(a);
+}
+
+int rdb_gdb_wait(pid_t g)
+{
+	int st;
+	while (waitpid(g, &st, 0) < 0)
+		if (errno != EINTR)
+			rdb_fatal("waitpid (gdb): %s", strerror(errno));
+	return st;
+}

@@ -1,0 +1,36 @@
+/* gdbwalk.c: for checks.sh gdb.  Rounds of table updates (loops long
+ * enough to cross the instruction counter's window and, recorded with
+ * --every-sic, many intervals); checkpoint() prints each round's hash,
+ * which gdb, stopped there, prints too. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned long table[4096];
+static unsigned long last[8];
+
+static unsigned long mix(unsigned long h, unsigned long v)
+{
+	return (h ^ v) * 0x100000001b3ul;
+}
+
+void checkpoint(int round, unsigned long h)
+{
+	unsigned long folded = h ^ (h >> 32);
+	last[round % 8] = folded;
+	printf("round %d h %lx\n", round, h);
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 12;
+	unsigned long h = 1469598103934665603ul;
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < 200000; i++) {
+			table[i & 4095] += h;
+			h = mix(h, table[(i * 7) & 4095]);
+		}
+		checkpoint(r, h);
+	}
+	printf("last %lx\n", last[(rounds - 1) % 8]);
+	return 0;
+}
