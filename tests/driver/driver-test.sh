@@ -301,6 +301,10 @@ install)
 		fail "installed rdb-cc does not use the installed rules: $("$work/prefix/bin/rdb-cc" --version)"
 	(cd / && "$work/prefix/bin/rdb-cc" -O2 "$work/hello.c" -o "$work/hi") || fail "installed rdb-cc"
 	[ "$(./hi)" = hello ] || fail "./hi"
+	# the installed rdb finds its gdb shim (PREFIX/lib/rdb)
+	"$work/prefix/bin/rdb" gdb -batch -ex run -- ./hi > gdb.out 2>&1 ||
+		{ cat gdb.out >&2; fail "installed rdb gdb"; }
+	grep -q "^hello$" gdb.out || { cat gdb.out >&2; fail "installed rdb gdb: no hello"; }
 	pass ;;
 
 iot-cli)
