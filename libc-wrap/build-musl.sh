@@ -74,7 +74,9 @@ export RDB_CC_LIBC_BUILD=1
 [ -n "${RDB_ALTR:-}" ] && export RDB_ALTR
 (
 	cd "$src"
-	./configure --prefix="$new" --disable-shared CC="$rdbcc"
+	# musl turns unwind tables off; with them gdb can unwind through
+	# libc (a backtrace from a handler through raise(), rdb gdb)
+	./configure --prefix="$new" --disable-shared CC="$rdbcc" CFLAGS="-fasynchronous-unwind-tables"
 	make -j"$jobs"
 	make install
 ) >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "musl build failed (see $log)"; }

@@ -233,10 +233,18 @@ rdb_restore_rt:
  * the frame's ucontext it returns.
  * Every register is free: rt_sigreturn loads them all. */
 #define NR_RT_SIGPROCMASK 14
+/* gdb (amd64 Linux) takes a function named __restore_rt for the kernel's
+ * signal trampoline and unwinds through the ucontext at %rsp: a handler's
+ * backtrace in gdb then goes on into the code the signal interrupted.
+ * Here __restore_rt is a local symbol, the only one of that address with a
+ * size (gdb prefers it); musl's own __restore_rt is another.  The nop: a
+ * return address's pc - 1 stays out of the function before. */
+	nop
 	.globl rdb_handler_return
 	.hidden rdb_handler_return
-	.type rdb_handler_return,@function
 rdb_handler_return:
+	.type __restore_rt,@function
+__restore_rt:
 	mov %rsp, %rbx			/* the ucontext */
 	mov $2, %edi			/* SIG_SETMASK */
 	lea .Lall(%rip), %rsi
@@ -252,7 +260,7 @@ rdb_handler_return:
 	mov $15, %eax			/* rt_sigreturn */
 	syscall
 	ud2
-	.size rdb_handler_return, .-rdb_handler_return
+	.size __restore_rt, .-__restore_rt
 
 	.section .rodata
 	.p2align 3

@@ -464,7 +464,7 @@ gdb)
 		! grep -q "SIGSEGV\|?? ()\|Couldn't write\|Cannot find bounds" "$1" ||
 			{ cat "$1"; fail "gdb stopped where it should not, or failed: $1"; }
 	}
-	printf '%s\n' 'break checkpoint if round == 5' run next next \
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break checkpoint if round == 5' run next next \
 		'printf "gdb: folded %lx\n", folded' 'printf "gdb: round %d h %lx\n", round, h' \
 		delete continue > step.gdb
 	"$RDB" gdb -batch -x step.gdb -- ./prog > g1.out 2>&1 || { cat g1.out; fail "rdb gdb"; }
@@ -473,7 +473,16 @@ gdb)
 	expect g1.out 'printf("round %d h %lx'
 	expect g1.out "^gdb: round 5 h $(h_of 5 native.out)\$"
 	expect g1.out "^last "
-	printf '%s\n' 'break checkpoint if round == 9' continue \
+	# a backtrace in a handler goes on into what the signal interrupted
+	# (syscall.S: rdb_handler_return is gdb's __restore_rt)
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break on_usr1' run bt delete continue \
+		> sig.gdb
+	"$RDB" gdb -batch -x sig.gdb -- ./prog > g2.out 2>&1 || { cat g2.out; fail "rdb gdb (signal)"; }
+	gdb_ok g2.out
+	expect g2.out "<signal handler called>"
+	expect g2.out " poke () at "
+	expect g2.out " main (.*) at "
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break checkpoint if round == 9' continue \
 		'printf "gdb: round %d h %lx\n", round, h' delete continue > at9.gdb
 	"$RDB" record --checksum --every-sic 300000 --gdb-batch at9.gdb -o t -- ./prog \
 		> rec.out 2>&1 || { cat rec.out; fail "record --gdb"; }
@@ -490,7 +499,7 @@ gdb)
 	n=$("$RDB" info --complete t)
 	[ "$n" -ge 6 ] || fail "only $n intervals"
 	k=$((n / 2))
-	printf '%s\n' 'break checkpoint' continue \
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break checkpoint' continue \
 		'printf "gdb: round %d h %lx\n", round, h' delete continue > any.gdb
 	"$RDB" replay --gdb-batch any.gdb --from $k t > r2.out 2>&1 ||
 		{ cat r2.out; fail "replay --gdb --from $k"; }
