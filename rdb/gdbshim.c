@@ -15,7 +15,11 @@
  *   SIGSEGV at an address in the window's guard.  gdb would stop at each.
  *   Such a stop is hidden here: the tracee is resumed with the signal, as
  *   gdb last resumed it, and gdb never sees it.  Every other SIGSEGV (the
- *   program's own faults) reaches gdb as without rdb.
+ *   program's own faults) reaches gdb as without rdb.  A single step of
+ *   the faulting check, whose handler (a boundary, a recorded signal,
+ *   even a handler of the program's) returns past the check, runs to
+ *   there under a hardware breakpoint (debug register 3) and ends as a
+ *   step: gdb does not step into the runtime.
  *
  * - A read hook's check jumps out of line when the bytes were not marked
  *   yet (rules/trace.rules read-hook-check): a store, `cmp %r13, %r13` and
@@ -37,6 +41,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -250,6 +255,51 @@ static int step_through_stub(pid_t pid, int st)
 	return st;
 }
 
+/* The SIC's check, `movzbl (%r15), %r12d` (runtime/sic.c check_insn). */
+static const unsigned char check_insn[4] = {0x45, 0x0f, 0xb6, 0x27};
+
+#define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
+
+/* gdb single-stepped a SIC check that faulted: run the runtime's handler
+ * to the instruction after the check, where it returns, under a hardware
+ * execute breakpoint in DR3, and make that stop look like the end of the
+ * step.  Returns the status gdb is to see, or -1 when this cannot be done
+ * (DR3 is gdb's; not at a check): then the step goes into the handler. */
+static int step_over_check(pid_t pid)
+{
+	struct user_regs_struct r;
+	unsigned char code[sizeof check_insn];
+	if (real_ptrace(PTRACE_GETREGS, pid, 0, &r) < 0 || peek(pid, r.rip, code, sizeof code) ||
+	    memcmp(code, check_insn, sizeof code))
+		return -1;
+	uint64_t after = r.rip + sizeof check_insn;
+	errno = 0;
+	long dr7 = real_ptrace(PTRACE_PEEKUSER, pid, (void *)DR_OFF(7), 0);
+	if (errno || (dr7 & 0xc0)) /* L3 or G3: gdb's */
+		return -1;
+	long mine = (dr7 & ~(0xfL << 28)) | 0x40; /* L3, execute, 1 byte */
+	if (real_ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFF(3), (void *)after) < 0 ||
+	    real_ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFF(7), (void *)mine) < 0)
+		return -1;
+	int st = -1;
+	long sig = SIGSEGV;
+	while (real_ptrace(PTRACE_CONT, pid, 0, (void *)sig) == 0 &&
+	       real_wait4()(pid, &st, __WALL, 0) == pid && sic_stop(pid, st))
+		sig = SIGSEGV; /* the handler's own checks (a program handler's) */
+	if (st != -1 && WIFSTOPPED(st)) {
+		real_ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFF(7), (void *)dr7);
+		real_ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFF(3), 0);
+		siginfo_t si;
+		if (WSTOPSIG(st) == SIGTRAP && real_ptrace(PTRACE_GETREGS, pid, 0, &r) == 0 &&
+		    r.rip == after && real_ptrace(PTRACE_GETSIGINFO, pid, 0, &si) == 0) {
+			real_ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFF(6), 0);
+			si.si_code = TRAP_TRACE; /* what gdb's step waits for */
+			real_ptrace(PTRACE_SETSIGINFO, pid, 0, &si);
+		}
+	}
+	return st;
+}
+
 pid_t wait4(pid_t want, int *status, int options, struct rusage *ru)
 {
 	for (;;) {
@@ -257,6 +307,14 @@ pid_t wait4(pid_t want, int *status, int options, struct rusage *ru)
 		pid_t p = real_wait4()(want, &st, options, ru);
 		if (p > 0 && !sic_stop(p, st))
 			st = step_through_stub(p, st);
+		if (p > 0 && sic_stop(p, st) && last_resume(p) == PTRACE_SINGLESTEP) {
+			int s2 = step_over_check(p);
+			if (s2 != -1) {
+				if (status)
+					*status = s2;
+				return p;
+			}
+		}
 		if (p <= 0 || !sic_stop(p, st) ||
 		    real_ptrace(last_resume(p), p, 0, (void *)(uintptr_t)SIGSEGV) < 0) {
 			if (status)

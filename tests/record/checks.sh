@@ -507,6 +507,20 @@ gdb)
 	r=$(sed -n 's/^gdb: round \([0-9]*\) h .*/\1/p' r2.out)
 	[ -n "$r" ] || { cat r2.out; fail "replay --gdb --from $k: gdb printed no round"; }
 	expect r2.out "^gdb: round $r h $(h_of "$r" native.out)\$"
+	# stepping across boundaries (one every 40 counts, a count an
+	# iteration): each event faults in a single-stepped check, and the
+	# step ends after it, not in the runtime's handler
+	"$RDB" record --every-sic 40 -o s -- ./prog 1 3000 > s.out 2>&1 || fail "record 1 3000"
+	{ echo "break gdbwalk.c:$(grep -n 'h = mix' "$SRC/gdbwalk.c" | cut -d: -f1)"
+	  echo continue; i=0; while [ $i -lt 150 ]; do echo next; i=$((i + 1)); done
+	  printf '%s\n' 'printf "gdb: i %d\n", i' delete continue; } > steps.gdb
+	"$RDB" replay --gdb-batch steps.gdb s > r3.out 2>&1 || { cat r3.out; fail "replay --gdb (steps)"; }
+	gdb_ok r3.out
+	! grep -v "rdb_gdb_wait\|waited++" r3.out | grep -q "runtime/\|rdb_" ||
+		{ cat r3.out; fail "a step of gdb's stopped in the runtime"; }
+	hits=$(grep -c "^Breakpoint 1, main" r3.out)
+	[ "$hits" -ge 40 ] || { cat r3.out; fail "stepping reached only $hits iterations"; }
+	expect r3.out "^gdb: i $((hits - 1))\$"
 	;;
 green-threads)
 	# Threads that switch stacks with longjmp (green: from inside a signal

@@ -37,12 +37,13 @@ void checkpoint(int round, unsigned long h)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 12;
+	int steps = argc > 2 ? atoi(argv[2]) : 200000;
 	unsigned long h = 1469598103934665603ul;
 	signal(SIGUSR1, on_usr1);
 	for (int r = 0; r < rounds; r++) {
 		if (r == 3)
 			poke();
-		for (int i = 0; i < 200000; i++) {
+		for (int i = 0; i < steps; i++) {
 			table[i & 4095] += h;
 			h = mix(h, table[(i * 7) & 4095]);
 		}
