@@ -37,6 +37,34 @@ static char *shim_path(void)
 	          "build it (cmake --build BUILD) or install rdb again", self, self);
 }
 
+/* Whether gdb is in PATH: checked before the program starts, which would
+ * otherwise wait a minute for a debugger that never comes. */
+static int gdb_in_path(void)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char buf[PATH_MAX];
+	while (*path) {
+		const char *e = strchr(path, ':');
+		size_t n = e ? (size_t)(e - path) : strlen(path);
+		snprintf(buf, sizeof buf, "%.*s/gdb", (int)n, n ? path : ".");
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += n + (e != NULL);
+	}
+	return 0;
+}
+
+void rdb_gdb_check(const char *script)
+{
+	free(shim_path());
+	if (!gdb_in_path())
+		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
+	if (script && access(script, R_OK))
+		rdb_fatal("--gdb-batch %s: %s", script, strerror(errno));
+}
+
 /* gdb, with the shim first in LD_PRELOAD, and the commands every session
  * needs: the interval timer's signal is the runtime's. */
 static _Noreturn void exec_gdb(char **args)
@@ -131,7 +159,7 @@ int rdb_cmd_gdb(int argc, char **argv)
 	exec_gdb(a);
 }
 
-int rdb_gdb_wait(pid_t g)
+int rdb_gdb_reap(pid_t g)
 {
 	int st;
 	while (waitpid(g, &st, 0) < 0)

@@ -161,7 +161,10 @@ int rdb_cmd_gdb(int argc, char **argv);
 /* Starts gdb attached to pid (exe: its executable), which waits for it
  * (RDB_TF_HELLO_GDB); with script, gdb runs it in batch mode.  gdb's pid. */
 pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recording);
+/* Dies with a clear message unless gdb, the shim and script (NULL: none)
+ * are there: before the program starts. */
+void rdb_gdb_check(const char *script);
 /* Waits for gdb to end; its wait status. */
-int rdb_gdb_wait(pid_t gdb);
+int rdb_gdb_reap(pid_t gdb);
 
 #endif

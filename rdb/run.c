@@ -298,8 +298,10 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		return 2;
 	}
 	o->argv = argv + i;
-	if (o->gdb)
+	if (o->gdb) {
+		rdb_gdb_check(o->gdb_script);
 		o->flags |= RDB_TF_HELLO_GDB;
+	}
 	return 0;
 }
 
@@ -691,7 +693,7 @@ int rdb_cmd_record(int argc, char **argv)
 	struct rdb_tf_exit x = record_exit(&rc, status);
 	rdb_tw_close(w);
 	if (gdb > 0)
-		rdb_gdb_wait(gdb);
+		rdb_gdb_reap(gdb);
 	if (!rc.got_init)
 		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
 		         "The trace is empty", exe);
@@ -771,6 +773,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 	if (o->to && o->to < o->from)
 		rdb_fatal("%s: --to %llu is before --from %llu", o->dir, (unsigned long long)o->to,
 		          (unsigned long long)o->from);
+	if (o->gdb)
+		rdb_gdb_check(o->gdb_script);
 	if ((o->flags & RDB_TF_HELLO_VERIFY_FULL) && o->from != 1)
 		rdb_fatal("%s: --verify-full compares all of memory, which only a replay from the "
 		          "start reproduces: not with --from %llu (use --verify)", o->dir,
@@ -928,7 +932,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	close(fd);
 	rdb_feed_close(f);
 	if (gdb > 0)
-		rdb_gdb_wait(gdb);
+		rdb_gdb_reap(gdb);
 	return replay_status(&h, o, end, status);
 }
 
