@@ -1303,12 +1303,128 @@ static struct expansion *exp_of(struct emitter *em, int k)
 	       ? &em->xs[em->xcur] : NULL;
 }
 
+/* A changed instruction's group after its before code: the instruction
+ * or its replacement, the after code, the group's end. */
+static void put_insn_rest(struct emitter *em, struct altr_buf *out, const struct altr_stmt *s,
+                          const struct expansion *x)
+{
+	bool cfa = s->facts & SF_CFA_RSP;
+	if (em->plans[x->plan].has_replace)
+		put_inserted(em, out, x, X_REPLACE, cfa);
+	else
+		put_stmt(out, s);
+	put_inserted(em, out, x, X_AFTER, cfa);
+	put_group_end(em, out, x);
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$';
+}
+
+/* Directives that name a symbol without using its address. */
+static bool symbol_attribute(struct altr_str n)
+{
+	static const char *const names[] = {".globl", ".global", ".type", ".size", ".hidden",
+	                                    ".local", ".weak", ".protected", ".internal"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (altr_str_eq(n, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether statement s may go to a label it names: a branch or call, a
+ * data directive (a jump table), what altr did not parse.  Not the other
+ * instructions (lea, mov: an address taken, to compare a pc with it or
+ * for a handler to resume there, which the runtime sends through the
+ * hooks: signal.c), not a label or a symbol attribute. */
+static bool may_go_to(const struct altr_stmt *s)
+{
+	switch ((enum altr_stmtkind)s->kind) {
+	case STMT_LABEL:
+		return false;
+	case STMT_DIRECTIVE:
+		return !symbol_attribute(altr_stmt_name(s));
+	case STMT_INSN:
+		return !s->insn || !s->insn->desc ||
+		       (s->insn->info.attrs & (ATTR_JMP | ATTR_JCC | ATTR_CALL));
+	case STMT_OTHER:
+		break;
+	}
+	return true;
+}
+
+/* Whether a statement of the unit that may go to a label names label
+ * name.  A numeric label ("1") is named by any "1b" or "1f". */
+static bool label_used(const struct altr_unit *u, struct altr_str name)
+{
+	bool numeric = name.len && name.p[0] >= '0' && name.p[0] <= '9';
+	for (int i = 0; i < u->nstmts; i++) {
+		const struct altr_stmt *s = &u->stmts[i];
+		if (!may_go_to(s))
+			continue;
+		const char *t = s->text_p, *e = t + s->text_len;
+		bool quoted = false; /* a string's bytes (-g: .string "name") */
+		for (const char *p = t; p + name.len <= e; p++) {
+			if (*p == '"' && (p == t || p[-1] != '\\'))
+				quoted = !quoted;
+			if (quoted || memcmp(p, name.p, name.len) || (p > t && ident_char(p[-1])))
+				continue;
+			const char *q = p + name.len;
+			if (numeric ? q < e && (*q == 'b' || *q == 'f') &&
+			                  (q + 1 == e || !ident_char(q[1]))
+			            : q == e || !ident_char(*q))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Where labels of hand-written code (#APP) come right before an
+ * instruction with code inserted before it, and nothing in the unit
+ * branches to them, they go after that code, at the instruction (the
+ * index of which is returned; -1: not so): such a label is there for C
+ * code, which compares a faulting pc with it (a SIGSEGV handler that
+ * steps over a probing load), and must see the instruction's address, as
+ * without rdb.  A label the unit branches to stays in front: whatever
+ * jumps there runs the hook. */
+static int labels_to_defer(struct emitter *em, int k, int end)
+{
+	const struct altr_unit *u = em->u;
+	int j = k;
+	while (j < end && u->stmts[j].kind == STMT_LABEL && (u->stmts[j].facts & SF_IN_APP))
+		j++;
+	if (j == k || j >= end || u->stmts[j].kind != STMT_INSN)
+		return -1;
+	size_t cur = em->xcur;
+	struct expansion *x = exp_of(em, j);
+	em->xcur = cur;
+	if (!x || !em->plans[x->plan].len[X_BEFORE])
+		return -1;
+	for (int m = k; m < j; m++)
+		if (label_used(u, altr_stmt_name(&u->stmts[m])))
+			return -1;
+	return j;
+}
+
 static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 {
 	struct altr_unit *u = em->u;
 	int first = (int)u->lines[l].first, n = altr_line_n(u, l);
 	for (int k = first; k < first + n; k++) {
 		struct altr_stmt *s = &u->stmts[k];
+		int j = s->kind == STMT_LABEL && (s->facts & SF_IN_APP)
+		        ? labels_to_defer(em, k, first + n) : -1;
+		if (j >= 0) {
+			struct expansion *x = exp_of(em, j);
+			put_group_start(em, out, x);
+			put_inserted(em, out, x, X_BEFORE, u->stmts[j].facts & SF_CFA_RSP);
+			for (; k < j; k++)
+				put_stmt(out, &u->stmts[k]);
+			put_insn_rest(em, out, &u->stmts[k], x);
+			continue;
+		}
 		struct expansion *x = exp_of(em, k);
 		/* Code for the insn after a prefix-only statement goes first. */
 		struct expansion *nx = (s->facts & SF_PREFIX_ONLY) && k + 1 < u->nstmts
@@ -1323,18 +1439,12 @@ static void emit_line(struct emitter *em, struct altr_buf *out, int l)
 			put_stmt(out, s);
 			continue;
 		}
-		bool cfa = s->facts & SF_CFA_RSP;
 		bool started = k > 0 && (u->stmts[k - 1].facts & SF_PREFIX_ONLY);
 		if (!started) {
 			put_group_start(em, out, x);
-			put_inserted(em, out, x, X_BEFORE, cfa);
+			put_inserted(em, out, x, X_BEFORE, s->facts & SF_CFA_RSP);
 		}
-		if (em->plans[x->plan].has_replace)
-			put_inserted(em, out, x, X_REPLACE, cfa);
-		else
-			put_stmt(out, s);
-		put_inserted(em, out, x, X_AFTER, cfa);
-		put_group_end(em, out, x);
+		put_insn_rest(em, out, s, x);
 	}
 	struct altr_str c = altr_line_comment(u, l);
 	if (c.len) {

@@ -128,6 +128,15 @@ uintptr_t rdb_iot_insn(uintptr_t pc)
 	return insn && pc < insn ? insn : pc;
 }
 
+/* Whether pc is the program's instruction of a group with hooks before
+ * it. */
+int rdb_iot_after_hooks(uintptr_t pc)
+{
+	uintptr_t start;
+	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	return e && pc != start && pc == rdb_hooks_end(start, start + e->len);
+}
+
 /* Where a faulting access runs again from when a handler of the program
  * returns to it: its group's hooks first, so they mark what it accesses
  * now (in this interval, at the addresses its registers hold now), past

@@ -570,6 +570,7 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
  * where altr found them dead. */
 uint64_t rdb_live_flags(uintptr_t pc);
 uintptr_t rdb_iot_rerun(uintptr_t pc); /* a faulting access's hooks, again */
+int rdb_iot_after_hooks(uintptr_t pc); /* pc: an instruction after its hooks */
 uintptr_t rdb_iot_insn(uintptr_t pc);  /* the program's instruction at a fault */
 /* Where the listed hooks of pc's group end (the program's instruction
  * starts there), or 0 (no group, or no listed hook in it). */

@@ -920,9 +920,12 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
 	 * (a boundary inside the handler) or for other addresses (the handler
-	 * changed a register).  They run again. */
-	if (hs.fault_pc && g[REG_RIP] == hs.fault_pc)
-		g[REG_RIP] = rdb_iot_rerun(hs.fault_pc);
+	 * changed a register).  They run again.  So do those of another
+	 * instrumented instruction the handler resumes at (it knows the pc by
+	 * a label of hand-written code, which altr puts after the hooks, at
+	 * the instruction: emit.c labels_to_defer). */
+	if ((hs.fault_pc && g[REG_RIP] == hs.fault_pc) || rdb_iot_after_hooks(g[REG_RIP]))
+		g[REG_RIP] = rdb_iot_rerun(g[REG_RIP]);
 	RT->in_stub = !!(hs.flags & RDB_HS_IN_STUB);
 	RT->watch.sys = !!(hs.flags & RDB_HS_WATCH_SYS);
 	/* the mask the handler left in the frame, the program's view */
