@@ -61,7 +61,6 @@ enum {
 	E_ANY = 2,      /* may go to any label of the function */
 	E_RET = 4,      /* a ret */
 	E_SELFCALL = 8, /* a call whose direct target is in the function */
-	E_LABEL = 16,   /* (kept with them: the statement is a label) */
 };
 
 /* How statement s passes control on (E_*), its direct target aside. */
@@ -99,18 +98,17 @@ static unsigned edges_of(const struct altr_stmt *s)
 }
 
 /* The graph of one function, over its statements that matter: the first,
- * those that branch or do not only fall through, labels that are jumped
- * to (all labels, when something may go anywhere) and statements after one
- * that does not fall through (then too).  The others only fall through to
- * the next statement: each node's fall edge goes to the next node.  What
- * is kept by statement is by its place in the function's range of
- * statements (altr_func first..last): arrays as long as the longest
- * function, not as the unit (their pages were a good part of the time). */
+ * those that branch or do not only fall through, labels and statements
+ * after one that does not fall through (where "any label" may go).  The
+ * others only fall through to the next statement: each node's fall edge
+ * goes to the next node.  (Labels no branch names, when nothing may go
+ * anywhere, only split a fall edge in two: the components are the same
+ * with them, and one walk over the statements finds the nodes.)  What is
+ * kept by statement is by its place in the function's range of statements
+ * (altr_func first..last): arrays as long as the longest function, not as
+ * the unit (their pages were a good part of the time). */
 struct cyc {
 	int *node;      /* by place: its node, or -1 */
-	uint8_t *ev;    /* by place: E_*, and E_LABEL */
-	uint8_t *jumped; /* by place: a direct branch of the function goes
-	                   there */
 	int *back;      /* the function's backward branches (statements) */
 	int *fall, *tgt; /* by node: the node it falls or jumps to, or -1 */
 	uint8_t *e;     /* by node: E_* */
@@ -186,48 +184,60 @@ static void components(struct cyc *c, int n)
 	}
 }
 
-/* The place of each statement of function f (range from a to b) in the
- * graph: a node or -1, and the edges of the n nodes; how many.  any: some
- * statement may go anywhere; selfcall: rets may (E_ANY then). */
+/* The nodes of function f and their edges, in one walk over its
+ * statements (range a..b); how many.  Its backward branches go to
+ * c->back (*nback of them). */
 static int make_nodes(struct cyc *c, const struct altr_unit *u,
-                      const int *func, const int *target, int f, bool any,
-                      bool selfcall)
+                      const int *func, const int *target, int f, int *nback)
 {
 	int a = u->funcs[f].first, b = u->funcs[f].last;
 	int nn = 0, prev = -1; /* the previous statement's E_*, or -1 */
+	bool selfcall = false, any = false;
+	*nback = 0;
 	c->nlabels = 0;
 	for (int i = a; i <= b; i++) {
 		if (func[i] != f)
 			continue;
-		int p = i - a, t = target[i];
-		uint8_t e = c->ev[p] & (uint8_t)~E_LABEL;
-		bool label = c->ev[p] & E_LABEL;
-		if (selfcall && (e & E_RET))
-			e |= E_ANY;
-		bool first = prev < 0;
-		bool after_nofall = !first && !(prev & E_FALL);
-		prev = e;
+		const struct altr_stmt *s = &u->stmts[i];
+		int t = target[i];
+		unsigned e = edges_of(s);
+		bool label = s->kind == STMT_LABEL;
+		bool after_nofall = prev >= 0 && !(prev & E_FALL);
 		bool tin = t >= 0 && func[t] == f;
-		if (!first && e == E_FALL && !tin &&
-		    !(label && (any || c->jumped[p])) && !(any && after_nofall)) {
-			c->node[p] = -1;
+		bool first = prev < 0;
+		prev = (int)e;
+		any |= (e & E_ANY) != 0;
+		if (s->facts & SF_BACKWARD)
+			c->back[(*nback)++] = i;
+		if (tin && s->kind == STMT_INSN && (s->insn->info.attrs & ATTR_CALL))
+			selfcall = true;
+		if (!first && e == E_FALL && !tin && !label && !after_nofall) {
+			c->node[i - a] = -1;
 			continue;
 		}
 		/* falling through reaches the next node */
 		if (nn > 0)
 			c->fall[nn - 1] = (c->e[nn - 1] & E_FALL) ? nn : -1;
-		c->node[p] = nn;
-		c->e[nn] = e;
+		c->node[i - a] = nn;
+		c->e[nn] = (uint8_t)e;
 		c->tgt[nn] = tin ? t - a : -1; /* a place, for now */
-		if (any && (label || after_nofall))
+		if (label || after_nofall)
 			c->labels[c->nlabels++] = nn;
 		nn++;
 	}
 	if (nn > 0)
 		c->fall[nn - 1] = -1;
-	for (int k = 0; k < nn; k++)
+	/* a ret may return inside when the function calls a label of its
+	 * own: it may go anywhere then */
+	for (int k = 0; k < nn; k++) {
 		if (c->tgt[k] >= 0)
 			c->tgt[k] = c->node[c->tgt[k]];
+		if (selfcall && (c->e[k] & E_RET))
+			c->e[k] |= E_ANY;
+		any |= (c->e[k] & E_ANY) != 0;
+	}
+	if (!any) /* then no edge goes to the virtual node */
+		c->nlabels = 0;
 	return nn;
 }
 
@@ -236,28 +246,8 @@ static int make_nodes(struct cyc *c, const struct altr_unit *u,
 static void function_cycles(struct cyc *c, struct altr_unit *u,
                             const int *func, const int *target, int f)
 {
-	int a = u->funcs[f].first, b = u->funcs[f].last, nback = 0;
-	memset(c->jumped, 0, (size_t)(b - a + 1));
-	bool selfcall = false, any = false, ret = false;
-	for (int i = a; i <= b; i++) {
-		if (func[i] != f)
-			continue;
-		const struct altr_stmt *s = &u->stmts[i];
-		unsigned e = edges_of(s);
-		c->ev[i - a] = (uint8_t)(e | (s->kind == STMT_LABEL ? E_LABEL : 0));
-		any |= (e & E_ANY) != 0;
-		ret |= (e & E_RET) != 0;
-		if (s->facts & SF_BACKWARD)
-			c->back[nback++] = i;
-		int t = target[i];
-		if (t < 0 || func[t] != f)
-			continue;
-		c->jumped[t - a] = 1;
-		if (s->kind == STMT_INSN && (s->insn->info.attrs & ATTR_CALL))
-			selfcall = true;
-	}
-	any = any || (selfcall && ret);
-	components(c, make_nodes(c, u, func, target, f, any, selfcall));
+	int a = u->funcs[f].first, nback;
+	components(c, make_nodes(c, u, func, target, f, &nback));
 	for (int k = 0; k < nback; k++) {
 		int i = c->back[k], t = target[i];
 		if (t < 0 || func[t] != f || c->node[t - a] < 0 ||
@@ -313,8 +303,6 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	m++; /* and the virtual node */
 	struct cyc c = {0};
 	c.node = altr_xmalloc(m * sizeof *c.node);
-	c.ev = altr_xmalloc(m);
-	c.jumped = altr_xmalloc(m);
 	c.back = altr_xmalloc(m * sizeof *c.back);
 	c.e = altr_xmalloc(m);
 	c.fall = altr_xmalloc(m * sizeof *c.fall);
@@ -342,8 +330,6 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	free(c.fall);
 	free(c.e);
 	free(c.back);
-	free(c.jumped);
-	free(c.ev);
 	free(c.node);
 	free(wanted);
 }
