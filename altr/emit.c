@@ -1190,59 +1190,6 @@ static long line_delta(struct emitter *em, const char *p, size_t n)
 	return d;
 }
 
-/* Writes part k of x's plan with x's numbers in its holes, and with the
- * CFI lines when cfa. */
-static void put_part(const struct emitter *em, struct altr_buf *out,
-                     const struct expansion *x, int k, bool cfa)
-{
-	const struct plan *p = &em->plans[x->plan];
-	size_t off = p->off, h0 = p->hole0;
-	for (int j = 0; j < k; j++) {
-		off += p->len[j];
-		h0 += p->nholes[j];
-	}
-	const char *t = em->ptext.p + off;
-	size_t at = 0;
-	for (size_t i = 0; i < p->nholes[k]; i++) {
-		const struct hole *h = &em->pholes[h0 + i];
-		if (h->kind == H_CFI && !cfa)
-			continue;
-		altr_buf_put(out, t + at, h->pos - at);
-		at = h->pos + h->len;
-		if (h->kind == H_CFI) {
-			altr_buf_puts(out, "\t.cfi_adjust_cfa_offset ");
-			altr_buf_putl(out, h->delta);
-			altr_buf_putc(out, '\n');
-		} else {
-			altr_buf_putl(out, (long)((h->kind == H_APP ? x->app0 : x->list0) +
-			                          (unsigned long)h->delta));
-		}
-	}
-	altr_buf_put(out, t + at, p->len[k] - at);
-}
-
-/* Writes inserted code (part k of expansion x's plan), adding
- * .cfi_adjust_cfa_offset after each instruction that moves %rsp while the
- * CFA is %rsp-based. */
-static void put_inserted(struct emitter *em, struct altr_buf *out,
-                         const struct expansion *x, int k, bool cfa_rsp)
-{
-	struct plan *p = &em->plans[x->plan];
-	if (!p->len[k])
-		return;
-	put_part(em, out, x, k, cfa_rsp);
-}
-
-/* ------------------------------------------------------------ the output */
-
-static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
-{
-	if (s->kind != STMT_LABEL)
-		altr_buf_putc(out, '\t');
-	altr_buf_put(out, s->text_p, s->text_len);
-	altr_buf_putc(out, '\n');
-}
-
 /* One output line's pieces go straight into the buffer, room for them
  * all made at once (line_room); a number's digits are copied as its
  * whole array, the bytes past them written over by the next piece (room
@@ -1268,6 +1215,67 @@ static void line_done(struct altr_buf *b, char *p)
 }
 
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* Writes part k of x's plan with x's numbers in its holes, and with the
+ * CFI lines when cfa. */
+static void put_part(const struct emitter *em, struct altr_buf *out,
+                     const struct expansion *x, int k, bool cfa)
+{
+	static const char cfi[] = "\t.cfi_adjust_cfa_offset ";
+	const struct plan *p = &em->plans[x->plan];
+	size_t off = p->off, h0 = p->hole0;
+	for (int j = 0; j < k; j++) {
+		off += p->len[j];
+		h0 += p->nholes[j];
+	}
+	const char *t = em->ptext.p + off;
+	/* room for the text and, per hole, a number or a CFI line */
+	char *o = line_room(out, p->len[k] + p->nholes[k] * (sizeof cfi + 24));
+	size_t at = 0;
+	for (size_t i = 0; i < p->nholes[k]; i++) {
+		const struct hole *h = &em->pholes[h0 + i];
+		if (h->kind == H_CFI && !cfa)
+			continue;
+		memcpy(o, t + at, h->pos - at);
+		o += h->pos - at;
+		at = h->pos + h->len;
+		if (h->kind == H_CFI) {
+			o = PUT_LIT(o, cfi);
+			if (h->delta < 0)
+				*o++ = '-';
+			o = altr_put_ulong(o, h->delta < 0 ? 0ul - (unsigned long)h->delta
+			                                   : (unsigned long)h->delta);
+			*o++ = '\n';
+		} else {
+			o = altr_put_ulong(o, (h->kind == H_APP ? x->app0 : x->list0) +
+			                      (unsigned long)h->delta);
+		}
+	}
+	memcpy(o, t + at, p->len[k] - at);
+	line_done(out, o + p->len[k] - at);
+}
+
+/* Writes inserted code (part k of expansion x's plan), adding
+ * .cfi_adjust_cfa_offset after each instruction that moves %rsp while the
+ * CFA is %rsp-based. */
+static void put_inserted(struct emitter *em, struct altr_buf *out,
+                         const struct expansion *x, int k, bool cfa_rsp)
+{
+	struct plan *p = &em->plans[x->plan];
+	if (!p->len[k])
+		return;
+	put_part(em, out, x, k, cfa_rsp);
+}
+
+/* ------------------------------------------------------------ the output */
+
+static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
+{
+	if (s->kind != STMT_LABEL)
+		altr_buf_putc(out, '\t');
+	altr_buf_put(out, s->text_p, s->text_len);
+	altr_buf_putc(out, '\n');
+}
 
 static void dec_inc(struct dec *c)
 {
