@@ -60,6 +60,43 @@ static inline void altr_buf_putc(struct altr_buf *b, char c)
 	b->p[b->len++] = c;
 	b->p[b->len] = 0;
 }
+/* Writes u in decimal at p (room for 20 bytes), no NUL; returns the end.
+ * Two digits at a time, their number from the number of bits and a
+ * compare (a division a digit was most of the time of writing numbers);
+ * inline, for the emitter writes hundreds of thousands of label numbers
+ * straight into room it made. */
+static inline char *altr_put_ulong(char *p, unsigned long u)
+{
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	static const unsigned long tens[20] = {
+		1ul, 10ul, 100ul, 1000ul, 10000ul, 100000ul, 1000000ul,
+		10000000ul, 100000000ul, 1000000000ul, 10000000000ul,
+		100000000000ul, 1000000000000ul, 10000000000000ul,
+		100000000000000ul, 1000000000000000ul, 10000000000000000ul,
+		100000000000000000ul, 1000000000000000000ul,
+		10000000000000000000ul,
+	};
+	unsigned bits = 64 - (unsigned)__builtin_clzl(u | 1);
+	unsigned t = (bits * 1233) >> 12; /* bits * log10(2): the digits
+	                                     after the first, or one more */
+	char *end = p + t + 1 - ((u | 1) < tens[t]), *q = end;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--q = pairs[d + 1];
+		*--q = pairs[d];
+	}
+	if (u >= 10) {
+		*--q = pairs[u * 2 + 1];
+		*--q = pairs[u * 2];
+	} else {
+		*--q = (char)('0' + u);
+	}
+	return end;
+}
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void altr_buf_free(struct altr_buf *b);

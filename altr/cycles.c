@@ -98,19 +98,22 @@ static unsigned edges_of(const struct altr_stmt *s)
 }
 
 /* The graph of one function, over its statements that matter: the first,
- * those that branch or do not only fall through, labels that are jumped
- * to (all labels, when something may go anywhere) and statements after one
- * that does not fall through (then too).  The others only fall through to
- * the next statement: each node's fall edge goes to the next node. */
+ * those that branch or do not only fall through, labels and statements
+ * after one that does not fall through (where "any label" may go).  The
+ * others only fall through to the next statement: each node's fall edge
+ * goes to the next node.  (Labels no branch names, when nothing may go
+ * anywhere, only split a fall edge in two: the components are the same
+ * with them, and one walk over the statements finds the nodes.)  What is
+ * kept by statement is by its place in the function's range of statements
+ * (altr_func first..last): arrays as long as the longest function, not as
+ * the unit (their pages were a good part of the time). */
 struct cyc {
-	int *node;      /* by statement: its node, or -1 */
+	int *node;      /* by place: its node, or -1 */
+	int *back;      /* the function's backward branches (statements) */
 	int *fall, *tgt; /* by node: the node it falls or jumps to, or -1 */
 	uint8_t *e;     /* by node: E_* */
 	int *labels;    /* where "any label" goes */
 	int nlabels;
-	uint8_t *ev;    /* by position in the function: E_* */
-	uint8_t *jumped; /* by statement: a direct branch of the function
-	                   goes there */
 	int *index, *low, *comp, *stack, *cstack, *cnext;
 	bool *on;
 };
@@ -181,39 +184,126 @@ static void components(struct cyc *c, int n)
 	}
 }
 
+/* The nodes of function f and their edges, in one walk over its
+ * statements (range a..b); how many.  Its backward branches go to
+ * c->back (*nback of them). */
+static int make_nodes(struct cyc *c, const struct altr_unit *u,
+                      const int *func, const int *target, int f, int *nback)
+{
+	int a = u->funcs[f].first, b = u->funcs[f].last;
+	int nn = 0, prev = -1; /* the previous statement's E_*, or -1 */
+	bool selfcall = false, any = false;
+	*nback = 0;
+	c->nlabels = 0;
+	for (int i = a; i <= b; i++) {
+		if (func[i] != f)
+			continue;
+		const struct altr_stmt *s = &u->stmts[i];
+		int t = target[i];
+		unsigned e = edges_of(s);
+		bool label = s->kind == STMT_LABEL;
+		bool after_nofall = prev >= 0 && !(prev & E_FALL);
+		bool tin = t >= 0 && func[t] == f;
+		bool first = prev < 0;
+		prev = (int)e;
+		any |= (e & E_ANY) != 0;
+		if (s->facts & SF_BACKWARD)
+			c->back[(*nback)++] = i;
+		if (tin && s->kind == STMT_INSN && (s->insn->info.attrs & ATTR_CALL))
+			selfcall = true;
+		if (!first && e == E_FALL && !tin && !label && !after_nofall) {
+			c->node[i - a] = -1;
+			continue;
+		}
+		/* falling through reaches the next node */
+		if (nn > 0)
+			c->fall[nn - 1] = (c->e[nn - 1] & E_FALL) ? nn : -1;
+		c->node[i - a] = nn;
+		c->e[nn] = (uint8_t)e;
+		c->tgt[nn] = tin ? t - a : -1; /* a place, for now */
+		if (label || after_nofall)
+			c->labels[c->nlabels++] = nn;
+		nn++;
+	}
+	if (nn > 0)
+		c->fall[nn - 1] = -1;
+	/* a ret may return inside when the function calls a label of its
+	 * own: it may go anywhere then */
+	for (int k = 0; k < nn; k++) {
+		if (c->tgt[k] >= 0)
+			c->tgt[k] = c->node[c->tgt[k]];
+		if (selfcall && (c->e[k] & E_RET))
+			c->e[k] |= E_ANY;
+		any |= (c->e[k] & E_ANY) != 0;
+	}
+	if (!any) /* then no edge goes to the virtual node */
+		c->nlabels = 0;
+	return nn;
+}
+
+/* SF_LOOP_BACK and SF_FUSES_LOOP in function f, which has a backward
+ * branch. */
+static void function_cycles(struct cyc *c, struct altr_unit *u,
+                            const int *func, const int *target, int f)
+{
+	int a = u->funcs[f].first, nback;
+	components(c, make_nodes(c, u, func, target, f, &nback));
+	for (int k = 0; k < nback; k++) {
+		int i = c->back[k], t = target[i];
+		if (t < 0 || func[t] != f || c->node[t - a] < 0 ||
+		    c->comp[c->node[t - a]] != c->comp[c->node[i - a]])
+			continue;
+		struct altr_stmt *s = &u->stmts[i];
+		s->facts |= SF_LOOP_BACK;
+		if (!(s->facts & SF_FUSED))
+			continue;
+		/* its flag setter, as analyze.c found it: the statement
+		 * before in the text, .locs between */
+		int p = i - 1;
+		while (p >= 0 && is_loc(&u->stmts[p]))
+			p--;
+		ALTR_ASSERT(p >= 0 && (u->stmts[p].facts & SF_FUSES_BACK));
+		u->stmts[p].facts |= SF_FUSES_LOOP;
+	}
+}
+
 void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 {
-	int n = u->nstmts;
-	for (int i = 0; i < n; i++)
-		u->stmts[i].facts &= (uint16_t) ~(SF_LOOP_BACK | SF_FUSES_LOOP);
-	if (n == 0)
-		return;
-	/* statements by function, in text order (a counting sort) */
-	int nf = u->nfuncs;
-	int *start = altr_xcalloc((size_t)nf + 2, sizeof *start);
+	int n = u->nstmts, nf = u->nfuncs;
 	bool *wanted = altr_xcalloc((size_t)nf + 1, sizeof *wanted);
+	/* One pass over all: the marks of an earlier run cleared, which
+	 * functions have a backward branch, and outside any function every
+	 * backward branch closes a cycle, as far as anyone here knows. */
 	for (int i = 0; i < n; i++) {
+		struct altr_stmt *s = &u->stmts[i];
+		unsigned fa = s->facts & ~(unsigned)(SF_LOOP_BACK | SF_FUSES_LOOP);
 		int f = func[i];
-		if (f < 0)
-			continue;
-		start[f + 2]++;
-		if (u->stmts[i].facts & SF_BACKWARD)
-			wanted[f] = true;
+		if (f >= 0) {
+			/* the places below hold every statement of f */
+			ALTR_ASSERT(f < nf && i >= u->funcs[f].first &&
+			            i <= u->funcs[f].last);
+			if (fa & SF_BACKWARD)
+				wanted[f] = true;
+		} else {
+			if (fa & SF_BACKWARD)
+				fa |= SF_LOOP_BACK;
+			if (fa & SF_FUSES_BACK)
+				fa |= SF_FUSES_LOOP;
+		}
+		s->facts = (uint16_t)fa;
 	}
+	size_t m = 0; /* the longest range of a function wanted */
 	for (int f = 0; f < nf; f++)
-		start[f + 2] += start[f + 1];
-	int *order = altr_xmalloc(((size_t)n + 1) * sizeof *order);
-	for (int i = 0; i < n; i++)
-		if (func[i] >= 0)
-			order[start[func[i] + 1]++] = i;
-	/* start[f] is now where f's statements begin, start[f + 1] the end */
+		if (wanted[f] && (size_t)(u->funcs[f].last - u->funcs[f].first + 1) > m)
+			m = (size_t)(u->funcs[f].last - u->funcs[f].first + 1);
+	if (!m) {
+		free(wanted);
+		return;
+	}
+	m++; /* and the virtual node */
 	struct cyc c = {0};
-	size_t m = (size_t)n + 1;
 	c.node = altr_xmalloc(m * sizeof *c.node);
-	for (int i = 0; i < n; i++)
-		c.node[i] = -1;
-	c.jumped = altr_xcalloc(m, 1);
-	c.ev = altr_xmalloc(m);
+	c.back = altr_xmalloc(m * sizeof *c.back);
 	c.e = altr_xmalloc(m);
 	c.fall = altr_xmalloc(m * sizeof *c.fall);
 	c.tgt = altr_xmalloc(m * sizeof *c.tgt);
@@ -225,89 +315,9 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	c.cstack = altr_xmalloc(m * sizeof *c.cstack);
 	c.cnext = altr_xmalloc(m * sizeof *c.cnext);
 	c.on = altr_xcalloc(m, sizeof *c.on);
-
-	for (int f = 0; f < nf; f++) {
-		if (!wanted[f])
-			continue;
-		const int *st = order + start[f];
-		int fn = start[f + 1] - start[f];
-		bool selfcall = false, any = false;
-		for (int v = 0; v < fn; v++) {
-			const struct altr_stmt *s = &u->stmts[st[v]];
-			c.ev[v] = (uint8_t)edges_of(s);
-			int t = target[st[v]];
-			if (t < 0 || func[t] != f)
-				continue;
-			c.jumped[t] = 1;
-			if (s->kind == STMT_INSN && (s->insn->info.attrs & ATTR_CALL))
-				selfcall = true;
-		}
-		for (int v = 0; v < fn; v++) {
-			if (selfcall && (c.ev[v] & E_RET))
-				c.ev[v] |= E_ANY;
-			any |= (c.ev[v] & E_ANY) != 0;
-		}
-		/* the nodes */
-		int nn = 0;
-		c.nlabels = 0;
-		for (int v = 0; v < fn; v++) {
-			int i = st[v], t = target[i];
-			bool label = u->stmts[i].kind == STMT_LABEL;
-			bool after_nofall = v > 0 && !(c.ev[v - 1] & E_FALL);
-			if (v > 0 && c.ev[v] == E_FALL && (t < 0 || func[t] != f) &&
-			    !(label && (any || c.jumped[i])) && !(any && after_nofall))
-				continue;
-			c.node[i] = nn;
-			c.e[nn] = c.ev[v];
-			if (any && (label || after_nofall))
-				c.labels[c.nlabels++] = nn;
-			nn++;
-		}
-		/* their edges: falling through reaches the next node */
-		int next = -1;
-		for (int v = fn - 1; v >= 0; v--) {
-			int i = st[v], k = c.node[i];
-			if (k < 0)
-				continue;
-			c.fall[k] = (c.e[k] & E_FALL) ? next : -1;
-			int t = target[i];
-			c.tgt[k] = t >= 0 && func[t] == f ? c.node[t] : -1;
-			next = k;
-		}
-		components(&c, nn);
-		for (int v = 0; v < fn; v++) {
-			struct altr_stmt *s = &u->stmts[st[v]];
-			int t = target[st[v]];
-			if (!(s->facts & SF_BACKWARD) || t < 0 || c.node[t] < 0 ||
-			    c.comp[c.node[t]] != c.comp[c.node[st[v]]])
-				continue;
-			s->facts |= SF_LOOP_BACK;
-			if (!(s->facts & SF_FUSED))
-				continue;
-			/* its flag setter, as analyze.c found it: the statement
-			 * before in the text, .locs between */
-			int p = st[v] - 1;
-			while (p >= 0 && is_loc(&u->stmts[p]))
-				p--;
-			ALTR_ASSERT(p >= 0 && (u->stmts[p].facts & SF_FUSES_BACK));
-			u->stmts[p].facts |= SF_FUSES_LOOP;
-		}
-		for (int v = 0; v < fn; v++) {
-			c.node[st[v]] = -1;
-			c.jumped[st[v]] = 0;
-		}
-	}
-	/* outside any function: every backward branch closes a cycle, as far
-	 * as anyone here knows */
-	for (int i = 0; i < n; i++) {
-		struct altr_stmt *s = &u->stmts[i];
-		if (func[i] >= 0 || !(s->facts & (SF_BACKWARD | SF_FUSES_BACK)))
-			continue;
-		if (s->facts & SF_BACKWARD)
-			s->facts |= SF_LOOP_BACK;
-		if (s->facts & SF_FUSES_BACK)
-			s->facts |= SF_FUSES_LOOP;
-	}
+	for (int f = 0; f < nf; f++)
+		if (wanted[f])
+			function_cycles(&c, u, func, target, f);
 	free(c.on);
 	free(c.cnext);
 	free(c.cstack);
@@ -319,10 +329,7 @@ void altr_cycles(struct altr_unit *u, const int *func, const int *target)
 	free(c.tgt);
 	free(c.fall);
 	free(c.e);
-	free(c.ev);
-	free(c.jumped);
+	free(c.back);
 	free(c.node);
-	free(order);
 	free(wanted);
-	free(start);
 }

@@ -112,7 +112,15 @@ struct tmpl {
 	const struct altr_action *a;
 	struct tpiece *p;
 	char *names;             /* the names' text, NUL-separated */
+	/* By line of the template: L_* and, when known, how far the line
+	 * moves %rsp (line_delta).  A line of literal text and labels is
+	 * the same wherever it is put but for the labels' digits, which no
+	 * push, pop or %rsp is made of: its delta is worked out once, not
+	 * for every plan (that was a tenth of a trace run's rule work). */
+	uint8_t *lstate;
+	long *ldelta;
 };
+enum { L_VARIES, L_FIXED, L_KNOWN };
 
 /* A decimal number counted up in place: the group and table numbers
  * follow one another, and formatting each was a tenth of writing. */
@@ -342,10 +350,25 @@ static void compile(struct emitter *em, struct tmpl *tm)
 		if (x.kind == T_END)
 			break;
 	}
+	size_t nl = 1;
+	for (size_t k = 0; k < np; k++)
+		nl += tm->p[k].kind == T_NL;
+	tm->lstate = altr_xmalloc(nl);
+	tm->ldelta = altr_xmalloc(nl * sizeof *tm->ldelta);
+	size_t l = 0;
+	tm->lstate[0] = L_FIXED;
+	for (size_t k = 0; k < np; k++) {
+		uint8_t kind = tm->p[k].kind;
+		if (kind == T_NL)
+			tm->lstate[++l] = L_FIXED;
+		else if (kind != T_LIT && kind != T_VAR && kind != T_LABEL &&
+		         kind != T_END)
+			tm->lstate[l] = L_VARIES;
+	}
 }
 
-static const struct tpiece *compiled(struct emitter *em,
-                                     const struct altr_action *a)
+static const struct tmpl *template_of(struct emitter *em,
+                                      const struct altr_action *a)
 {
 	if (!em->captm) {
 		em->captm = 64;
@@ -354,7 +377,7 @@ static const struct tpiece *compiled(struct emitter *em,
 	size_t mask = em->captm - 1, i = ((uintptr_t)a >> 4) & mask;
 	for (; em->tm[i].a; i = (i + 1) & mask)
 		if (em->tm[i].a == a)
-			return em->tm[i].p;
+			return &em->tm[i];
 	size_t used = 0;
 	for (size_t k = 0; k < em->captm; k++)
 		used += em->tm[k].a != NULL;
@@ -371,12 +394,20 @@ static const struct tpiece *compiled(struct emitter *em,
 				em->tm[j] = old[k];
 			}
 		free(old);
-		return compiled(em, a);
+		return template_of(em, a);
 	}
 	em->tm[i].a = a;
 	compile(em, &em->tm[i]);
-	return em->tm[i].p;
+	return &em->tm[i];
 }
+
+static const struct tpiece *compiled(struct emitter *em,
+                                     const struct altr_action *a)
+{
+	return template_of(em, a)->p;
+}
+
+static long line_delta(struct emitter *em, const char *p, size_t n);
 
 static void add_hole(struct holes *hs, uint8_t kind, size_t pos, size_t len,
                      unsigned long delta)
@@ -387,6 +418,16 @@ static void add_hole(struct holes *hs, uint8_t kind, size_t pos, size_t len,
 	}
 	hs->h[hs->n++] = (struct hole){(uint32_t)pos, (uint32_t)len,
 	                               (long)delta, kind};
+}
+
+/* After a line just put in b, a .cfi_adjust_cfa_offset hole when it
+ * moves %rsp by d (written while the CFA is %rsp-based). */
+static void add_cfi_hole(struct holes *hs, const struct altr_buf *b, long d)
+{
+	if (!d)
+		return;
+	add_hole(hs, H_CFI, b->len, 0, 0);
+	hs->h[hs->n - 1].delta = d;
 }
 
 /* Appends number v, a hole of kind with delta. */
@@ -493,7 +534,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 }
 
 /* Expands a template into lines of assembly, each "\t" + line + "\n";
- * the holes go to ohs. */
+ * the holes go to ohs, with those of .cfi_adjust_cfa_offset lines. */
 static bool expand(struct emitter *em, const struct altr_action *a,
                    const struct altr_stmt *s, unsigned long app,
                    unsigned long napp, const struct altr_str caps[10],
@@ -504,7 +545,11 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 	bool ok = true;
 	line->len = 0;
 	lh->n = 0;
-	for (const struct tpiece *x = compiled(em, a);; x++) {
+	const struct tmpl *tm = template_of(em, a);
+	uint8_t *lstate = tm->lstate;
+	long *ldelta = tm->ldelta;
+	size_t l = 0; /* the template's line */
+	for (const struct tpiece *x = tm->p;; x++) {
 		if (x->kind == T_NL || x->kind == T_END) {
 			char *p = line->p;
 			size_t n = line->len;
@@ -513,6 +558,7 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 			while (n && isspace((unsigned char)p[n - 1]))
 				n--;
 			if (n) {
+				size_t at = out->len;
 				altr_buf_putc(out, '\t');
 				/* holes are digits: the trimmed line holds them */
 				size_t shift = out->len - (size_t)(p - line->p);
@@ -520,8 +566,15 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 					add_hole(ohs, lh->h[k].kind, lh->h[k].pos + shift,
 					         lh->h[k].len, lh->h[k].delta);
 				altr_buf_put(out, p, n);
+				if (lstate[l] != L_KNOWN) {
+					ldelta[l] = line_delta(em, out->p + at, out->len - at);
+					if (lstate[l] == L_FIXED)
+						lstate[l] = L_KNOWN;
+				}
 				altr_buf_putc(out, '\n');
+				add_cfi_hole(ohs, out, ldelta[l]);
 			}
+			l++;
 			line->len = 0;
 			lh->n = 0;
 			if (x->kind == T_END)
@@ -541,14 +594,19 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 
 /* ".Laltr_lb<n>:" or ".Laltr_le<n>:", n the statement's delta-th listed
  * code (a hole). */
-static void put_list_label(struct altr_buf *b, struct holes *hs,
+static void put_list_label(struct emitter *em, struct altr_buf *b,
+                           struct holes *hs,
                            const char *kind, unsigned long n,
                            unsigned long delta)
 {
+	size_t at = b->len;
 	altr_buf_put(b, ".Laltr_", 7);
 	altr_buf_puts(b, kind);
 	put_hole(b, hs, H_LIST, n, delta);
-	altr_buf_put(b, ":\n", 2);
+	altr_buf_putc(b, ':');
+	long d = line_delta(em, b->p + at, b->len - at);
+	altr_buf_putc(b, '\n');
+	add_cfi_hole(hs, b, d);
 }
 
 /* The emitter's arrays grow in big-block memory (altr_big_free them with
@@ -584,39 +642,6 @@ static int plan_find(const struct emitter *em, uint32_t iid, unsigned ctx)
 		if (em->plans[k].ctx == ctx)
 			return k;
 	return -1;
-}
-
-static long line_delta(struct emitter *em, const char *p, size_t n);
-
-/* Adds the H_CFI holes to part text b with holes hs: after each line that
- * moves %rsp, the .cfi_adjust_cfa_offset it needs while the CFA is
- * %rsp-based.  The lines are read with this statement's numbers in them
- * (any would do: they only follow ".Laltr", never start a token). */
-static void add_cfi(struct emitter *em, const struct altr_buf *b,
-                    struct holes *hs)
-{
-	struct holes *o = &em->lhole;
-	o->n = 0;
-	size_t hk = 0;
-	for (size_t at = 0; at < b->len;) {
-		const char *q = b->p + at;
-		const char *nl = memchr(q, '\n', b->len - at);
-		ALTR_ASSERT(nl); /* parts end with '\n' */
-		size_t n = (size_t)(nl - q);
-		for (; hk < hs->n && hs->h[hk].pos < at + n; hk++)
-			add_hole(o, hs->h[hk].kind, hs->h[hk].pos, hs->h[hk].len,
-			         (unsigned long)hs->h[hk].delta);
-		at += n + 1;
-		long d = line_delta(em, q, n);
-		if (d) {
-			add_hole(o, H_CFI, at, 0, 0);
-			o->h[o->n - 1].delta = d;
-		}
-	}
-	ALTR_ASSERT(hk == hs->n);
-	struct holes t = *hs;
-	*hs = *o;
-	*o = t;
 }
 
 /* Copies the parts in em->part and em->phole into the plans' store. */
@@ -739,7 +764,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 			bool listed = r->list && a->place != PLACE_REPLACE;
 			size_t at = dst->len, hat = hs->n;
 			if (listed)
-				put_list_label(dst, hs, "lb", list0 + p.nlisted, p.nlisted);
+				put_list_label(em, dst, hs, "lb", list0 + p.nlisted, p.nlisted);
 			size_t body = dst->len;
 			if (!expand(em, a, s, app0 + napp, napp, caps, dst, hs)) {
 				em->errors++;
@@ -752,7 +777,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 				hs->n = hat;
 				continue;
 			}
-			put_list_label(dst, hs, "le", list0 + p.nlisted, p.nlisted);
+			put_list_label(em, dst, hs, "le", list0 + p.nlisted, p.nlisted);
 			em->psect = grow_raw(em->psect, &em->cappsect, em->npsect,
 			                     sizeof *em->psect, 256);
 			em->psect[em->npsect++] = r->list;
@@ -763,8 +788,6 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	}
 	p.code = matched && (em->part[X_BEFORE].len || em->part[X_AFTER].len ||
 	                     p.has_replace);
-	for (int k = 0; k < 3; k++)
-		add_cfi(em, &em->part[k], &em->phole[k]);
 	store_parts(em, &p);
 	/* about one plan per instruction: room for that many at once (each
 	 * doubling faulted in pages anew), and for some instructions seen in
@@ -1167,59 +1190,6 @@ static long line_delta(struct emitter *em, const char *p, size_t n)
 	return d;
 }
 
-/* Writes part k of x's plan with x's numbers in its holes, and with the
- * CFI lines when cfa. */
-static void put_part(const struct emitter *em, struct altr_buf *out,
-                     const struct expansion *x, int k, bool cfa)
-{
-	const struct plan *p = &em->plans[x->plan];
-	size_t off = p->off, h0 = p->hole0;
-	for (int j = 0; j < k; j++) {
-		off += p->len[j];
-		h0 += p->nholes[j];
-	}
-	const char *t = em->ptext.p + off;
-	size_t at = 0;
-	for (size_t i = 0; i < p->nholes[k]; i++) {
-		const struct hole *h = &em->pholes[h0 + i];
-		if (h->kind == H_CFI && !cfa)
-			continue;
-		altr_buf_put(out, t + at, h->pos - at);
-		at = h->pos + h->len;
-		if (h->kind == H_CFI) {
-			altr_buf_puts(out, "\t.cfi_adjust_cfa_offset ");
-			altr_buf_putl(out, h->delta);
-			altr_buf_putc(out, '\n');
-		} else {
-			altr_buf_putl(out, (long)((h->kind == H_APP ? x->app0 : x->list0) +
-			                          (unsigned long)h->delta));
-		}
-	}
-	altr_buf_put(out, t + at, p->len[k] - at);
-}
-
-/* Writes inserted code (part k of expansion x's plan), adding
- * .cfi_adjust_cfa_offset after each instruction that moves %rsp while the
- * CFA is %rsp-based. */
-static void put_inserted(struct emitter *em, struct altr_buf *out,
-                         const struct expansion *x, int k, bool cfa_rsp)
-{
-	struct plan *p = &em->plans[x->plan];
-	if (!p->len[k])
-		return;
-	put_part(em, out, x, k, cfa_rsp);
-}
-
-/* ------------------------------------------------------------ the output */
-
-static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
-{
-	if (s->kind != STMT_LABEL)
-		altr_buf_putc(out, '\t');
-	altr_buf_put(out, s->text_p, s->text_len);
-	altr_buf_putc(out, '\n');
-}
-
 /* One output line's pieces go straight into the buffer, room for them
  * all made at once (line_room); a number's digits are copied as its
  * whole array, the bytes past them written over by the next piece (room
@@ -1245,6 +1215,67 @@ static void line_done(struct altr_buf *b, char *p)
 }
 
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* Writes part k of x's plan with x's numbers in its holes, and with the
+ * CFI lines when cfa. */
+static void put_part(const struct emitter *em, struct altr_buf *out,
+                     const struct expansion *x, int k, bool cfa)
+{
+	static const char cfi[] = "\t.cfi_adjust_cfa_offset ";
+	const struct plan *p = &em->plans[x->plan];
+	size_t off = p->off, h0 = p->hole0;
+	for (int j = 0; j < k; j++) {
+		off += p->len[j];
+		h0 += p->nholes[j];
+	}
+	const char *t = em->ptext.p + off;
+	/* room for the text and, per hole, a number or a CFI line */
+	char *o = line_room(out, p->len[k] + p->nholes[k] * (sizeof cfi + 24));
+	size_t at = 0;
+	for (size_t i = 0; i < p->nholes[k]; i++) {
+		const struct hole *h = &em->pholes[h0 + i];
+		if (h->kind == H_CFI && !cfa)
+			continue;
+		memcpy(o, t + at, h->pos - at);
+		o += h->pos - at;
+		at = h->pos + h->len;
+		if (h->kind == H_CFI) {
+			o = PUT_LIT(o, cfi);
+			if (h->delta < 0)
+				*o++ = '-';
+			o = altr_put_ulong(o, h->delta < 0 ? 0ul - (unsigned long)h->delta
+			                                   : (unsigned long)h->delta);
+			*o++ = '\n';
+		} else {
+			o = altr_put_ulong(o, (h->kind == H_APP ? x->app0 : x->list0) +
+			                      (unsigned long)h->delta);
+		}
+	}
+	memcpy(o, t + at, p->len[k] - at);
+	line_done(out, o + p->len[k] - at);
+}
+
+/* Writes inserted code (part k of expansion x's plan), adding
+ * .cfi_adjust_cfa_offset after each instruction that moves %rsp while the
+ * CFA is %rsp-based. */
+static void put_inserted(struct emitter *em, struct altr_buf *out,
+                         const struct expansion *x, int k, bool cfa_rsp)
+{
+	struct plan *p = &em->plans[x->plan];
+	if (!p->len[k])
+		return;
+	put_part(em, out, x, k, cfa_rsp);
+}
+
+/* ------------------------------------------------------------ the output */
+
+static void put_stmt(struct altr_buf *out, const struct altr_stmt *s)
+{
+	if (s->kind != STMT_LABEL)
+		altr_buf_putc(out, '\t');
+	altr_buf_put(out, s->text_p, s->text_len);
+	altr_buf_putc(out, '\n');
+}
 
 static void dec_inc(struct dec *c)
 {
@@ -1667,6 +1698,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	for (size_t i = 0; i < em.captm; i++) {
 		free(em.tm[i].p);
 		free(em.tm[i].names);
+		free(em.tm[i].lstate);
+		free(em.tm[i].ldelta);
 	}
 	free(em.tm);
 	free(em.shapes);

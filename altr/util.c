@@ -82,48 +82,16 @@ void altr_buf_puts(struct altr_buf *b, const char *s)
 	altr_buf_put(b, s, strlen(s));
 }
 
-/* Two digits at a time, straight into the buffer: the emitter writes
- * hundreds of thousands of label numbers. */
 void altr_buf_putl(struct altr_buf *b, long v)
 {
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-	/* the number of digits from the number of bits, a compare to settle
-	 * it (a division a digit was most of the time here) */
-	static const unsigned long tens[20] = {
-		1ul, 10ul, 100ul, 1000ul, 10000ul, 100000ul, 1000000ul,
-		10000000ul, 100000000ul, 1000000000ul, 10000000000ul,
-		100000000000ul, 1000000000000ul, 10000000000000ul,
-		100000000000000ul, 1000000000000000ul, 10000000000000000ul,
-		100000000000000000ul, 1000000000000000000ul,
-		10000000000000000000ul,
-	};
-	unsigned bits = 64 - (unsigned)__builtin_clzl(u | 1);
-	unsigned t = (bits * 1233) >> 12; /* bits * log10(2): the digits
-	                                     after the first, or one more */
-	size_t n = t + 1 - ((u | 1) < tens[t]) + (v < 0);
-	if (b->len + n + 1 > b->cap)
-		altr_buf_grow(b, n);
-	char *p = b->p + b->len + n;
-	b->len += n;
-	*p = 0;
-	while (u >= 100) {
-		unsigned d = (unsigned)(u % 100) * 2;
-		u /= 100;
-		*--p = pairs[d + 1];
-		*--p = pairs[d];
-	}
-	if (u >= 10) {
-		*--p = pairs[u * 2 + 1];
-		*--p = pairs[u * 2];
-	} else {
-		*--p = (char)('0' + u);
-	}
+	if (b->len + 22 > b->cap)
+		altr_buf_grow(b, 21);
+	char *p = b->p + b->len;
 	if (v < 0)
-		*--p = '-';
+		*p++ = '-';
+	p = altr_put_ulong(p, v < 0 ? 0ul - (unsigned long)v : (unsigned long)v);
+	b->len = (size_t)(p - b->p);
+	*p = 0;
 }
 
 void altr_buf_printf(struct altr_buf *b, const char *fmt, ...)
