@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "layout.h"
 #include "rdb.h"
 
 extern char **environ;
@@ -108,6 +109,13 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 		a[n++] = "-iex";
 		a[n++] = "set print thread-events off";
 	}
+	/* attached: the program, waiting in rdb_gdb_wait, may go on when
+	 * gdb's user says so, or at once should gdb end */
+	static char attached[64];
+	snprintf(attached, sizeof attached, "set var *(long *)%#llx = 1",
+	         (unsigned long long)RDB_STATE_ADDR + RDB_STATE_GDB_IN);
+	a[n++] = "-ex";
+	a[n++] = attached;
 	if (script) {
 		a[n++] = "-batch";
 		a[n++] = "-x";

@@ -29,6 +29,15 @@
  *   here, step by step, to the instruction after the jne, and gdb sees one
  *   step that did not leave the line.
  *
+ * - pushf under a single step saves the trap flag gdb set, and after a
+ *   step of popf the kernel takes the trap flag for the program's own (it
+ *   stops marking it as the debugger's, for good): once gdb let it run,
+ *   the program would trap after every instruction.  The runtime and the
+ *   flag-saving hooks use pushf/popf (glibc's code hardly does).  Here the
+ *   saved image loses the trap flag (after a step of pushf, before one of
+ *   popf), and a trap flag the kernel shows (it hides its own) is cleared
+ *   before the tracee is let run (PTRACE_CONT, PTRACE_SYSCALL).
+ *
  * Only libc's ptrace, waitpid and wait4 are wrapped; gdb's other calls go
  * straight through. */
 #ifndef _GNU_SOURCE
@@ -71,6 +80,7 @@ enum { NTRACEES = 64 };
 static struct resume {
 	pid_t pid;
 	int req;
+	int pushf;           /* a step of pushf: clean the image it saves */
 	uint64_t stub, back; /* a step into a check's out-of-line part: where
 	                        it starts and where it jumps back to, else 0 */
 } resumed[NTRACEES];
@@ -145,15 +155,64 @@ static int check_jne(pid_t pid, uint64_t pc, uint64_t *stub)
 	return 0;
 }
 
+/* The opcode at pc past operand-size and REX prefixes, or -1. */
+static int opcode_at(pid_t pid, uint64_t pc)
+{
+	unsigned char b[4];
+	if (peek(pid, pc, b, sizeof b))
+		return -1;
+	size_t i = 0;
+	while (i < sizeof b - 1 && (b[i] == 0x66 || (b[i] & 0xf0) == 0x40))
+		i++;
+	return b[i];
+}
+
+/* Clears the trap flag in the flags image at the tracee's %rsp. */
+static void clean_flags_image(pid_t pid)
+{
+	struct user_regs_struct r;
+	if (real_ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
+		return;
+	errno = 0;
+	long w = real_ptrace(PTRACE_PEEKDATA, pid, (void *)r.rsp, 0);
+	if (!errno && (w & 0x100))
+		real_ptrace(PTRACE_POKEDATA, pid, (void *)r.rsp, (void *)(w & ~0x100L));
+}
+
 static void note_resume(pid_t pid, int req)
 {
 	struct resume *r = resume_of(pid, 1);
 	r->req = req;
 	r->stub = r->back = 0;
+	r->pushf = 0;
 	struct user_regs_struct regs;
-	if (req == PTRACE_SINGLESTEP && real_ptrace(PTRACE_GETREGS, pid, 0, &regs) == 0 &&
-	    regs.gs_base == (unsigned long)-RDB_S_OFFSET && check_jne(pid, regs.rip, &r->stub))
+	if (req != PTRACE_SINGLESTEP || real_ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
+		return;
+	if (regs.gs_base == (unsigned long)-RDB_S_OFFSET && check_jne(pid, regs.rip, &r->stub))
 		r->back = regs.rip + 6;
+	int op = opcode_at(pid, regs.rip);
+	if (op == 0x9d) /* popf */
+		clean_flags_image(pid);
+	r->pushf = op == 0x9c;
+}
+
+/* Before the tracee runs freely: a trap flag left by a step of popf. */
+static void clear_trap_flag(pid_t pid)
+{
+	struct user_regs_struct r;
+	if (real_ptrace(PTRACE_GETREGS, pid, 0, &r) == 0 && (r.eflags & 0x100))
+		real_ptrace(PTRACE_POKEUSER, pid, (void *)offsetof(struct user_regs_struct, eflags),
+		            (void *)(r.eflags & ~0x100ull));
+}
+
+/* After a stop: a step of pushf saved the trap flag. */
+static void after_step(pid_t pid, int st)
+{
+	struct resume *r = resume_of(pid, 0);
+	if (r && r->pushf && WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)
+		clean_flags_image(pid);
+	if (r)
+		r->pushf = 0;
 }
 
 /* Write the registers in *want that differ from the tracee's, one by
@@ -189,7 +248,15 @@ long ptrace(enum __ptrace_request req, ...)
 	void *addr = va_arg(ap, void *);
 	void *data = va_arg(ap, void *);
 	va_end(ap);
+	long r;
 	switch ((int)req) {
+	case PTRACE_GETREGS:
+		/* the trap flag a step of popf left is gdb's, not the
+		 * program's: shown as the kernel shows its own, not at all */
+		r = real_ptrace(req, pid, addr, data);
+		if (r == 0 && data)
+			((struct user_regs_struct *)data)->eflags &= ~0x100ull;
+		return r;
 	case PTRACE_SETREGS:
 		return set_regs(pid, data);
 	case PTRACE_SETREGSET:
@@ -198,8 +265,11 @@ long ptrace(enum __ptrace_request req, ...)
 			return set_regs(pid, ((struct iovec *)data)->iov_base);
 		break;
 	case PTRACE_CONT:
-	case PTRACE_SINGLESTEP:
 	case PTRACE_SYSCALL:
+		clear_trap_flag(pid);
+		note_resume(pid, (int)req);
+		break;
+	case PTRACE_SINGLESTEP:
 		note_resume(pid, (int)req);
 		break;
 	}
@@ -283,6 +353,7 @@ static int step_over_check(pid_t pid)
 		return -1;
 	int st = -1;
 	long sig = SIGSEGV;
+	clear_trap_flag(pid);
 	while (real_ptrace(PTRACE_CONT, pid, 0, (void *)sig) == 0 &&
 	       real_wait4()(pid, &st, __WALL, 0) == pid && sic_stop(pid, st))
 		sig = SIGSEGV; /* the handler's own checks (a program handler's) */
@@ -305,6 +376,8 @@ pid_t wait4(pid_t want, int *status, int options, struct rusage *ru)
 	for (;;) {
 		int st = 0;
 		pid_t p = real_wait4()(want, &st, options, ru);
+		if (p > 0)
+			after_step(p, st);
 		if (p > 0 && !sic_stop(p, st))
 			st = step_through_stub(p, st);
 		if (p > 0 && sic_stop(p, st) && last_resume(p) == PTRACE_SINGLESTEP) {
@@ -315,6 +388,8 @@ pid_t wait4(pid_t want, int *status, int options, struct rusage *ru)
 				return p;
 			}
 		}
+		if (p > 0 && sic_stop(p, st) && last_resume(p) != PTRACE_SINGLESTEP)
+			clear_trap_flag(p);
 		if (p <= 0 || !sic_stop(p, st) ||
 		    real_ptrace(last_resume(p), p, 0, (void *)(uintptr_t)SIGSEGV) < 0) {
 			if (status)

@@ -48,6 +48,7 @@
 #define RDB_STATE_SAVED_HI 72
 #define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
 #define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
+#define RDB_STATE_GDB_IN 96     /* int: gdb has attached (rdb gdb.c sets it) */
 
 /* A stack switch (hooks.S __rdb_stack_switch) marks this much of the new
  * stack, from the new %rsp up, read. */

@@ -108,6 +108,7 @@ struct rdb_state {
 	uintptr_t dead_lo, dead_cut; /* RDB_STATE_DEAD_LO/CUT: the dead window
 	                        below it (interval.c dead_stack) ends at dead_cut:
 	                        another stack a switch went to lies above */
+	long gdb_in;         /* RDB_STATE_GDB_IN: rdb --gdb's gdb has attached */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
 	                         interrupted */
@@ -269,6 +270,8 @@ _Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_L
                    __builtin_offsetof(struct rdb_state, dead_lo) == RDB_STATE_DEAD_LO &&
                    __builtin_offsetof(struct rdb_state, dead_cut) == RDB_STATE_DEAD_CUT,
                "layout.h RDB_STATE_MAIN_LO .. DEAD_CUT");
+_Static_assert(__builtin_offsetof(struct rdb_state, gdb_in) == RDB_STATE_GDB_IN,
+               "layout.h RDB_STATE_GDB_IN");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 

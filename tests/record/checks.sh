@@ -521,6 +521,32 @@ gdb)
 	hits=$(grep -c "^Breakpoint 1, main" r3.out)
 	[ "$hits" -ge 40 ] || { cat r3.out; fail "stepping reached only $hits iterations"; }
 	expect r3.out "^gdb: i $((hits - 1))\$"
+	# ... and while recording (the snapshot children are untraced: a step
+	# that meets a boundary ended at their clone)
+	"$RDB" record --every-sic 40 --gdb-batch steps.gdb -o s2 -- ./prog 1 3000 > r4.out 2>&1 ||
+		{ cat r4.out; fail "record --gdb (steps)"; }
+	gdb_ok r4.out
+	! grep -v "rdb_gdb_wait" r4.out | grep -q "runtime/\|rdb_\|snap_" ||
+		{ cat r4.out; fail "a step of gdb's stopped in the runtime while recording"; }
+	hits=$(grep -c "^Breakpoint 1, main" r4.out)
+	expect r4.out "^gdb: i $((hits - 1))\$"
+	# a software watchpoint steps through the runtime's pushf/popf: the
+	# trap flag must not stay set (the program then died of SIGTRAP); a
+	# bare line number is the program's file, not the runtime's
+	# (from round 2's checkpoint to round 3's table[5]: poke's syscalls)
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'set can-use-hw-watchpoints 0' \
+		'break checkpoint if round == 2' continue \
+		'watch table[5]' continue delete continue > soft.gdb
+	"$RDB" replay --gdb-batch soft.gdb t > r5.out 2>&1 || { cat r5.out; fail "replay --gdb (soft watch)"; }
+	gdb_ok r5.out
+	! grep -q SIGTRAP r5.out || { cat r5.out; fail "soft watchpoint: SIGTRAP"; }
+	expect r5.out "^Breakpoint 1, checkpoint "
+	expect r5.out "New value = "
+	expect r5.out "^last "
+	# gdb gone at its first stop: the program goes on at once
+	echo quit > quit.gdb
+	"$RDB" replay --gdb-batch quit.gdb t > r6.out 2>&1 || { cat r6.out; fail "replay --gdb, gdb quits at once"; }
+	expect r6.out "^last "
 	;;
 green-threads)
 	# Threads that switch stacks with longjmp (green: from inside a signal

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		if (r == 3)
 			poke();
 		for (int i = 0; i < steps; i++) {
-			table[i & 4095] += h;
+			table[i & 4095] += h + (unsigned long)i;
 			h = mix(h, table[(i * 7) & 4095]);
 		}
 		checkpoint(r, h);
