@@ -5,7 +5,8 @@
  * changed instruction is written one statement per line, with the inserted
  * code placed immediately before (after) the instruction: a .loc or label
  * that precedes the instruction therefore precedes the whole group, so gdb
- * steps over it as one line and jumps to the label run the hook.  Each
+ * steps over it as one line and jumps to the label run the hook (but for
+ * labels of #APP code that nothing branches to: labels_to_defer).  Each
  * group (before code, instruction or replacement, after code) is bracketed
  * by labels and listed in the .rdb_iot section (docs/iot.md), and inserted
  * code that moves %rsp gets .cfi_adjust_cfa_offset while the CFA is

@@ -1,6 +1,7 @@
 /* checks.sh snapfail: the runtime's fork of an interval snapshot fails
  * (a seccomp filter, installed with a raw syscall the runtime does not
- * see, makes clone with flags 0, the snapshot's, fail with EAGAIN).  The
+ * see, makes clone with flags CLONE_UNTRACED only, the snapshot's, fail
+ * with EAGAIN).  The
  * interval that just ended keeps its values, the rest of the run is one
  * interval, and the signals after it (SIGPROF, at SIC checks) carry the
  * counts replay reaches them at. */
@@ -42,7 +43,7 @@ int main(void)
 		{LD_ABS, 0, 0, 0},                  /* nr */
 		{JEQ, 0, 5, 56},                    /* clone, else allow */
 		{LD_ABS, 0, 0, 16},                 /* flags, low half */
-		{JEQ, 0, 3, 0},
+		{JEQ, 0, 3, 0x00800000},            /* CLONE_UNTRACED */
 		{LD_ABS, 0, 0, 20},                 /* high half */
 		{JEQ, 0, 1, 0},
 		{RET, 0, 0, 0x00050000u | 11},      /* SECCOMP_RET_ERRNO | EAGAIN */
