@@ -1,6 +1,6 @@
 /* gdbshim.c: librdb-gdb.so, preloaded into gdb by `rdb gdb` and
  * `rdb record|replay --gdb`, so that gdb can debug a program built with
- * rdb-cc.  Two things stand in gdb's way there:
+ * rdb-cc.  What stands in gdb's way there, and what is done about it:
  *
  * - The hooks address the S plane through %gs, whose base is a kernel-half
  *   address (docs/hooks.md).  The kernel refuses such a gs_base in
@@ -371,31 +371,39 @@ static int step_over_check(pid_t pid)
 	return st;
 }
 
+static pid_t report(int *status, int st, pid_t p)
+{
+	if (status)
+		*status = st;
+	return p;
+}
+
 pid_t wait4(pid_t want, int *status, int options, struct rusage *ru)
 {
 	for (;;) {
 		int st = 0;
 		pid_t p = real_wait4()(want, &st, options, ru);
-		if (p > 0)
-			after_step(p, st);
-		if (p > 0 && !sic_stop(p, st))
-			st = step_through_stub(p, st);
-		if (p > 0 && sic_stop(p, st) && last_resume(p) == PTRACE_SINGLESTEP) {
+		if (p <= 0)
+			return report(status, st, p);
+		after_step(p, st);
+		int sic = sic_stop(p, st);
+		if (!sic) {
+			int st2 = step_through_stub(p, st);
+			if (st2 == st || !sic_stop(p, st2))
+				return report(status, st2, p);
+			st = st2;
+		}
+		/* the SIC's stop: not gdb's to see */
+		int req = last_resume(p);
+		if (req == PTRACE_SINGLESTEP) {
 			int s2 = step_over_check(p);
-			if (s2 != -1) {
-				if (status)
-					*status = s2;
-				return p;
-			}
-		}
-		if (p > 0 && sic_stop(p, st) && last_resume(p) != PTRACE_SINGLESTEP)
+			if (s2 != -1)
+				return report(status, s2, p);
+		} else {
 			clear_trap_flag(p);
-		if (p <= 0 || !sic_stop(p, st) ||
-		    real_ptrace(last_resume(p), p, 0, (void *)(uintptr_t)SIGSEGV) < 0) {
-			if (status)
-				*status = st;
-			return p;
 		}
+		if (real_ptrace(req, p, 0, (void *)(uintptr_t)SIGSEGV) < 0)
+			return report(status, st, p);
 	}
 }
 
