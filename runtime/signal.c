@@ -537,6 +537,20 @@ static void unshadow_fault_addr(int sig, void *si, void *uc)
 		*addr += plane == 'S' ? RDB_S_OFFSET : RDB_R_OFFSET;
 }
 
+/* A read hook with a check leaves the flags of an equal compare, and a
+ * replay without hooks has cmp %r13, %r13 in its place (unhook.c), but
+ * the hook's own compare of the R bytes may fault first (an address
+ * outside the planes: a null pointer) with the flags the code before
+ * left: the handler gets those of the equal compare, as in that replay
+ * (tests/record/progs/fault-flags.c).  The hook sets no flags before
+ * its compare: one instruction less in every checked read. */
+static void check_hook_flags(int sig, int code, void *uc)
+{
+	uint64_t pc = gregs(uc)[REG_RIP];
+	if (sync_signal(sig, code) && rdb_iot_insn(pc) != pc && rdb_in_check_hook(pc))
+		gregs(uc)[REG_EFL] = (gregs(uc)[REG_EFL] & ~0x8d5ull) | 0x44; /* ZF PF */
+}
+
 /* Killed by sig (not a fault that comes again), as without rdb: the
  * termination callbacks, then sig with the default action, the only
  * signal unblocked when the delivery returns. */
@@ -830,6 +844,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		install(sig);
 	}
 	unshadow_fault_addr(sig, si, uc);
+	check_hook_flags(sig, code, uc);
 	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
 	uint64_t hm = handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig));
 	/* What the handler's return restores (rdb_handler_done); the frame

@@ -152,7 +152,7 @@ static size_t absorb(const struct listed *b, const struct listed *e)
 	return n;
 }
 
-/* A read hook with a check (14 to 22 bytes) becomes cmp %r13, %r13, the
+/* A read hook with a check (10 to 19 bytes) becomes cmp %r13, %r13, the
  * flags it leaves: one instruction, with CS overrides in front (64-bit
  * mode ignores them) up to 15 bytes, and the bytes beyond those CS
  * overrides of the program's instruction after it, as absorb() makes them,
@@ -254,6 +254,16 @@ uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi)
 		if (b->len && at(b) >= lo && at(b) + b->len <= hi && at(b) + b->len > end)
 			end = at(b) + b->len;
 	return end;
+}
+
+/* Whether pc is in a read hook with a check (one still there, or the
+ * cmp %r13, %r13 and prefixes a replay made of it). */
+int rdb_in_check_hook(uintptr_t pc)
+{
+	for (const struct listed *b = __start_rdb_hooks_rc; b < __stop_rdb_hooks_rc; b++)
+		if (b->len && pc - at(b) < b->len)
+			return 1;
+	return 0;
 }
 
 /* A fault in a hook's store names the shadow byte, not the program's:

@@ -34,7 +34,6 @@ f:
 f:
 	.cfi_startproc
 .Laltr_lb0:
-	cmp %r13, %r13
 	cmpl %r13d, 8(%rdi,%r14)
 	jne .Laltr1_0
 	.Laltr1_1:
@@ -47,7 +46,6 @@ f:
 .Laltr_le0:
 	movl	8(%rdi), %eax
 .Laltr_lb1:
-	cmp %r13, %r13
 	lea (%rdi,%rsi,8), %r12
 	cmpq %r13, (%r12,%r14)
 	jne .Laltr2_0

@@ -21,7 +21,6 @@ f:
 	.type	f, @function
 f:
 .Laltr_lb0:
-	cmp %r13, %r13
 	cmpl %r13d, 8(%rdi,%r14)
 	jne .Laltr1_0
 	.Laltr1_1:
@@ -34,7 +33,6 @@ f:
 .Laltr_le0:
 	movl	8(%rdi), %eax
 .Laltr_lb1:
-	cmp %r13, %r13
 	cmpl %r13d, 8(%rdi,%r14)
 	jne .Laltr2_0
 	.Laltr2_1:
@@ -47,7 +45,6 @@ f:
 .Laltr_le1:
 	movl	8(%rdi), %eax
 .Laltr_lb2:
-	cmp %r13, %r13
 	cmpl %r13d, 0(%rsi,%r14)
 	jne .Laltr3_0
 	.Laltr3_1:

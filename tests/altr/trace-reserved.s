@@ -23,7 +23,6 @@ g:
 	mov %rsi, %r14
 	movq %r15, %rax
 .Laltr_lb0:
-	cmp %r13, %r13
 	cmpq %r13, 0(%rdi,%r14)
 	jne .Laltr7_0
 	.Laltr7_1:

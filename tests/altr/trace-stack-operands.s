@@ -16,7 +16,6 @@ h:
 	.text
 h:
 .Laltr_lb0:
-	cmp %r13, %r13
 	cmpq %r13, 8(%rax,%r14)
 	jne .Laltr1_0
 	.Laltr1_1:
@@ -35,7 +34,6 @@ h:
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
 .Laltr_lb2:
-	cmp %r13, %r13
 	cmpq %r13, 24(%rcx,%r14)
 	jne .Laltr4_0
 	.Laltr4_1:

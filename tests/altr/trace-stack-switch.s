@@ -21,7 +21,6 @@ f:
 	movq 48(%rdi), %r12
 	call __rdb_stack_switch
 .Laltr_lb0:
-	cmp %r13, %r13
 	cmpq %r13, 48(%rdi,%r14)
 	jne .Laltr2_0
 	.Laltr2_1:

@@ -3,10 +3,10 @@
  * planes: it faults in the read hook's compare) and from a PROT_NONE page
  * (it faults in the program's instruction, after the hook), with the flags
  * an unequal compare left just before.  A read hook with a check leaves
- * the flags of an equal compare, and sets them before the compare that may
- * fault; a replay without hooks has cmp %r13, %r13 in its place
- * (docs/hooks.md): the handler must see the same in both (checks.sh
- * unhook).  Without rdb it sees the cmpl's. */
+ * the flags of an equal compare, and the runtime gives a handler those
+ * when the hook's compare faults; a replay without hooks has cmp %r13,
+ * %r13 in its place (docs/hooks.md): the handler must see the same in
+ * both (checks.sh unhook).  Without rdb it sees the cmpl's. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
