@@ -6,6 +6,7 @@
  * keeps the instrumentation's own stops from it). */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,6 @@
 
 #include "layout.h"
 #include "rdb.h"
-
-extern char **environ;
 
 /* librdb-gdb.so: next to rdb in the build folder, PREFIX/lib/rdb when
  * installed. */
@@ -99,6 +98,12 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 		rdb_fatal("fork: %s", strerror(errno));
 	if (g > 0)
 		return g;
+	/* rdb ignores these (the program's to handle); an ignored signal
+	 * stays ignored across exec, and ^C is how gdb's user stops the
+	 * program */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	char *a[20];
 	int n = common_args(a, 0);
 	if (recording) {
