@@ -37,30 +37,13 @@ static char *shim_path(void)
 	          "build it (cmake --build BUILD) or install rdb again", self, self);
 }
 
-/* Whether gdb is in PATH: checked before the program starts, which would
- * otherwise wait a minute for a debugger that never comes. */
-static int gdb_in_path(void)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	char buf[PATH_MAX];
-	while (*path) {
-		const char *e = strchr(path, ':');
-		size_t n = e ? (size_t)(e - path) : strlen(path);
-		snprintf(buf, sizeof buf, "%.*s/gdb", (int)n, n ? path : ".");
-		if (access(buf, X_OK) == 0)
-			return 1;
-		path += n + (e != NULL);
-	}
-	return 0;
-}
-
 void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
-	if (!gdb_in_path())
+	char *gdb = rdb_in_path("gdb");
+	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
+	free(gdb);
 	if (script && access(script, R_OK))
 		rdb_fatal("--gdb-batch %s: %s", script, strerror(errno));
 }
@@ -93,6 +76,7 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 {
 	static char pidbuf[24];
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
+	rdb_no_progress = 1; /* gdb has the terminal */
 	pid_t g = fork();
 	if (g < 0)
 		rdb_fatal("fork: %s", strerror(errno));
@@ -172,11 +156,10 @@ int rdb_cmd_gdb(int argc, char **argv)
 	exec_gdb(a);
 }
 
-int rdb_gdb_reap(pid_t g)
+void rdb_gdb_reap(pid_t g)
 {
 	int st;
 	while (waitpid(g, &st, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid (gdb): %s", strerror(errno));
-	return st;
 }

@@ -156,6 +156,10 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
 
+/* ---- run.c: shared -------------------------------------------------- */
+/* The real path of the executable named prog (no '/') in PATH, or NULL. */
+char *rdb_in_path(const char *prog);
+
 /* ---- gdb.c ------------------------------------------------------------ */
 int rdb_cmd_gdb(int argc, char **argv);
 /* Starts gdb attached to pid (exe: its executable), which waits for it
@@ -164,7 +168,7 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 /* Dies with a clear message unless gdb, the shim and script (NULL: none)
  * are there: before the program starts. */
 void rdb_gdb_check(const char *script);
-/* Waits for gdb to end; its wait status. */
-int rdb_gdb_reap(pid_t gdb);
+/* Waits for gdb to end. */
+void rdb_gdb_reap(pid_t gdb);
 
 #endif

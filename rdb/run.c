@@ -28,14 +28,9 @@ extern char **environ;
 
 /* ---- shared ----------------------------------------------------------- */
 
-static char *find_prog(const char *prog)
+char *rdb_in_path(const char *prog)
 {
 	char buf[PATH_MAX];
-	if (strchr(prog, '/')) {
-		if (!realpath(prog, buf))
-			rdb_fatal("%s: %s", prog, strerror(errno));
-		return rdb_xstrdup(buf);
-	}
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
@@ -48,7 +43,21 @@ static char *find_prog(const char *prog)
 			return rdb_xstrdup(real);
 		path += n + (e != NULL);
 	}
-	rdb_fatal("%s: not found in PATH", prog);
+	return NULL;
+}
+
+static char *find_prog(const char *prog)
+{
+	char buf[PATH_MAX];
+	if (strchr(prog, '/')) {
+		if (!realpath(prog, buf))
+			rdb_fatal("%s: %s", prog, strerror(errno));
+		return rdb_xstrdup(buf);
+	}
+	char *exe = rdb_in_path(prog);
+	if (!exe)
+		rdb_fatal("%s: not found in PATH", prog);
+	return exe;
 }
 
 /* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
@@ -91,6 +100,16 @@ static int opt_arg(int argc, char **argv, int *i, const char *name, const char *
 		rdb_fatal("%s needs a value", a);
 	*val = argv[++*i];
 	return 1;
+}
+
+/* --gdb and --gdb-batch FILE, of record and replay: 1 when argv[*i] is one. */
+static int gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script)
+{
+	if (!strcmp(argv[*i], "--gdb"))
+		return *gdb = 1;
+	if (!opt_arg(argc, argv, i, "--gdb-batch", NULL, script))
+		return 0;
+	return *gdb = 1;
 }
 
 static uint64_t parse_count(const char *opt, const char *s)
@@ -282,10 +301,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
-		else if (!strcmp(argv[i], "--gdb"))
-			o->gdb = 1;
-		else if (opt_arg(argc, argv, &i, "--gdb-batch", NULL, &v))
-			o->gdb = 1, o->gdb_script = v;
+		else if (gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
+			;
 		else if (argv[i][0] == '-') {
 			rdb_warn("record: unknown option '%s'", argv[i]);
 			record_usage(stderr);
@@ -667,11 +684,7 @@ int rdb_cmd_record(int argc, char **argv)
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
 	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
 	send_all(sv[0], &hello, sizeof hello);
-	pid_t gdb = -1;
-	if (o.gdb) {
-		rdb_no_progress = 1;
-		gdb = rdb_gdb_attach(pid, exe, o.gdb_script, 1);
-	}
+	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script, 1) : -1;
 
 	struct recorder rc;
 	memset(&rc, 0, sizeof rc);
@@ -748,10 +761,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_VERIFY;
 		else if (!strcmp(argv[i], "--verify-full"))
 			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
-		else if (!strcmp(argv[i], "--gdb"))
-			o->gdb = 1;
-		else if (opt_arg(argc, argv, &i, "--gdb-batch", NULL, &v))
-			o->gdb = 1, o->gdb_script = v;
+		else if (gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
+			;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
 		else if (opt_arg(argc, argv, &i, "--to", NULL, &v)) {
@@ -914,12 +925,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	}
 	close(sv[1]);
 	int fd = sv[0];
-	pid_t gdb = -1;
 	int hello_failed = send_hello(fd, &h, o);
-	if (o->gdb && !hello_failed) {
-		rdb_no_progress = 1;
-		gdb = rdb_gdb_attach(pid, h.exe, o->gdb_script, 0);
-	}
+	pid_t gdb = o->gdb && !hello_failed ? rdb_gdb_attach(pid, h.exe, o->gdb_script, 0) : -1;
 	int end = hello_failed ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
 	if (o->watch)
