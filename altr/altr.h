@@ -40,6 +40,13 @@ char *altr_xstrndup(const char *s, size_t n);
 char *altr_strdup_str(struct altr_str s);
 bool altr_str_eq(struct altr_str s, const char *lit);
 bool altr_str_starts(struct altr_str s, const char *lit);
+/* A character of a symbol name after its first (gas: letters, digits,
+ * _ . $). */
+static inline bool altr_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$';
+}
 /* Makes room for n more bytes and the NUL (the slow path of the puts). */
 void altr_buf_grow(struct altr_buf *b, size_t n);
 void altr_buf_puts(struct altr_buf *b, const char *s);

@@ -1349,12 +1349,6 @@ static void put_insn_rest(struct emitter *em, struct altr_buf *out, const struct
 	put_group_end(em, out, x);
 }
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '$';
-}
-
 /* Directives that name a symbol without using its address. */
 static bool symbol_attribute(struct altr_str n)
 {
@@ -1401,12 +1395,12 @@ static bool label_used(const struct altr_unit *u, struct altr_str name)
 		for (const char *p = t; p + name.len <= e; p++) {
 			if (*p == '"' && (p == t || p[-1] != '\\'))
 				quoted = !quoted;
-			if (quoted || memcmp(p, name.p, name.len) || (p > t && ident_char(p[-1])))
+			if (quoted || memcmp(p, name.p, name.len) || (p > t && altr_name_char(p[-1])))
 				continue;
 			const char *q = p + name.len;
 			if (numeric ? q < e && (*q == 'b' || *q == 'f') &&
-			                  (q + 1 == e || !ident_char(q[1]))
-			            : q == e || !ident_char(*q))
+			                  (q + 1 == e || !altr_name_char(q[1]))
+			            : q == e || !altr_name_char(*q))
 				return true;
 		}
 	}
@@ -1429,9 +1423,8 @@ static int labels_to_defer(struct emitter *em, int k, int end)
 		j++;
 	if (j == k || j >= end || u->stmts[j].kind != STMT_INSN)
 		return -1;
-	size_t cur = em->xcur;
+	/* (asking ahead is fine: statements k..j-1, labels, have none) */
 	struct expansion *x = exp_of(em, j);
-	em->xcur = cur;
 	if (!x || !em->plans[x->plan].len[X_BEFORE])
 		return -1;
 	for (int m = k; m < j; m++)

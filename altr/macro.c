@@ -82,10 +82,6 @@ static bool name_begin(char c)
 	       c == '.';
 }
 
-static bool name_part(char c)
-{
-	return name_begin(c) || (c >= '0' && c <= '9') || c == '$';
-}
 
 static bool blank(char c)
 {
@@ -103,7 +99,7 @@ static size_t skip_white(const char *p, size_t i, size_t n)
 static size_t token(const char *p, size_t i, size_t n)
 {
 	if (i < n && name_begin(p[i]))
-		for (i++; i < n && name_part(p[i]); i++)
+		for (i++; i < n && altr_name_char(p[i]); i++)
 			;
 	return i;
 }
@@ -180,7 +176,7 @@ static size_t label_len(const char *t, size_t n)
 		while (i < n && t[i] >= '0' && t[i] <= '9')
 			i++;
 	} else if (name_begin(t[0]) || t[0] == '$') {
-		while (i < n && name_part(t[i]))
+		while (i < n && altr_name_char(t[i]))
 			i++;
 	} else {
 		return 0;
@@ -388,7 +384,7 @@ static long ev_unary(struct ev *e)
 				break;
 			v = v * (unsigned)base + (unsigned)dv;
 		}
-		if ((base != 8 && e->i == d0) || (e->i < e->n && name_part(e->p[e->i])))
+		if ((base != 8 && e->i == d0) || (e->i < e->n && altr_name_char(e->p[e->i])))
 			e->ok = false; /* 1f, 2b, 08: not numbers we know */
 		(void)b;
 		return (long)v;

@@ -225,8 +225,6 @@ static long set_regs(pid_t pid, const struct user_regs_struct *want)
 	const unsigned long *w = (const unsigned long *)want;
 	const unsigned long *n = (const unsigned long *)&now;
 	size_t gs = offsetof(struct user_regs_struct, gs_base) / sizeof *w;
-	/* the segment bases first: a selector written after them would not
-	 * reset them; there are none to write in 64-bit code anyway */
 	for (size_t i = 0; i < sizeof now / sizeof *w; i++) {
 		if (w[i] == n[i])
 			continue;
@@ -325,8 +323,7 @@ static int step_through_stub(pid_t pid, int st)
 	return st;
 }
 
-/* The SIC's check, `movzbl (%r15), %r12d` (runtime/sic.c check_insn). */
-static const unsigned char check_insn[4] = {0x45, 0x0f, 0xb6, 0x27};
+static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 
 #define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
 

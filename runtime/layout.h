@@ -23,6 +23,9 @@
  * RDB_SIC_W counts, when it moves the window on; adding RDB_SIC_W to %r15
  * makes the next check fault (a boundary or signal wanted). */
 #define RDB_SIC_W 0x400000 /* 4 MiB: two huge zero pages */
+/* The check's encoding, movzbl (%r15), %r12d: the runtime (sic.c) and
+ * rdb's gdb shim recognise a faulting check by it. */
+#define RDB_SIC_CHECK_BYTES 0x45, 0x0f, 0xb6, 0x27
 #define RDB_SIC_WIN 0x480000000000
 #define RDB_SIC_END (RDB_SIC_WIN + RDB_SIC_W)
 #define RDB_SIC_GUARD (2 * RDB_SIC_W)

@@ -15,8 +15,7 @@
  * first check at or past a count is the same in record and replay. */
 #include "rt.h"
 
-/* movzbl (%r15), %r12d */
-static const unsigned char check_insn[4] = {0x45, 0x0f, 0xb6, 0x27};
+static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 /* lea 1(%r15), %r15 */
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01};
 
