@@ -173,6 +173,10 @@ struct emitter {
 	struct tmpl *tm;         /* compiled templates, hashed by action */
 	size_t captm;
 	struct cfa_memo *memo;   /* inserted line -> %rsp delta */
+	struct altr_str *gonames; /* label_used: the names statements that may
+	                            go to a label mention, sorted; NULL: not
+	                            made yet (most units never need them) */
+	size_t ngonames;
 	size_t capmemo, nmemo;
 	struct altr_buf memokeys;
 	int ngroups;
@@ -1381,30 +1385,68 @@ static bool may_go_to(const struct altr_stmt *s)
 	return true;
 }
 
-/* Whether a statement of the unit that may go to a label names label
- * name.  A numeric label ("1") is named by any "1b" or "1f". */
-static bool label_used(const struct altr_unit *u, struct altr_str name)
+static int str_order(const void *a, const void *b)
 {
-	bool numeric = name.len && name.p[0] >= '0' && name.p[0] <= '9';
+	const struct altr_str *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->p, y->p, x->len);
+}
+
+/* The symbol-name tokens, outside strings (-g: .string "name"), of the
+ * statements that may go to a label: once for the unit, sorted. */
+static void make_gonames(struct emitter *em)
+{
+	const struct altr_unit *u = em->u;
+	size_t cap = 64;
+	em->gonames = altr_xmalloc(cap * sizeof *em->gonames);
 	for (int i = 0; i < u->nstmts; i++) {
 		const struct altr_stmt *s = &u->stmts[i];
 		if (!may_go_to(s))
 			continue;
 		const char *t = s->text_p, *e = t + s->text_len;
-		bool quoted = false; /* a string's bytes (-g: .string "name") */
-		for (const char *p = t; p + name.len <= e; p++) {
+		bool quoted = false;
+		for (const char *p = t; p < e;) {
 			if (*p == '"' && (p == t || p[-1] != '\\'))
 				quoted = !quoted;
-			if (quoted || memcmp(p, name.p, name.len) || (p > t && altr_name_char(p[-1])))
+			if (quoted || !altr_name_char(*p)) {
+				p++;
 				continue;
-			const char *q = p + name.len;
-			if (numeric ? q < e && (*q == 'b' || *q == 'f') &&
-			                  (q + 1 == e || !altr_name_char(q[1]))
-			            : q == e || !altr_name_char(*q))
-				return true;
+			}
+			const char *q = p;
+			while (q < e && altr_name_char(*q))
+				q++;
+			if (em->ngonames == cap)
+				em->gonames = altr_xrealloc(em->gonames, (cap *= 2) * sizeof *em->gonames);
+			em->gonames[em->ngonames++] = (struct altr_str){p, (size_t)(q - p)};
+			p = q;
 		}
 	}
-	return false;
+	qsort(em->gonames, em->ngonames, sizeof *em->gonames, str_order);
+}
+
+static bool goname(const struct emitter *em, const char *p, size_t len)
+{
+	struct altr_str k = {p, len};
+	return bsearch(&k, em->gonames, em->ngonames, sizeof k, str_order) != NULL;
+}
+
+/* Whether a statement of the unit that may go to a label names label
+ * name.  A numeric label ("1") is named by any "1b" or "1f". */
+static bool label_used(struct emitter *em, struct altr_str name)
+{
+	if (!em->gonames)
+		make_gonames(em);
+	if (!(name.len && name.p[0] >= '0' && name.p[0] <= '9'))
+		return goname(em, name.p, name.len);
+	char *ref = altr_xmalloc(name.len + 1);
+	memcpy(ref, name.p, name.len);
+	ref[name.len] = 'b';
+	bool used = goname(em, ref, name.len + 1);
+	ref[name.len] = 'f';
+	used = used || goname(em, ref, name.len + 1);
+	free(ref);
+	return used;
 }
 
 /* Where labels of hand-written code (#APP) come right before an
@@ -1428,7 +1470,7 @@ static int labels_to_defer(struct emitter *em, int k, int end)
 	if (!x || !em->plans[x->plan].len[X_BEFORE])
 		return -1;
 	for (int m = k; m < j; m++)
-		if (label_used(u, altr_stmt_name(&u->stmts[m])))
+		if (label_used(em, altr_stmt_name(&u->stmts[m])))
 			return -1;
 	return j;
 }
@@ -1698,6 +1740,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	free(em.tm);
 	free(em.shapes);
 	free(em.memo);
+	free(em.gonames);
 	altr_buf_free(&em.memokeys);
 	altr_buf_free(&em.line);
 	free(em.lhole.h);
