@@ -1022,17 +1022,29 @@ static void liveness(struct an *a, int f)
 
 /* ------------------------------------------------------------------ all */
 
+static void analyze(struct altr_unit *u, int **funcp, int **targetp,
+                    size_t nalloc);
+
 void altr_analyze(struct altr_unit *u)
 {
 	size_t n = ((size_t)u->nstmts + 1) * sizeof(int);
-	int *func = altr_big_alloc(n), *target = altr_big_alloc(n);
-	altr_analyze_into(u, func, target);
+	int *func, *target;
+	analyze(u, &func, &target, n);
 	altr_cycles(u, func, target);
 	altr_big_free(target, n);
 	altr_big_free(func, n);
 }
 
 void altr_analyze_into(struct altr_unit *u, int *func, int *target)
+{
+	analyze(u, &func, &target, 0);
+}
+
+/* With nalloc, *funcp and *targetp are allocated here (nalloc bytes
+ * each), after the record array: that fits in the block the reader's memo
+ * table leaves (read_unit), and the two would split it first. */
+static void analyze(struct altr_unit *u, int **funcp, int **targetp,
+                    size_t nalloc)
 {
 	struct an a = {.u = u};
 	free(u->funcs);
@@ -1045,6 +1057,11 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target)
 	size_t nw = ((size_t)u->nstmts + 1) * sizeof *a.work;
 	a.x = altr_big_alloc_raw(nx);
 	a.work = altr_big_alloc_raw(nw);
+	if (nalloc) {
+		*funcp = altr_big_alloc(nalloc);
+		*targetp = altr_big_alloc(nalloc);
+	}
+	int *func = *funcp, *target = *targetp;
 	a.x[u->nstmts] = (struct aux){0};
 	size_t ntc = ((size_t)u->ninsn_ids + 1) * sizeof *a.tcache;
 	a.tcache = altr_big_alloc(ntc);

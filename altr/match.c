@@ -1114,6 +1114,55 @@ struct mgate {
 	const struct altr_expr *e;
 };
 
+/* A mnemonic's mask of the rules that cannot hold for it (bits of
+ * altr_matcher.mnbit), direct-mapped by the mnemonic's bytes (pack is
+ * exact for up to 16 of them). */
+enum { MN_SIZE = 512 };
+struct mnent {
+	uint64_t a, b;
+	uint64_t dead;
+	uint8_t len;
+	bool valid;
+};
+
+/* e's value as far as the mnemonic mn settles it: 1 or 0, or -1 when
+ * other facts decide.  The leaves are pure (captures aside), so when this
+ * gives a value, evaluation in any order gives it too. */
+static int mn_eval(const struct altr_expr *e, const char *mn)
+{
+	int l, r;
+	switch (e->op) {
+	case EX_TRUE:
+		return 1;
+	case EX_NOT:
+		l = mn_eval(e->l, mn);
+		return l < 0 ? l : !l;
+	case EX_AND:
+		if ((l = mn_eval(e->l, mn)) == 0 || (r = mn_eval(e->r, mn)) == 0)
+			return 0;
+		return l == 1 && r == 1 ? 1 : -1;
+	case EX_OR:
+		if ((l = mn_eval(e->l, mn)) == 1 || (r = mn_eval(e->r, mn)) == 1)
+			return 1;
+		return l == 0 && r == 0 ? 0 : -1;
+	case EX_MATCH:
+		if (e->subj != SUBJ_MNEM)
+			return -1;
+		return (regexec(&e->re, mn, 0, NULL, 0) == 0) != e->negate;
+	default:
+		return -1;
+	}
+}
+
+static bool tests_mnemonic(const struct altr_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->op == EX_MATCH)
+		return e->subj == SUBJ_MNEM;
+	return tests_mnemonic(e->l) || tests_mnemonic(e->r);
+}
+
 struct altr_matcher {
 	struct mtest *t;
 	int n, cap;
@@ -1126,7 +1175,36 @@ struct altr_matcher {
 	                              the matching's own time, for the rules
 	                              that do not apply) */
 	int capgi;
+	/* Rules whose outcome may be settled by the mnemonic alone (a rule
+	 * for rdrand fails for every other instruction): by entry, a bit of
+	 * the mask mn_dead works out once per mnemonic, or -1 */
+	int8_t *mnbit;
+	int capmn, nmn;
+	const struct altr_expr *mnexpr[64];
+	struct mnent *mncache;     /* MN_SIZE, direct-mapped */
 };
+
+/* The entries' bits that mnemonic mn settles as false. */
+static uint64_t mn_dead(const struct altr_matcher *m, struct altr_str mn)
+{
+	if (!mn.len || mn.len > 16)
+		return 0;
+	uint64_t a, b;
+	pack(mn, &a, &b);
+	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ mn.len;
+	struct mnent *c = &m->mncache[(h ^ (h >> 29) ^ (h >> 47)) & (MN_SIZE - 1)];
+	if (c->valid && c->a == a && c->b == b && c->len == mn.len)
+		return c->dead;
+	char z[17];
+	memcpy(z, mn.p, mn.len);
+	z[mn.len] = 0;
+	uint64_t dead = 0;
+	for (int k = 0; k < m->nmn; k++)
+		if (mn_eval(m->mnexpr[k], z) == 0)
+			dead |= 1ull << k;
+	*c = (struct mnent){a, b, dead, (uint8_t)mn.len, true};
+	return dead;
+}
 
 struct altr_matcher *altr_matcher_new(void)
 {
@@ -1144,6 +1222,8 @@ void altr_matcher_free(struct altr_matcher *m)
 		free(m->gn);
 		free(m->pmask);
 		free(m->pwant);
+		free(m->mnbit);
+		free(m->mncache);
 	}
 	free(m);
 }
@@ -1263,6 +1343,17 @@ int altr_matcher_add_gated(struct altr_matcher *m, const struct altr_expr *e)
 		m->ng = first;
 	m->gfirst[entry] = first;
 	m->gn[entry] = m->ng - first;
+	if (tests_mnemonic(e) && m->nmn < 64) {
+		if (m->n > m->capmn) {
+			m->mnbit = altr_xrealloc(m->mnbit, (size_t)m->cap);
+			memset(m->mnbit + m->capmn, -1, (size_t)(m->cap - m->capmn));
+			m->capmn = m->cap;
+		}
+		if (!m->mncache)
+			m->mncache = altr_xcalloc(MN_SIZE, sizeof *m->mncache);
+		m->mnbit[entry] = (int8_t)m->nmn;
+		m->mnexpr[m->nmn++] = e;
+	}
 	return entry;
 }
 
@@ -1430,9 +1521,17 @@ int altr_matcher_first(const struct altr_matcher *m, const int *entries,
                        int n, int from, struct altr_eval *ev)
 {
 	uint64_t known = ev->known, value = ev->value;
+	uint64_t dead = m->nmn && ev->s->insn ? mn_dead(m, ev->s->insn->mnem) : 0;
 	int i = from;
-	while (i < n && !run(m, entries[i], ev, &known, &value))
-		i++;
+	for (; i < n; i++) {
+		int en = entries[i];
+		if (dead && en >= 0 && en < m->capmn && m->mnbit[en] >= 0 &&
+		    (dead >> m->mnbit[en] & 1)) {
+			continue;
+		}
+		if (run(m, en, ev, &known, &value))
+			break;
+	}
 	ev->known = known;
 	ev->value = value;
 	return i;
