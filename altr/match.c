@@ -953,10 +953,10 @@ static void pack(struct altr_str t, uint64_t *a, uint64_t *b)
 	}
 }
 
-static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
-                       struct altr_str caps[10], struct lcent *cache)
+/* Regex test e on subj, a slice of the input (the memo keeps it). */
+static bool match_subject(const struct altr_expr *e, struct altr_str subj,
+                          struct altr_str caps[10], struct lcent *cache)
 {
-	struct altr_str subj = subject(e, s);
 	struct lcent *c = NULL;
 	regoff_t so[10], eo[10];
 	/* a subject not in a whole set fails at once, before any cache */
@@ -1085,6 +1085,12 @@ found:
 	return e->negate ? !hit : hit;
 }
 
+static bool eval_match(const struct altr_expr *e, const struct altr_stmt *s,
+                       struct altr_str caps[10], struct lcent *cache)
+{
+	return match_subject(e, subject(e, s), caps, cache);
+}
+
 /* ------------------------------------------------- compiled expressions */
 
 /* An expression becomes its leaves in the order the tree walk would test
@@ -1128,7 +1134,7 @@ struct mnent {
 /* e's value as far as the mnemonic mn settles it: 1 or 0, or -1 when
  * other facts decide.  The leaves are pure (captures aside), so when this
  * gives a value, evaluation in any order gives it too. */
-static int mn_eval(const struct altr_expr *e, const char *mn)
+static int mn_eval(const struct altr_expr *e, struct altr_str mn)
 {
 	int l, r;
 	switch (e->op) {
@@ -1148,7 +1154,7 @@ static int mn_eval(const struct altr_expr *e, const char *mn)
 	case EX_MATCH:
 		if (e->subj != SUBJ_MNEM)
 			return -1;
-		return (regexec(&e->re, mn, 0, NULL, 0) == 0) != e->negate;
+		return match_subject(e, mn, (struct altr_str[10]){{0}}, NULL);
 	default:
 		return -1;
 	}
@@ -1195,12 +1201,9 @@ static uint64_t mn_dead(const struct altr_matcher *m, struct altr_str mn)
 	struct mnent *c = &m->mncache[(h ^ (h >> 29) ^ (h >> 47)) & (MN_SIZE - 1)];
 	if (c->valid && c->a == a && c->b == b && c->len == mn.len)
 		return c->dead;
-	char z[17];
-	memcpy(z, mn.p, mn.len);
-	z[mn.len] = 0;
 	uint64_t dead = 0;
 	for (int k = 0; k < m->nmn; k++)
-		if (mn_eval(m->mnexpr[k], z) == 0)
+		if (mn_eval(m->mnexpr[k], mn) == 0)
 			dead |= 1ull << k;
 	*c = (struct mnent){a, b, dead, (uint8_t)mn.len, true};
 	return dead;
