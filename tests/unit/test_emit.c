@@ -199,6 +199,34 @@ START_TEST(regex_tails)
 }
 END_TEST
 
+START_TEST(mnemonic_settles_only_what_it_decides)
+{
+	/* rules whose outcome the mnemonic alone may settle (match.c
+	 * mn_dead): skipped only where it settles them as false */
+	const char *rules =
+	        "rule a { match mnemonic =~ /^movq$/ || load\n  before { nop # a } }\n"
+	        "rule b { match !(mnemonic =~ /^addq$/) && store\n  before { nop # b } }\n"
+	        "rule c { match mnemonic =~ /^(rdrand|rdseed)q?$/ && op1 =~ /^%r(..)$/\n"
+	        "  before { nop # c ${c1} } }\n"
+	        "rule d { match !(mnemonic =~ /^(movq|addq|addl)$/)\n  before { nop # d } }\n";
+	char *out = run(rules, "\t.text\n"
+	                       "\tmovq %rax, %rbx\n"
+	                       "\taddl (%rax), %ebx\n"
+	                       "\taddq %rax, (%rbx)\n"
+	                       "\taddl %eax, (%rbx)\n"
+	                       "\trdrand %rax\n"
+	                       "\taddl $1, %eax\n");
+	ck_assert_str_eq(out, "\t.text\n"
+	                      "\tnop # a\n\tmovq %rax, %rbx\n"
+	                      "\tnop # a\n\taddl (%rax), %ebx\n"
+	                      "\tnop # a\n\taddq %rax, (%rbx)\n"
+	                      "\tnop # a\n\tnop # b\n\taddl %eax, (%rbx)\n"
+	                      "\tnop # c ax\n\tnop # d\n\trdrand %rax\n"
+	                      "\taddl $1, %eax\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(missing_substitution_is_an_error)
 {
 	altr_quiet_warnings = true;
@@ -223,6 +251,7 @@ Suite *suite_emit(void)
 	tcase_add_test(tc, cfi_adjusted_for_pushes);
 	tcase_add_test(tc, decimal_numbers);
 	tcase_add_test(tc, regex_tails);
+	tcase_add_test(tc, mnemonic_settles_only_what_it_decides);
 	tcase_add_test(tc, missing_substitution_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
