@@ -2,7 +2,8 @@
 # altr.sh ALTR [RULES] [BUILD_DIR]: altr's translation speed on a large
 # realistic input: sqlite3.c (Debian's sqlite3 source package, amalgamated
 # with its own `make sqlite3.c`; fetched once and cached in
-# BUILD_DIR/sqlite3) compiled with gcc -O2 -S and rdb-cc's flags.  Reports
+# BUILD_DIR/sqlite3 by scripts/sqlite3-amalgamation.sh) compiled with
+# gcc -O2 -S and rdb-cc's flags.  Reports
 # MB/s of assembly translated with RULES (default rules/trace.rules, else
 # count-loads.rules)
 # and the ratio of altr's time to gcc -O2 -S's, both measured in this run.
@@ -35,19 +36,8 @@ reps=${REPS:-3}
 # gcc takes a minute on sqlite3.c: once is precise enough for a ratio.
 gcc_reps=${GCC_REPS:-1}
 
-# Amalgamated sqlite3.c, cached.
-if [ ! -f "$d/bld/sqlite3.c" ]; then
-	command -v tclsh >/dev/null || die "tclsh needed to amalgamate sqlite3.c (scripts/setup-debian.sh installs tcl)"
-	ls "$d"/download/sqlite3_*.orig.tar.xz >/dev/null 2>&1 ||
-		"$repo/scripts/apt-source.sh" sqlite3 "$d" >/dev/null
-	tarball=$(ls "$d"/download/sqlite3_*.orig.tar.xz | grep -v -- -www | head -n 1)
-	rm -rf "$d/src" "$d/bld"
-	mkdir -p "$d/src" "$d/bld"
-	tar -xJf "$tarball" -C "$d/src" --strip-components=1 || die "cannot unpack $tarball"
-	echo "bench/altr: amalgamating sqlite3.c (once)" >&2
-	(cd "$d/bld" && ../src/configure --disable-tcl >configure.log 2>&1 &&
-		make sqlite3.c >make.log 2>&1) || die "make sqlite3.c failed, see $d/bld/make.log"
-fi
+# Amalgamated sqlite3.c, cached (scripts/sqlite3-amalgamation.sh).
+"$repo/scripts/sqlite3-amalgamation.sh" "$d" >/dev/null || die "no sqlite3.c"
 
 # best N CMD...: run CMD N times; print "WALL CPU" (seconds) of the run
 # with the least CPU time (user + system), which a loaded machine disturbs
