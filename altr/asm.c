@@ -481,6 +481,59 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	set_disp(op, s);
 }
 
+/* The reader's caches (operands, instruction shapes) are arrays of
+ * entries in the order made, found through an index of their hashes:
+ * slot = hash << 32 | 1 + the entry's number (0: free).  Only the pages
+ * of the entries made and of the small index are touched (a table of the
+ * entries themselves touched all of its pages, and again when it grew).
+ * (Not big-block memory: the analysis's arrays then reused their blocks,
+ * partly faulted in, instead of fresh populated ones: more faults.) */
+struct hindex {
+	uint64_t *slot;
+	size_t cap;               /* slots, a power of two */
+	size_t n, max;            /* entries made; room for them */
+};
+
+/* An index for about want entries, of esize bytes each at *ent. */
+static void hindex_init(struct hindex *x, size_t want, void **ent, size_t esize)
+{
+	size_t cap = 1024;
+	while (3 * cap < 4 * want)
+		cap *= 2;
+	x->slot = altr_xcalloc(cap, sizeof *x->slot);
+	x->cap = cap;
+	x->n = 0;
+	x->max = cap / 4 * 3;
+	*ent = altr_xmalloc(x->max * esize);
+}
+
+static void hindex_free(struct hindex *x, void *ent)
+{
+	free(x->slot);
+	free(ent);
+}
+
+/* Makes room for one more entry: the index twice as big, its slots made
+ * again from the entries' hashes (hash(i): entry i's). */
+static void hindex_grow(struct hindex *x, void **ent, size_t esize,
+                        uint32_t (*hash)(const void *ent, size_t i))
+{
+	if (x->n < x->max)
+		return;
+	free(x->slot);
+	x->cap *= 2;
+	x->slot = altr_xcalloc(x->cap, sizeof *x->slot);
+	x->max = x->cap / 4 * 3;
+	*ent = altr_xrealloc(*ent, x->max * esize);
+	for (size_t i = 0; i < x->n; i++) {
+		uint32_t h = hash(*ent, i);
+		size_t k = h & (x->cap - 1);
+		while (x->slot[k])
+			k = (k + 1) & (x->cap - 1);
+		x->slot[k] = (uint64_t)h << 32 | (i + 1);
+	}
+}
+
 /* Operands repeat far more than instructions do (sqlite3.s: 60,000 in
  * the instruction texts read, 6,800 distinct), and reading one depends
  * on its bytes alone: the reader remembers them by text, their slices as
@@ -488,26 +541,20 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 #define OPMEMO_TEXT 22
 struct opmemo {
 	uint32_t hash;
-	uint8_t len;              /* 0: a free slot */
+	uint8_t len;
 	uint8_t text_off;         /* op.text starts there in the operand */
 	char text[OPMEMO_TEXT];
 	struct altr_operand op;   /* op.text.p: as read the first time */
 };
 
 struct opcache {
+	struct hindex x;
 	struct opmemo *m;
-	size_t cap, n;
 };
 
-static struct opmemo *opmemo_slot(struct opmemo *m, size_t cap, uint32_t h,
-                                  struct altr_str s)
+static uint32_t opmemo_hash(const void *ent, size_t i)
 {
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		struct opmemo *e = &m[i];
-		if (!e->len || (e->hash == h && e->len == s.len &&
-		                text_eq(e->text, s.p, s.len)))
-			return e;
-	}
+	return ((const struct opmemo *)ent)[i].hash;
 }
 
 /* parse_operand, through the cache c (NULL: none); s is trimmed. */
@@ -518,31 +565,26 @@ static void read_operand(struct opcache *c, struct altr_str s,
 		parse_operand(s, op);
 		return;
 	}
-	if (4 * (c->n + 1) > 3 * c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 1024;
-		struct opmemo *m = altr_xcalloc(cap, sizeof *m);
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->m[i].len)
-				*opmemo_slot(m, cap, c->m[i].hash,
-				             mkstr(c->m[i].text, c->m[i].len)) = c->m[i];
-		free(c->m);
-		c->m = m;
-		c->cap = cap;
-	}
+	hindex_grow(&c->x, (void **)&c->m, sizeof *c->m, opmemo_hash);
 	uint32_t h = text_hash(s.p, s.len);
-	struct opmemo *e = opmemo_slot(c->m, c->cap, h, s);
-	if (e->len) {
-		*op = e->op;
-		op->text.p = s.p + e->text_off;
-		return;
+	size_t k = h & (c->x.cap - 1);
+	for (uint64_t v; (v = c->x.slot[k]); k = (k + 1) & (c->x.cap - 1)) {
+		const struct opmemo *e = &c->m[(uint32_t)v - 1];
+		if ((uint32_t)(v >> 32) == h && e->len == s.len &&
+		    text_eq(e->text, s.p, s.len)) {
+			*op = e->op;
+			op->text.p = s.p + e->text_off;
+			return;
+		}
 	}
 	parse_operand(s, op);
+	struct opmemo *e = &c->m[c->x.n++];
 	e->hash = h;
 	e->len = (uint8_t)s.len;
 	e->text_off = (uint8_t)(op->text.p - s.p);
 	memcpy(e->text, s.p, s.len);
 	e->op = *op;
-	c->n++;
+	c->x.slot[k] = (uint64_t)h << 32 | c->x.n;
 }
 
 /* altr_asm_parse_insn after its first word: w, ending at text[i], with
@@ -651,20 +693,26 @@ struct jshape {
  * label's digits. */
 enum { NS_MAX = 4, NS_TEXT = 32 };
 struct nshape {
-	uint32_t hash;
-	uint8_t slen;             /* of shape; 0: a free slot */
+	uint32_t hash;            /* of the shape */
+	uint8_t slen;             /* its length */
 	uint8_t n;                /* numbers */
 	uint8_t nlen[NS_MAX];     /* their lengths in p */
 	uint16_t npos[NS_MAX];    /* and offsets */
-	char shape[NS_TEXT];      /* the text, each number as '#' */
 	const char *p;            /* the text read */
 	const struct altr_insn *insn;
 };
+/* A text's shape, to look up: the text with each number as '#' (the
+ * entries compare it with their own text, around its numbers). */
+struct nshape_key {
+	struct nshape s;
+	char shape[NS_TEXT];
+};
 
-/* t's shape (into sh, NS_TEXT bytes) and numbers; false if it has none
- * or they are too many or it is too long. */
-static bool nshape_of(struct altr_str t, struct nshape *sh)
+/* t's shape and numbers (into k); false if it has none or they are too
+ * many or it is too long. */
+static bool nshape_of(struct altr_str t, struct nshape_key *k)
 {
+	struct nshape *sh = &k->s;
 	const char *p = t.p;
 	size_t n = t.len, i = 0, o = 0;
 	sh->n = 0;
@@ -713,9 +761,9 @@ static bool nshape_of(struct altr_str t, struct nshape *sh)
 			return false;
 		if (o + (i - from) + 1 > NS_TEXT)
 			return false;
-		memcpy(sh->shape + o, p + from, i - from);
+		memcpy(k->shape + o, p + from, i - from);
 		o += i - from;
-		sh->shape[o++] = '#';
+		k->shape[o++] = '#';
 		sh->npos[sh->n] = (uint16_t)i;
 		sh->nlen[sh->n] = (uint8_t)(e - i);
 		sh->n++;
@@ -724,22 +772,33 @@ static bool nshape_of(struct altr_str t, struct nshape *sh)
 	}
 	if (!sh->n || o + (n - from) > NS_TEXT)
 		return false;
-	memcpy(sh->shape + o, p + from, n - from);
+	memcpy(k->shape + o, p + from, n - from);
 	o += n - from;
 	sh->slen = (uint8_t)o;
-	sh->hash = text_hash(sh->shape, o);
+	sh->hash = text_hash(k->shape, o);
 	return true;
 }
 
-static struct nshape *nshape_slot(struct nshape *m, size_t cap,
-                                  const struct nshape *k)
+/* Whether entry e's text has shape k. */
+static bool nshape_eq(const struct nshape *e, const struct nshape_key *k)
 {
-	for (size_t i = k->hash & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		struct nshape *e = &m[i];
-		if (!e->slen || (e->hash == k->hash && e->slen == k->slen &&
-		                 e->n == k->n && text_eq(e->shape, k->shape, k->slen)))
-			return e;
+	if (e->slen != k->s.slen || e->n != k->s.n)
+		return false;
+	size_t o = 0, from = 0;
+	for (int i = 0; i < e->n; i++) {
+		size_t n = e->npos[i] - from;
+		if (o + n >= k->s.slen || !text_eq(k->shape + o, e->p + from, n) ||
+		    k->shape[o + n] != '#')
+			return false;
+		o += n + 1;
+		from = (size_t)e->npos[i] + e->nlen[i];
 	}
+	return text_eq(k->shape + o, e->p + from, k->s.slen - o);
+}
+
+static uint32_t nshape_hash(const void *ent, size_t i)
+{
+	return ((const struct nshape *)ent)[i].hash;
 }
 
 struct reader {
@@ -766,7 +825,7 @@ struct reader {
 	struct opcache opc;       /* operands read, by text */
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
 	struct nshape *nshapes;   /* instructions by shape (numbers apart) */
-	size_t nnshapes, capnshapes;
+	struct hindex nsx;
 	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read may hold a label */
 	bool plain;               /* it holds no special byte (LINE_PLAIN) */
@@ -781,6 +840,20 @@ struct reader {
 	} pf[PF_RING];           /* this and the next plain lines' trimmed
 	                             texts, by line number */
 };
+
+/* The slot of shape k in r's index: holding it, or free. */
+static uint64_t *nshape_slot(const struct reader *r, const struct nshape_key *k)
+{
+	const struct hindex *x = &r->nsx;
+	for (size_t i = k->s.hash & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
+		uint64_t v = x->slot[i];
+		if (!v)
+			return &x->slot[i];
+		if ((uint32_t)(v >> 32) == k->s.hash &&
+		    nshape_eq(&r->nshapes[(uint32_t)v - 1], k))
+			return &x->slot[i];
+	}
+}
 
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
                               struct altr_str t)
@@ -1144,13 +1217,12 @@ static size_t nshape_move(const struct nshape *from, const struct nshape *to,
 /* The instruction of text t (new to the memo, of shape k), copied from
  * one of its shape read before, or NULL. */
 static struct altr_insn *nshape_insn(struct reader *r, struct altr_str t,
-                                     const struct nshape *k)
+                                     const struct nshape_key *key)
 {
-	if (!r->capnshapes)
+	uint64_t v = *nshape_slot(r, key);
+	if (!v)
 		return NULL;
-	const struct nshape *e = nshape_slot(r->nshapes, r->capnshapes, k);
-	if (!e->slen)
-		return NULL;
+	const struct nshape *e = &r->nshapes[(uint32_t)v - 1], *k = &key->s;
 	struct altr_insn *in = new_insn(r->u, e->insn);
 	const char *ep = e->p;
 	in->mnem.p = t.p + nshape_move(e, k, (size_t)(in->mnem.p - ep));
@@ -1173,27 +1245,20 @@ static struct altr_insn *nshape_insn(struct reader *r, struct altr_str t,
 
 /* Keeps in, just read from text t of shape k, for the texts of its shape. */
 static void nshape_keep(struct reader *r, struct altr_str t,
-                        const struct nshape *k, const struct altr_insn *in)
+                        const struct nshape_key *k, const struct altr_insn *in)
 {
 	if (in->info.attrs & ATTR_TRAP) /* int $n: its number matters */
 		return;
-	if (4 * (r->nnshapes + 1) > 3 * r->capnshapes) {
-		struct nshape *old = r->nshapes;
-		size_t cap = r->capnshapes;
-		r->capnshapes = cap ? 2 * cap : 1024;
-		r->nshapes = altr_xcalloc(r->capnshapes, sizeof *r->nshapes);
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].slen)
-				*nshape_slot(r->nshapes, r->capnshapes, &old[i]) = old[i];
-		free(old);
-	}
-	struct nshape *e = nshape_slot(r->nshapes, r->capnshapes, k);
-	if (e->slen)
+	hindex_grow(&r->nsx, (void **)&r->nshapes, sizeof *r->nshapes,
+	            nshape_hash);
+	uint64_t *slot = nshape_slot(r, k);
+	if (*slot)
 		return;
-	*e = *k;
+	struct nshape *e = &r->nshapes[r->nsx.n++];
+	*e = k->s;
 	e->p = t.p;
 	e->insn = in;
-	r->nnshapes++;
+	*slot = (uint64_t)k->s.hash << 32 | r->nsx.n;
 }
 
 static void add_piece(struct reader *r, struct altr_str t, int line)
@@ -1270,7 +1335,7 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->insn = e->insn;
 	} else {
 		struct altr_insn *in = jshape_insn(r, t);
-		struct nshape k;
+		struct nshape_key k;
 		bool shaped = !in && nshape_of(t, &k);
 		if (shaped)
 			in = nshape_insn(r, t, &k);
@@ -1333,8 +1398,8 @@ static void app_marker(struct reader *r, struct altr_str comment)
  * too late: a line takes less than a miss to memory).  For plain lines,
  * whose text (trimmed as add_piece trims it) is then the statement's;
  * its hash is kept for the lookup. */
-static void hint_line(struct reader *r, const char *p, const char *q,
-                      int lineno)
+static inline __attribute__((always_inline)) void
+hint_line(struct reader *r, const char *p, const char *q, int lineno)
 {
 	while (p < q && IS(*p, C_SPACE))
 		p++;
@@ -1365,32 +1430,27 @@ static bool read_known(struct reader *r, int lineno, int at)
 	int what = e->what;
 	if (what == M_NONE || (size_t)u->nstmts == u->cap_stmts)
 		return false;
-	struct altr_stmt *s = &u->stmts[u->nstmts];
+	/* made whole, then stored: storing a bit-field first read the fresh
+	 * statement's memory, a cache miss the store buffer did not hide */
+	struct altr_stmt v = {.text_p = t.p, .text_len = (uint32_t)t.len,
+	                      .line = at, .facts = r->ctx};
 	if (what == M_INSN) {
-		if (u->nstmts && (s[-1].facts & SF_PREFIX_ONLY))
+		if (u->nstmts && (u->stmts[u->nstmts - 1].facts & SF_PREFIX_ONLY))
 			return false;
-		s->kind = STMT_INSN;
-		s->insn = e->insn;
-		s->iid = e->iid;
-		s->facts = r->ctx;
+		v.kind = STMT_INSN;
+		v.insn = e->insn;
+		v.iid = e->iid;
 		u->ninsns++;
 		u->nunknown += e->unknown;
 	} else if (what == M_DIR) {
-		s->kind = STMT_DIRECTIVE;
-		s->insn = NULL;
-		s->name_len = e->iid;
-		s->facts = r->ctx;
+		v.kind = STMT_DIRECTIVE;
+		v.name_len = e->iid;
 	} else {
-		s->kind = STMT_OTHER;
-		s->insn = NULL;
-		s->name_len = 0;
-		s->facts = (uint16_t)(r->ctx | (what == M_PREFIXES ? SF_PREFIX_ONLY : 0));
+		v.kind = STMT_OTHER;
+		if (what == M_PREFIXES)
+			v.facts |= SF_PREFIX_ONLY;
 	}
-	u->nstmts++;
-	s->line = at;
-	s->text_p = t.p;
-	s->text_len = (uint32_t)t.len;
-	s->flags_live_in = s->flags_live_out = 0;
+	u->stmts[u->nstmts++] = v;
 	return true;
 }
 
@@ -1484,6 +1544,28 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 		add_piece(r, mkstr(p + b, n - b), lineno);
 }
 
+/* A line [p, q) that is one label and nothing else (".L5:", gcc's
+ * labels are a tenth of its lines) made a statement as read_line and
+ * add_piece would; false if it is not one.  (label_len takes the whole
+ * text only if it is a name, a number or a string and the ':'.) */
+static bool read_label(struct reader *r, const char *p, const char *q, int at)
+{
+	while (p < q && IS(*p, C_SPACE))
+		p++;
+	while (q > p && IS(q[-1], C_SPACE))
+		q--;
+	struct altr_str t = mkstr(p, (size_t)(q - p));
+	struct altr_unit *u = r->u;
+	if (!t.len || q[-1] != ':' || t.len > UINT32_MAX / 2 ||
+	    label_len(t) != t.len || (size_t)u->nstmts == u->cap_stmts)
+		return false;
+	struct altr_stmt v = {.text_p = t.p, .text_len = (uint32_t)t.len,
+	                      .line = at, .facts = r->ctx, .kind = STMT_LABEL};
+	v.name_len = (uint32_t)t.len - 1;
+	u->stmts[u->nstmts++] = v;
+	return true;
+}
+
 /* The context facts in force, and whether plain lines may take the fast
  * path (read_known). */
 static void set_ctx(struct reader *r)
@@ -1525,6 +1607,9 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	 * its 9 MB are the table's, faulted in already). */
 	r.memoroom = u->cap_stmts * sizeof *u->stmts;
 	memo_reserve(&r); /* the table, for hint_line and read_known */
+	/* sqlite3.s: 6,800 operands, 13,000 shapes in 272,000 lines */
+	hindex_init(&r.opc.x, nl / 32, (void **)&r.opc.m, sizeof *r.opc.m);
+	hindex_init(&r.nsx, nl / 16, (void **)&r.nshapes, sizeof *r.nshapes);
 	size_t n = scan_lines(src, len, u->lines);
 	struct altr_line *lines = u->lines;
 	for (size_t l = 0; l < n && l < PF_AHEAD; l++)
@@ -1543,7 +1628,9 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		if (u->src_lines)
 			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
 			                  : (int)u->nsrc_lines - 1];
-		if (plain && r.fast && read_known(&r, lineno, at))
+		if (r.fast && (plain ? read_known(&r, lineno, at)
+		                     : read_label(&r, src + L->start,
+		                                  src + lines[l + 1].start - 1, at)))
 			continue;
 		size_t pos = L->start, end = lines[l + 1].start - 1, special = pos;
 		if (plain)
@@ -1564,8 +1651,8 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	u->nlines = (int)n;
 	altr_big_free(r.memo, r.memobytes);
 	free(r.jshapes);
-	free(r.nshapes);
-	free(r.opc.m);
+	hindex_free(&r.nsx, r.nshapes);
+	hindex_free(&r.opc.x, r.opc.m);
 	return r.macro_line;
 }
 

@@ -611,10 +611,13 @@ struct dmemo {
 	const struct altr_idesc *desc; /* NULL: unknown */
 	struct altr_iinfo info;
 	uint8_t kinds[ALTR_MAXOPS]; /* the operands' kinds after decode */
-	bool used;
 };
+/* The entries in the order made, found by an index of slots holding
+ * hash << 32 | 1 + an entry's number (0: free): only the entries' pages
+ * and the small index's are touched. */
 static struct dmemo *dmemo;
-static size_t dmemo_cap, dmemo_n;
+static uint64_t *dmemo_slot;
+static size_t dmemo_cap, dmemo_n;  /* slots (a power of two), entries */
 
 /* in's key; false if in is not to be remembered. */
 static bool dkey_of(const struct altr_insn *in, struct dkey *k)
@@ -654,14 +657,18 @@ static uint32_t dkey_hash(const struct dkey *k)
 	return (uint32_t)(h >> 32);
 }
 
-static struct dmemo *dmemo_slot(struct dmemo *m, size_t cap, const struct dkey *k)
+/* The slot of key k (hash h): holding it, or free. */
+static uint64_t *dmemo_find(const struct dkey *k, uint32_t h)
 {
-	for (size_t i = dkey_hash(k) & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		struct dmemo *e = &m[i];
-		if (!e->used || (e->key.w[0] == k->w[0] && e->key.w[1] == k->w[1] &&
-		                 e->key.w[2] == k->w[2] && e->key.w[3] == k->w[3] &&
-		                 e->key.w[4] == k->w[4]))
-			return e;
+	for (size_t i = h & (dmemo_cap - 1);; i = (i + 1) & (dmemo_cap - 1)) {
+		uint64_t v = dmemo_slot[i];
+		if (!v)
+			return &dmemo_slot[i];
+		const struct dmemo *e = &dmemo[(uint32_t)v - 1];
+		if ((uint32_t)(v >> 32) == h && e->key.w[0] == k->w[0] &&
+		    e->key.w[1] == k->w[1] && e->key.w[2] == k->w[2] &&
+		    e->key.w[3] == k->w[3] && e->key.w[4] == k->w[4])
+			return &dmemo_slot[i];
 	}
 }
 
@@ -688,17 +695,19 @@ bool altr_insn_decode(struct altr_insn *in)
 	if (!dkey_of(in, &k))
 		return decode(in);
 	if (4 * (dmemo_n + 1) > 3 * dmemo_cap) {
-		size_t cap = dmemo_cap ? 2 * dmemo_cap : 1024;
-		struct dmemo *m = altr_xcalloc(cap, sizeof *m);
-		for (size_t i = 0; i < dmemo_cap; i++)
-			if (dmemo[i].used)
-				*dmemo_slot(m, cap, &dmemo[i].key) = dmemo[i];
-		free(dmemo);
-		dmemo = m;
-		dmemo_cap = cap;
+		free(dmemo_slot);
+		dmemo_cap = dmemo_cap ? 2 * dmemo_cap : 2048;
+		dmemo_slot = altr_xcalloc(dmemo_cap, sizeof *dmemo_slot);
+		dmemo = altr_xrealloc(dmemo, dmemo_cap / 4 * 3 * sizeof *dmemo);
+		for (size_t i = 0; i < dmemo_n; i++) {
+			uint32_t h = dkey_hash(&dmemo[i].key);
+			*dmemo_find(&dmemo[i].key, h) = (uint64_t)h << 32 | (i + 1);
+		}
 	}
-	struct dmemo *e = dmemo_slot(dmemo, dmemo_cap, &k);
-	if (e->used) {
+	uint32_t h = dkey_hash(&k);
+	uint64_t *slot = dmemo_find(&k, h);
+	if (*slot) {
+		const struct dmemo *e = &dmemo[(uint32_t)*slot - 1];
 		in->desc = e->desc;
 		in->info = e->info;
 		for (int i = 0; i < in->nops; i++)
@@ -708,13 +717,13 @@ bool altr_insn_decode(struct altr_insn *in)
 	bool known = decode(in);
 	if (known && (in->desc->attrs & X_INT))
 		return known; /* reads an immediate's value */
+	struct dmemo *e = &dmemo[dmemo_n++];
 	e->key = k;
 	e->desc = in->desc;
 	e->info = in->info;
 	for (int i = 0; i < in->nops; i++)
 		e->kinds[i] = in->ops[i].kind;
-	e->used = true;
-	dmemo_n++;
+	*slot = (uint64_t)h << 32 | dmemo_n;
 	return known;
 }
 
