@@ -198,8 +198,8 @@ static inline bool text_eq(const char *a, const char *b, size_t n)
 	return true;
 }
 
-/* The reader's hash of a text (for its own tables: statement texts,
- * operands, jump shapes): altr_hash's way, words read within the text,
+/* The reader's hash of a text (for its own tables: statement texts and
+ * jump shapes): altr_hash's way, words read within the text,
  * the first and last overlapping for short texts (most are 8 to 24
  * bytes; a byte loop for the tail cost half the hash). */
 static inline uint32_t text_hash(const char *p, size_t n)
@@ -481,119 +481,11 @@ static void parse_operand(struct altr_str s, struct altr_operand *op)
 	set_disp(op, s);
 }
 
-/* The reader's caches (operands, instruction shapes) are arrays of
- * entries in the order made, found through an index of their hashes:
- * slot = hash << 32 | 1 + the entry's number (0: free).  Only the pages
- * of the entries made and of the small index are touched (a table of the
- * entries themselves touched all of its pages, and again when it grew).
- * (Not big-block memory: the analysis's arrays then reused their blocks,
- * partly faulted in, instead of fresh populated ones: more faults.) */
-struct hindex {
-	uint64_t *slot;
-	size_t cap;               /* slots, a power of two */
-	size_t n, max;            /* entries made; room for them */
-};
-
-/* An index for about want entries, of esize bytes each at *ent. */
-static void hindex_init(struct hindex *x, size_t want, void **ent, size_t esize)
-{
-	size_t cap = 1024;
-	while (3 * cap < 4 * want)
-		cap *= 2;
-	x->slot = altr_xcalloc(cap, sizeof *x->slot);
-	x->cap = cap;
-	x->n = 0;
-	x->max = cap / 4 * 3;
-	*ent = altr_xmalloc(x->max * esize);
-}
-
-static void hindex_free(struct hindex *x, void *ent)
-{
-	free(x->slot);
-	free(ent);
-}
-
-/* Makes room for one more entry: the index twice as big, its slots made
- * again from the entries' hashes (hash(i): entry i's). */
-static void hindex_grow(struct hindex *x, void **ent, size_t esize,
-                        uint32_t (*hash)(const void *ent, size_t i))
-{
-	if (x->n < x->max)
-		return;
-	free(x->slot);
-	x->cap *= 2;
-	x->slot = altr_xcalloc(x->cap, sizeof *x->slot);
-	x->max = x->cap / 4 * 3;
-	*ent = altr_xrealloc(*ent, x->max * esize);
-	for (size_t i = 0; i < x->n; i++) {
-		uint32_t h = hash(*ent, i);
-		size_t k = h & (x->cap - 1);
-		while (x->slot[k])
-			k = (k + 1) & (x->cap - 1);
-		x->slot[k] = (uint64_t)h << 32 | (i + 1);
-	}
-}
-
-/* Operands repeat far more than instructions do (sqlite3.s: 60,000 in
- * the instruction texts read, 6,800 distinct), and reading one depends
- * on its bytes alone: the reader remembers them by text, their slices as
- * offsets (parsing them was a third of reading an instruction). */
-#define OPMEMO_TEXT 22
-struct opmemo {
-	uint32_t hash;
-	uint8_t len;
-	uint8_t text_off;         /* op.text starts there in the operand */
-	char text[OPMEMO_TEXT];
-	struct altr_operand op;   /* op.text.p: as read the first time */
-};
-
-struct opcache {
-	struct hindex x;
-	struct opmemo *m;
-};
-
-static uint32_t opmemo_hash(const void *ent, size_t i)
-{
-	return ((const struct opmemo *)ent)[i].hash;
-}
-
-/* parse_operand, through the cache c (NULL: none); s is trimmed. */
-static void read_operand(struct opcache *c, struct altr_str s,
-                         struct altr_operand *op)
-{
-	if (!c || !s.len || s.len > OPMEMO_TEXT) {
-		parse_operand(s, op);
-		return;
-	}
-	hindex_grow(&c->x, (void **)&c->m, sizeof *c->m, opmemo_hash);
-	uint32_t h = text_hash(s.p, s.len);
-	size_t k = h & (c->x.cap - 1);
-	for (uint64_t v; (v = c->x.slot[k]); k = (k + 1) & (c->x.cap - 1)) {
-		const struct opmemo *e = &c->m[(uint32_t)v - 1];
-		if ((uint32_t)(v >> 32) == h && e->len == s.len &&
-		    text_eq(e->text, s.p, s.len)) {
-			*op = e->op;
-			op->text.p = s.p + e->text_off;
-			return;
-		}
-	}
-	parse_operand(s, op);
-	struct opmemo *e = &c->m[c->x.n++];
-	e->hash = h;
-	e->len = (uint8_t)s.len;
-	e->text_off = (uint8_t)(op->text.p - s.p);
-	memcpy(e->text, s.p, s.len);
-	e->op = *op;
-	c->x.slot[k] = (uint64_t)h << 32 | c->x.n;
-}
-
 /* altr_asm_parse_insn after its first word: w, ending at text[i], with
- * prefix bit `bit` (0: w is the mnemonic); text is trimmed.  Operands are
- * read through c (NULL: no cache). */
+ * prefix bit `bit` (0: w is the mnemonic); text is trimmed. */
 static bool parse_insn_from(struct altr_str text, size_t i, struct altr_str w,
                             unsigned bit, struct altr_insn *in,
-                            struct altr_operand ops[ALTR_MAXOPS],
-                            struct opcache *c)
+                            struct altr_operand ops[ALTR_MAXOPS])
 {
 	*in = (struct altr_insn){.ops = ops};
 	while (bit) {
@@ -618,7 +510,7 @@ static bool parse_insn_from(struct altr_str text, size_t i, struct altr_str w,
 		for (int k = 0; k < n; k++) {
 			if (!parts[k].len)
 				return false;
-			read_operand(c, parts[k], &ops[k]);
+			parse_operand(parts[k], &ops[k]);
 		}
 		in->nops = n;
 	}
@@ -637,7 +529,7 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
 		*in = (struct altr_insn){.ops = ops};
 		return false;
 	}
-	return parse_insn_from(text, i, w, prefix_bit(w), in, ops, NULL);
+	return parse_insn_from(text, i, w, prefix_bit(w), in, ops);
 }
 
 /* ------------------------------------------------------- reading context */
@@ -681,126 +573,6 @@ struct jshape {
 	                             is its one operand */
 };
 
-/* Instructions alike but for the numbers of their displacements and
- * immediates ("movq\t24(%rsp), %rax", "movq\t-8(%rbp), %rax", "addq\t$16,
- * %rsp"; sqlite3.s: 30,800 texts read, 13,000 shapes) read alike, but for
- * where their slices fall: reading such a number depends on it being one
- * (digits, or 0x and hex digits), not on its value, except int's (those
- * are not kept).  So an instruction of a shape read before is copied and
- * its slices moved, not parsed.  A number here starts an operand (after
- * a blank or ',', maybe '-') and is followed by '(', or follows '$'
- * (maybe '-') and ends the operand: never a register's, a scale's or a
- * label's digits. */
-enum { NS_MAX = 4, NS_TEXT = 32 };
-struct nshape {
-	uint32_t hash;            /* of the shape */
-	uint8_t slen;             /* its length */
-	uint8_t n;                /* numbers */
-	uint8_t nlen[NS_MAX];     /* their lengths in p */
-	uint16_t npos[NS_MAX];    /* and offsets */
-	const char *p;            /* the text read */
-	const struct altr_insn *insn;
-};
-/* A text's shape, to look up: the text with each number as '#' (the
- * entries compare it with their own text, around its numbers). */
-struct nshape_key {
-	struct nshape s;
-	char shape[NS_TEXT];
-};
-
-/* t's shape and numbers (into k); false if it has none or they are too
- * many or it is too long. */
-static bool nshape_of(struct altr_str t, struct nshape_key *k)
-{
-	struct nshape *sh = &k->s;
-	const char *p = t.p;
-	size_t n = t.len, i = 0, o = 0;
-	sh->n = 0;
-	while (i < n && !IS(p[i], C_SPACE)) /* past the first word */
-		i++;
-	if (i == n)
-		return false;
-	size_t from = 0; /* text not yet copied to the shape */
-	for (; i < n; i++) {
-		char c = p[i];
-		if (!(c >= '0' && c <= '9'))
-			continue;
-		/* a number starts here: what is before it? */
-		size_t b = i;
-		if (b > 0 && p[b - 1] == '-')
-			b--;
-		if (b == 0)
-			continue;
-		char before = p[b - 1];
-		bool imm = before == '$';
-		if (!imm && before != ',' && !IS(before, C_SPACE)) {
-			while (i + 1 < n && altr_name_char(p[i + 1]))
-				i++; /* digits inside a name or number: skip it */
-			continue;
-		}
-		size_t e = i + 1;
-		if (c == '0' && e < n && (p[e] == 'x' || p[e] == 'X') && e + 1 < n &&
-		    ((p[e + 1] >= '0' && p[e + 1] <= '9') ||
-		     ((p[e + 1] | 0x20) >= 'a' && (p[e + 1] | 0x20) <= 'f'))) {
-			e += 2;
-			while (e < n && ((p[e] >= '0' && p[e] <= '9') ||
-			                 ((p[e] | 0x20) >= 'a' && (p[e] | 0x20) <= 'f')))
-				e++;
-		} else {
-			while (e < n && p[e] >= '0' && p[e] <= '9')
-				e++;
-		}
-		bool ok = imm ? (e == n || p[e] == ',' || IS(p[e], C_SPACE))
-		              : (e < n && p[e] == '(');
-		if (!ok) {
-			while (i + 1 < n && altr_name_char(p[i + 1]))
-				i++;
-			continue;
-		}
-		if (sh->n == NS_MAX || e - i > 255)
-			return false;
-		if (o + (i - from) + 1 > NS_TEXT)
-			return false;
-		memcpy(k->shape + o, p + from, i - from);
-		o += i - from;
-		k->shape[o++] = '#';
-		sh->npos[sh->n] = (uint16_t)i;
-		sh->nlen[sh->n] = (uint8_t)(e - i);
-		sh->n++;
-		from = e;
-		i = e - 1;
-	}
-	if (!sh->n || o + (n - from) > NS_TEXT)
-		return false;
-	memcpy(k->shape + o, p + from, n - from);
-	o += n - from;
-	sh->slen = (uint8_t)o;
-	sh->hash = text_hash(k->shape, o);
-	return true;
-}
-
-/* Whether entry e's text has shape k. */
-static bool nshape_eq(const struct nshape *e, const struct nshape_key *k)
-{
-	if (e->slen != k->s.slen || e->n != k->s.n)
-		return false;
-	size_t o = 0, from = 0;
-	for (int i = 0; i < e->n; i++) {
-		size_t n = e->npos[i] - from;
-		if (o + n >= k->s.slen || !text_eq(k->shape + o, e->p + from, n) ||
-		    k->shape[o + n] != '#')
-			return false;
-		o += n + 1;
-		from = (size_t)e->npos[i] + e->nlen[i];
-	}
-	return text_eq(k->shape + o, e->p + from, k->s.slen - o);
-}
-
-static uint32_t nshape_hash(const void *ent, size_t i)
-{
-	return ((const struct nshape *)ent)[i].hash;
-}
-
 struct reader {
 	struct altr_unit *u;
 	int cap_lines, cap_stmts;
@@ -822,10 +594,7 @@ struct reader {
 	                             the statements' (see read_unit) */
 	size_t memobytes;         /* mapped for this one */
 	struct memo scratch;      /* for a text too long for the memo */
-	struct opcache opc;       /* operands read, by text */
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
-	struct nshape *nshapes;   /* instructions by shape (numbers apart) */
-	struct hindex nsx;
 	size_t njshapes, capjshapes;
 	bool colon;               /* the line being read may hold a label */
 	bool plain;               /* it holds no special byte (LINE_PLAIN) */
@@ -840,20 +609,6 @@ struct reader {
 	} pf[PF_RING];           /* this and the next plain lines' trimmed
 	                             texts, by line number */
 };
-
-/* The slot of shape k in r's index: holding it, or free. */
-static uint64_t *nshape_slot(const struct reader *r, const struct nshape_key *k)
-{
-	const struct hindex *x = &r->nsx;
-	for (size_t i = k->s.hash & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
-		uint64_t v = x->slot[i];
-		if (!v)
-			return &x->slot[i];
-		if ((uint32_t)(v >> 32) == k->s.hash &&
-		    nshape_eq(&r->nshapes[(uint32_t)v - 1], k))
-			return &x->slot[i];
-	}
-}
 
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
                               struct altr_str t)
@@ -1124,7 +879,7 @@ static int read_insn(struct reader *r, struct altr_stmt *s, struct altr_str t)
 	}
 	struct altr_insn in;
 	struct altr_operand ops[ALTR_MAXOPS];
-	if (!w.len || !parse_insn_from(t, i, w, bit, &in, ops, &r->opc)) {
+	if (!w.len || !parse_insn_from(t, i, w, bit, &in, ops)) {
 		s->kind = STMT_OTHER;
 		return M_OTHER;
 	}
@@ -1204,63 +959,6 @@ static void jshape_keep(struct reader *r, struct altr_str t,
 	}
 }
 
-/* Where offset x of sh's text falls in the text of shape k. */
-static size_t nshape_move(const struct nshape *from, const struct nshape *to,
-                          size_t x)
-{
-	ptrdiff_t d = 0;
-	for (int i = 0; i < from->n && (size_t)from->npos[i] + from->nlen[i] <= x; i++)
-		d += (ptrdiff_t)to->nlen[i] - (ptrdiff_t)from->nlen[i];
-	return (size_t)((ptrdiff_t)x + d);
-}
-
-/* The instruction of text t (new to the memo, of shape k), copied from
- * one of its shape read before, or NULL. */
-static struct altr_insn *nshape_insn(struct reader *r, struct altr_str t,
-                                     const struct nshape_key *key)
-{
-	uint64_t v = *nshape_slot(r, key);
-	if (!v)
-		return NULL;
-	const struct nshape *e = &r->nshapes[(uint32_t)v - 1], *k = &key->s;
-	struct altr_insn *in = new_insn(r->u, e->insn);
-	const char *ep = e->p;
-	in->mnem.p = t.p + nshape_move(e, k, (size_t)(in->mnem.p - ep));
-	for (int j = 0; j < in->nops; j++) {
-		struct altr_operand *op = &in->ops[j];
-		size_t b = (size_t)(op->text.p - ep);
-		size_t nb = nshape_move(e, k, b);
-		size_t ne = nshape_move(e, k, b + op->text.len);
-		if (op->deco_len)
-			op->deco_off = (uint32_t)(nshape_move(e, k, b + op->deco_off) - nb);
-		size_t db = nshape_move(e, k, b + op->disp_off);
-		op->disp_len = (uint32_t)(nshape_move(e, k, b + op->disp_off +
-		                                      op->disp_len) - db);
-		op->disp_off = (uint32_t)(db - nb);
-		op->text.p = t.p + nb;
-		op->text.len = ne - nb;
-	}
-	return in;
-}
-
-/* Keeps in, just read from text t of shape k, for the texts of its shape. */
-static void nshape_keep(struct reader *r, struct altr_str t,
-                        const struct nshape_key *k, const struct altr_insn *in)
-{
-	if (in->info.attrs & ATTR_TRAP) /* int $n: its number matters */
-		return;
-	hindex_grow(&r->nsx, (void **)&r->nshapes, sizeof *r->nshapes,
-	            nshape_hash);
-	uint64_t *slot = nshape_slot(r, k);
-	if (*slot)
-		return;
-	struct nshape *e = &r->nshapes[r->nsx.n++];
-	*e = k->s;
-	e->p = t.p;
-	e->insn = in;
-	*slot = (uint64_t)k->s.hash << 32 | r->nsx.n;
-}
-
 static void add_piece(struct reader *r, struct altr_str t, int line)
 {
 	for (;;) {
@@ -1335,21 +1033,14 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		s->insn = e->insn;
 	} else {
 		struct altr_insn *in = jshape_insn(r, t);
-		struct nshape_key k;
-		bool shaped = !in && nshape_of(t, &k);
-		if (shaped)
-			in = nshape_insn(r, t, &k);
 		int what = M_INSN;
 		if (in) {
 			s->kind = STMT_INSN;
 			s->insn = in;
 		} else {
 			what = read_insn(r, s, t);
-			if (what == M_INSN && s->insn) {
+			if (what == M_INSN && s->insn)
 				jshape_keep(r, t, s->insn);
-				if (shaped)
-					nshape_keep(r, t, &k, s->insn);
-			}
 		}
 		if (what != M_INSN || !s->insn) {
 			memo_set(r, e, what, NULL);
@@ -1607,9 +1298,6 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	 * its 9 MB are the table's, faulted in already). */
 	r.memoroom = u->cap_stmts * sizeof *u->stmts;
 	memo_reserve(&r); /* the table, for hint_line and read_known */
-	/* sqlite3.s: 6,800 operands, 13,000 shapes in 272,000 lines */
-	hindex_init(&r.opc.x, nl / 32, (void **)&r.opc.m, sizeof *r.opc.m);
-	hindex_init(&r.nsx, nl / 16, (void **)&r.nshapes, sizeof *r.nshapes);
 	size_t n = scan_lines(src, len, u->lines);
 	struct altr_line *lines = u->lines;
 	for (size_t l = 0; l < n && l < PF_AHEAD; l++)
@@ -1651,8 +1339,6 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	u->nlines = (int)n;
 	altr_big_free(r.memo, r.memobytes);
 	free(r.jshapes);
-	hindex_free(&r.nsx, r.nshapes);
-	hindex_free(&r.opc.x, r.opc.m);
 	return r.macro_line;
 }
 

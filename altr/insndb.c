@@ -595,84 +595,7 @@ static int lookup(struct altr_str mnem)
 	return hslot[find_slot(key, mnem.len, h)];
 }
 
-/* Decoding depends on the mnemonic as written, the prefixes and, of each
- * operand, its kind, register, '*' and whether it has a base, index or
- * segment (and its decorations, and an immediate's value for int: those
- * are not remembered).  Distinct instructions share these most of the
- * time: decode remembers its results by them (it was a fifth of reading
- * an instruction). */
-#define DKEY_MNEM 16
-struct dkey {
-	uint64_t w[5];            /* mnem (zero-padded); prefixes, nops and
-	                             per operand its kind bits and register */
-};
-struct dmemo {
-	struct dkey key;
-	const struct altr_idesc *desc; /* NULL: unknown */
-	struct altr_iinfo info;
-	uint8_t kinds[ALTR_MAXOPS]; /* the operands' kinds after decode */
-};
-/* The entries in the order made, found by an index of slots holding
- * hash << 32 | 1 + an entry's number (0: free): only the entries' pages
- * and the small index's are touched. */
-static struct dmemo *dmemo;
-static uint64_t *dmemo_slot;
-static size_t dmemo_cap, dmemo_n;  /* slots (a power of two), entries */
-
-/* in's key; false if in is not to be remembered. */
-static bool dkey_of(const struct altr_insn *in, struct dkey *k)
-{
-	if (in->mnem.len > DKEY_MNEM || in->nops > ALTR_MAXOPS)
-		return false;
-	uint64_t m[2] = {0, 0};
-	for (size_t i = 0; i < in->mnem.len; i++)
-		m[i / 8] |= (uint64_t)(unsigned char)in->mnem.p[i] << (8 * (i % 8));
-	uint64_t o[3] = {(uint64_t)in->prefixes | (uint64_t)in->nops << 16, 0, 0};
-	for (int i = 0; i < in->nops; i++) {
-		const struct altr_operand *op = &in->ops[i];
-		if (op->deco_len)
-			return false;
-		uint64_t v = (uint64_t)(op->kind | op->star << 2 | (op->base < 0) << 3 |
-		                        (op->index < 0) << 4 | (op->seg < 0) << 5) |
-		             (uint64_t)(uint16_t)op->reg << 8;
-		/* 24 bits each: 0 and 1 in o[1], 2 and 3 in o[2], 4 in o[0] */
-		if (i == 4)
-			o[0] |= v << 24;
-		else
-			o[1 + i / 2] |= v << (24 * (i % 2));
-	}
-	k->w[0] = m[0];
-	k->w[1] = m[1];
-	k->w[2] = o[0];
-	k->w[3] = o[1];
-	k->w[4] = o[2];
-	return true;
-}
-
-static uint32_t dkey_hash(const struct dkey *k)
-{
-	uint64_t h = 0;
-	for (int i = 0; i < 5; i++)
-		h = (h ^ k->w[i]) * 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
-}
-
-/* The slot of key k (hash h): holding it, or free. */
-static uint64_t *dmemo_find(const struct dkey *k, uint32_t h)
-{
-	for (size_t i = h & (dmemo_cap - 1);; i = (i + 1) & (dmemo_cap - 1)) {
-		uint64_t v = dmemo_slot[i];
-		if (!v)
-			return &dmemo_slot[i];
-		const struct dmemo *e = &dmemo[(uint32_t)v - 1];
-		if ((uint32_t)(v >> 32) == h && e->key.w[0] == k->w[0] &&
-		    e->key.w[1] == k->w[1] && e->key.w[2] == k->w[2] &&
-		    e->key.w[3] == k->w[3] && e->key.w[4] == k->w[4])
-			return &dmemo_slot[i];
-	}
-}
-
-static bool decode(struct altr_insn *in)
+bool altr_insn_decode(struct altr_insn *in)
 {
 	for (int e = lookup(in->mnem); e >= 0; e = entries[e].next) {
 		const struct altr_idesc *d = &rows[entries[e].row];
@@ -687,44 +610,6 @@ static bool decode(struct altr_insn *in)
 	}
 	fill_unknown(in);
 	return false;
-}
-
-bool altr_insn_decode(struct altr_insn *in)
-{
-	struct dkey k;
-	if (!dkey_of(in, &k))
-		return decode(in);
-	if (4 * (dmemo_n + 1) > 3 * dmemo_cap) {
-		free(dmemo_slot);
-		dmemo_cap = dmemo_cap ? 2 * dmemo_cap : 2048;
-		dmemo_slot = altr_xcalloc(dmemo_cap, sizeof *dmemo_slot);
-		dmemo = altr_xrealloc(dmemo, dmemo_cap / 4 * 3 * sizeof *dmemo);
-		for (size_t i = 0; i < dmemo_n; i++) {
-			uint32_t h = dkey_hash(&dmemo[i].key);
-			*dmemo_find(&dmemo[i].key, h) = (uint64_t)h << 32 | (i + 1);
-		}
-	}
-	uint32_t h = dkey_hash(&k);
-	uint64_t *slot = dmemo_find(&k, h);
-	if (*slot) {
-		const struct dmemo *e = &dmemo[(uint32_t)*slot - 1];
-		in->desc = e->desc;
-		in->info = e->info;
-		for (int i = 0; i < in->nops; i++)
-			in->ops[i].kind = e->kinds[i];
-		return e->desc != NULL;
-	}
-	bool known = decode(in);
-	if (known && (in->desc->attrs & X_INT))
-		return known; /* reads an immediate's value */
-	struct dmemo *e = &dmemo[dmemo_n++];
-	e->key = k;
-	e->desc = in->desc;
-	e->info = in->info;
-	for (int i = 0; i < in->nops; i++)
-		e->kinds[i] = in->ops[i].kind;
-	*slot = (uint64_t)h << 32 | dmemo_n;
-	return known;
 }
 
 int altr_insndb_push_pop_names(const char *names[], int max)
