@@ -57,60 +57,33 @@ static void init_cclass(void)
 
 #define IS(c, k) (cclass[(unsigned char)(c)] & (k))
 
-/* A line at a glance.  The input is classified 64 bytes at a time into
- * bit masks (SSE2 is x86-64's baseline): newlines, C_SCAN bytes, colons;
- * a line's facts are then a few bit operations.  Byte by byte, finding
- * these was a fifth of reading. */
-struct scan {
-	size_t end;               /* index of the '\n' ending it, or of the
-	                             end of the input */
-	size_t special;           /* of its first C_SCAN byte, or end */
-	bool colon;               /* holds a ':' (so maybe a label) */
-};
+/* The lines, in one pass before reading: the input is classified 64 bytes
+ * at a time into bit masks (SSE2 is x86-64's baseline), newlines and the
+ * bytes that make a line need the full reader (C_SCAN bytes and ':');
+ * each line's start and whether it is plain (holds none of them) are then
+ * a few bit operations.  Byte by byte, finding these was a fifth of
+ * reading; a scan per line, a sixth. */
+#define LINE_PLAIN 0x80000000u /* in altr_line.first until the line is read */
 
-struct scanner {
-	const char *src;
-	size_t len;
-	size_t base;              /* the block the masks are of, or SIZE_MAX */
-	uint64_t nl, sp, co;      /* by byte of the block */
-};
-
-static unsigned mask16(__m128i v, const __m128i k[7], unsigned *sp,
-                       unsigned *co)
+/* Bit i: byte i of the 64 at p is a newline (*nl) or special. */
+static void classify64(const char *p, uint64_t *nl, uint64_t *sp)
 {
-	*sp = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(v, k[1]), _mm_cmpeq_epi8(v, k[2])),
-		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, k[3]),
-		                          _mm_cmpeq_epi8(v, k[4])),
-		             _mm_cmpeq_epi8(v, k[5]))));
-	*co = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[6]));
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k[0]));
-}
-
-static void load_block(struct scanner *z, size_t base)
-{
-	const __m128i k[7] = {
-		_mm_set1_epi8('\n'), _mm_set1_epi8('"'), _mm_set1_epi8('\''),
-		_mm_set1_epi8('#'), _mm_set1_epi8('/'), _mm_set1_epi8(';'),
-		_mm_set1_epi8(':'),
-	};
-	char tail[64];
-	const char *p = z->src + base;
-	if (base + 64 > z->len) { /* never read past the input */
-		memset(tail, 0, sizeof tail);
-		memcpy(tail, p, z->len - base);
-		p = tail;
-	}
-	z->base = base;
-	z->nl = z->sp = z->co = 0;
+	/* '"' '#' as c|1 == '#'; ':' ';' as c|1 == ';'; '\'' '/' as c|8 == '/' */
+	const __m128i kn = _mm_set1_epi8('\n'), k1 = _mm_set1_epi8(1),
+	              k8 = _mm_set1_epi8(8), kh = _mm_set1_epi8('#'),
+	              ks = _mm_set1_epi8(';'), kl = _mm_set1_epi8('/');
+	uint64_t n = 0, s = 0;
 	for (int q = 0; q < 4; q++) {
-		unsigned sp, co;
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * q));
-		unsigned nl = mask16(v, k, &sp, &co);
-		z->nl |= (uint64_t)nl << (16 * q);
-		z->sp |= (uint64_t)sp << (16 * q);
-		z->co |= (uint64_t)co << (16 * q);
+		__m128i v1 = _mm_or_si128(v, k1);
+		__m128i x = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v1, kh), _mm_cmpeq_epi8(v1, ks)),
+			_mm_cmpeq_epi8(_mm_or_si128(v, k8), kl));
+		n |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, kn)) << (16 * q);
+		s |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << (16 * q);
 	}
+	*nl = n;
+	*sp = s;
 }
 
 /* 16 bytes at a time: a memchr per line was a twentieth of reading. */
@@ -134,28 +107,47 @@ static size_t count_newlines(const char *p, size_t n)
 	return c;
 }
 
-static struct scan scan_line(struct scanner *z, size_t pos)
+/* Fills lines[] (room for every line and one more) with each line's
+ * start, and LINE_PLAIN in .first when it holds no special byte; returns
+ * how many.  The one more starts where a next line would (one past the
+ * end of the input when the last line has no newline): a line ends just
+ * before the next one starts. */
+static size_t scan_lines(const char *src, size_t len, struct altr_line *lines)
 {
-	struct scan sc = {z->len, z->len, false};
-	for (size_t at = pos; at < z->len; at = z->base + 64) {
-		size_t base = at & ~(size_t)63;
-		if (base != z->base)
-			load_block(z, base);
-		uint64_t from = ~0ull << (at - base);
-		uint64_t nl = z->nl & from, sp = z->sp & from, co = z->co & from;
-		uint64_t upto = nl ? (nl & -nl) - 1 : ~0ull; /* before the '\n' */
-		if (sc.special == z->len && (sp & upto))
-			sc.special = base + (size_t)__builtin_ctzll(sp & upto);
-		if (co & upto)
-			sc.colon = true;
-		if (nl) {
-			sc.end = base + (size_t)__builtin_ctzll(nl);
-			break;
+	size_t n = 0, start = 0;
+	bool dirty = false; /* the line being scanned had a special byte */
+	for (size_t base = 0; base < len; base += 64) {
+		uint64_t nl, sp;
+		if (base + 64 <= len) {
+			classify64(src + base, &nl, &sp);
+		} else { /* never read past the input */
+			char tail[64];
+			memset(tail, 0, sizeof tail);
+			memcpy(tail, src + base, len - base);
+			classify64(tail, &nl, &sp);
 		}
+		while (nl) {
+			uint64_t lb = nl & -nl;
+			bool plain = !dirty && !(sp & (lb - 1));
+			lines[n].start = (uint32_t)start;
+			lines[n].first = plain ? LINE_PLAIN : 0;
+			n++;
+			start = base + (size_t)__builtin_ctzll(nl) + 1;
+			sp &= ~((lb << 1) - 1); /* the bytes after the newline */
+			dirty = false;
+			nl ^= lb;
+		}
+		dirty |= sp != 0;
 	}
-	if (sc.special > sc.end)
-		sc.special = sc.end;
-	return sc;
+	if (start < len) {
+		lines[n].start = (uint32_t)start;
+		lines[n].first = dirty ? 0 : LINE_PLAIN;
+		n++;
+		start = len + 1;
+	}
+	lines[n].start = (uint32_t)start;
+	lines[n].first = 0;
+	return n;
 }
 
 static struct altr_str mkstr(const char *p, size_t n)
@@ -171,6 +163,71 @@ static struct altr_str trim(struct altr_str s)
 	while (s.len && IS(s.p[s.len - 1], C_SPACE))
 		s.len--;
 	return s;
+}
+
+/* Loads of 8 and 4 bytes, for the hash and compare below. */
+static inline uint64_t ld8(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
+}
+static inline uint64_t ld4(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+	return w;
+}
+
+/* Whether a[0..n) and b[0..n) are equal, for the memos' short texts:
+ * words (the last overlapping the ones before) read within them, not a
+ * call (memcmp was a tenth of a lookup). */
+static inline bool text_eq(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (ld8(a + i) != ld8(b + i))
+				return false;
+		return ld8(a + n - 8) == ld8(b + n - 8);
+	}
+	if (n >= 4)
+		return ld4(a) == ld4(b) && ld4(a + n - 4) == ld4(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* The reader's hash of a text (for its own tables: statement texts and
+ * jump shapes): altr_hash's way, words read within the text,
+ * the first and last overlapping for short texts (most are 8 to 24
+ * bytes; a byte loop for the tail cost half the hash). */
+static inline uint32_t text_hash(const char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, a, b;
+	if (n >= 8) {
+		for (; n > 16; p += 8, n -= 8) {
+			h = (h ^ ld8(p)) * 0xff51afd7ed558ccdull;
+			h ^= h >> 32;
+		}
+		a = ld8(p);
+		b = ld8(p + n - 8);
+	} else if (n >= 4) {
+		a = ld4(p);
+		b = ld4(p + n - 4);
+	} else {
+		a = n ? (uint64_t)(unsigned char)p[0] << 16 |
+		        (uint64_t)(unsigned char)p[n / 2] << 8 | (unsigned char)p[n - 1]
+		      : 0;
+		b = 0;
+	}
+	h = (h ^ a) * 0xff51afd7ed558ccdull;
+	h ^= h >> 32;
+	h = (h ^ b) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29; /* and a multiply more: the last bytes (the high ones
+	                 of b) reach the low bits of the result */
+	h *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
 }
 
 /* Skips a string literal starting at p[i] == '"'; returns index after it. */
@@ -484,8 +541,11 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
  * (equal bytes).  A shared instruction is never changed: one that takes
  * a prefix statement's prefixes gets its own copy.  The emitter relies on
  * this: one instruction, one text. */
-enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN };
-enum { PF_AHEAD = 4 }; /* lines read ahead (a power of two) */
+enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN,
+       M_DIR /* a directive that leaves the context alone; iid: its
+                name_len (directive texts never reach the insn path) */ };
+enum { PF_AHEAD = 4, PF_RING = 8 }; /* lines read ahead; the ring of their
+                                        hints (a power of two, above it) */
 #define MEMO_INLINE 20
 struct memo {
 	uint32_t hash;
@@ -495,7 +555,8 @@ struct memo {
 	bool unknown;             /* M_INSN: insn->desc is NULL */
 	char text[MEMO_INLINE];   /* the text, if it is this short: looking
 	                             at the first occurrence was a cache miss */
-	uint32_t iid;             /* M_INSN: the instruction's number */
+	uint32_t iid;             /* M_INSN: the instruction's number;
+	                             M_DIR: the directive's name_len */
 	const char *p;            /* the text it was read from */
 	struct altr_insn *insn;
 };
@@ -535,14 +596,18 @@ struct reader {
 	struct memo scratch;      /* for a text too long for the memo */
 	struct jshape *jshapes;   /* branches to .L<n> by the text before */
 	size_t njshapes, capjshapes;
-	bool colon;               /* the line being read holds a ':' */
+	bool colon;               /* the line being read may hold a label */
+	bool plain;               /* it holds no special byte (LINE_PLAIN) */
+	bool fast;                /* plain lines may take read_unit's fast
+	                             path: no C comment open, not opaque */
+	uint16_t ctx;             /* SF_IN_APP, SF_EXEC, SF_OPAQUE in force */
 	int lineno;               /* the line being read (of src, 1-based) */
 	struct {
 		const char *p;
 		size_t len;
 		uint32_t hash;
-	} pf[PF_AHEAD];           /* this and the next lines' likely
-	                             instructions, by line number */
+	} pf[PF_RING];           /* this and the next plain lines' trimmed
+	                             texts, by line number */
 };
 
 static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
@@ -553,13 +618,13 @@ static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
 		if (!e->len)
 			return e;
 		if (e->hash == h && e->len == t.len &&
-		    memcmp(t.len <= MEMO_INLINE ? e->text : e->p, t.p, t.len) == 0)
+		    text_eq(t.len <= MEMO_INLINE ? e->text : e->p, t.p, t.len))
 			return e;
 	}
 }
 
-/* The entry for t (what == M_NONE if new), with room to fill it in. */
-static struct memo *memo_find(struct reader *r, struct altr_str t)
+/* Makes the table (bigger) if it has no room for one more entry. */
+static void memo_reserve(struct reader *r)
 {
 	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
 		size_t cap = r->capmemo ? 2 * r->capmemo : r->firstmemo;
@@ -576,12 +641,18 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 		r->capmemo = cap;
 		r->memobytes = bytes;
 	}
+}
+
+/* The entry for t (what == M_NONE if new), with room to fill it in. */
+static struct memo *memo_find(struct reader *r, struct altr_str t)
+{
+	memo_reserve(r);
 	uint32_t h;
-	const int k = r->lineno & (PF_AHEAD - 1);
+	const int k = r->lineno & (PF_RING - 1);
 	if (t.p == r->pf[k].p && t.len == r->pf[k].len)
 		h = r->pf[k].hash;
 	else
-		h = altr_hash(t.p, t.len);
+		h = text_hash(t.p, t.len);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
 	if (!e->len) {
 		*e = (struct memo){.hash = h, .len = (uint16_t)t.len, .p = t.p};
@@ -639,20 +710,20 @@ static void set_section(struct reader *r, bool exec)
 	r->exec = exec;
 }
 
-/* Updates the context for a directive; returns SF_OPAQUE if this directive
- * itself belongs to an opaque region. */
+/* Updates the context for a directive; whether it is one that may
+ * change it (the others read alike anywhere: the memo keeps them). */
 /* d is the directive lit (any case); the length and the letter after the
  * dot are compared first (lit is lowercase). */
 #define DIR_IS(d, lit)                                                       \
 	((d).len == sizeof(lit) - 1 && ((d).p[1] | 0x20) == (lit)[1] &&         \
 	 strncasecmp((d).p, lit, sizeof(lit) - 1) == 0)
 
-static void directive_context(struct reader *r, struct altr_stmt *s)
+static bool directive_context(struct reader *r, struct altr_stmt *s)
 {
 	struct altr_str d = altr_stmt_name(s);
 	const char *path = r->u->path;
 	if (d.len < 4 || d.len > 13) /* none of the names below */
-		return;
+		return false;
 	if (DIR_IS(d, ".text")) {
 		set_section(r, true);
 	} else if (DIR_IS(d, ".data") || DIR_IS(d, ".bss")) {
@@ -696,7 +767,10 @@ static void directive_context(struct reader *r, struct altr_stmt *s)
 		if (r->opaque_depth > 0)
 			r->opaque_depth--;
 		s->facts |= SF_OPAQUE;
+	} else {
+		return false;
 	}
+	return true;
 }
 
 /* Instructions live in chunks freed together, each followed by its own
@@ -833,7 +907,7 @@ static struct jshape *jshape_slot(const struct reader *r, const char *p,
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		struct jshape *e = &r->jshapes[i];
 		if (!e->p || (e->hash == h && e->len == len &&
-		              memcmp(e->p, p, len) == 0))
+		              text_eq(e->p, p, len)))
 			return e;
 	}
 }
@@ -845,7 +919,7 @@ static struct altr_insn *jshape_insn(struct reader *r, struct altr_str t)
 	size_t n = dotl_shape(t);
 	if (!n || !r->capjshapes)
 		return NULL;
-	struct jshape *e = jshape_slot(r, t.p, n, altr_hash(t.p, n));
+	struct jshape *e = jshape_slot(r, t.p, n, text_hash(t.p, n));
 	if (!e->p)
 		return NULL;
 	struct altr_insn *in = new_insn(r->u, e->insn);
@@ -877,7 +951,7 @@ static void jshape_keep(struct reader *r, struct altr_str t,
 				*jshape_slot(r, old[i].p, old[i].len, old[i].hash) = old[i];
 		free(old);
 	}
-	uint32_t h = altr_hash(t.p, n);
+	uint32_t h = text_hash(t.p, n);
 	struct jshape *e = jshape_slot(r, t.p, n, h);
 	if (!e->p) {
 		*e = (struct jshape){t.p, (uint32_t)n, h, in};
@@ -925,8 +999,15 @@ static void add_piece(struct reader *r, struct altr_str t, int line)
 		}
 		/* (t is trimmed: rest ends where it does; altr_stmt_args finds
 		 * it again after the name) */
-		directive_context(r, s);
-		s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
+		if (directive_context(r, s)) {
+			s->facts |= (r->intel || r->code32 || r->opaque_depth) ? SF_OPAQUE : 0;
+		} else if (r->plain && t.len <= UINT16_MAX) {
+			struct memo *e = memo_find(r, t);
+			if (e->what == M_NONE) {
+				memo_set(r, e, M_DIR, NULL);
+				e->iid = s->name_len;
+			}
+		}
 		return;
 	}
 	if (ctx & SF_OPAQUE) {
@@ -1003,30 +1084,65 @@ static void app_marker(struct reader *r, struct altr_str comment)
 		r->in_app = false;
 }
 
-/* The memo lookup of an instruction missed the cache most times: that
- * of the line PF_AHEAD lines on is started while this one is read (one
- * line on was too late: a line takes less than a miss to memory).  Only
- * for the plain case (a line holding one instruction, maybe a '#'
- * comment); a wrong guess costs a hash. */
-static void prefetch_line(struct reader *r, const char *src, size_t pos,
-                          const struct scan *sc, int lineno)
+/* The memo lookup missed the cache most times: that of the line
+ * PF_AHEAD lines on is started while this one is read (one line on was
+ * too late: a line takes less than a miss to memory).  For plain lines,
+ * whose text (trimmed as add_piece trims it) is then the statement's;
+ * its hash is kept for the lookup. */
+static inline __attribute__((always_inline)) void
+hint_line(struct reader *r, const char *p, const char *q, int lineno)
 {
-	const char *p = src + pos, *q = src + sc->special;
-	if ((sc->special < sc->end && *q != '#') || !r->capmemo)
-		return;
-	while (p < q && (*p == ' ' || *p == '\t'))
+	while (p < q && IS(*p, C_SPACE))
 		p++;
 	while (q > p && IS(q[-1], C_SPACE))
 		q--;
-	if (q == p || *p == '.' || q[-1] == ':')
-		return;
-	struct altr_str t = mkstr(p, (size_t)(q - p));
-	uint32_t h = altr_hash(t.p, t.len);
-	int k = lineno & (PF_AHEAD - 1);
-	r->pf[k].p = t.p;
-	r->pf[k].len = t.len;
+	int k = lineno & (PF_RING - 1);
+	r->pf[k].p = p;
+	r->pf[k].len = (size_t)(q - p);
+	uint32_t h = text_hash(p, (size_t)(q - p));
 	r->pf[k].hash = h;
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
+}
+
+/* A plain line (one statement: no label, no comment, no ';') whose text
+ * the memo knows: its statement made as add_piece would, without reading
+ * it again; false when add_piece must (the memo does not know it, or
+ * prefixes on the statement before belong to it). */
+static bool read_known(struct reader *r, int lineno, int at)
+{
+	int k = lineno & (PF_RING - 1);
+	struct altr_str t = mkstr(r->pf[k].p, r->pf[k].len);
+	if (!t.len)
+		return true; /* blank */
+	if (t.len > UINT16_MAX)
+		return false;
+	const struct memo *e = memo_slot(r->memo, r->capmemo, r->pf[k].hash, t);
+	struct altr_unit *u = r->u;
+	int what = e->what;
+	if (what == M_NONE || (size_t)u->nstmts == u->cap_stmts)
+		return false;
+	/* made whole, then stored: storing a bit-field first read the fresh
+	 * statement's memory, a cache miss the store buffer did not hide */
+	struct altr_stmt v = {.text_p = t.p, .text_len = (uint32_t)t.len,
+	                      .line = at, .facts = r->ctx};
+	if (what == M_INSN) {
+		if (u->nstmts && (u->stmts[u->nstmts - 1].facts & SF_PREFIX_ONLY))
+			return false;
+		v.kind = STMT_INSN;
+		v.insn = e->insn;
+		v.iid = e->iid;
+		u->ninsns++;
+		u->nunknown += e->unknown;
+	} else if (what == M_DIR) {
+		v.kind = STMT_DIRECTIVE;
+		v.name_len = e->iid;
+	} else {
+		v.kind = STMT_OTHER;
+		if (what == M_PREFIXES)
+			v.facts |= SF_PREFIX_ONLY;
+	}
+	u->stmts[u->nstmts++] = v;
+	return true;
 }
 
 static void add_comment(struct altr_unit *u, const struct altr_line *L,
@@ -1119,6 +1235,38 @@ static void read_line(struct reader *r, struct altr_line *L, const char *p,
 		add_piece(r, mkstr(p + b, n - b), lineno);
 }
 
+/* A line [p, q) that is one label and nothing else (".L5:", gcc's
+ * labels are a tenth of its lines) made a statement as read_line and
+ * add_piece would; false if it is not one.  (label_len takes the whole
+ * text only if it is a name, a number or a string and the ':'.) */
+static bool read_label(struct reader *r, const char *p, const char *q, int at)
+{
+	while (p < q && IS(*p, C_SPACE))
+		p++;
+	while (q > p && IS(q[-1], C_SPACE))
+		q--;
+	struct altr_str t = mkstr(p, (size_t)(q - p));
+	struct altr_unit *u = r->u;
+	if (!t.len || q[-1] != ':' || t.len > UINT32_MAX / 2 ||
+	    label_len(t) != t.len || (size_t)u->nstmts == u->cap_stmts)
+		return false;
+	struct altr_stmt v = {.text_p = t.p, .text_len = (uint32_t)t.len,
+	                      .line = at, .facts = r->ctx, .kind = STMT_LABEL};
+	v.name_len = (uint32_t)t.len - 1;
+	u->stmts[u->nstmts++] = v;
+	return true;
+}
+
+/* The context facts in force, and whether plain lines may take the fast
+ * path (read_known). */
+static void set_ctx(struct reader *r)
+{
+	bool opaque = r->intel || r->code32 || r->opaque_depth;
+	r->ctx = (uint16_t)((r->in_app ? SF_IN_APP : 0) | (r->exec ? SF_EXEC : 0) |
+	                    (opaque ? SF_OPAQUE : 0));
+	r->fast = !opaque && !r->in_comment;
+}
+
 /* Reads src into u (already cleared); the line of the first macro or
  * repeat directive, or 0.  stop: there, for that is read again. */
 static int read_unit(struct altr_unit *u, const char *path, char *src,
@@ -1130,13 +1278,15 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	init_cclass();
 	/* gas starts in .text: hand-written files often never say so. */
 	struct reader r = {.u = u, .exec = true};
-	/* lines hold 32-bit offsets */
-	if (len > UINT32_MAX)
+	set_ctx(&r);
+	/* lines hold 32-bit offsets (and one past the end) */
+	if (len >= UINT32_MAX)
 		altr_die("%s: input larger than 4 GB", path);
-	/* Room for every line, and for as many statements, up front. */
+	/* Room for every line (and scan_lines's one more), and for as many
+	 * statements, up front. */
 	size_t nl = 1 + count_newlines(src, len);
-	u->cap_lines = nl;
-	u->lines = altr_big_alloc(nl * sizeof *u->lines);
+	u->cap_lines = nl + 1;
+	u->lines = altr_big_alloc(u->cap_lines * sizeof *u->lines);
 	u->cap_stmts = nl + 64;
 	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
 	r.firstmemo = 4096;
@@ -1147,34 +1297,46 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	 * as big as the statements, it needs few new pages (sqlite3.s: 6 of
 	 * its 9 MB are the table's, faulted in already). */
 	r.memoroom = u->cap_stmts * sizeof *u->stmts;
-	size_t pos = 0, ahead = 0; /* where this line and the next to scan start */
-	int lineno = 0, scanned = 0;
-	struct scanner z = {src, len, SIZE_MAX, 0, 0, 0};
-	struct scan q[PF_AHEAD]; /* lines lineno + 1 .. scanned, by number */
-	while (pos < len) {
-		for (; scanned <= lineno + PF_AHEAD - 1 && ahead < len; scanned++) {
-			struct scan *n = &q[(scanned + 1) & (PF_AHEAD - 1)];
-			*n = scan_line(&z, ahead);
-			prefetch_line(&r, src, ahead, n, scanned + 1);
-			ahead = n->end < len ? n->end + 1 : len;
-		}
-		++lineno;
-		struct scan sc = q[lineno & (PF_AHEAD - 1)];
-		size_t end = sc.end;
-		bool has_newline = end < len;
-		struct altr_line *L = &u->lines[u->nlines++];
-		*L = (struct altr_line){.start = (uint32_t)pos};
-		r.colon = sc.colon;
-		r.lineno = lineno;
-		int at = lineno;
+	memo_reserve(&r); /* the table, for hint_line and read_known */
+	size_t n = scan_lines(src, len, u->lines);
+	struct altr_line *lines = u->lines;
+	for (size_t l = 0; l < n && l < PF_AHEAD; l++)
+		if (lines[l].first & LINE_PLAIN)
+			hint_line(&r, src + lines[l].start,
+			          src + lines[l + 1].start - 1, (int)l + 1);
+	for (size_t l = 0; l < n; l++) {
+		size_t a = l + PF_AHEAD;
+		if (a < n && (lines[a].first & LINE_PLAIN))
+			hint_line(&r, src + lines[a].start,
+			          src + lines[a + 1].start - 1, (int)a + 1);
+		struct altr_line *L = &lines[l];
+		bool plain = L->first & LINE_PLAIN;
+		L->first = (uint32_t)u->nstmts;
+		int lineno = (int)l + 1, at = lineno;
 		if (u->src_lines)
 			at = u->src_lines[(size_t)lineno <= u->nsrc_lines ? lineno - 1
 			                  : (int)u->nsrc_lines - 1];
-		read_line(&r, L, src + pos, end - pos, at, sc.special - pos);
-		pos = has_newline ? end + 1 : len;
-		if (stop && r.macro_line)
+		if (r.fast && (plain ? read_known(&r, lineno, at)
+		                     : read_label(&r, src + L->start,
+		                                  src + lines[l + 1].start - 1, at)))
+			continue;
+		size_t pos = L->start, end = lines[l + 1].start - 1, special = pos;
+		if (plain)
+			special = end;
+		else
+			while (special < end && !IS(src[special], C_SCAN))
+				special++;
+		r.colon = !plain;
+		r.plain = plain;
+		r.lineno = lineno;
+		read_line(&r, L, src + pos, end - pos, at, special - pos);
+		set_ctx(&r);
+		if (stop && r.macro_line) {
+			n = l + 1;
 			break;
+		}
 	}
+	u->nlines = (int)n;
 	altr_big_free(r.memo, r.memobytes);
 	free(r.jshapes);
 	return r.macro_line;
