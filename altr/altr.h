@@ -111,7 +111,51 @@ void altr_buf_free(struct altr_buf *b);
  * array is to be filled); _sparse: as used (a hash table, a pool). */
 void *altr_big_alloc(size_t n);
 void *altr_big_alloc_sparse(size_t n);
-uint32_t altr_hash(const char *p, size_t len); /* for hash tables */
+/* Loads of 8 and 4 bytes at p, any alignment. */
+static inline uint64_t altr_ld8(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
+}
+static inline uint64_t altr_ld4(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+	return w;
+}
+/* For hash tables (statement texts, jump shapes, names): words read
+ * within the text, the last two (or for short texts the first and last)
+ * overlapping, no byte loop (most texts are 8 to 24 bytes: a loop for the
+ * tail was half the hash); the final multiply brings the last bytes to
+ * the low bits (without it texts differing in their ends fell in
+ * neighbouring slots). */
+static inline uint32_t altr_hash(const char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, a, b;
+	if (n >= 8) {
+		for (; n > 16; p += 8, n -= 8) {
+			h = (h ^ altr_ld8(p)) * 0xff51afd7ed558ccdull;
+			h ^= h >> 32;
+		}
+		a = altr_ld8(p);
+		b = altr_ld8(p + n - 8);
+	} else if (n >= 4) {
+		a = altr_ld4(p);
+		b = altr_ld4(p + n - 4);
+	} else {
+		a = n ? (uint64_t)(unsigned char)p[0] << 16 |
+		        (uint64_t)(unsigned char)p[n / 2] << 8 | (unsigned char)p[n - 1]
+		      : 0;
+		b = 0;
+	}
+	h = (h ^ a) * 0xff51afd7ed558ccdull;
+	h ^= h >> 32;
+	h = (h ^ b) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32);
+}
 void *altr_big_realloc(void *p, size_t old, size_t n);
 /* The same, but what the caller has not written yet (all of a new block,
  * [old, n) of a grown one) is undefined, not zeroed: for an array written

@@ -165,20 +165,6 @@ static struct altr_str trim(struct altr_str s)
 	return s;
 }
 
-/* Loads of 8 and 4 bytes, for the hash and compare below. */
-static inline uint64_t ld8(const char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, 8);
-	return w;
-}
-static inline uint64_t ld4(const char *p)
-{
-	uint32_t w;
-	memcpy(&w, p, 4);
-	return w;
-}
-
 /* Whether a[0..n) and b[0..n) are equal, for the memos' short texts:
  * words (the last overlapping the ones before) read within them, not a
  * call (memcmp was a tenth of a lookup). */
@@ -186,48 +172,16 @@ static inline bool text_eq(const char *a, const char *b, size_t n)
 {
 	if (n >= 8) {
 		for (size_t i = 0; i + 8 < n; i += 8)
-			if (ld8(a + i) != ld8(b + i))
+			if (altr_ld8(a + i) != altr_ld8(b + i))
 				return false;
-		return ld8(a + n - 8) == ld8(b + n - 8);
+		return altr_ld8(a + n - 8) == altr_ld8(b + n - 8);
 	}
 	if (n >= 4)
-		return ld4(a) == ld4(b) && ld4(a + n - 4) == ld4(b + n - 4);
+		return altr_ld4(a) == altr_ld4(b) && altr_ld4(a + n - 4) == altr_ld4(b + n - 4);
 	for (size_t i = 0; i < n; i++)
 		if (a[i] != b[i])
 			return false;
 	return true;
-}
-
-/* The reader's hash of a text (for its own tables: statement texts and
- * jump shapes): altr_hash's way, words read within the text,
- * the first and last overlapping for short texts (most are 8 to 24
- * bytes; a byte loop for the tail cost half the hash). */
-static inline uint32_t text_hash(const char *p, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, a, b;
-	if (n >= 8) {
-		for (; n > 16; p += 8, n -= 8) {
-			h = (h ^ ld8(p)) * 0xff51afd7ed558ccdull;
-			h ^= h >> 32;
-		}
-		a = ld8(p);
-		b = ld8(p + n - 8);
-	} else if (n >= 4) {
-		a = ld4(p);
-		b = ld4(p + n - 4);
-	} else {
-		a = n ? (uint64_t)(unsigned char)p[0] << 16 |
-		        (uint64_t)(unsigned char)p[n / 2] << 8 | (unsigned char)p[n - 1]
-		      : 0;
-		b = 0;
-	}
-	h = (h ^ a) * 0xff51afd7ed558ccdull;
-	h ^= h >> 32;
-	h = (h ^ b) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29; /* and a multiply more: the last bytes (the high ones
-	                 of b) reach the low bits of the result */
-	h *= 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
 }
 
 /* Skips a string literal starting at p[i] == '"'; returns index after it. */
@@ -652,7 +606,7 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 	if (t.p == r->pf[k].p && t.len == r->pf[k].len)
 		h = r->pf[k].hash;
 	else
-		h = text_hash(t.p, t.len);
+		h = altr_hash(t.p, t.len);
 	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
 	if (!e->len) {
 		*e = (struct memo){.hash = h, .len = (uint16_t)t.len, .p = t.p};
@@ -919,7 +873,7 @@ static struct altr_insn *jshape_insn(struct reader *r, struct altr_str t)
 	size_t n = dotl_shape(t);
 	if (!n || !r->capjshapes)
 		return NULL;
-	struct jshape *e = jshape_slot(r, t.p, n, text_hash(t.p, n));
+	struct jshape *e = jshape_slot(r, t.p, n, altr_hash(t.p, n));
 	if (!e->p)
 		return NULL;
 	struct altr_insn *in = new_insn(r->u, e->insn);
@@ -951,7 +905,7 @@ static void jshape_keep(struct reader *r, struct altr_str t,
 				*jshape_slot(r, old[i].p, old[i].len, old[i].hash) = old[i];
 		free(old);
 	}
-	uint32_t h = text_hash(t.p, n);
+	uint32_t h = altr_hash(t.p, n);
 	struct jshape *e = jshape_slot(r, t.p, n, h);
 	if (!e->p) {
 		*e = (struct jshape){t.p, (uint32_t)n, h, in};
@@ -1099,7 +1053,7 @@ hint_line(struct reader *r, const char *p, const char *q, int lineno)
 	int k = lineno & (PF_RING - 1);
 	r->pf[k].p = p;
 	r->pf[k].len = (size_t)(q - p);
-	uint32_t h = text_hash(p, (size_t)(q - p));
+	uint32_t h = altr_hash(p, (size_t)(q - p));
 	r->pf[k].hash = h;
 	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
 }

@@ -1082,12 +1082,10 @@ struct cfa_memo {
 	long delta;
 };
 
+/* altr_hash, never 0 (0 marks an empty slot). */
 static uint64_t hash_bytes(const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	return h | 1;
+	return (uint64_t)altr_hash(p, n) << 1 | 1;
 }
 
 static struct cfa_memo *memo_slot(struct cfa_memo *m, size_t cap,

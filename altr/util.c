@@ -450,29 +450,3 @@ void altr_big_free(void *p, size_t n)
 	if (p)
 		big_release((struct bigblk){p, big_mapped(p, n)});
 }
-
-/* Eight bytes at a time (the byte-wise FNV was a tenth of reading), the
- * last eight overlapping the ones before: one hash for the reader's
- * statement texts and the analysis's names. */
-uint32_t altr_hash(const char *s, size_t len)
-{
-	const char *p = s;
-	size_t n = len;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	if (n && len >= 8) {
-		memcpy(&w, s + len - 8, 8);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	}
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	h *= 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
-}
