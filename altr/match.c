@@ -953,6 +953,16 @@ static void pack(struct altr_str t, uint64_t *a, uint64_t *b)
 	}
 }
 
+/* t's packed key, and its slot in a direct-mapped table of size entries
+ * (a power of two). */
+static size_t short_slot(struct altr_str t, uint64_t *a, uint64_t *b,
+                         size_t size)
+{
+	pack(t, a, b);
+	uint64_t h = (*a * 0x9e3779b97f4a7c15ull) ^ (*b * 0xc2b2ae3d27d4eb4full) ^ t.len;
+	return (h ^ (h >> 29) ^ (h >> 47)) & (size - 1);
+}
+
 /* Regex test e on subj, a slice of the input (the memo keeps it). */
 static bool match_subject(const struct altr_expr *e, struct altr_str subj,
                           struct altr_str caps[10], struct lcent *cache)
@@ -964,10 +974,7 @@ static bool match_subject(const struct altr_expr *e, struct altr_str subj,
 		return e->negate;
 	if (cache && subj.len <= 16) {
 		uint64_t a, b;
-		pack(subj, &a, &b);
-		uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
-		             subj.len;
-		c = &cache[(h ^ (h >> 29) ^ (h >> 47)) & (LC_SIZE - 1)];
+		c = &cache[short_slot(subj, &a, &b, LC_SIZE)];
 		if (c->valid && c->a == a && c->b == b && c->len == subj.len) {
 			if (c->hit) {
 				for (int i = 0; i < 10; i++)
@@ -1196,9 +1203,7 @@ static uint64_t mn_dead(const struct altr_matcher *m, struct altr_str mn)
 	if (!mn.len || mn.len > 16)
 		return 0;
 	uint64_t a, b;
-	pack(mn, &a, &b);
-	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ mn.len;
-	struct mnent *c = &m->mncache[(h ^ (h >> 29) ^ (h >> 47)) & (MN_SIZE - 1)];
+	struct mnent *c = &m->mncache[short_slot(mn, &a, &b, MN_SIZE)];
 	if (c->valid && c->a == a && c->b == b && c->len == mn.len)
 		return c->dead;
 	uint64_t dead = 0;
