@@ -19,7 +19,7 @@ mkdir -p "$work" "$prof"
 
 # The assembly to train on: a .s per program and mode, remade when its
 # source is newer.  A program gcc cannot compile alone is left out.
-rdbflags="-fPIE -ffixed-r12 -ffixed-r13 -ffixed-r14 -ffixed-r15 -mno-red-zone"
+. "$repo/scripts/rdb-cc-flags.sh"
 for c in "$repo"/examples/*.c "$repo"/tests/programs/*.c; do
 	b=$(basename "$c" .c)
 	for mode in O0 O2; do
@@ -27,9 +27,9 @@ for c in "$repo"/examples/*.c "$repo"/tests/programs/*.c; do
 		[ -s "$s" ] && [ "$s" -nt "$c" ] && continue
 		printf '%s %s %s\n' "$mode" "$c" "$s"
 	done
-done | xargs -r -P "$(nproc)" -L 1 sh -c '
+done | CC=$cc RDBCC_FLAGS=$RDBCC_FLAGS xargs -r -P "$(nproc)" -L 1 sh -c '
 	# shellcheck disable=SC2086 # the flags are words
-	'"$cc"' -"$0" '"$rdbflags"' -w -S -o "$2.tmp" "$1" 2>/dev/null && mv "$2.tmp" "$2" || rm -f "$2.tmp"
+	"$CC" -"$0" $RDBCC_FLAGS -w -S -o "$2.tmp" "$1" 2>/dev/null && mv "$2.tmp" "$2" || rm -f "$2.tmp"
 	exit 0'
 rm -f "$work/all.s"
 n=$(find "$work" -name '*.s' | wc -l)

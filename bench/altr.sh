@@ -59,11 +59,11 @@ best() {
 
 cd "$d/bld"
 # The input is what rdb-cc hands altr: gcc -O2 with the flags rdb-cc adds
-# (driver/rdb-cc.c: reserve_flags, and -fPIE for the static-pie link).
-# Without them gcc uses %r12-%r15, and trace.rules leaves such
-# instructions unhooked (or puts a .error before them): less work than a
-# real build, and output that does not assemble.
-cflags="-O2 -fPIE -ffixed-r12 -ffixed-r13 -ffixed-r14 -ffixed-r15 -mno-red-zone"
+# (scripts/rdb-cc-flags.sh).  Without them gcc uses %r12-%r15, and
+# trace.rules leaves such instructions unhooked (or puts a .error before
+# them): less work than a real build, and output that does not assemble.
+. "$repo/scripts/rdb-cc-flags.sh"
+cflags="-O2 $RDBCC_FLAGS"
 echo "bench/altr: gcc $cflags -S sqlite3.c, best of $gcc_reps" >&2
 # shellcheck disable=SC2086 # the flags are words
 tgcc=$(best "$gcc_reps" gcc $cflags -S -o sqlite3.s sqlite3.c)

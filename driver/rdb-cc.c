@@ -24,7 +24,8 @@
 
 #define RDBCC_VERSION "0.1"
 
-/* Flags that keep the compiler's hands off rdb's registers (docs/hooks.md). */
+/* Flags that keep the compiler's hands off rdb's registers (docs/hooks.md);
+ * scripts/rdb-cc-flags.sh lists them (and -fPIE) for scripts. */
 static const char *const reserve_flags[] = {
 	"-ffixed-r12", "-ffixed-r13", "-ffixed-r14", "-ffixed-r15", "-mno-red-zone",
 };

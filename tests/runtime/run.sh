@@ -12,7 +12,8 @@ ok=0
 trap 'if [ $ok = 1 ]; then rm -rf "$work"; else echo "rt_test: work kept in $work"; fi' EXIT
 cd "$work" || exit 1
 
-CFLAGS="-O2 -fPIE -ffixed-r12 -ffixed-r13 -ffixed-r14 -ffixed-r15 -mno-red-zone
+. "$here/../../scripts/rdb-cc-flags.sh"
+CFLAGS="-O2 $RDBCC_FLAGS
         -ffreestanding -fno-builtin -fno-stack-protector -fcf-protection=none
         -fno-tree-loop-distribute-patterns"
 set -e
