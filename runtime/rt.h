@@ -556,12 +556,12 @@ void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
 
 /* ---- unhook.c: replay without the hooks' stores ------------------------- */
 void rdb_unhook(int writes_too);
-
-/* gdb.c: rdb record|replay --gdb */
-void rdb_gdb_wait(void);
 int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
 int rdb_in_check_hook(uintptr_t pc); /* pc is in a read hook with a check */
 uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);
+
+/* gdb.c: rdb record|replay --gdb */
+void rdb_gdb_wait(void);
 
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);

@@ -256,14 +256,20 @@ uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi)
 	return end;
 }
 
+/* Whether pc is in one of the listed hooks [b, e). */
+static int in_listed(const struct listed *b, const struct listed *e, uintptr_t pc)
+{
+	for (; b < e; b++)
+		if (b->len && pc - at(b) < b->len)
+			return 1;
+	return 0;
+}
+
 /* Whether pc is in a read hook with a check (one still there, or the
  * cmp %r13, %r13 and prefixes a replay made of it). */
 int rdb_in_check_hook(uintptr_t pc)
 {
-	for (const struct listed *b = __start_rdb_hooks_rc; b < __stop_rdb_hooks_rc; b++)
-		if (b->len && pc - at(b) < b->len)
-			return 1;
-	return 0;
+	return in_listed(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, pc);
 }
 
 /* A fault in a hook's store names the shadow byte, not the program's:
@@ -272,14 +278,10 @@ int rdb_in_check_hook(uintptr_t pc)
  * its pc.) */
 int rdb_hook_plane(uintptr_t pc)
 {
-	for (const struct listed *b = __start_rdb_hooks_r; !RT->unhooked && b < __stop_rdb_hooks_r; b++)
-		if (b->len && pc - at(b) < b->len)
-			return 'R';
-	for (const struct listed *b = __start_rdb_hooks_rc; !RT->unhooked && b < __stop_rdb_hooks_rc; b++)
-		if (b->len && pc - at(b) < b->len)
-			return 'R';
-	for (const struct listed *b = __start_rdb_hooks_w; RT->unhooked != 'S' && b < __stop_rdb_hooks_w; b++)
-		if (b->len && pc - at(b) < b->len)
-			return 'S';
+	if (!RT->unhooked && (in_listed(__start_rdb_hooks_r, __stop_rdb_hooks_r, pc) ||
+	                      in_listed(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, pc)))
+		return 'R';
+	if (RT->unhooked != 'S' && in_listed(__start_rdb_hooks_w, __stop_rdb_hooks_w, pc))
+		return 'S';
 	return 0;
 }
