@@ -166,9 +166,10 @@ void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
-/* The same, but a large regular file goes into altr_big_alloc memory of
- * *big bytes (else *big is 0 and the buffer is malloc'ed). */
-char *altr_read_file_big(const char *path, size_t *len, size_t *big);
+/* The same, but a large regular file is mapped read-only, followed by a
+ * zero byte, in *mapped bytes to munmap (else *mapped is 0 and the buffer
+ * is malloc'ed).  The file must not shrink while it is mapped. */
+char *altr_map_file(const char *path, size_t *len, size_t *mapped);
 
 /* Diagnostics go to stderr as "altr:FILE:LINE[:COL]: message". */
 extern const char *altr_progname;
@@ -490,8 +491,8 @@ struct altr_unit {
 	                            gcc's label .L<n> (altr_insn_label), or 0 */
 	size_t cap_iclass;       /* of both */
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
-	size_t src_big;          /* nonzero: src is altr_big_alloc memory of
-	                            this size, not malloc'ed */
+	size_t src_mapped;       /* nonzero: src is a mapping of this size
+	                            (altr_map_file), not malloc'ed */
 	size_t cap_lines, cap_stmts; /* allocated sizes of lines, stmts */
 	char *unexpanded;        /* when src is macro.c's expansion: the input
 	                            as given (freed as src would be), else NULL */

@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <strings.h>
 
 /* ---------------------------------------------------------- small helpers */
@@ -1341,8 +1342,8 @@ void altr_asm_free(struct altr_unit *u)
 		free(u->src_lines);
 		u->src = u->unexpanded;
 	}
-	if (u->src_big)
-		altr_big_free(u->src, u->src_big);
+	if (u->src_mapped)
+		munmap(u->src, u->src_mapped);
 	else
 		free(u->src);
 	memset(u, 0, sizeof *u);

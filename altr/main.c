@@ -63,7 +63,19 @@ static int write_output(const char *out, struct altr_unit *u,
 		free(tmp);
 		return -1;
 	}
+	/* mkstemp made it 0600: give it the mode a new file gets, as gcc's
+	 * outputs have (the umask is read by setting it) */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		altr_error_at(out, 0, 0, "cannot write output: %s", strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
 	int rc = altr_emit(u, rs, o, f, st);
 	if (fclose(f) != 0 && rc == 0) {
 		altr_error_at(out, 0, 0, "write failed: %s", strerror(errno));
@@ -158,15 +170,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
-	size_t len, big;
-	char *src = altr_read_file_big(in, &len, &big);
+	size_t len, mapped;
+	char *src = altr_map_file(in, &len, &mapped);
 	if (!src) {
 		altr_error_at(in, 0, 0, "cannot read: %s", strerror(errno));
 		return 1;
 	}
 	struct altr_unit u;
 	altr_asm_read(&u, strcmp(in, "-") == 0 ? "<stdin>" : in, src, len);
-	u.src_big = big;
+	u.src_mapped = mapped;
 	altr_analyze(&u);
 	struct altr_stats st = {0};
 	int rc = write_output(out, &u, &rs, &o, &st);

@@ -162,38 +162,6 @@ char *altr_read_file(const char *path, size_t *len)
 	return b.p;
 }
 
-char *altr_read_file_big(const char *path, size_t *len, size_t *big)
-{
-	*big = 0;
-	struct stat st;
-	int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < (1 << 20)) {
-		if (fd >= 0)
-			close(fd);
-		return altr_read_file(path, len);
-	}
-	size_t n = (size_t)st.st_size, got = 0;
-	char *p = altr_big_alloc(n + 1);
-	while (got < n) {
-		ssize_t k = read(fd, p + got, n - got);
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	char extra;
-	bool whole = got == n && read(fd, &extra, 1) == 0;
-	close(fd);
-	if (!whole) { /* changed under us: the slow way sees what is there */
-		altr_big_free(p, n + 1);
-		return altr_read_file(path, len);
-	}
-	p[n] = 0;
-	*len = n;
-	*big = n + 1;
-	return p;
-}
-
 void altr_warn(const char *file, int line, const char *fmt, ...)
 {
 	altr_nwarnings++;
@@ -268,7 +236,7 @@ _Noreturn void altr_assert_fail(const char *file, int line, const char *what)
  * part of a run); clearing them here is cheaper. */
 #define HUGE_PAGE ((size_t)2 << 20)
 #define PAGE ((size_t)4096)
-enum { BIG_KEPT = 8, BIG_LENT = 64, BIG_MIN = 1 << 16 };
+enum { BIG_KEPT = 8, BIG_LENT = 64, BIG_MIN = 1 << 16, BIG_WHOLE = 1 << 18 };
 struct bigblk {
 	char *p;
 	size_t n;                /* bytes mapped */
@@ -363,8 +331,16 @@ static void *big_alloc(size_t n, bool dense, bool raw)
 		populate(q, n);
 	if (q)
 		return q;
-	size_t extra = n >= HUGE_PAGE ? HUGE_PAGE : 0;
-	char *p = mmap(NULL, n + extra, PROT_READ | PROT_WRITE,
+	/* A block of BIG_WHOLE or more is mapped in whole huge pages: the
+	 * kernel faults its tail in one huge page, not in 4 KB ones (each of
+	 * those cost six times as much per byte), and what the block leaves
+	 * of that page is kept for the next blocks (the analysis's and the
+	 * emitter's arrays fit there). */
+	size_t want = round_page(n);
+	size_t span = n >= BIG_WHOLE ? (want + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE
+	                             : want;
+	size_t extra = span >= HUGE_PAGE ? HUGE_PAGE : 0;
+	char *p = mmap(NULL, span + extra, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		altr_die("out of memory (%zu bytes)", n);
@@ -372,15 +348,15 @@ static void *big_alloc(size_t n, bool dense, bool raw)
 		size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
 		if (head)
 			munmap(p, head);
-		/* the mapping is n rounded up to pages, plus extra */
-		size_t end = round_page(n);
 		if (extra > head)
-			munmap(p + head + end, extra - head);
+			munmap(p + head + span, extra - head);
 		p += head;
 	}
-	madvise(p, n, MADV_HUGEPAGE);
+	madvise(p, span, MADV_HUGEPAGE);
 	if (dense)
 		populate(p, n);
+	if (span > want)
+		big_release((struct bigblk){p + want, span - want});
 	return p;
 }
 
@@ -449,4 +425,36 @@ void altr_big_free(void *p, size_t n)
 {
 	if (p)
 		big_release((struct bigblk){p, big_mapped(p, n)});
+}
+
+char *altr_map_file(const char *path, size_t *len, size_t *mapped)
+{
+	*mapped = 0;
+	struct stat st;
+	int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (1 << 20) || (uint64_t)st.st_size >= UINT32_MAX) {
+		if (fd >= 0)
+			close(fd);
+		return altr_read_file(path, len);
+	}
+	/* The file's pages are mapped where read() would copy them into
+	 * fresh ones (the kernel clearing those was a tenth of a run), with
+	 * one zero byte after them: from the file's last page when it ends
+	 * inside one, else from an anonymous page reserved behind it. */
+	size_t n = (size_t)st.st_size, span = round_page(n + 1);
+	char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED &&
+	    mmap(p, n, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd,
+	         0) == MAP_FAILED) {
+		munmap(p, span);
+		p = MAP_FAILED;
+	}
+	close(fd);
+	if (p == MAP_FAILED)
+		return altr_read_file(path, len);
+	*len = n;
+	*mapped = span;
+	return p;
 }
