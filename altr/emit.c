@@ -25,6 +25,16 @@
  * Evaluating every rule for every statement was most of a trace run.
  * The numbers in inserted code that differ between such statements are
  * holes in the plan's text, filled in as it is written out. */
+/* The labels altr makes: "${label}"s (.LR<n>_<k>), listed code's
+ * (.LRlb<n> .. .LRle<n>) and IOT groups' (.LRb<g> .. .LRe<g>).  ".LR" is
+ * no prefix gcc's or clang's labels have.  Short, as are the tables' lines
+ * that name them: they were a third of a trace run's output, and the
+ * output's size is the time to write it and to assemble it. */
+#define LBL_APP ".LR"
+#define LBL_LIST ".LRl"
+#define LBL_GROUP_B ".LRb"
+#define LBL_GROUP_E ".LRe"
+
 enum { X_BEFORE, X_REPLACE, X_AFTER };
 enum { H_APP, H_LIST, H_CFI };
 struct hole {
@@ -201,8 +211,8 @@ struct emitter {
 	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
 	size_t capgdead;
 	unsigned long nlabels;
-	const char **listed;     /* per code of a rule with 'list' (.Laltr_lb<n>
-	                            .. .Laltr_le<n>, n its index): its section */
+	const char **listed;     /* per code of a rule with 'list' (.LRlb<n>
+	                            .. .LRle<n>, n its index): its section */
 	size_t nlisted, caplisted;
 	uint32_t *uses;          /* per plan: statements it was applied to */
 	size_t capuses;
@@ -560,7 +570,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_put(b, in->mnem.p, in->mnem.len);
 		return true;
 	case T_LABEL:
-		altr_buf_put(b, ".Laltr", 6);
+		altr_buf_puts(b, LBL_APP);
 		put_hole(b, hs, H_APP, app, napp);
 		altr_buf_putc(b, '_');
 		altr_buf_putl(b, x->arg);
@@ -635,7 +645,7 @@ static bool expand(struct emitter *em, const struct altr_action *a,
 
 /* ---------------------------------------------------------- applying rules */
 
-/* ".Laltr_lb<n>:" or ".Laltr_le<n>:", n the statement's delta-th listed
+/* ".LRlb<n>:" or ".LRle<n>:", n the statement's delta-th listed
  * code (a hole). */
 static void put_list_label(struct emitter *em, struct altr_buf *b,
                            struct holes *hs,
@@ -643,7 +653,7 @@ static void put_list_label(struct emitter *em, struct altr_buf *b,
                            unsigned long delta)
 {
 	size_t at = b->len;
-	altr_buf_put(b, ".Laltr_", 7);
+	altr_buf_puts(b, LBL_LIST);
 	altr_buf_puts(b, kind);
 	put_hole(b, hs, H_LIST, n, delta);
 	altr_buf_putc(b, ':');
@@ -849,7 +859,7 @@ static bool expand_applied(struct emitter *em, struct plan *p,
 			bool listed = ap->r->list && a->place != PLACE_REPLACE;
 			size_t at = dst->len, hat = hs->n;
 			if (listed)
-				put_list_label(em, dst, hs, "lb", list0 + p->nlisted, p->nlisted);
+				put_list_label(em, dst, hs, "b", list0 + p->nlisted, p->nlisted);
 			size_t body = dst->len;
 			if (!expand(em, a, s, app0 + napp, napp, ap->caps, dst, hs)) {
 				em->errors++;
@@ -862,7 +872,7 @@ static bool expand_applied(struct emitter *em, struct plan *p,
 				hs->n = hat;
 				continue;
 			}
-			put_list_label(em, dst, hs, "le", list0 + p->nlisted, p->nlisted);
+			put_list_label(em, dst, hs, "e", list0 + p->nlisted, p->nlisted);
 			em->psect = grow_raw(em->psect, &em->cappsect, em->npsect,
 			                     sizeof *em->psect, 256);
 			em->psect[em->npsect++] = ap->r->list;
@@ -1489,7 +1499,7 @@ static void put_group_start(struct emitter *em, struct altr_buf *out,
 	em->gdead[x->group] = x->flags_dead;
 	if (em->o->iot) {
 		char *p = line_room(out, 16 + sizeof em->gdec.d);
-		p = PUT_LIT(p, ".Lrdb_iot_b");
+		p = PUT_LIT(p, LBL_GROUP_B);
 		p = put_dec(p, &em->gdec);
 		line_done(out, PUT_LIT(p, ":\n"));
 	}
@@ -1501,11 +1511,11 @@ static void put_group_end(struct emitter *em, struct altr_buf *out,
 	if (em->o->iot && x->group == em->ngroups) { /* always so: groups do
 	                                              not nest */
 		char *p = line_room(out, 16 + sizeof em->gdec.d);
-		p = PUT_LIT(p, ".Lrdb_iot_e");
+		p = PUT_LIT(p, LBL_GROUP_E);
 		p = put_dec(p, &em->gdec);
 		line_done(out, PUT_LIT(p, ":\n"));
 	} else if (em->o->iot) {
-		altr_buf_put(out, ".Lrdb_iot_e", 11);
+		altr_buf_puts(out, LBL_GROUP_E);
 		altr_buf_putl(out, x->group);
 		altr_buf_put(out, ":\n", 2);
 	}
@@ -1762,11 +1772,10 @@ static void emit_iot(struct emitter *em, struct altr_buf *out, FILE *f, int *rc)
 	for (int k = 1; k <= em->ngroups; k++) {
 		dec_inc(&g);
 		char *p = line_room(out, 80 + 3 * sizeof g.d);
-		p = put_dec(PUT_LIT(p, "\t.quad .Lrdb_iot_b"), &g);
-		p = put_dec(PUT_LIT(p, " - .\n\t.long .Lrdb_iot_e"), &g);
-		p = put_dec(PUT_LIT(p, " - .Lrdb_iot_b"), &g);
-		p = em->gdead[k] ? PUT_LIT(p, "\n\t.long 1\n")
-		                 : PUT_LIT(p, "\n\t.long 0\n");
+		p = put_dec(PUT_LIT(p, "\t.quad " LBL_GROUP_B), &g);
+		p = put_dec(PUT_LIT(p, "-.\n\t.long " LBL_GROUP_E), &g);
+		p = put_dec(PUT_LIT(p, "-" LBL_GROUP_B), &g);
+		p = em->gdead[k] ? PUT_LIT(p, ",1\n") : PUT_LIT(p, ",0\n");
 		line_done(out, p);
 		flush_out(out, f, rc);
 	}
@@ -1800,9 +1809,9 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 			if (which[n] != k)
 				continue;
 			char *p = line_room(out, 48 + 3 * sizeof t.d);
-			p = put_dec(PUT_LIT(p, "\t.long .Laltr_lb"), &t);
-			p = put_dec(PUT_LIT(p, " - ., .Laltr_le"), &t);
-			p = put_dec(PUT_LIT(p, " - .Laltr_lb"), &t);
+			p = put_dec(PUT_LIT(p, "\t.long " LBL_LIST "b"), &t);
+			p = put_dec(PUT_LIT(p, "-.," LBL_LIST "e"), &t);
+			p = put_dec(PUT_LIT(p, "-" LBL_LIST "b"), &t);
 			line_done(out, PUT_LIT(p, "\n"));
 			flush_out(out, f, rc);
 		}

@@ -13,22 +13,20 @@ rule r { match load && mem
 	movq 8(%rax), %rbx
 # @expect
 	.text
-.Lrdb_iot_b1:
+.LRb1:
 	nop
 	movq (%rax), %rbx
 	nop
-.Lrdb_iot_e1:
+.LRe1:
 	movq %rbx, (%rax)
-.Lrdb_iot_b2:
+.LRb2:
 	nop
 	movq 8(%rax), %rbx
 	nop
-.Lrdb_iot_e2:
+.LRe2:
 	.section .rdb_iot,"aR",@progbits
 	.balign 8
-	.quad .Lrdb_iot_b1 - .
-	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
-	.long 0
-	.quad .Lrdb_iot_b2 - .
-	.long .Lrdb_iot_e2 - .Lrdb_iot_b2
-	.long 0
+	.quad .LRb1-.
+	.long .LRe1-.LRb1,0
+	.quad .LRb2-.
+	.long .LRe2-.LRb2,0

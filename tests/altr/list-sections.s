@@ -21,44 +21,41 @@ rule st2 { match mnemonic =~ /^movb$/; list hooks_a; before { int3 } }
 	movb %bl, (%rax)
 # @expect
 	.text
-.Lrdb_iot_b1:
+.LRb1:
 	incq n(%rip)
-.Laltr_lb0:
+.LRlb0:
 	lea (%rax), %r12
-.Laltr_le0:
+.LRle0:
 	movq (%rax), %rbx
-.Laltr_lb1:
+.LRlb1:
 	movq (%rax), %rbx
-.Laltr_le1:
-.Lrdb_iot_e1:
-.Lrdb_iot_b2:
+.LRle1:
+.LRe1:
+.LRb2:
 	movq %rbx, (%rcx)
-.Lrdb_iot_e2:
-.Lrdb_iot_b3:
-.Laltr_lb2:
+.LRe2:
+.LRb3:
+.LRlb2:
 	nop
-.Laltr_le2:
-.Laltr_lb3:
+.LRle2:
+.LRlb3:
 	int3
-.Laltr_le3:
+.LRle3:
 	movb %bl, (%rax)
-.Lrdb_iot_e3:
+.LRe3:
 	.section .rdb_iot,"aR",@progbits
 	.balign 8
-	.quad .Lrdb_iot_b1 - .
-	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
-	.long 0
-	.quad .Lrdb_iot_b2 - .
-	.long .Lrdb_iot_e2 - .Lrdb_iot_b2
-	.long 0
-	.quad .Lrdb_iot_b3 - .
-	.long .Lrdb_iot_e3 - .Lrdb_iot_b3
-	.long 0
+	.quad .LRb1-.
+	.long .LRe1-.LRb1,0
+	.quad .LRb2-.
+	.long .LRe2-.LRb2,0
+	.quad .LRb3-.
+	.long .LRe3-.LRb3,0
 	.section hooks_a,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
-	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
-	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3
+	.long .LRlb0-.,.LRle0-.LRlb0
+	.long .LRlb1-.,.LRle1-.LRlb1
+	.long .LRlb3-.,.LRle3-.LRlb3
 	.section hooks_b,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
+	.long .LRlb2-.,.LRle2-.LRlb2

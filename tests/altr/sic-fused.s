@@ -42,45 +42,45 @@ f:
 f:
 .L1:
 	addl $1, %eax
-.Lrdb_iot_b1:
+.LRb1:
 	lea 1(%r15), %r15
 	cmpl $10, %eax
-.Lrdb_iot_e1:
+.LRe1:
 	jne .L1
 .L2:
-.Lrdb_iot_b2:
+.LRb2:
 	lea 1(%r15), %r15
 	subq $1, %rcx
-.Lrdb_iot_e2:
+.LRe2:
 	.loc 1 7 3
 	jnz .L2
 .L3:
 	testl %eax, %eax
 .L4:
-.Lrdb_iot_b3:
+.LRb3:
 	lea 1(%r15), %r15
 	jle .L3
-.Lrdb_iot_e3:
+.LRe3:
 	cmpq %r12, %rax
-.Lrdb_iot_b4:
+.LRb4:
 	lea 1(%r15), %r15
 	jb .L4
-.Lrdb_iot_e4:
+.LRe4:
 	decl %edx
 	.p2align 4
-.Lrdb_iot_b5:
+.LRb5:
 	lea 1(%r15), %r15
 	jne .L4
-.Lrdb_iot_e5:
-.Lrdb_iot_b6:
+.LRe5:
+.LRb6:
 	lea 1(%r15), %r15
 	loop .L1
-.Lrdb_iot_e6:
+.LRe6:
 	addss %xmm0, %xmm1
-.Lrdb_iot_b7:
+.LRb7:
 	lea 1(%r15), %r15
 	jp .L1
-.Lrdb_iot_e7:
+.LRe7:
 	cmpl $3, %eax
 	je .L5
 .L5:
@@ -88,24 +88,17 @@ f:
 	.size f, .-f
 	.section .rdb_iot,"aR",@progbits
 	.balign 8
-	.quad .Lrdb_iot_b1 - .
-	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
-	.long 1
-	.quad .Lrdb_iot_b2 - .
-	.long .Lrdb_iot_e2 - .Lrdb_iot_b2
-	.long 1
-	.quad .Lrdb_iot_b3 - .
-	.long .Lrdb_iot_e3 - .Lrdb_iot_b3
-	.long 0
-	.quad .Lrdb_iot_b4 - .
-	.long .Lrdb_iot_e4 - .Lrdb_iot_b4
-	.long 0
-	.quad .Lrdb_iot_b5 - .
-	.long .Lrdb_iot_e5 - .Lrdb_iot_b5
-	.long 0
-	.quad .Lrdb_iot_b6 - .
-	.long .Lrdb_iot_e6 - .Lrdb_iot_b6
-	.long 0
-	.quad .Lrdb_iot_b7 - .
-	.long .Lrdb_iot_e7 - .Lrdb_iot_b7
-	.long 0
+	.quad .LRb1-.
+	.long .LRe1-.LRb1,1
+	.quad .LRb2-.
+	.long .LRe2-.LRb2,1
+	.quad .LRb3-.
+	.long .LRe3-.LRb3,0
+	.quad .LRb4-.
+	.long .LRe4-.LRb4,0
+	.quad .LRb5-.
+	.long .LRe5-.LRb5,0
+	.quad .LRb6-.
+	.long .LRe6-.LRb6,0
+	.quad .LRb7-.
+	.long .LRe7-.LRb7,0

@@ -33,43 +33,43 @@ f:
 	.type	f, @function
 f:
 	.cfi_startproc
-.Laltr_lb0:
+.LRlb0:
 	cmpl %r13d, 8(%rdi,%r14)
-	jne .Laltr1_0
-	.Laltr1_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr1_0:
+	jne .LR1_0
+	.LR1_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR1_0:
 	movl %r13d, 8(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr1_1
+	jmp .LR1_1
 	.popsection
-.Laltr_le0:
+.LRle0:
 	movl	8(%rdi), %eax
-.Laltr_lb1:
+.LRlb1:
 	lea (%rdi,%rsi,8), %r12
 	cmpq %r13, (%r12,%r14)
-	jne .Laltr2_0
-	.Laltr2_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr2_0:
+	jne .LR2_0
+	.LR2_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR2_0:
 	movq %r13, (%r12,%r14)
 	cmp %r13, %r13
-	jmp .Laltr2_1
+	jmp .LR2_1
 	.popsection
-.Laltr_le1:
+.LRle1:
 	movq	(%rdi,%rsi,8), %rdx
-.Laltr_lb2:
+.LRlb2:
 	movq %r13, %gs:x(%rip)
-.Laltr_le2:
+.LRle2:
 	movq	%rdx, x(%rip)
 	cmpl	$1, %eax
-.Laltr_lb3:
+.LRlb3:
 	movb %r13b, %gs:3(%rdi)
-.Laltr_le3:
+.LRle3:
 	movb	%al, 3(%rdi)
-.Laltr_lb4:
+.LRlb4:
 	movl %r13d, 4(%rdi,%r14)
-.Laltr_le4:
+.LRle4:
 	movl	4(%rdi), %ecx
 	je	.L1
 	movq	8(%rsp), %rcx
@@ -84,12 +84,12 @@ f:
 	.size	f, .-f
 	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
-	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
+	.long .LRlb0-.,.LRle0-.LRlb0
+	.long .LRlb1-.,.LRle1-.LRlb1
 	.section rdb_hooks_w,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
-	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3
+	.long .LRlb2-.,.LRle2-.LRlb2
+	.long .LRlb3-.,.LRle3-.LRlb3
 	.section rdb_hooks_r,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb4 - ., .Laltr_le4 - .Laltr_lb4
+	.long .LRlb4-.,.LRle4-.LRlb4

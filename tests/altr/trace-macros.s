@@ -20,46 +20,46 @@ f:
 	.text
 	.type	f, @function
 f:
-.Laltr_lb0:
+.LRlb0:
 	cmpl %r13d, 8(%rdi,%r14)
-	jne .Laltr1_0
-	.Laltr1_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr1_0:
+	jne .LR1_0
+	.LR1_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR1_0:
 	movl %r13d, 8(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr1_1
+	jmp .LR1_1
 	.popsection
-.Laltr_le0:
+.LRle0:
 	movl	8(%rdi), %eax
-.Laltr_lb1:
+.LRlb1:
 	cmpl %r13d, 8(%rdi,%r14)
-	jne .Laltr2_0
-	.Laltr2_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr2_0:
+	jne .LR2_0
+	.LR2_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR2_0:
 	movl %r13d, 8(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr2_1
+	jmp .LR2_1
 	.popsection
-.Laltr_le1:
+.LRle1:
 	movl	8(%rdi), %eax
-.Laltr_lb2:
+.LRlb2:
 	cmpl %r13d, 0(%rsi,%r14)
-	jne .Laltr3_0
-	.Laltr3_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr3_0:
+	jne .LR3_0
+	.LR3_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR3_0:
 	movl %r13d, 0(%rsi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr3_1
+	jmp .LR3_1
 	.popsection
-.Laltr_le2:
+.LRle2:
 	movl	(%rsi), %eax
 	ret
 	.size	f, .-f
 	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
-	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
-	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
+	.long .LRlb0-.,.LRle0-.LRlb0
+	.long .LRlb1-.,.LRle1-.LRlb1
+	.long .LRlb2-.,.LRle2-.LRlb2

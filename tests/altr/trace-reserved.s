@@ -22,19 +22,19 @@ g:
 	.error "rdb: this instruction writes %r13, %r14 or %r15, which rdb reserves (docs/hooks.md)"
 	mov %rsi, %r14
 	movq %r15, %rax
-.Laltr_lb0:
+.LRlb0:
 	cmpq %r13, 0(%rdi,%r14)
-	jne .Laltr7_0
-	.Laltr7_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr7_0:
+	jne .LR7_0
+	.LR7_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR7_0:
 	movq %r13, 0(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr7_1
+	jmp .LR7_1
 	.popsection
-.Laltr_le0:
+.LRle0:
 	movq (%rdi), %rax
 	ret
 	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
+	.long .LRlb0-.,.LRle0-.LRlb0

@@ -30,17 +30,16 @@ f:
 	cmpl	%esi, %edi
 	jne	.L1
 	addl	$1, %edi
-.Lrdb_iot_b1:
+.LRb1:
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
 	cmpl	$9, %edi
-.Lrdb_iot_e1:
+.LRe1:
 	jle	.L3
 	movl	$1, %eax
 	ret
 	.size	f, .-f
 	.section .rdb_iot,"aR",@progbits
 	.balign 8
-	.quad .Lrdb_iot_b1 - .
-	.long .Lrdb_iot_e1 - .Lrdb_iot_b1
-	.long 1
+	.quad .LRb1-.
+	.long .LRe1-.LRb1,1

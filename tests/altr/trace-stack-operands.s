@@ -15,49 +15,49 @@ h:
 # @expect
 	.text
 h:
-.Laltr_lb0:
+.LRlb0:
 	cmpq %r13, 8(%rax,%r14)
-	jne .Laltr1_0
-	.Laltr1_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr1_0:
+	jne .LR1_0
+	.LR1_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR1_0:
 	movq %r13, 8(%rax,%r14)
 	cmp %r13, %r13
-	jmp .Laltr1_1
+	jmp .LR1_1
 	.popsection
-.Laltr_le0:
+.LRle0:
 	pushq 8(%rax)
-.Laltr_lb1:
+.LRlb1:
 	movq %r13, %gs:16(%rbx)
-.Laltr_le1:
+.LRle1:
 	popq 16(%rbx)
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
-.Laltr_lb2:
+.LRlb2:
 	cmpq %r13, 24(%rcx,%r14)
-	jne .Laltr4_0
-	.Laltr4_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr4_0:
+	jne .LR4_0
+	.LR4_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR4_0:
 	movq %r13, 24(%rcx,%r14)
 	cmp %r13, %r13
-	jmp .Laltr4_1
+	jmp .LR4_1
 	.popsection
-.Laltr_le2:
+.LRle2:
 	call *24(%rcx)
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
-.Laltr_lb3:
+.LRlb3:
 	movq %r13, 0(%rdx,%r14)
-.Laltr_le3:
+.LRle3:
 	jmp *(%rdx)
 	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
-	.long .Laltr_lb2 - ., .Laltr_le2 - .Laltr_lb2
+	.long .LRlb0-.,.LRle0-.LRlb0
+	.long .LRlb2-.,.LRle2-.LRlb2
 	.section rdb_hooks_w,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb1 - ., .Laltr_le1 - .Laltr_lb1
+	.long .LRlb1-.,.LRle1-.LRlb1
 	.section rdb_hooks_r,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb3 - ., .Laltr_le3 - .Laltr_lb3
+	.long .LRlb3-.,.LRle3-.LRlb3

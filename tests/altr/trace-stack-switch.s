@@ -20,17 +20,17 @@ f:
 f:
 	movq 48(%rdi), %r12
 	call __rdb_stack_switch
-.Laltr_lb0:
+.LRlb0:
 	cmpq %r13, 48(%rdi,%r14)
-	jne .Laltr2_0
-	.Laltr2_1:
-	.pushsection .text.unlikely.rdb_hooks, "ax", @progbits
-	.Laltr2_0:
+	jne .LR2_0
+	.LR2_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR2_0:
 	movq %r13, 48(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .Laltr2_1
+	jmp .LR2_1
 	.popsection
-.Laltr_le0:
+.LRle0:
 	movq 48(%rdi), %rsp
 	movq %rdi, %r12
 	call __rdb_stack_switch
@@ -45,4 +45,4 @@ f:
 	ret
 	.section rdb_hooks_rc,"aR",@progbits
 	.balign 4
-	.long .Laltr_lb0 - ., .Laltr_le0 - .Laltr_lb0
+	.long .LRlb0-.,.LRle0-.LRlb0

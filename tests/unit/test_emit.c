@@ -107,8 +107,8 @@ START_TEST(labels_are_fresh)
 	char *out = run(rules, "\t.text\n\tmovl (%rax), %ecx\n\tmovl (%rbx), %ecx\n");
 	ck_assert_str_eq(out,
 	                 "\t.text\n"
-	                 "\tjmp .Laltr1_0\n\t.Laltr1_0:\n\tmovl (%rax), %ecx\n"
-	                 "\tjmp .Laltr2_0\n\t.Laltr2_0:\n\tmovl (%rbx), %ecx\n");
+	                 "\tjmp .LR1_0\n\t.LR1_0:\n\tmovl (%rax), %ecx\n"
+	                 "\tjmp .LR2_0\n\t.LR2_0:\n\tmovl (%rbx), %ecx\n");
 	free(out);
 }
 END_TEST
