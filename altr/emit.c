@@ -882,8 +882,8 @@ static bool expand_applied(struct emitter *em, struct plan *p,
 	return ok;
 }
 
-/* The plan kept earlier whose code is that of key (em->xkey, hash h), or
- * -1; with NULL slot set to where a new one goes. */
+/* The plan kept earlier whose code is that of the key in em->xkey (hash
+ * h); else -1, with *slot the free entry where a new one goes. */
 static int xcache_find(struct emitter *em, uint32_t h, struct xcent **slot)
 {
 	size_t mask = em->capxc - 1;

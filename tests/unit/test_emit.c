@@ -227,6 +227,33 @@ START_TEST(mnemonic_settles_only_what_it_decides)
 }
 END_TEST
 
+START_TEST(shared_code_only_where_substitutions_agree)
+{
+	/* A plan takes the code of an earlier one when the same rules
+	 * applied with the same substitutions; its label numbers are its
+	 * own all the same.  Lines 1 and 2 differ only in a register no
+	 * template shows: one code.  Line 3 differs in the capture and the
+	 * size, line 4 in the memory operand, line 5 in nothing but the
+	 * statement, which its rule's template shows. */
+	const char *rules =
+	        "rule r { match load && mnemonic =~ /^mov(.)$/\n"
+	        "  before { jmp ${label}\n${label}: # ${mem} ${c1} ${size}\n } }\n"
+	        "rule s { match load && mnemonic =~ /^add/\n before { nop # ${0}\n } }\n";
+	char *out = run(rules, "\t.text\n\tmovl 8(%rax), %ecx\n\tmovl 8(%rax), %edx\n"
+	                       "\tmovq 8(%rax), %rdx\n\tmovl 16(%rax), %ecx\n"
+	                       "\taddl 8(%rax), %ecx\n\taddl 8(%rax), %edx\n");
+	ck_assert_str_eq(out,
+	                 "\t.text\n"
+	                 "\tjmp .LR1_0\n\t.LR1_0: # 8(%rax) l 4\n\tmovl 8(%rax), %ecx\n"
+	                 "\tjmp .LR2_0\n\t.LR2_0: # 8(%rax) l 4\n\tmovl 8(%rax), %edx\n"
+	                 "\tjmp .LR3_0\n\t.LR3_0: # 8(%rax) q 8\n\tmovq 8(%rax), %rdx\n"
+	                 "\tjmp .LR4_0\n\t.LR4_0: # 16(%rax) l 4\n\tmovl 16(%rax), %ecx\n"
+	                 "\tnop # addl 8(%rax), %ecx\n\taddl 8(%rax), %ecx\n"
+	                 "\tnop # addl 8(%rax), %edx\n\taddl 8(%rax), %edx\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(missing_substitution_is_an_error)
 {
 	altr_quiet_warnings = true;
@@ -253,6 +280,7 @@ Suite *suite_emit(void)
 	tcase_add_test(tc, regex_tails);
 	tcase_add_test(tc, mnemonic_settles_only_what_it_decides);
 	tcase_add_test(tc, missing_substitution_is_an_error);
+	tcase_add_test(tc, shared_code_only_where_substitutions_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }
