@@ -82,8 +82,10 @@ static int vcopy(void *to, uint64_t a, uint64_t len)
 	long got = rdb_peek(to, a, len);
 	if (got != (long)len && RT->snap_mem >= 0)
 		got = rdb_sys4(__NR_pread64, RT->snap_mem, (long)to, (long)len, (long)a);
-	if (got == (long)len) /* MAP_SHARED memory moved on: its start values */
-		rdb_shared_overlay(to, a, len);
+	/* MAP_SHARED memory moved on: its start values (from the copies, also
+	 * where the mapping's file has been cut short since the boundary) */
+	if (rdb_shared_overlay(to, a, len))
+		return 1;
 	return got == (long)len;
 }
 
@@ -672,6 +674,7 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
 	s.kind = kind;
 	s.signo = signo;
 	rdb_memcpy(s.siginfo, info, sizeof s.siginfo);
+	RT->shared_sig = 1; /* its handler may read what the sender wrote (shared.c) */
 	rdb_chan_put(RDB_TF_SIGNAL, &s, sizeof s, 0, 0);
 	rdb_chan_flush();
 }

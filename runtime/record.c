@@ -405,7 +405,7 @@ static long record(long nr, const long *a)
 		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
 		rdb_chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
 	}
-	rdb_shared_sync(t.id);
+	rdb_shared_sync(t.id, nr, a, r);
 	rdb_chan_flush();
 	RT->nreg = base;
 	rdb_set_mask(old);

@@ -246,8 +246,13 @@ struct rdb_state {
 		uint64_t copy;  /* record: a private copy (what replay has there), or 0 */
 		uint32_t ext;   /* others may write it: fork children, the file's users */
 		uint32_t prot;
+		/* record: the file mapped (0, 0: anonymous) and the file offset
+		 * of start, to match the process's own writes to that file */
+		uint64_t dev, ino, off;
 	} shared[RDB_MAX_SHARED];
 	uint64_t shared_next; /* where the next copy goes */
+	uint64_t shared_pend; /* record: the pending bits (shared.c), once mapped */
+	uint32_t shared_sig;  /* record: a signal came since the last full sync */
 	uint8_t shared_buf[RDB_SHARED_BUF];
 };
 
@@ -539,10 +544,11 @@ void rdb_kids_drain(void); /* replay: consume those that come next */
  * mappings (from the call and its result). */
 void rdb_shared_track(long nr, const long args[6], long ret);
 void rdb_shared_prefork(void);        /* record: copies as they are now */
-void rdb_shared_sync(uint64_t id);    /* record: SHARED records after call id */
+/* record: SHARED records after call id (nr, args a, result r) */
+void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r);
 void rdb_shared_boundary(void);       /* record: copies at the boundary */
 /* Snapshot child: [a, a + n) as the copies have it, over what is in to. */
-void rdb_shared_overlay(void *to, uint64_t a, uint64_t n);
+int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
 /* procmaps: split m[0..n) at tracked mappings and give them their kinds. */
 size_t rdb_shared_kinds(struct rdb_tf_map *m, size_t n, size_t cap);
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n); /* replay --from */

@@ -3,22 +3,70 @@
  * fork), the file's other writers, the kernel (pwrite to a mapped file).
  * Replay has none of them, so:
  *   - record keeps a private copy of every MAP_SHARED mapping, equal to
- *     what replay has there; after each syscall (the synchronization
- *     points of a data-race-free program) the bytes of an "ext" mapping
- *     that differ from the copy, or that the process wrote in the
- *     interval, go out as SHARED records, and replay writes them after
- *     replaying that syscall;
+ *     what replay has there at the last sync; at a sync the bytes of an
+ *     "ext" mapping that differ from the copy, that the process wrote in
+ *     the interval (S plane X bit), or that are pending (below) go out as
+ *     SHARED records, and replay writes them after replaying that syscall;
  *   - a snapshot child reads interval-start values of such memory from
  *     the copies (the mapping itself is shared with it and moves on);
  *   - ext mappings are a map kind of their own (procmaps), left out of
  *     the checksums: at a boundary their bytes are whatever the children
  *     made of them.
  * Record and replay keep the same list: it follows the program's calls
- * and their results only (replay --from K starts from the MAPS record). */
+ * and their results only (replay --from K starts from the MAPS record).
+ *
+ * When to sync.  Comparing a mapping costs its size (a 9 MB SQLite
+ * database with mmap_size: ~15 ms per syscall when every syscall did it),
+ * and nothing the kernel offers tells cheaply that another process wrote
+ * a page (soft-dirty and the pte dirty bits see only this process's
+ * stores, the page's dirty flag lasts until writeback, mtime misses
+ * stores through mappings and is coarse).  So the sync runs where it is
+ * needed instead of after every syscall:
+ *   - all ext mappings, whole, after a call where the process may learn
+ *     of another process's stores (an acquire): reads and receives on
+ *     anything but a regular file (pipes, sockets, terminals, eventfd),
+ *     futex other than FUTEX_WAKE, wait4/waitid, poll/select/epoll, accept,
+ *     connect, fcntl's lock calls (F_*LK*), flock but LOCK_UN, semop, msgrcv,
+ *     mq_timedreceive, io_uring_enter, ioctl, msync, sleeps, pause,
+ *     sigsuspend, sigtimedwait, sched_yield, lock-file idioms (open with
+ *     O_CREAT|O_EXCL, mkdir, link, symlink, rename), truncate by path,
+ *     madvise(MADV_REMOVE); and at the first call after a signal for a
+ *     handler came (its sender may have stored first);
+ *   - the part of the file the call changed, in that file's mappings
+ *     (matched by st_dev and st_ino), after the process's own write,
+ *     writev, pwrite*, sendfile, copy_file_range, splice to it; whole
+ *     after its ftruncate, fallocate, open with O_TRUNC;
+ *   - no sync after any other call (lseek, fstat, reads of regular files,
+ *     writes to other files, clocks, memory calls...).
+ * A data-race-free program sees another process's stores only after an
+ * acquire, so its reads between acquires find what the last sync put
+ * there; the process's own stores are replayed by replay's own stores.
+ * What this gives up against a sync after every call: a program that
+ * learns that a store happened through a regular file's contents or
+ * metadata (it polls a flag file, or a file's size, without a lock) and
+ * then reads the store in a mapping.  (Synchronization through memory
+ * alone was never replayed: the trace has no event for it.)
+ *
+ * The process's own stores in the interval are sent too (the X bit):
+ * another writer may have put back, after the process's store and before
+ * the sync, the value the copy has; replay has the process's value.  A
+ * boundary folds the process's stores into the copy (for the snapshot)
+ * and then clears the planes, so the 64-byte blocks it folded in an ext
+ * mapping are marked pending: the next sync covering them sends them
+ * whatever they hold.
+ *
+ * The compare: per 64 KiB, one process_vm_readv (a file cut short makes
+ * the mapping unreadable, not a fault), one mincore of the S plane pages
+ * under it (the plane is read only where the process wrote: reading a
+ * plane page maps the zero page, and mincore would say so from then on),
+ * a word compare of 64-byte blocks, bytes looked at only in blocks that
+ * differ, were written or are pending, and only those blocks copied. */
 #include "rt.h"
 
 #define COPY_BASE 0x500400000000ull /* copies, upwards; never restored */
-#define COPY_END 0x580000000000ull
+#define COPY_END 0x570000000000ull
+#define PEND_BASE COPY_END /* a bit per 64 bytes of copies (15 GiB, not reserved) */
+#define PEND_SIZE ((COPY_END - COPY_BASE) >> 9)
 #define GAP 32 /* changed bytes this close together go in one record */
 
 /* ---- the list ------------------------------------------------------------ */
@@ -50,6 +98,7 @@ static void forget(uint64_t lo, uint64_t hi)
 			*t = *s;
 			t->start = hi;
 			t->copy = s->copy ? s->copy + (hi - s->start) : 0;
+			t->off = s->off + (hi - s->start);
 			s->end = lo;
 			i++;
 		} else if (lo > s->start) {
@@ -57,6 +106,7 @@ static void forget(uint64_t lo, uint64_t hi)
 		} else if (hi < s->end) {
 			if (s->copy)
 				s->copy += hi - s->start;
+			s->off += hi - s->start;
 			s->start = hi;
 		} else {
 			s->copy = 0; /* (its pages: leaked, rare) */
@@ -88,7 +138,11 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file)
 	return at;
 }
 
-static void add(uint64_t a, uint64_t n, int ext, int file, uint32_t prot)
+/* file: (record) fd of the file mapped at offset off, or -1 (anonymous:
+ * the copy starts as zeros), or -2 (a file mapping moved by mremap: the
+ * copy is read whole; the identity and offset are dev, ino, off). */
+static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint64_t dev,
+                uint64_t ino, uint64_t off)
 {
 	if (RT->nshared == RDB_MAX_SHARED) {
 		static const char msg[] = "rdb: more than 64 MAP_SHARED mappings: the "
@@ -102,7 +156,21 @@ static void add(uint64_t a, uint64_t n, int ext, int file, uint32_t prot)
 		i--;
 	}
 	RT->nshared++;
-	RT->shared[i] = (struct rdb_shared){a, a + n, new_copy(a, n, file), (uint32_t)ext, prot};
+	struct rdb_shared *s = &RT->shared[i];
+	rdb_memset(s, 0, sizeof *s);
+	s->start = a;
+	s->end = a + n;
+	s->copy = new_copy(a, n, file != -1);
+	s->ext = (uint32_t)ext;
+	s->prot = prot;
+	s->dev = dev;
+	s->ino = ino;
+	s->off = off;
+	uint64_t st[18];
+	if (file >= 0 && RT->mode == RDB_TF_MODE_RECORD && rdb_sys2(__NR_fstat, file, st) == 0) {
+		s->dev = st[0];
+		s->ino = st[1];
+	}
 }
 
 static int is_err(long r) { return r < 0 && r > -4096; }
@@ -119,8 +187,8 @@ void rdb_shared_track(long nr, const long a[6], long r)
 			return; /* (3: MAP_SHARED_VALIDATE) */
 		if (!(a[2] & RDB_PROT_READ))
 			return;
-		add((uint64_t)r, len, !(a[3] & RDB_MAP_ANONYMOUS), !(a[3] & RDB_MAP_ANONYMOUS),
-		    (uint32_t)a[2]);
+		add((uint64_t)r, len, !(a[3] & RDB_MAP_ANONYMOUS), a[3] & RDB_MAP_ANONYMOUS ? -1 : a[4],
+		    (uint32_t)a[2], 0, 0, a[3] & RDB_MAP_ANONYMOUS ? 0 : (uint64_t)a[5]);
 		return;
 	case __NR_munmap:
 		forget((uint64_t)a[0], (uint64_t)a[0] + len);
@@ -138,15 +206,19 @@ void rdb_shared_track(long nr, const long a[6], long r)
 		uint64_t old = (uint64_t)a[0], olen = len, nlen = ((uint64_t)a[2] + 0xfff) & ~0xfffull;
 		int was = -1;
 		uint32_t prot = 0;
+		uint64_t dev = 0, ino = 0, off = 0;
 		for (size_t i = 0; i < RT->nshared; i++)
 			if (RT->shared[i].start <= old && old < RT->shared[i].end) {
 				was = (int)RT->shared[i].ext;
 				prot = RT->shared[i].prot;
+				dev = RT->shared[i].dev;
+				ino = RT->shared[i].ino;
+				off = RT->shared[i].off + (old - RT->shared[i].start);
 			}
 		forget(old, old + olen);
 		forget((uint64_t)r, (uint64_t)r + nlen);
 		if (was >= 0) /* (the copy: read whole) */
-			add((uint64_t)r, nlen, was, 1, prot);
+			add((uint64_t)r, nlen, was, -2, prot, dev, ino, off);
 		return;
 	}
 	case __NR_fork:
@@ -164,16 +236,45 @@ void rdb_shared_track(long nr, const long a[6], long r)
 /* n bytes at a as the kernel has them, into to; 0 if unreadable. */
 static int peek(void *to, uint64_t a, uint64_t n) { return rdb_peek(to, a, n) == (long)n; }
 
+/* Pending blocks: 64-byte blocks of an ext mapping that the next sync
+ * covering them sends whatever they hold (the bytes a boundary folded
+ * into the copy, below).  One bit per block of the copies' range, at
+ * PEND_BASE, indexed by the block's address in the copy (copies are
+ * never reused): mapped, without reserving memory, when first needed. */
+static uint8_t *pend_byte(uint64_t copy_addr)
+{
+	return (uint8_t *)(PEND_BASE + ((copy_addr - COPY_BASE) >> 9));
+}
+
+static void pend_add(const struct rdb_shared *s, uint64_t lo, uint64_t hi)
+{
+	if (!RT->shared_pend) {
+		long r = rdb_sys6(__NR_mmap, (long)PEND_BASE, (long)PEND_SIZE, RDB_PROT_RW,
+		                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+		                      RDB_MAP_FIXED_NOREPLACE,
+		                  -1, 0);
+		if (r != (long)PEND_BASE)
+			return; /* (then the copy keeps what it folded: as before pending bits) */
+		RT->shared_pend = PEND_BASE;
+	}
+	for (uint64_t b = lo & ~63ull; b < hi; b += 64) {
+		uint64_t c = s->copy + (b - s->start);
+		*pend_byte(c) |= (uint8_t)(1u << ((c >> 6) & 7));
+	}
+}
+
 /* Copying the bytes the process (or the kernel for it) wrote in the
  * interval: the walk gives the words, grown into runs [lo, hi). */
 struct fold {
-	const struct rdb_shared *s;
+	struct rdb_shared *s;
 	uint64_t lo, hi;
 };
 
 static void fold_run(struct fold *f)
 {
 	uint8_t *buf = RT->shared_buf;
+	if (f->s->ext) /* (below: the next full sync sends them) */
+		pend_add(f->s, f->lo, f->hi);
 	for (uint64_t a = f->lo; a < f->hi; a += RDB_SHARED_BUF) {
 		uint64_t n = f->hi - a < RDB_SHARED_BUF ? f->hi - a : RDB_SHARED_BUF;
 		if (!peek(buf, a, n))
@@ -203,9 +304,14 @@ static void fold_word(void *ctx, uintptr_t a, uint64_t r, uint64_t sw, size_t n)
 }
 
 /* The copy of s takes what the process wrote in this interval: the copy
- * was right at the interval's start, so with no other writer it is right
- * again, and with others it holds what replay has. */
-static void fold(const struct rdb_shared *s)
+ * was right at the last sync, so with no other writer it is right again
+ * (what replay has), and it is what the snapshot child gives as the next
+ * interval's start values.  In an ext mapping another writer may have
+ * changed a byte the process wrote, after the process's last sync: the
+ * copy now has that writer's value, replay the process's, and the plane
+ * that said "the process wrote it" is about to be cleared.  So those
+ * runs stay pending until the next full sync sends them. */
+static void fold(struct rdb_shared *s)
 {
 	struct fold f = {s, 0, 0};
 	rdb_planes_walk(s->start, s->end, fold_word, &f);
@@ -236,59 +342,303 @@ static void put(uint64_t id, uint64_t a, const uint8_t *p, uint64_t n)
 	rdb_chan_put(RDB_TF_SHARED, &h, sizeof h, p, n);
 }
 
-/* After syscall id (signals blocked, before the records are flushed). */
-void rdb_shared_sync(uint64_t id)
+/* The run of bytes to send being grown: [lo, hi) of the chunk at a. */
+struct run {
+	uint64_t id, a, lo, hi;
+	int have;
+};
+
+static void run_byte(struct run *r, const uint8_t *buf, uint64_t k)
+{
+	if (r->have && k <= r->hi + GAP) {
+		r->hi = k + 1;
+		return;
+	}
+	if (r->have)
+		put(r->id, r->a + r->lo, buf + r->lo, r->hi - r->lo);
+	r->lo = k;
+	r->hi = k + 1;
+	r->have = 1;
+}
+
+/* Sync [lo, hi) of s (page multiples, inside s): the bytes that differ
+ * from the copy, that the process wrote in the interval (S plane X bit),
+ * or that are pending go out as SHARED records, and the copy takes them.
+ * Cost: one process_vm_readv, one mincore of the S plane and a compare,
+ * 8 bytes at a time, per 64 KiB; bytes are looked at one by one only in
+ * the 64-byte blocks that differ or that the process wrote or are
+ * pending.  The S plane is read only where mincore says the process wrote
+ * (a read would map the zero page and make mincore say so from then on). */
+static void sync_range(struct rdb_shared *s, uint64_t lo, uint64_t hi, uint64_t id)
 {
 	uint8_t *buf = RT->shared_buf;
-	for (size_t i = 0; i < RT->nshared && RT->mode; i++) {
-		struct rdb_shared *s = &RT->shared[i];
-		if (!s->ext || !s->copy)
-			continue;
-		for (uint64_t a = s->start; a < s->end; a += RDB_SHARED_BUF) {
-			uint64_t n = s->end - a < RDB_SHARED_BUF ? s->end - a : RDB_SHARED_BUF;
-			if (!peek(buf, a, n))
-				continue; /* (a file shrunk under it: replay faults as well) */
-			uint8_t *c = (uint8_t *)(s->copy + (a - s->start));
-			uint64_t lo = 0, hi = 0; /* the run being grown: [lo, hi) */
-			int have = 0;
-			for (uint64_t w = 0; w < n; w += 8) {
-				uint64_t x, y, sw = *(const uint64_t *)rdb_s_of(a + w);
-				rdb_memcpy(&x, buf + w, 8);
-				rdb_memcpy(&y, c + w, 8);
-				if (x == y && !(sw & 0x0202020202020202ull))
-					continue;
-				for (uint64_t k = w; k < w + 8; k++) {
-					if (buf[k] == c[k] && !(*(const uint8_t *)rdb_s_of(a + k) & RDB_S_X))
-						continue;
-					if (have && k <= hi + GAP) {
-						hi = k + 1;
-						continue;
-					}
-					if (have)
-						put(id, a + lo, buf + lo, hi - lo);
-					lo = k;
-					hi = k + 1;
-					have = 1;
+	unsigned char vec[RDB_SHARED_BUF / 4096 + 2];
+	for (uint64_t a = lo; a < hi; a += RDB_SHARED_BUF) {
+		uint64_t n = hi - a < RDB_SHARED_BUF ? hi - a : RDB_SHARED_BUF;
+		if (!peek(buf, a, n))
+			continue; /* (a file shrunk under it: replay faults as well) */
+		const uint8_t *c = (const uint8_t *)(s->copy + (a - s->start));
+		uint64_t sp = rdb_s_of(a) & ~0xfffull; /* the S plane's pages of the chunk */
+		uint64_t spn = ((rdb_s_of(a + n) + 0xfff) & ~0xfffull) - sp;
+		int written = 0;
+		if (rdb_sys3(__NR_mincore, sp, spn, vec) < 0)
+			rdb_memset(vec, 1, spn >> 12); /* cannot tell: look */
+		for (uint64_t i = 0; i < spn >> 12; i++)
+			written |= vec[i] & 1;
+		/* the chunk's pending bits: n / 512 bytes, 8-aligned (pages) */
+		uint64_t *pb = RT->shared_pend ? (uint64_t *)pend_byte((uint64_t)c) : 0;
+		uint64_t pend = 0;
+		for (uint64_t i = 0; pb && i < n / 512 / 8; i++)
+			pend |= pb[i];
+		struct run r = {id, a, 0, 0, 0};
+		for (uint64_t b = 0; b < n; b += 64) {
+			const uint64_t *x = (const uint64_t *)(buf + b), *y = (const uint64_t *)(c + b);
+			uint64_t d = 0;
+			for (int w = 0; w < 8; w++)
+				d |= x[w] ^ y[w];
+			int sx = 0, pd = 0;
+			if (written) {
+				uint64_t sa = rdb_s_of(a + b);
+				/* (the two S pages under the block: resident?) */
+				if ((vec[((sa & ~0xfffull) - sp) >> 12] |
+				     vec[(((sa + 63) & ~0xfffull) - sp) >> 12]) & 1) {
+					const uint64_t *sw = (const uint64_t *)sa;
+					uint64_t o = 0;
+					for (int w = 0; w < 8; w++)
+						o |= sw[w];
+					sx = (o & 0x0202020202020202ull) != 0;
 				}
 			}
-			if (have)
-				put(id, a + lo, buf + lo, hi - lo);
-			rdb_memcpy(c, buf, n);
+			if (pend)
+				pd = (((const uint8_t *)pb)[b >> 9] >> ((b >> 6) & 7)) & 1;
+			if (!d && !sx && !pd)
+				continue;
+			for (uint64_t k = b; k < b + 64; k++)
+				if (buf[k] != c[k] ||
+				    (sx && (*(const uint8_t *)rdb_s_of(a + k) & RDB_S_X)) ||
+				    pd)
+					run_byte(&r, buf, k);
+			if (d)
+				rdb_memcpy((uint8_t *)c + b, buf + b, 64);
 		}
+		if (r.have)
+			put(id, a + r.lo, buf + r.lo, r.hi - r.lo);
+		if (pend)
+			rdb_memset(pb, 0, n / 512);
+	}
+}
+
+static void sync_all(struct rdb_shared *s, uint64_t id) { sync_range(s, s->start, s->end, id); }
+
+/* The process changed bytes [foff, foff + n) of the file (dev, ino)
+ * through a syscall (n = -1: from foff on; foff = -1: anywhere): the
+ * mappings of that file sync what they show of them. */
+static void sync_file(uint64_t dev, uint64_t ino, uint64_t foff, uint64_t n, uint64_t id)
+{
+	for (size_t i = 0; i < RT->nshared; i++) {
+		struct rdb_shared *s = &RT->shared[i];
+		if (!s->ext || !s->copy || s->dev != dev || s->ino != ino || (!dev && !ino))
+			continue;
+		if (foff == ~0ull) {
+			sync_all(s, id);
+			continue;
+		}
+		uint64_t len = s->end - s->start;
+		uint64_t fend = n > ~0ull - foff ? ~0ull : foff + n;
+		uint64_t lo = foff > s->off ? foff : s->off, hi = fend < s->off + len ? fend : s->off + len;
+		if (lo >= hi)
+			continue;
+		sync_range(s, s->start + ((lo - s->off) & ~0xfffull),
+		           s->start + ((hi - s->off + 0xfff) & ~0xfffull), id);
+	}
+}
+
+/* fstat of fd: its file's identity and mode; 0 if that failed. */
+static int fd_id(long fd, uint64_t *dev, uint64_t *ino, uint32_t *mode)
+{
+	uint64_t st[18];
+	if (rdb_sys2(__NR_fstat, fd, st) != 0)
+		return 0;
+	*dev = st[0];
+	*ino = st[1];
+	*mode = ((const uint32_t *)st)[6];
+	return 1;
+}
+
+#define S_IFMT_ 0170000
+#define S_IFREG_ 0100000
+
+/* A write-like call put r bytes into fd at offset off (-1: the bytes
+ * before the fd's position now). */
+static void wrote(long fd, long off, long r, uint64_t id)
+{
+	uint64_t dev, ino;
+	uint32_t mode;
+	if (r <= 0 || !fd_id(fd, &dev, &ino, &mode) || (mode & S_IFMT_) != S_IFREG_)
+		return;
+	if (off == -1) {
+		long pos = rdb_sys3(__NR_lseek, fd, 0, 1 /* SEEK_CUR */);
+		off = pos >= r ? pos - r : -1;
+	}
+	sync_file(dev, ino, off < 0 ? ~0ull : (uint64_t)off, off < 0 ? ~0ull : (uint64_t)r, id);
+}
+
+/* The file of fd changed anywhere (truncated, holes punched). */
+static void changed(long fd, uint64_t id)
+{
+	uint64_t dev, ino;
+	uint32_t mode;
+	if (fd_id(fd, &dev, &ino, &mode))
+		sync_file(dev, ino, ~0ull, ~0ull, id);
+}
+
+/* Whether call nr may be where the process learns of another process's
+ * stores (an acquire: it waits for, or looks at, something another
+ * process did): then all ext mappings are synced. */
+static int acquires(long nr, const long a[6])
+{
+	uint64_t dev, ino;
+	uint32_t mode;
+	switch (nr) {
+	case __NR_read:
+	case __NR_readv:
+	case __NR_pread64:
+	case __NR_preadv:
+	case __NR_preadv2:
+	case __NR_recvfrom:
+	case __NR_recvmsg:
+	case __NR_recvmmsg:
+		/* a pipe, socket, terminal, eventfd...: not a regular file */
+		return !fd_id(a[0], &dev, &ino, &mode) || (mode & S_IFMT_) != S_IFREG_;
+	case __NR_futex:
+		return (a[1] & 0x7f) != 1; /* not FUTEX_WAKE */
+	case __NR_fcntl:
+		/* F_GETLK, F_SETLK, F_SETLKW, the F_OFD_ ones */
+		return (a[1] >= 5 && a[1] <= 7) || (a[1] >= 36 && a[1] <= 38);
+	case __NR_flock:
+		return !(a[1] & 8); /* not LOCK_UN */
+	case __NR_open:
+		return (a[1] & 0300) == 0300; /* O_CREAT | O_EXCL: a lock file */
+	case __NR_openat:
+		return (a[2] & 0300) == 0300;
+	case __NR_futex_waitv:
+	case __NR_wait4:
+	case __NR_waitid:
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+	case __NR_epoll_pwait2:
+	case __NR_accept:
+	case __NR_accept4:
+	case __NR_connect:
+	case __NR_ioctl:
+	case __NR_msync:
+	case __NR_nanosleep:
+	case __NR_clock_nanosleep:
+	case __NR_pause:
+	case __NR_rt_sigsuspend:
+	case __NR_rt_sigtimedwait:
+	case __NR_sched_yield:
+	case __NR_semop:
+	case __NR_semtimedop:
+	case __NR_msgrcv:
+	case __NR_mq_timedreceive:
+	case __NR_io_uring_enter:
+	case __NR_mkdir:
+	case __NR_mkdirat:
+	case __NR_rename:
+	case __NR_renameat:
+	case __NR_renameat2:
+	case __NR_link:
+	case __NR_linkat:
+	case __NR_symlink:
+	case __NR_symlinkat:
+	case __NR_truncate: /* (by path: any file) */
+		return 1;
+	case __NR_madvise:
+		return a[2] == 9; /* MADV_REMOVE: a hole, zeros */
+	}
+	return 0;
+}
+
+/* After syscall id (signals blocked, before the records are flushed):
+ * nr with arguments a returned r. */
+void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
+{
+	if (!RT->mode)
+		return;
+	size_t i = 0;
+	while (i < RT->nshared && !(RT->shared[i].ext && RT->shared[i].copy))
+		i++;
+	if (i == RT->nshared)
+		return; /* (the common case: no ext mapping) */
+	if (RT->shared_sig || acquires(nr, a)) {
+		RT->shared_sig = 0;
+		for (i = 0; i < RT->nshared && RT->mode; i++)
+			if (RT->shared[i].ext && RT->shared[i].copy)
+				sync_all(&RT->shared[i], id);
+		return;
+	}
+	/* the process's own changes to a mapped file through its fds */
+	switch (nr) {
+	case __NR_write:
+	case __NR_writev:
+	case __NR_sendfile:
+		wrote(a[0], -1, r, id);
+		return;
+	case __NR_pwrite64:
+	case __NR_pwritev:
+		wrote(a[0], a[3], r, id);
+		return;
+	case __NR_pwritev2:
+		wrote(a[0], a[3] < 0 ? -1 : a[3], r, id);
+		return;
+	case __NR_copy_file_range:
+	case __NR_splice: {
+		/* the kernel moved *off_out past the bytes */
+		const long *off = (const long *)a[3];
+		wrote(a[2], off && r > 0 ? *off - r : -1, r, id);
+		return;
+	}
+	case __NR_ftruncate:
+	case __NR_fallocate:
+		if (!is_err(r))
+			changed(a[0], id);
+		return;
+	case __NR_creat:
+	case __NR_open:
+	case __NR_openat:
+	case __NR_openat2: {
+		long fl = nr == __NR_creat ? 01000 : nr == __NR_open ? a[1]
+		        : nr == __NR_openat ? a[2] : a[2] ? *(const long *)a[2] : 01000;
+		if (!is_err(r) && (fl & 01000)) /* O_TRUNC */
+			changed(r, id);
+		return;
+	}
 	}
 }
 
 /* ---- the snapshot child and the maps ----------------------------------- */
 
-void rdb_shared_overlay(void *to, uint64_t a, uint64_t n)
+/* Returns whether the copies cover all of [a, a + n): then to holds
+ * their bytes even where the mapping itself cannot be read any more (its
+ * file was cut short after the boundary). */
+int rdb_shared_overlay(void *to, uint64_t a, uint64_t n)
 {
+	uint64_t got = 0;
 	for (size_t i = 0; i < RT->nshared; i++) {
 		const struct rdb_shared *s = &RT->shared[i];
 		uint64_t lo = a > s->start ? a : s->start, hi = a + n < s->end ? a + n : s->end;
-		if (lo < hi && s->copy)
+		if (lo < hi && s->copy) {
 			rdb_memcpy((uint8_t *)to + (lo - a), (const void *)(s->copy + (lo - s->start)),
 			           hi - lo);
+			got += hi - lo;
+		}
 	}
+	return got == n; /* (the list's ranges do not overlap) */
 }
 
 /* The kernel may merge a mapping with its neighbours (replay's anonymous
@@ -327,8 +677,8 @@ void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n)
 	RT->nshared = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m[i].kind == RDB_TF_MAP_SHARED || m[i].kind == RDB_TF_MAP_SHARED_EXT)
-			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT, 0,
-			    m[i].prot);
+			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT, -1,
+			    m[i].prot, 0, 0, 0);
 }
 
 /* ---- replay ------------------------------------------------------------- */
