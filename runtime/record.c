@@ -259,6 +259,16 @@ static int is_file_mmap(long nr, const long *a)
  * this state and the channel with a child that runs untraced: they run as
  * a fork instead (record_spawn).  Threads (or a shared fd table, signal
  * handlers, cwd) cannot: refused while recording (milestone 2). */
+/* An mremap the kernel may move to an address of its choice: replay moves
+ * it where the recording's went.  (The kernel's choice depends on what is
+ * mapped around it, and replay's stand-in for a file mapping, anonymous
+ * and private, is not the recording's: SQLite's growing database mapping
+ * went elsewhere in replay.) */
+static int is_moving_mremap(long nr, const long *a)
+{
+	return nr == __NR_mremap && (a[3] & RDB_MREMAP_MAYMOVE) && !(a[3] & RDB_MREMAP_FIXED);
+}
+
 static int is_spawn(long nr, const long *a)
 {
 	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
@@ -587,7 +597,7 @@ static void copy_data(const struct rdb_tf_trap *t, long nr, const long *a)
  * default action did, signal.c.) */
 static int runs_first(long nr, const long *a)
 {
-	if (is_file_mmap(nr, a) || is_spawn(nr, a))
+	if (is_file_mmap(nr, a) || is_spawn(nr, a) || is_moving_mremap(nr, a))
 		return 0;
 	return (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC)) ||
 	       nr == __NR_rt_sigaction || nr == __NR_rt_sigprocmask ||
@@ -648,6 +658,20 @@ static long replay_call(long nr, const long *a)
 		copy_data(&t, nr, a);
 		if (b[2] != a[2])
 			rdb_sys3(__NR_mprotect, r, a[1], a[2]);
+		return r;
+	}
+	if (is_moving_mremap(nr, a)) {
+		if (t.ret < 0 && t.ret > -4096)
+			return t.ret; /* it failed and changed nothing */
+		long b[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
+		if (t.ret != a[0]) {
+			b[3] |= RDB_MREMAP_FIXED;
+			b[4] = t.ret;
+		}
+		r = rdb_run_syscall(__NR_mremap, b, 0);
+		if (r != t.ret)
+			diverged(id, &t, nr, a, "the mapping could not be moved where it went");
+		copy_data(&t, nr, a);
 		return r;
 	}
 	if (is_spawn(nr, a))

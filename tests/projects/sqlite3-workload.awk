@@ -6,11 +6,15 @@
 # indexes, joins, aggregates, 3,000 random point and range queries,
 # updates, deletes and upserts in transactions (some fail on a UNIQUE
 # constraint: error messages on stderr, exit status 1), VACUUM and an
-# integrity check.  No `PRAGMA mmap_size`: see sqlite3.sh.
+# integrity check.  With -v mmap=N, `PRAGMA mmap_size=N` first: the
+# database file is then read through a MAP_SHARED mapping of it (which
+# grows by mremap as the file does) as well as written by write().
 # (69069 * seed < 2^53: exact in the doubles awk computes with)
 function rnd(n) { seed = (seed * 69069 + 12345) % 2147483648; return int(seed / 65536) % n }
 BEGIN {
 	seed = 42
+	if (mmap)
+		printf "PRAGMA mmap_size=%d;\n", mmap
 	print "PRAGMA page_size=4096;"
 	print "PRAGMA cache_size=1000;"
 	print "CREATE TABLE t1(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL);"
