@@ -13,10 +13,16 @@
 # A report, not a test: it asserts nothing about the numbers.
 #
 # PROFILE=1 adds where the time goes: the programs (not libc) rebuilt with
-# variants of rules/trace.rules (RDB_RULES), each dropping one kind of
-# instrumentation: read hooks, write hooks, the write hooks' flags-live
-# form (pushfq/popfq), the SIC, or all of them (what remains: reserved
-# registers, no red zone, static-pie, syscall stub and string helpers).
+# variants of rdb-cc's rules (RDB_RULES): all hooks and the SIC dropped
+# (what remains: reserved registers, no red zone, static-pie, instrumented
+# musl, syscall stub and string helpers), one kind kept (SIC, write hooks,
+# read hooks), one kind dropped, and three that keep every instruction of
+# a kind but not its shadow memory traffic or not all its forms (below).
+# They are timed in ROUNDS (default 9) rounds, each running the native
+# build, the rdb build and every variant once, in an order that turns each
+# round: the ratio to native is taken within each round and the median
+# reported, as this machine's speed drifts by 20-40% from minute to minute
+# (a best-of over separate series put the same binary at 1.8x and 2.3x).
 # Variants compute wrong shadow state; they are for timing only.
 set -eu
 
@@ -128,54 +134,110 @@ drop_rule() {
 		       if (o) seen = 1; if (seen && depth == 0) skip = 0; next }
 		{ print }'
 }
-# drop_else NAME < rules: rule NAME without its final "else" branch (for
-# write-hook: the pushfq/popfq form used where flags are live).
-drop_else() {
-	awk -v name="$1" '
-		$1 == "rule" { inrule = ($2 == name) }
-		inrule && !skip && $1 == "else" { skip = 1; depth = 0 }
-		skip { depth += gsub(/\{/, "{"); depth -= gsub(/\}/, "}")
-		       if (depth == 0) skip = 0; next }
-		{ print }'
-}
+drop_reads() { drop_rule read-hook-tls | drop_rule read-hook-check | drop_rule read-hook; }
+drop_writes() { drop_rule write-hook-tls | drop_rule write-hook; }
 # The rules rdb-cc uses (its build's source tree, or the installed copy).
 rules=$("$rdbcc" --version | sed -n 's/.*rules: \([^;]*\).*/\1/p')
 [ -r "$rules" ] || die "cannot find rdb-cc's rules (rdb-cc --version says '$rules')"
-drop_rule read-hook < "$rules" > no-read.rules
-drop_rule write-hook < "$rules" > no-write.rules
-drop_else write-hook < "$rules" > no-flagslive.rules
+drop_reads < "$rules" | drop_writes | drop_rule sic > none.rules
+drop_reads < "$rules" | drop_writes > sic-only.rules
+drop_reads < "$rules" | drop_rule sic > writes-only.rules
+drop_writes < "$rules" | drop_rule sic > reads-only.rules
+drop_reads < "$rules" > no-read.rules
+drop_writes < "$rules" > no-write.rules
 drop_rule sic < "$rules" > no-sic.rules
-drop_rule read-hook < "$rules" | drop_rule write-hook | drop_rule sic > none.rules
-for v in no-read no-write no-flagslive no-sic none; do
+# reads-data: the read checks compare the program's own bytes instead of
+# the R plane's (test and js: never taken, as %r13's sign bits are 0), so
+# every instruction stays and only the R plane's cache traffic goes.
+sed -e 's/cmp\${sfx} \${sreg:r13}, \${disp}(\${base},%r14)/test${sfx} ${sreg:r13}, ${disp}(${base})/' \
+    -e 's/cmp\${sfx} \${sreg:r13}, (%r12,%r14)/test${sfx} ${sreg:r13}, (%r12)/' \
+    -e 's/jne \${label}$/js ${label}/' reads-only.rules > reads-data.rules
+# reads-base: read checks only for base+displacement operands (no lea);
+# indexed and %rip-relative ones go unchecked.
+awk '$1 == "rule" { r = $2 } r == "read-hook-check" && /flags_dead$/ {
+	sub(/flags_dead$/, "flags_dead \\&\\& has_base \\&\\& !has_index \\&\\& !rip_relative") } { print }' \
+	reads-only.rules > reads-base.rules
+# writes-stack: each write hook's one store goes below %rsp (dead: no red
+# zone in compiled code) instead of the S plane.
+sed 's/mov\${sfx} \${sreg:r13}, %gs:\${mem}/mov${sfx} ${sreg:r13}, -64(%rsp)/' writes-only.rules \
+	> writes-stack.rules
+variants="none sic-only writes-only writes-stack reads-only reads-data reads-base no-read no-write no-sic"
+for v in $variants; do
 	! cmp -s "$rules" $v.rules || die "variant $v did not change the rules"
 done
+! cmp -s reads-only.rules reads-data.rules || die "reads-data: trace.rules' check changed form"
+! cmp -s reads-only.rules reads-base.rules || die "reads-base: trace.rules' check changed form"
+! cmp -s writes-only.rules writes-stack.rules || die "writes-stack: trace.rules' write hook changed form"
 
-echo
-echo "where the time goes: programs rebuilt with one kind of instrumentation"
-echo "removed (libc stays fully instrumented); cpu seconds, best of $reps;"
-echo "'saves' = share of rdb's overhead over $base that the removed kind costs"
-printf '%-14s %9s %9s %9s   %s\n' variant life mesh bzip2 saves
-for v in no-read no-write no-flagslive no-sic none; do
-	echo "bench/instrumented: profile variant $v" >&2
+rounds=${ROUNDS:-9}
+for v in $variants; do
+	echo "bench/instrumented: building profile variant $v" >&2
 	build "$v" "$rdbcc" "$work/$v.rules"
-	measure "$v"
-	line=$(printf '%-14s %9s %9s %9s  ' $v "$(cpu $v life)" "$(cpu $v mesh)" "$(cpu $v bzip2)")
-	for p in life mesh bzip2; do
-		line="$line $(echo "$(cpu rdb $p) $(cpu $v $p) $(cpu $base $p)" |
-			awk '{ o = $1 - $3; printf "%s", (o > 0 ? sprintf("%3.0f%%", 100 * ($1 - $2) / o) : "  -") }')"
-	done
-	echo "$line"
 done
-printf '%-14s %9s %9s %9s\n' rdb "$(cpu rdb life)" "$(cpu rdb mesh)" "$(cpu rdb bzip2)"
-printf '%-14s %9s %9s %9s\n' "$base" "$(cpu $base life)" "$(cpu $base mesh)" "$(cpu $base bzip2)"
+# one KIND PROG: CPU seconds of one run, appended to KIND.PROG.r
+one() {
+	case $2 in
+	life) set -- "$1" "$2" /dev/null "$life_gens" ;;
+	mesh) set -- "$1" "$2" /dev/null $mesh_args ;;
+	bzip2) set -- "$1" "$2" bz.input -9 ;;
+	esac
+	k=$1 p=$2 in=$3
+	shift 3
+	t=$(./timeit 1 "$in" "$k.$p.out" "$k/$p" "$@") || die "$k/$p failed"
+	echo "$t" | awk '{ print $2 }' >> "$k.$p.r"
+	[ "$k" = glibc ] || cmp -s glibc.$p.out "$k.$p.out" ||
+		die "$p: the $k build's output differs from the glibc build's"
+}
+kinds="$base rdb $variants"
+nk=$(echo $kinds | wc -w)
+for p in life mesh bzip2; do
+	for k in $kinds; do : > "$k.$p.r"; done
+	r=0
+	while [ $r -lt "$rounds" ]; do
+		echo "bench/instrumented: profile round $((r + 1))/$rounds, $p" >&2
+		# this round's order: turned by r, backwards every other round
+		order=$(echo $kinds | awk -v r=$r -v n=$nk '{ for (i = 0; i < n; i++) {
+			j = (i + r) % n + 1; o = (r % 2) ? $j " " o : o " " $j } print o }')
+		for k in $order; do one "$k" $p; done
+		r=$((r + 1))
+	done
+done
+# median KIND PROG: the median over the rounds of KIND's CPU time / base's
+median() {
+	paste "$1.$2.r" "$base.$2.r" | awk '{ print $1 / $2 }' | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+echo
+echo "where the time goes: programs rebuilt with rules variants (libc stays"
+echo "fully instrumented); median over $rounds rounds of CPU time / $base's"
+echo "in the same round"
+printf '%-13s %7s %7s %7s   %s\n' variant life mesh bzip2 what
+for k in rdb $variants; do
+	case $k in
+	rdb) w="all of trace.rules" ;;
+	none) w="no hooks, no SIC: flags, link, libc" ;;
+	sic-only) w="the SIC alone" ;;
+	writes-only) w="write hooks alone" ;;
+	writes-stack) w="write hooks' stores to the stack, not the S plane" ;;
+	reads-only) w="read hooks alone" ;;
+	reads-data) w="read checks on the data's own bytes, not the R plane" ;;
+	reads-base) w="read hooks, checks of indexed and %rip operands dropped" ;;
+	no-read) w="all but the read hooks" ;;
+	no-write) w="all but the write hooks" ;;
+	no-sic) w="all but the SIC" ;;
+	esac
+	printf '%-13s %7s %7s %7s   %s\n' $k "$(median $k life)" "$(median $k mesh)" \
+		"$(median $k bzip2)" "$w"
+done
 echo
 echo "instrumentation sites in the rdb builds (program and libc):"
 for p in life mesh bzip2; do
 	objdump -d --no-show-raw-insn rdb/$p | awk -v p=$p '
 		/lea +0x1\(%r15\),%r15/ { sic++ }
-		/mov.*%r13.*,%r14,1\)$/ { rd++ }
-		/%gs:/ && /or/ { wr++ }
+		/cmp +%r13[bwd]?,.*%r14,1\)$/ { rc++ }
+		/mov +%r13[bwd]?,.*%r14,1\)$/ { rd++ }
+		/mov +%r13[bwd]?,%gs:/ { wr++ }
 		/pushf/ { pf++ }
 		/call .*<__rdb_syscall>/ { sc++ }
-		END { printf "  %-6s SIC %d, read hooks %d, write hooks %d, pushfq %d, syscall stubs %d\n", p, sic, rd, wr, pf, sc }'
+		END { printf "  %-6s SIC %d, read checks %d, read stores %d (with cold-path stores), write hooks %d, pushfq %d, syscall stubs %d\n", p, sic, rc, rd, wr, pf, sc }'
 done
