@@ -10,8 +10,9 @@
 #            read and write hooks: runtime/unhook.c)
 #   verify   rdb replay --verify of a recording made with --checksum
 #            (hooks kept: the hashes need the planes)
-#   from K   rdb replay --from K --to K, K the middle interval: its wall
-#            time minus the interval's CPU time is the start cost
+#   from K   rdb replay --from K --to K, K the middle interval (wall)
+#   start    how long that replay took to resume the program at interval
+#            K's start, in ms (rdb replay --timing; the best of REPS)
 # and the trace: bytes, KB per second of recording, bytes per interval.
 # Each time is the best wall time of REPS (default 5) rounds, a round
 # running every column once: this machine's speed drifts by 20-40% from run
@@ -111,17 +112,19 @@ for p in life mesh bzip2 zlib; do
 	k=$(( (n + 1) / 2 ))
 	[ "$k" -ge 1 ] || k=1
 	from=$(best /dev/null /dev/null "$rdb" replay --quiet --from "$k" --to "$k" $p.trace)
-	# interval K's CPU; rdb info leaves out the middle rows of a long
-	# table, and then the median interval stands for it
-	cpu_k=$("$rdb" info $p.trace | awk -v k="$k" '
-		/each about/ { for (i = 1; i <= NF; i++) if ($i == "about") med = $(i + 1) / 1000 }
-		$1 == k && $2 ~ /^[0-9.]+$/ { row = $2 / 1000 }
-		END { print row != "" ? row : med }')
+	start= r=0
+	while [ $r -lt "$reps" ]; do
+		t=$("$rdb" replay --quiet --timing --from "$k" --to "$k" $p.trace 2>&1 > /dev/null |
+			sed -n 's/^rdb: replay resumed .* start \([0-9.]*\) ms after .*/\1/p')
+		[ -n "$t" ] || die "$p: replay --timing --from $k said no start time"
+		start=$(least "$start" "$t")
+		r=$((r + 1))
+	done
 	# the files' bytes (du -sb would add the folder's own 4 KiB)
 	bytes=$(find $p.trace -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 	printf '%-6s %8s %8s %8s %8s %8s %8s %6s %9s %9s %9s %9s %10s %9s\n' $p "$nat" "$ins" "$rec" \
 		"$rep" "$ver" "$from" "$k/$n" \
-		"$(awk -v w="$from" -v c="${cpu_k:-0}" 'BEGIN { printf "%.3f", w - c }')" \
+		"${start}ms" \
 		"$(ratio "$rec" "$nat")" "$(ratio "$rep" "$nat")" "$(ratio "$ver" "$nat")" \
 		"$(awk -v b="$bytes" -v t="$rec" 'BEGIN { printf "%.1f", b / 1024 / t }')" \
 		"$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%d", b / (n > 0 ? n : 1) }')"

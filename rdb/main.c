@@ -39,6 +39,7 @@ void rdb_warn(const char *fmt, ...)
  * rewritten at most five times a second, erased by rdb_progress_end. */
 static int progress_shown;
 int rdb_no_progress;
+uint64_t rdb_started_ns;
 
 void rdb_progress(const char *fmt, ...)
 {
@@ -101,6 +102,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rdb_started_ns = (uint64_t)t0.tv_sec * 1000000000u + (uint64_t)t0.tv_nsec;
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

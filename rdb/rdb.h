@@ -17,6 +17,7 @@ void rdb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_progress_end(void);
 extern int rdb_no_progress; /* gdb has the terminal */
+extern uint64_t rdb_started_ns; /* when rdb started (CLOCK_MONOTONIC): replay --timing */
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */

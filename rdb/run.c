@@ -722,7 +722,7 @@ int rdb_cmd_record(int argc, char **argv)
 static void replay_usage(FILE *f)
 {
 	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
-	      "                  [--gdb | --gdb-batch FILE] DIR\n"
+	      "                  [--timing] [--gdb | --gdb-batch FILE] DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
@@ -736,6 +736,9 @@ static void replay_usage(FILE *f)
 	      "  --verify-full compare registers and the hash of all writable memory only\n"
 	      "                (a replay from the start): the replay then runs without the\n"
 	      "                read and write hooks, as one without --verify does\n"
+	      "  --timing      say (on stderr, as \"rdb: replay resumed the program at interval\n"
+	      "                K's start N ms after rdb started\") how long the replay took to\n"
+	      "                reach the program's first instruction, or interval K's\n"
 	      "  --gdb         start gdb attached to the replay, which waits for it before\n"
 	      "                the program's first instruction (or interval K's, with\n"
 	      "                --from K): set breakpoints, then continue.  The run is the\n"
@@ -761,6 +764,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_VERIFY;
 		else if (!strcmp(argv[i], "--verify-full"))
 			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
+		else if (!strcmp(argv[i], "--timing"))
+			o->flags |= RDB_TF_HELLO_TIMING;
 		else if (gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
@@ -832,7 +837,8 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
 	                 (o->watch ? RDB_TF_HELLO_WATCH : 0) | (o->gdb ? RDB_TF_HELLO_GDB : 0);
 	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, flags,
-	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from, 0};
+	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from,
+	                         (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h->auxv, h->nauxv * 16);
 	memcpy(hb + sizeof m + h->nauxv * 16, h->random, 16);

@@ -208,6 +208,8 @@ void rdb_chan_init(void)
 		RT->debug = 2;
 	RT->from = hello.from;
 	RT->rec_pid = hello.pid;
+	if (hello.flags & RDB_TF_HELLO_TIMING)
+		RT->timing_t0 = hello.interval_us;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
 	 * (musl's stack canary and more): before libc's start-up reads them. */
 	for (uint32_t i = 0; i < hello.nauxv; i++) {

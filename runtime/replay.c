@@ -478,6 +478,21 @@ static void read_stacks(void)
 	}
 }
 
+/* replay --timing: how long after rdb started the program resumes, at
+ * its first instruction or interval K's (stderr, before the program's
+ * own output). */
+void rdb_replay_timing(void)
+{
+	if (!RT->timing_t0)
+		return;
+	uint64_t ts[2];
+	rdb_sys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts);
+	uint64_t us = (ts[0] * 1000000000ull + ts[1] - RT->timing_t0) / 1000;
+	rdb_printf("rdb: replay resumed the program at interval %lu's start %lu.%lu ms "
+	           "after rdb started\n", (unsigned long)(RT->from > 1 ? RT->from : 1),
+	           (unsigned long)(us / 1000), (unsigned long)(us % 1000 / 100));
+}
+
 void rdb_replay_restore(void);
 void rdb_replay_restore(void)
 {
@@ -519,6 +534,7 @@ void rdb_replay_restore(void)
 	read_target();
 	arm_for(0);
 	rdb_watch_arm();
+	rdb_replay_timing();
 	enter(c);
 }
 

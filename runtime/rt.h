@@ -162,6 +162,7 @@ struct rdb_state {
 	int mem_fd;  /* util.c rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
 	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack, left out */
 	uint64_t from;        /* replay: the interval it started at */
+	uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 	uint64_t cpu_start_ns;
 	int timer_id;
 	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
@@ -506,6 +507,9 @@ _Noreturn void rdb_replay_enter(void);
 void rdb_replay_event(void *uc, uint64_t count, uint64_t pc);
 /* First TARGET (whole replay). */
 void rdb_replay_first_target(void);
+/* replay --timing: says when the program resumes (rdb_replay_restore and
+ * __rdb_start call it last). */
+void rdb_replay_timing(void);
 
 /* ---- planes.c --------------------------------------------------------- */
 /* fn for every 8-byte word a in [lo, hi) (rounded out to words) whose R

@@ -187,6 +187,7 @@ uint64_t __rdb_start(long *sp)
 		if (RT->from >= 2)
 			rdb_replay_enter();
 		rdb_replay_first_target();
+		rdb_replay_timing();
 	}
 	return RT->sic_origin;
 }

@@ -94,7 +94,8 @@ struct rdb_tf_hello {
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
 	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
 	uint32_t from;    /* replay: the interval it starts at (0 or 1: the start) */
-	/* record: the interval length in CPU microseconds (0: no intervals) */
+	/* record: the interval length in CPU microseconds (0: no intervals);
+	 * replay with RDB_TF_HELLO_TIMING: rdb's start, CLOCK_MONOTONIC ns */
 	uint64_t interval_us;
 };
 #define RDB_TF_HELLO_QUIET 1u
@@ -105,6 +106,9 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
 #define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
+/* replay: interval_us holds the time rdb started (CLOCK_MONOTONIC, ns):
+ * the runtime says how long after it the program resumes */
+#define RDB_TF_HELLO_TIMING 256u
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
