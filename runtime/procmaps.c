@@ -67,6 +67,22 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 	return 1;
 }
 
+/* m[n], just parsed: the image's .bss and an anonymous mapping the kernel
+ * put right after it, merged into one line, become two entries, the
+ * image's part and the mapping (restored as anonymous memory by a replay
+ * from the middle, where the fresh image has its .bss already: mapping it
+ * again failed with EEXIST).  The index of the last entry. */
+static size_t split_bss(struct rdb_tf_map *m, size_t n, size_t cap)
+{
+	if (m[n].kind != RDB_TF_MAP_ANON || m[n].start < RT->image_lo ||
+	    m[n].start >= RT->image_hi || m[n].end <= RT->image_hi || n + 1 >= cap)
+		return n;
+	m[n + 1] = m[n];
+	m[n].end = m[n + 1].start = RT->image_hi;
+	m[n].kind = RDB_TF_MAP_IMAGE;
+	return n + 1;
+}
+
 /* A line longer than the buffer (a long file path) keeps its first HEAD
  * bytes (every field before the path) and its last TAIL bytes (parse's
  * suffix checks); the middle of the path is skipped. */
@@ -93,7 +109,7 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 		for (size_t i = 0; i < have; i++)
 			if (buf[i] == '\n') {
 				if (n < cap && parse(buf + done, buf + i, &m[n]))
-					n++;
+					n = split_bss(m, n, cap) + 1;
 				done = i + 1;
 			}
 		if (r == 0)
