@@ -254,7 +254,7 @@ struct rdb_state {
 	uint64_t shared_next; /* where the next copy goes */
 	uint64_t shared_pend; /* record: the pending bits (shared.c), once mapped */
 	uint32_t shared_sig;  /* record: a signal came since the last full sync */
-	uint8_t shared_buf[RDB_SHARED_BUF];
+	_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)

@@ -69,6 +69,9 @@
 #define PEND_SIZE ((COPY_END - COPY_BASE) >> 9)
 #define GAP 32 /* changed bytes this close together go in one record */
 
+struct rdb_shared;
+static void pend_carry(const struct rdb_shared *s, uint64_t from, uint64_t n);
+
 /* ---- the list ------------------------------------------------------------ */
 
 static void drop(size_t i)
@@ -115,7 +118,12 @@ static void forget(uint64_t lo, uint64_t hi)
 	}
 }
 
-static uint64_t new_copy(uint64_t a, uint64_t n, int file)
+/* A new copy of [a, a + n): as the kernel sees it now when file (a file
+ * past its end: zeros), zeros otherwise (fresh anonymous memory); or, from
+ * != 0, the first keep bytes of the copy at from (a tracked mapping that
+ * mremap moved or resized: what replay has there) and zeros after them
+ * (replay's stand-in grows with zeros). */
+static uint64_t new_copy(uint64_t a, uint64_t n, int file, uint64_t from, uint64_t keep)
 {
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return 0;
@@ -131,18 +139,19 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file)
 	if (r != (long)at)
 		return 0;
 	RT->shared_next = at + n + 4096; /* a gap: never merged with the next one */
-	/* as the kernel sees it now (a file past its end: zeros; fresh
-	 * anonymous memory is zeros too) */
-	if (file)
+	if (from)
+		rdb_memcpy((void *)at, (const void *)from, keep < n ? keep : n);
+	else if (file)
 		rdb_peek((void *)at, a, n);
 	return at;
 }
 
 /* file: (record) fd of the file mapped at offset off, or -1 (anonymous:
- * the copy starts as zeros), or -2 (a file mapping moved by mremap: the
- * copy is read whole; the identity and offset are dev, ino, off). */
+ * the copy starts as zeros), or -2 (a mapping moved or resized by mremap:
+ * the copy starts as the first keep bytes of the old copy at from, zeros
+ * after; the identity and offset are dev, ino, off). */
 static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint64_t dev,
-                uint64_t ino, uint64_t off)
+                uint64_t ino, uint64_t off, uint64_t from, uint64_t keep)
 {
 	if (RT->nshared == RDB_MAX_SHARED) {
 		static const char msg[] = "rdb: more than 64 MAP_SHARED mappings: the "
@@ -160,7 +169,7 @@ static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint6
 	rdb_memset(s, 0, sizeof *s);
 	s->start = a;
 	s->end = a + n;
-	s->copy = new_copy(a, n, file != -1);
+	s->copy = new_copy(a, n, file >= 0, file == -2 ? from : 0, keep);
 	s->ext = (uint32_t)ext;
 	s->prot = prot;
 	s->dev = dev;
@@ -188,7 +197,7 @@ void rdb_shared_track(long nr, const long a[6], long r)
 		if (!(a[2] & RDB_PROT_READ))
 			return;
 		add((uint64_t)r, len, !(a[3] & RDB_MAP_ANONYMOUS), a[3] & RDB_MAP_ANONYMOUS ? -1 : a[4],
-		    (uint32_t)a[2], 0, 0, a[3] & RDB_MAP_ANONYMOUS ? 0 : (uint64_t)a[5]);
+		    (uint32_t)a[2], 0, 0, a[3] & RDB_MAP_ANONYMOUS ? 0 : (uint64_t)a[5], 0, 0);
 		return;
 	case __NR_munmap:
 		forget((uint64_t)a[0], (uint64_t)a[0] + len);
@@ -202,11 +211,15 @@ void rdb_shared_track(long nr, const long a[6], long r)
 				RT->shared[i].prot = (uint32_t)a[2];
 		return;
 	case __NR_mremap: {
-		/* moved or resized: the new range, with the old one's kind */
+		/* Moved or resized: the new range, with the old one's kind, and
+		 * a copy that holds what replay has there: the old copy's bytes,
+		 * zeros where it grew (the copies' pages stay when forgotten).
+		 * The sync after the call (acquires) sends what differs; blocks
+		 * pending in the old copy are pending in the new one. */
 		uint64_t old = (uint64_t)a[0], olen = len, nlen = ((uint64_t)a[2] + 0xfff) & ~0xfffull;
 		int was = -1;
 		uint32_t prot = 0;
-		uint64_t dev = 0, ino = 0, off = 0;
+		uint64_t dev = 0, ino = 0, off = 0, from = 0, keep = 0;
 		for (size_t i = 0; i < RT->nshared; i++)
 			if (RT->shared[i].start <= old && old < RT->shared[i].end) {
 				was = (int)RT->shared[i].ext;
@@ -214,11 +227,22 @@ void rdb_shared_track(long nr, const long a[6], long r)
 				dev = RT->shared[i].dev;
 				ino = RT->shared[i].ino;
 				off = RT->shared[i].off + (old - RT->shared[i].start);
+				from = RT->shared[i].copy ? RT->shared[i].copy + (old - RT->shared[i].start)
+				                          : 0;
+				keep = RT->shared[i].end - old; /* (the copy's part of it) */
 			}
+		if (keep > olen)
+			keep = olen;
+		if (keep > nlen)
+			keep = nlen;
 		forget(old, old + olen);
 		forget((uint64_t)r, (uint64_t)r + nlen);
-		if (was >= 0) /* (the copy: read whole) */
-			add((uint64_t)r, nlen, was, -2, prot, dev, ino, off);
+		if (was < 0)
+			return;
+		add((uint64_t)r, nlen, was, -2, prot, dev, ino, off, from, keep);
+		for (size_t i = 0; from && i < RT->nshared; i++)
+			if (RT->shared[i].start == (uint64_t)r && RT->shared[i].copy)
+				pend_carry(&RT->shared[i], from, keep);
 		return;
 	}
 	case __NR_fork:
@@ -260,6 +284,19 @@ static void pend_add(const struct rdb_shared *s, uint64_t lo, uint64_t hi)
 	for (uint64_t b = lo & ~63ull; b < hi; b += 64) {
 		uint64_t c = s->copy + (b - s->start);
 		*pend_byte(c) |= (uint8_t)(1u << ((c >> 6) & 7));
+	}
+}
+
+/* The blocks pending in the copy at from (n bytes) are pending in s,
+ * whose copy now holds those bytes from its start (mremap). */
+static void pend_carry(const struct rdb_shared *s, uint64_t from, uint64_t n)
+{
+	if (!RT->shared_pend)
+		return;
+	for (uint64_t b = 0; b < n; b += 64) {
+		uint64_t c = from + b;
+		if (*pend_byte(c) >> ((c >> 6) & 7) & 1)
+			pend_add(s, s->start + b, s->start + b + 1);
 	}
 }
 
@@ -375,8 +412,14 @@ static void sync_range(struct rdb_shared *s, uint64_t lo, uint64_t hi, uint64_t 
 	unsigned char vec[RDB_SHARED_BUF / 4096 + 2];
 	for (uint64_t a = lo; a < hi; a += RDB_SHARED_BUF) {
 		uint64_t n = hi - a < RDB_SHARED_BUF ? hi - a : RDB_SHARED_BUF;
-		if (!peek(buf, a, n))
-			continue; /* (a file shrunk under it: replay faults as well) */
+		long got = rdb_peek(buf, a, n);
+		/* A file cut short: its pages past the end cannot be read (the
+		 * program's reads there fault); the whole pages before them can,
+		 * the last one zeroed past the end by the kernel. */
+		if (got < (long)n)
+			n = got > 0 ? (uint64_t)got & ~0xfffull : 0;
+		if (!n)
+			continue;
 		const uint8_t *c = (const uint8_t *)(s->copy + (a - s->start));
 		uint64_t sp = rdb_s_of(a) & ~0xfffull; /* the S plane's pages of the chunk */
 		uint64_t spn = ((rdb_s_of(a + n) + 0xfff) & ~0xfffull) - sp;
@@ -468,15 +511,26 @@ static int fd_id(long fd, uint64_t *dev, uint64_t *ino, uint32_t *mode)
 #define S_IFMT_ 0170000
 #define S_IFREG_ 0100000
 
+/* Whether a pwrite on fd (with pwritev2's flags) appends whatever its
+ * offset: fd opened O_APPEND, or RWF_APPEND. */
+static int appends(long fd, long flags)
+{
+	long fl = rdb_sys2(__NR_fcntl, fd, 3 /* F_GETFL */);
+	return (fl >= 0 && (fl & 02000)) || (flags & 0x10);
+}
+
 /* A write-like call put r bytes into fd at offset off (-1: the bytes
- * before the fd's position now). */
+ * before the fd's position now; -2: the file's last r bytes, appended). */
 static void wrote(long fd, long off, long r, uint64_t id)
 {
 	uint64_t dev, ino;
 	uint32_t mode;
 	if (r <= 0 || !fd_id(fd, &dev, &ino, &mode) || (mode & S_IFMT_) != S_IFREG_)
 		return;
-	if (off == -1) {
+	if (off == -2) {
+		uint64_t st[18];
+		off = rdb_sys2(__NR_fstat, fd, st) == 0 && (long)st[6] >= r ? (long)st[6] - r : -1;
+	} else if (off == -1) {
 		long pos = rdb_sys3(__NR_lseek, fd, 0, 1 /* SEEK_CUR */);
 		off = pos >= r ? pos - r : -1;
 	}
@@ -560,6 +614,14 @@ static int acquires(long nr, const long a[6])
 		return 1;
 	case __NR_madvise:
 		return a[2] == 9; /* MADV_REMOVE: a hole, zeros */
+	case __NR_mremap: /* a moved or grown mapping's copy is replay's (track) */
+	case __NR_io_submit:
+	case __NR_io_getevents:
+	case __NR_io_pgetevents:
+	case __NR_vmsplice:
+	case __NR_process_vm_readv:
+	case __NR_membarrier:
+		return 1;
 	}
 	return 0;
 }
@@ -575,7 +637,9 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 		i++;
 	if (i == RT->nshared)
 		return; /* (the common case: no ext mapping) */
-	if (RT->shared_sig || acquires(nr, a)) {
+	/* (a signal for a handler that came during the call: its sender may
+	 * have stored first, and the handler runs before the next call) */
+	if (RT->shared_sig || RT->npending || acquires(nr, a)) {
 		RT->shared_sig = 0;
 		for (i = 0; i < RT->nshared && RT->mode; i++)
 			if (RT->shared[i].ext && RT->shared[i].copy)
@@ -591,10 +655,10 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 		return;
 	case __NR_pwrite64:
 	case __NR_pwritev:
-		wrote(a[0], a[3], r, id);
+		wrote(a[0], appends(a[0], 0) ? -2 : a[3], r, id);
 		return;
 	case __NR_pwritev2:
-		wrote(a[0], a[3] < 0 ? -1 : a[3], r, id);
+		wrote(a[0], appends(a[0], a[5]) ? -2 : a[3] < 0 ? -1 : a[3], r, id);
 		return;
 	case __NR_copy_file_range:
 	case __NR_splice: {
@@ -612,9 +676,11 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 	case __NR_open:
 	case __NR_openat:
 	case __NR_openat2: {
+		if (is_err(r))
+			return;
 		long fl = nr == __NR_creat ? 01000 : nr == __NR_open ? a[1]
 		        : nr == __NR_openat ? a[2] : a[2] ? *(const long *)a[2] : 01000;
-		if (!is_err(r) && (fl & 01000)) /* O_TRUNC */
+		if (fl & 01000) /* O_TRUNC */
 			changed(r, id);
 		return;
 	}
@@ -678,7 +744,7 @@ void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (m[i].kind == RDB_TF_MAP_SHARED || m[i].kind == RDB_TF_MAP_SHARED_EXT)
 			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT, -1,
-			    m[i].prot, 0, 0, 0);
+			    m[i].prot, 0, 0, 0, 0, 0);
 }
 
 /* ---- replay ------------------------------------------------------------- */
