@@ -682,7 +682,7 @@ int rdb_cmd_record(int argc, char **argv)
 		struct rdb_tf_rec h;
 		struct rdb_tf_hello m;
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
+	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
 	send_all(sv[0], &hello, sizeof hello);
 	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script, 1) : -1;
 
@@ -836,7 +836,7 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	const char *dbg = getenv("RDB_DEBUG");
 	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
 	                 (o->watch ? RDB_TF_HELLO_WATCH : 0) | (o->gdb ? RDB_TF_HELLO_GDB : 0);
-	struct rdb_tf_hello m = {RDB_TF_VERSION, RDB_TF_MODE_REPLAY, flags,
+	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from,
 	                         (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0};
 	memcpy(hb, &m, sizeof m);

@@ -172,9 +172,10 @@ void rdb_chan_init(void)
 	    rdb_chan_read(&hello, sizeof hello) != 1)
 		rdb_die("fd %d is open but does not start with rdb's HELLO record; "
 		        "rdb uses that fd for its channel\n", FD);
-	if (hello.version != RDB_TF_VERSION)
-		rdb_die("rdb speaks trace format %u, this program's runtime %u: "
-		        "rebuild it with this rdb-cc\n", hello.version, RDB_TF_VERSION);
+	if (hello.version != RDB_TF_HELLO_VERSION)
+		rdb_die("rdb speaks trace format %u (channel revision %u), this program's runtime "
+		        "%u (revision %u): rebuild it with this rdb-cc\n", hello.version & 0xffff,
+		        hello.version >> 16, RDB_TF_VERSION, RDB_TF_CHAN_REV);
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	RT->gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);

@@ -280,9 +280,11 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	rdb_interval_saved_stack(g[REG_RSP]);
 	RT->interval = b->interval;
 	rdb_watch_interval();
-	rdb_watch_pause(1);
-	load_values(b->interval);
-	rdb_watch_pause(0);
+	if (RT->from >= 2) { /* from the start, no VALUES come (rdb/feed.c) */
+		rdb_watch_pause(1);
+		load_values(b->interval);
+		rdb_watch_pause(0);
+	}
 }
 
 /* The signals the recording queued again with the one just replayed

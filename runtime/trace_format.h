@@ -10,6 +10,12 @@
 #include <stdint.h>
 
 #define RDB_TF_VERSION 5
+/* HELLO's version: the files' format, and above it the revision of what
+ * rdb and the runtime say to each other over the channel (1: a replay from
+ * the start gets no VALUES at its later boundaries).  A runtime refuses
+ * another: a program must be linked with the rdb that runs it. */
+#define RDB_TF_CHAN_REV 1
+#define RDB_TF_HELLO_VERSION (RDB_TF_VERSION | RDB_TF_CHAN_REV << 16)
 
 /* ---- the channel ---------------------------------------------------------
  * rdb passes one end of a socketpair (SOCK_STREAM) to the program as fd
@@ -88,7 +94,7 @@ enum rdb_tf_type {
 enum rdb_tf_mode { RDB_TF_MODE_RECORD = 1, RDB_TF_MODE_REPLAY = 2 };
 
 struct rdb_tf_hello {
-	uint32_t version; /* RDB_TF_VERSION: the runtime refuses another */
+	uint32_t version; /* RDB_TF_HELLO_VERSION: the runtime refuses another */
 	uint32_t mode;    /* enum rdb_tf_mode */
 	uint32_t flags;   /* RDB_TF_HELLO_QUIET: replay does not re-execute writes */
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
