@@ -118,16 +118,21 @@ replay() {
 	echo "$rc" > "$1.rc"
 	[ ! -e test.db ] || proj_die "replay from $2 made a test.db"
 }
+# from_middle WHAT K: replay --verify --from K: the recorded exit status,
+# and stdout and stderr the ends of the recording's.
+from_middle() {
+	replay mid "$2"
+	cmp -s rec.rc mid.rc || proj_die "$1replay --verify --from $2: exit $(cat mid.rc), recorded $(cat rec.rc): $(head -n 3 mid.err)"
+	for x in out err; do
+		tail -c "$(wc -c < mid.$x)" rec.$x | cmp -s - mid.$x ||
+			proj_die "$1replay from interval $2: its $x is not the end of the recording's (see $work/mid.$x)"
+	done
+}
 replay rep 1
 s2=$(date +%s)
 same rec rep
 for k in $((n / 2)) $((2 * n / 3)) $((5 * n / 6)); do
-	replay mid "$k"
-	cmp -s rec.rc mid.rc || proj_die "replay --verify --from $k: exit $(cat mid.rc), recorded $(cat rec.rc): $(head -n 3 mid.err)"
-	for x in out err; do
-		tail -c "$(wc -c < mid.$x)" rec.$x | cmp -s - mid.$x ||
-			proj_die "replay from interval $k: its $x is not the end of the recording's (see $work/mid.$x)"
-	done
+	from_middle "" "$k"
 	[ -s mid.out ] || proj_die "replay from interval $k printed nothing"
 done
 s3=$(date +%s)
@@ -150,12 +155,7 @@ replay rep 1
 s2=$(date +%s)
 same rec rep
 k=$((n / 2))
-replay mid "$k"
-cmp -s rec.rc mid.rc || proj_die "mmap_size: replay --verify --from $k: exit $(cat mid.rc), recorded $(cat rec.rc): $(head -n 3 mid.err)"
-for x in out err; do
-	tail -c "$(wc -c < mid.$x)" rec.$x | cmp -s - mid.$x ||
-		proj_die "mmap_size: replay from interval $k: its $x is not the end of the recording's (see $work/mid.$x)"
-done
+from_middle "mmap_size: " "$k"
 s3=$(date +%s)
 proj_note "mmap_size: $n intervals, $(du -sk "$t" | cut -f1) KB of trace; record $((s1 - s0)) s, replay --verify $((s2 - s1)) s, from $k $((s3 - s2)) s: same output and exit status"
 proj_check_probe 1
