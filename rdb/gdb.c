@@ -16,30 +16,52 @@
 #include "layout.h"
 #include "rdb.h"
 
-/* librdb-gdb.so: next to rdb in the build folder, PREFIX/lib/rdb when
- * installed. */
-static char *shim_path(void)
+/* rdb's own path (/proc/self/exe). */
+static char *self_path(void)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
 		rdb_fatal("cannot find my own executable (/proc/self/exe): %s", strerror(errno));
 	self[n] = 0;
+	return rdb_xstrdup(self);
+}
+
+/* A file rdb ships for gdb (librdb-gdb.so, rdb-gdb.py): next to rdb in
+ * the build folder, PREFIX/lib/rdb when installed. */
+static char *lib_path(const char *name)
+{
+	char *self = self_path();
 	*strrchr(self, '/') = 0;
-	static const char *const where[] = {"%s/librdb-gdb.so", "%s/../lib/rdb/librdb-gdb.so"};
-	char buf[PATH_MAX + 64];
+	static const char *const where[] = {"%s/%s", "%s/../lib/rdb/%s"};
+	char buf[2 * PATH_MAX];
 	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
-		snprintf(buf, sizeof buf, where[i], self);
+		snprintf(buf, sizeof buf, where[i], self, name);
 		if (access(buf, R_OK) == 0)
 			return rdb_xstrdup(buf);
 	}
-	rdb_fatal("librdb-gdb.so is neither in %s nor in %s/../lib/rdb: "
-	          "build it (cmake --build BUILD) or install rdb again", self, self);
+	rdb_fatal("%s is neither in %s nor in %s/../lib/rdb: "
+	          "build it (cmake --build BUILD) or install rdb again", name, self, self);
+}
+
+static char *shim_path(void) { return lib_path("librdb-gdb.so"); }
+
+/* "python NAME = bytes.fromhex('...').decode()": any string, quoted. */
+static char *py_str(const char *name, const char *val)
+{
+	size_t n = strlen(name) + 2 * strlen(val) + 64;
+	char *s = rdb_xmalloc(n);
+	int o = snprintf(s, n, "python %s = bytes.fromhex('", name);
+	for (const unsigned char *c = (const unsigned char *)val; *c; c++)
+		o += snprintf(s + o, n - (size_t)o, "%02x", *c);
+	snprintf(s + o, n - (size_t)o, "').decode('utf-8', 'surrogateescape')");
+	return s;
 }
 
 void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
+	free(lib_path("rdb-gdb.py"));
 	char *gdb = rdb_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
@@ -72,8 +94,9 @@ static int common_args(char **a, int n)
 	return n;
 }
 
-pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recording)
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char *replay_dir)
 {
+	int recording = !replay_dir;
 	static char pidbuf[24];
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	rdb_no_progress = 1; /* gdb has the terminal */
@@ -88,7 +111,7 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	char *a[20];
+	char *a[40];
 	int n = common_args(a, 0);
 	if (recording) {
 		/* the snapshot children, cloned at each boundary, are not the
@@ -105,6 +128,25 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, int recordi
 	         (unsigned long long)RDB_STATE_ADDR + RDB_STATE_GDB_IN);
 	a[n++] = "-ex";
 	a[n++] = attached;
+	if (replay_dir) {
+		/* rdb-reverse-continue, rdb-where: rdb-gdb.py, told where the
+		 * trace, rdb and the runtime's state are */
+		char real[PATH_MAX];
+		a[n++] = "-iex";
+		a[n++] = py_str("rdb_trace_dir", realpath(replay_dir, real) ? real : replay_dir);
+		a[n++] = "-iex";
+		a[n++] = py_str("rdb_exe", self_path());
+		static char state[160];
+		snprintf(state, sizeof state,
+		         "python rdb_state, rdb_off_gdb_in, rdb_off_sic_origin, rdb_off_interval = "
+		         "%#llx, %d, %d, %d",
+		         (unsigned long long)RDB_STATE_ADDR, RDB_STATE_GDB_IN, RDB_STATE_SIC_ORIGIN,
+		         RDB_STATE_INTERVAL);
+		a[n++] = "-iex";
+		a[n++] = state;
+		a[n++] = "-x";
+		a[n++] = lib_path("rdb-gdb.py");
+	}
 	if (script) {
 		a[n++] = "-batch";
 		a[n++] = "-x";

@@ -51,7 +51,11 @@
 #define RDB_STATE_SAVED_HI 72
 #define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
 #define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
-#define RDB_STATE_GDB_IN 96     /* int: gdb has attached (rdb gdb.c sets it) */
+#define RDB_STATE_GDB_IN 96     /* long: gdb has attached (rdb gdb.c sets it) */
+/* Read by gdb (rdb/rdb-gdb.py): a position in the run is (interval,
+ * %r15 - sic_origin, pc). */
+#define RDB_STATE_SIC_ORIGIN 104 /* u64 */
+#define RDB_STATE_INTERVAL 112   /* u64: the current interval, from 1 */
 
 /* A stack switch (hooks.S __rdb_stack_switch) marks this much of the new
  * stack, from the new %rsp up, read. */

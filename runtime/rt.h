@@ -109,6 +109,10 @@ struct rdb_state {
 	                        below it (interval.c dead_stack) ends at dead_cut:
 	                        another stack a switch went to lies above */
 	long gdb_in;         /* RDB_STATE_GDB_IN: rdb --gdb's gdb has attached */
+	/* sic.c and interval.c, here at fixed offsets for rdb-gdb.py (a
+	 * position in the run is (interval, %r15 - sic_origin, pc)) */
+	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
+	uint64_t interval;    /* RDB_STATE_INTERVAL: the current interval (1: the program's start) */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
 	                         interrupted */
@@ -144,7 +148,6 @@ struct rdb_state {
 	int fault_in_hook;
 
 	/* sic.c and interval.c: events at SIC checks (docs/hooks.md) */
-	uint64_t sic_origin;  /* %r15 = sic_origin + the interval's count */
 	uint64_t sic_stop;    /* sic.c: the count where a check faults for an event (0: none) */
 	int unhooked;         /* unhook.c: 'R' the read hooks are gone, 'S' both */
 	int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
@@ -153,7 +156,6 @@ struct rdb_state {
 	int in_boundary;      /* record: the boundary clears the planes itself */
 	uintptr_t interval_sp; /* record: %rsp when the interval started */
 	uintptr_t iv_alt_lo, iv_alt_hi; /* record: the sigaltstack then (interval.c) */
-	uint64_t interval;    /* the current interval (1: the program's start) */
 	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
 	uint64_t every_sic;   /* record: or its length in SIC counts */
 	uint64_t nondets;     /* NONDET records so far */
@@ -278,6 +280,9 @@ _Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_L
                "layout.h RDB_STATE_MAIN_LO .. DEAD_CUT");
 _Static_assert(__builtin_offsetof(struct rdb_state, gdb_in) == RDB_STATE_GDB_IN,
                "layout.h RDB_STATE_GDB_IN");
+_Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
+                   __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
+               "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 

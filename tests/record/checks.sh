@@ -4,7 +4,7 @@
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
-#       sigstack-guard | altstack-from-k | green-threads | gdb | timing.
+#       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -703,6 +703,51 @@ rdbkill)
 	[ $s = 137 ] || fail "replay status $s, expected 137 (cut short)"
 	expect rep.out "^read: one$"
 	expect rep.err "cut short"
+	;;
+reverse)
+	# rdb-reverse-continue (rdb/rdb-gdb.py, loaded by replay --gdb): hit(n)
+	# is the n-th call, the calls intervals apart (--every-sic); from the
+	# 5th hit, back to the 4th, then the 3rd (each an earlier interval's,
+	# found by replaying intervals again); from the 1st, none: it says so
+	# and stays there; continuing forward from there works.
+	command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
+	"$RDB_CC" -O0 -g "$SRC/revcont.c" -o prog 2>cc.err ||
+		{ status=77; echo "SKIP: rdb-cc cannot build revcont"; cat cc.err; exit 77; }
+	"$RDB" record --every-sic 5000 -o t -- ./prog > rec.out 2>&1 || { cat rec.out; fail "record"; }
+	n=$("$RDB" info --complete t)
+	[ "$n" -ge 20 ] || fail "only $n intervals"
+	printf '%s\n' 'break hit' continue continue continue continue continue \
+		'printf "gdb: at %d\n", n' rdb-where \
+		rdb-reverse-continue 'printf "gdb: back %d\n", n' rdb-where \
+		rrc 'printf "gdb: back %d\n", n' \
+		continue 'printf "gdb: on %d\n", n' > rev.gdb
+	"$RDB" replay --gdb-batch rev.gdb t > r1.out 2>&1
+	[ $? -eq 125 ] || { cat r1.out; fail "replay --gdb: not 125 (the first replay killed)"; }
+	! grep -q "SIGSEGV\|?? ()\|Couldn't write\|Error\|Traceback\|exited normally" r1.out ||
+		{ cat r1.out; fail "gdb failed, or printed the scans"; }
+	expect r1.out "^gdb: at 5\$"
+	expect r1.out "^rdb: back at breakpoint 1, interval [0-9]* count [0-9]* pc 0x"
+	[ "$(sed -n 's/^gdb: back //p' r1.out | tr '\n' ' ')" = "4 3 " ] ||
+		{ cat r1.out; fail "rdb-reverse-continue from the 5th hit: not the 4th, then the 3rd"; }
+	expect r1.out "^gdb: on 4\$"
+	i5=$(sed -n 's/^interval \([0-9]*\) count .*/\1/p' r1.out | sed -n 1p)
+	i4=$(sed -n 's/^interval \([0-9]*\) count .*/\1/p' r1.out | sed -n 2p)
+	[ "$i4" -lt "$i5" ] || { cat r1.out; fail "the 4th hit is not in an earlier interval"; }
+	# one interval: the earlier hits are in the current one
+	"$RDB" record -i 0 -o one -- ./prog > rec1.out 2>&1 || { cat rec1.out; fail "record -i 0"; }
+	"$RDB" replay --gdb-batch rev.gdb one > r3.out 2>&1
+	[ "$(sed -n 's/^gdb: back //p' r3.out | tr '\n' ' ')" = "4 3 " ] ||
+		{ cat r3.out; fail "rdb-reverse-continue in one interval: not the 4th, then the 3rd"; }
+	expect r3.out "^gdb: on 4\$"
+	printf '%s\n' 'break hit' continue 'rdb-where' rrc 'printf "gdb: still %d\n", n' rdb-where \
+		> none.gdb
+	"$RDB" replay --gdb-batch none.gdb t > r2.out 2>&1
+	[ $? -eq 125 ] || { cat r2.out; fail "replay --gdb (none): not 125"; }
+	expect r2.out "^rdb: no breakpoint stops before interval [0-9]* count [0-9]* pc 0x[0-9a-f]*: the program stays there\$"
+	expect r2.out "^gdb: still 1\$"
+	[ "$(grep -c '^interval ' r2.out)" -eq 2 ] &&
+		[ "$(grep '^interval ' r2.out | sort -u | wc -l)" -eq 1 ] ||
+		{ cat r2.out; fail "rdb-reverse-continue with no earlier stop moved"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac
