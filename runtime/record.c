@@ -664,10 +664,23 @@ static long replay_call(long nr, const long *a)
 		return r;
 	}
 	if (is_moving_mremap(nr, a)) {
+		if (t.ret == -RDB_EINVAL)
+			rdb_mremap_refused(a); /* its message, if the recording's */
 		if (t.ret < 0 && t.ret > -4096)
 			return t.ret; /* it failed and changed nothing */
 		long b[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
 		if (t.ret != a[0]) {
+			/* the place was free in the recording: taken here, the
+			 * replay has gone another way (MREMAP_FIXED would unmap
+			 * what is there) */
+			long probe = rdb_sys6(__NR_mmap, t.ret, a[2], RDB_PROT_NONE,
+			                      RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS |
+			                          RDB_MAP_FIXED_NOREPLACE,
+			                      -1, 0);
+			if (probe != t.ret)
+				diverged(id, &t, nr, a, "where the recording's mremap moved the mapping "
+				                        "is taken");
+			rdb_sys2(__NR_munmap, probe, a[2]);
 			b[3] |= RDB_MREMAP_FIXED;
 			b[4] = t.ret;
 		}

@@ -558,6 +558,8 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r);
 void rdb_shared_boundary(void);       /* record: copies at the boundary */
 /* Snapshot child: [a, a + n) as the copies have it, over what is in to. */
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
+int rdb_shared_overlaps(uint64_t a, uint64_t n); /* [a, a + n) meets MAP_SHARED memory */
+int rdb_mremap_refused(const long *a); /* syscall.c: 1 (and says so) if refused */
 /* procmaps: split m[0..n) at tracked mappings and give them their kinds. */
 size_t rdb_shared_kinds(struct rdb_tf_map *m, size_t n, size_t cap);
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n); /* replay --from */

@@ -687,6 +687,15 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 	}
 }
 
+/* Whether [a, a + n) overlaps a tracked MAP_SHARED mapping. */
+int rdb_shared_overlaps(uint64_t a, uint64_t n)
+{
+	for (size_t i = 0; i < RT->nshared; i++)
+		if (RT->shared[i].start < a + n && a < RT->shared[i].end)
+			return 1;
+	return 0;
+}
+
 /* ---- the snapshot child and the maps ----------------------------------- */
 
 /* Returns whether the copies cover all of [a, a + n): then to holds

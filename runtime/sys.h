@@ -48,6 +48,7 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 #define RDB_MAP_FIXED_NOREPLACE 0x100000
 #define RDB_MREMAP_MAYMOVE 1
 #define RDB_MREMAP_FIXED 2
+#define RDB_MREMAP_DONTUNMAP 4
 #define RDB_MADV_DONTNEED 4
 #define RDB_MADV_HUGEPAGE 14
 

@@ -91,6 +91,20 @@ static long sys_mmap(const long *a)
 	return r;
 }
 
+/* mremap(MREMAP_DONTUNMAP) of MAP_SHARED memory: the old range would stay
+ * memory others write, with nothing of it tracked (shared.c follows the
+ * move).  Refused, as a kernel without the flag would, saying so: by the
+ * recording, and by the replay of its failed call (the same stderr). */
+int rdb_mremap_refused(const long *a)
+{
+	if (!(a[3] & RDB_MREMAP_DONTUNMAP) ||
+	    !rdb_shared_overlaps((uint64_t)a[0], ((uint64_t)a[1] + 0xfff) & ~0xfffull))
+		return 0;
+	rdb_printf("rdb: mremap(MREMAP_DONTUNMAP) of MAP_SHARED memory is not recorded: "
+	           "the call fails with EINVAL\n");
+	return 1;
+}
+
 static long sys_mremap(const long *a)
 {
 	uintptr_t old = (uintptr_t)a[0];
@@ -99,6 +113,8 @@ static long sys_mremap(const long *a)
 		return refuse_range("mremap", old, olen);
 	if ((a[3] & RDB_MREMAP_FIXED) && !program_range((uintptr_t)a[4], nlen))
 		return refuse_range("mremap(MREMAP_FIXED)", (uintptr_t)a[4], nlen);
+	if (rdb_mremap_refused(a))
+		return -RDB_EINVAL;
 	long r = rdb_sys6(__NR_mremap, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (r < 0 && r > -4096)
 		return r;

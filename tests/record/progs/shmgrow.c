@@ -59,6 +59,12 @@ int main(void)
 	printf("grown%s: %016llx %016llx %016llx\n", q == p ? " in place" : "",
 	       (unsigned long long)sum(q, PAGE), (unsigned long long)sum(q + PAGE, PAGE),
 	       (unsigned long long)sum(q + 2 * PAGE, PAGE));
+	/* rdb refuses MREMAP_DONTUNMAP of MAP_SHARED memory (EINVAL, and says
+	 * so on stderr, in the recording and in the replay alike) */
+	void *d = mremap(q, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP);
+	printf("MREMAP_DONTUNMAP: %s\n", d == MAP_FAILED ? "refused" : "done");
+	if (d != MAP_FAILED)
+		munmap(d, PAGE);
 	/* an offset pwrite into the mapped range, then a cut inside page 1 */
 	memset(buf, 0x5a, 100);
 	if (pwrite(fd, buf, 100, PAGE + 50) != 100)
