@@ -146,6 +146,30 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file, uint64_t from, uint64
 	return at;
 }
 
+/* What fstat says of an fd's file (struct stat's fields on x86-64). */
+struct fid {
+	uint64_t dev, ino, size;
+	uint32_t mode;
+};
+
+#define S_IFMT_ 0170000
+#define S_IFREG_ 0100000
+
+/* fstat of fd into *f; 0 if that failed. */
+static int fd_id(long fd, struct fid *f)
+{
+	uint64_t st[18];
+	if (rdb_sys2(__NR_fstat, fd, st) != 0)
+		return 0;
+	*f = (struct fid){st[0], st[1], st[6], ((const uint32_t *)st)[6]};
+	return 1;
+}
+
+static int fd_regular(long fd, struct fid *f)
+{
+	return fd_id(fd, f) && (f->mode & S_IFMT_) == S_IFREG_;
+}
+
 /* file: (record) fd of the file mapped at offset off, or -1 (anonymous:
  * the copy starts as zeros), or -2 (a mapping moved or resized by mremap:
  * the copy starts as the first keep bytes of the old copy at from, zeros
@@ -175,10 +199,10 @@ static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint6
 	s->dev = dev;
 	s->ino = ino;
 	s->off = off;
-	uint64_t st[18];
-	if (file >= 0 && RT->mode == RDB_TF_MODE_RECORD && rdb_sys2(__NR_fstat, file, st) == 0) {
-		s->dev = st[0];
-		s->ino = st[1];
+	struct fid f;
+	if (file >= 0 && RT->mode == RDB_TF_MODE_RECORD && fd_id(file, &f)) {
+		s->dev = f.dev;
+		s->ino = f.ino;
 	}
 }
 
@@ -496,20 +520,6 @@ static void sync_file(uint64_t dev, uint64_t ino, uint64_t foff, uint64_t n, uin
 	}
 }
 
-/* fstat of fd: its file's identity and mode; 0 if that failed. */
-static int fd_id(long fd, uint64_t *dev, uint64_t *ino, uint32_t *mode)
-{
-	uint64_t st[18];
-	if (rdb_sys2(__NR_fstat, fd, st) != 0)
-		return 0;
-	*dev = st[0];
-	*ino = st[1];
-	*mode = ((const uint32_t *)st)[6];
-	return 1;
-}
-
-#define S_IFMT_ 0170000
-#define S_IFREG_ 0100000
 
 /* Whether a pwrite on fd (with pwritev2's flags) appends whatever its
  * offset: fd opened O_APPEND, or RWF_APPEND. */
@@ -523,27 +533,24 @@ static int appends(long fd, long flags)
  * before the fd's position now; -2: the file's last r bytes, appended). */
 static void wrote(long fd, long off, long r, uint64_t id)
 {
-	uint64_t dev, ino;
-	uint32_t mode;
-	if (r <= 0 || !fd_id(fd, &dev, &ino, &mode) || (mode & S_IFMT_) != S_IFREG_)
+	struct fid f;
+	if (r <= 0 || !fd_regular(fd, &f))
 		return;
 	if (off == -2) {
-		uint64_t st[18];
-		off = rdb_sys2(__NR_fstat, fd, st) == 0 && (long)st[6] >= r ? (long)st[6] - r : -1;
+		off = (long)f.size >= r ? (long)f.size - r : -1;
 	} else if (off == -1) {
 		long pos = rdb_sys3(__NR_lseek, fd, 0, 1 /* SEEK_CUR */);
 		off = pos >= r ? pos - r : -1;
 	}
-	sync_file(dev, ino, off < 0 ? ~0ull : (uint64_t)off, off < 0 ? ~0ull : (uint64_t)r, id);
+	sync_file(f.dev, f.ino, off < 0 ? ~0ull : (uint64_t)off, off < 0 ? ~0ull : (uint64_t)r, id);
 }
 
 /* The file of fd changed anywhere (truncated, holes punched). */
 static void changed(long fd, uint64_t id)
 {
-	uint64_t dev, ino;
-	uint32_t mode;
-	if (fd_id(fd, &dev, &ino, &mode))
-		sync_file(dev, ino, ~0ull, ~0ull, id);
+	struct fid f;
+	if (fd_id(fd, &f))
+		sync_file(f.dev, f.ino, ~0ull, ~0ull, id);
 }
 
 /* Whether call nr may be where the process learns of another process's
@@ -551,8 +558,7 @@ static void changed(long fd, uint64_t id)
  * process did): then all ext mappings are synced. */
 static int acquires(long nr, const long a[6])
 {
-	uint64_t dev, ino;
-	uint32_t mode;
+	struct fid f;
 	switch (nr) {
 	case __NR_read:
 	case __NR_readv:
@@ -563,7 +569,7 @@ static int acquires(long nr, const long a[6])
 	case __NR_recvmsg:
 	case __NR_recvmmsg:
 		/* a pipe, socket, terminal, eventfd...: not a regular file */
-		return !fd_id(a[0], &dev, &ino, &mode) || (mode & S_IFMT_) != S_IFREG_;
+		return !fd_regular(a[0], &f);
 	case __NR_futex:
 		return (a[1] & 0x7f) != 1; /* not FUTEX_WAKE */
 	case __NR_fcntl:
@@ -611,9 +617,6 @@ static int acquires(long nr, const long a[6])
 	case __NR_symlink:
 	case __NR_symlinkat:
 	case __NR_truncate: /* (by path: any file) */
-		return 1;
-	case __NR_madvise:
-		return a[2] == 9; /* MADV_REMOVE: a hole, zeros */
 	case __NR_mremap: /* a moved or grown mapping's copy is replay's (track) */
 	case __NR_io_submit:
 	case __NR_io_getevents:
@@ -622,6 +625,8 @@ static int acquires(long nr, const long a[6])
 	case __NR_process_vm_readv:
 	case __NR_membarrier:
 		return 1;
+	case __NR_madvise:
+		return a[2] == 9; /* MADV_REMOVE: a hole, zeros */
 	}
 	return 0;
 }
