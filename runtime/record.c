@@ -258,10 +258,6 @@ static int is_file_mmap(long nr, const long *a)
 	return nr == __NR_mmap && !(a[3] & RDB_MAP_ANONYMOUS) && (int)a[4] >= 0;
 }
 
-/* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
- * this state and the channel with a child that runs untraced: they run as
- * a fork instead (record_spawn).  Threads (or a shared fd table, signal
- * handlers, cwd) cannot: refused while recording (milestone 2). */
 /* An mremap the kernel may move to an address of its choice: replay moves
  * it where the recording's went.  (The kernel's choice depends on what is
  * mapped around it, and replay's stand-in for a file mapping, anonymous
@@ -272,6 +268,10 @@ static int is_moving_mremap(long nr, const long *a)
 	return nr == __NR_mremap && (a[3] & RDB_MREMAP_MAYMOVE) && !(a[3] & RDB_MREMAP_FIXED);
 }
 
+/* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
+ * this state and the channel with a child that runs untraced: they run as
+ * a fork instead (record_spawn).  Threads (or a shared fd table, signal
+ * handlers, cwd) cannot: refused while recording (milestone 2). */
 static int is_spawn(long nr, const long *a)
 {
 	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
