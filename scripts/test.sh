@@ -1,8 +1,12 @@
 #!/bin/sh
 # test.sh [BUILD_DIR]: every test, from a fresh Debian 12 machine. Installs
 # packages, fetches musl, configures with -DRDB_WERROR=ON, builds, builds the
-# corpus (so the round trip really runs, never skips), then runs ctest; the
-# last lines are ctest's summary. Exit status is ctest's.
+# corpus (so the round trip really runs, never skips), then runs ctest with
+# RDB_TEST_NO_SKIP=1 (a test that would skip because something the steps
+# above build is missing fails instead). ctest counts a skip as a pass:
+# tests/check-skips.sh then fails the run for any skip that
+# tests/allowed-skips.txt does not list with its reason. The last lines
+# are ctest's summary and that check's. Exit status: 0 only if both pass.
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,4 +22,10 @@ cmake --build "$build" -j "$jobs"
 cmake --build "$build" --target musl
 JOBS=$jobs "$repo/tests/corpus/make-corpus.sh" "$build"
 cd "$build"
-exec ctest --output-on-failure -j "$jobs"
+rm -f ctest-junit.xml
+# (the output size: a skipped test's reason must reach the report whole)
+status=0
+RDB_TEST_NO_SKIP=1 ctest --output-on-failure -j "$jobs" --output-junit "$build/ctest-junit.xml" \
+	--test-output-size-passed 65536 || status=$?
+"$repo/tests/check-skips.sh" "$build/ctest-junit.xml" || status=1
+exit $status

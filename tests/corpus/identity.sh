@@ -105,6 +105,7 @@ shift 3
 [ -x "$altr" ] || die "altr '$altr' is not an executable"
 [ -r "$rules" ] || die "rules file '$rules' not readable"
 if [ ! -d "$corpus" ] || [ -z "$(find "$corpus" -name '*.s' -print -quit)" ]; then
+	[ "${RDB_TEST_NO_SKIP:-}" = 1 ] && die "no corpus in '$corpus' (RDB_TEST_NO_SKIP=1: no skipping)"
 	echo "identity: SKIP: no corpus in '$corpus'; build it with tests/corpus/make-corpus.sh BUILD_DIR" >&2
 	exit 77
 fi

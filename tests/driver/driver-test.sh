@@ -21,7 +21,12 @@ trap 'if [ $status -eq 0 ] || [ $status -eq 77 ]; then rm -rf "$work"; else echo
 cd "$work"
 
 fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
-skip() { echo "SKIP ($case): $*" >&2; status=77; exit 77; }
+# with RDB_TEST_NO_SKIP=1 (scripts/test.sh, which installs and builds all
+# a case needs first) a skip is a failure
+skip() {
+	[ "${RDB_TEST_NO_SKIP:-}" = 1 ] && fail "$* (RDB_TEST_NO_SKIP=1: no skipping)"
+	echo "SKIP ($case): $*" >&2; status=77; exit 77
+}
 pass() { status=0; exit 0; }
 
 # A stand-in sysroot for compile-only cases.

@@ -10,7 +10,7 @@
 #
 # Prints a line per program and a summary; exit 0 when all match, 1
 # otherwise, 77 (skipped) when rdb-cc is given but its instrumented musl,
-# librdb or crt is not built.  Keeps the work folder when anything failed
+# librdb or crt is not built (1 with RDB_TEST_NO_SKIP=1).  Keeps the work folder when anything failed
 # (-k: always).  RUN_TIMEOUT (seconds, default 300) bounds each run.
 set -u
 
@@ -32,6 +32,14 @@ is_rdbcc() { # CC's first word answers --version with "(rdb)"
 	"$1" --version 2>/dev/null | head -n 1 | grep -q '(rdb)'
 }
 
+# no_skip WHY: with RDB_TEST_NO_SKIP=1 (scripts/test.sh, which builds all
+# of it first) what would be a skip is a failure.
+no_skip() {
+	[ "${RDB_TEST_NO_SKIP:-}" = 1 ] || return 0
+	echo "FAIL: $1 (RDB_TEST_NO_SKIP=1: no skipping)"
+	exit 1
+}
+
 # check_cc CC: the compiler exists; rdb-cc can link a program, or the
 # comparison is skipped (exit 77) saying what is missing.
 check_cc() {
@@ -40,6 +48,7 @@ check_cc() {
 	is_rdbcc "$1" || return 0
 	libc=$("$1" --version 2>&1 | sed -n 's/^libc: //p')
 	case $libc in *"not built"*)
+		no_skip "rdb-cc's instrumented musl is not built ($libc)"
 		echo "SKIP: rdb-cc's instrumented musl is not built ($libc):" \
 		     "run 'cmake --build BUILD --target musl'"
 		status=77; exit 77;;
@@ -47,6 +56,7 @@ check_cc() {
 	printf 'int main(void){return 0;}\n' > "$work/link-probe.c"
 	if ! "$1" "$work/link-probe.c" -o "$work/link-probe" 2> "$work/link-probe.err"; then
 		if grep -q "not found at\|not built" "$work/link-probe.err"; then
+			no_skip "rdb-cc cannot link yet: $(head -n 3 "$work/link-probe.err")"
 			echo "SKIP: rdb-cc cannot link yet: $(head -n 3 "$work/link-probe.err")"
 			status=77; exit 77
 		fi
