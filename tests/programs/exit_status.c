@@ -1,7 +1,8 @@
 /* exit_status: a program that fails on purpose: atexit handlers run in
  * reverse order of registration, stdio buffers are flushed by exit(), and
  * the exit status is 3.  A child's statuses (0, 1, 255, 256 -> 0) are
- * seen by the parent; _exit skips the handlers and the buffers. */
+ * seen by the parent; _exit skips the handlers and the buffers.
+ * rr-expect-status: 3 */
 #include "prog.h"
 #include <sys/wait.h>
 

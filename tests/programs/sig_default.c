@@ -5,7 +5,8 @@
  * seen through waitpid WUNTRACED/WCONTINUED); SIGCHLD's default (ignored).
  * Last, this program kills itself with SIGTERM after printing its token:
  * its own exit status is 143 to the shell.  Core-dump flags are not
- * printed (they depend on the system's core limit). */
+ * printed (they depend on the system's core limit).
+ * rr-expect-status: 143 */
 #include "prog.h"
 #include <signal.h>
 #include <sys/resource.h>

@@ -4,7 +4,8 @@
  * write traced values over its own frames there.  checks.sh case
  * everysic-signals records it with --every-sic: each raise() waits for a
  * SIC check, whose poke once overshot an --every-sic limit (a fault at
- * 0x100001 the runtime did not take for a check: the program died). */
+ * 0x100001 the runtime did not take for a check: the program died).
+ * rr-expect-out: ^total 195840000 sink 201757725000$ */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * kernel merges with it into one line of /proc/self/maps: a replay from
  * the middle must restore the mapping and leave the fresh image's .bss
  * where it is (runtime/procmaps.c split_bss; mapping the whole line again
- * failed with EEXIST, as malloc's mappings did in SQLite's replays). */
+ * failed with EEXIST, as malloc's mappings did in SQLite's replays).
+ * rr-expect-out: ^round 3999: ffa93085e95b3e01 16000$ */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>

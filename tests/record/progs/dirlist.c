@@ -1,7 +1,9 @@
 /* rr: a directory listing (sorted), of a directory removed before replay.
  * rr-setup: mkdir -p d && touch d/a d/b d/c-$$
  * rr-args: d
- * rr-before-replay: rm -rf d */
+ * rr-before-replay: rm -rf d
+ * rr-expect-out: ^b$
+ * rr-expect-out: ^c-[0-9]*$ */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

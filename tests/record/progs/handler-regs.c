@@ -5,7 +5,8 @@
  * register, and the retried reads need values from pages that were
  * PROT_NONE when their interval started.  (At -O2 with --every-sic 1000,
  * --verify-full once diverged on %rbp here: the handler started with the
- * runtime's %rbp.  tests/programs/sig_regs.c checks that directly.) */
+ * runtime's %rbp.  tests/programs/sig_regs.c checks that directly.)
+ * rr-expect-out: ^final 1687033697092990208 faults=525$ */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>

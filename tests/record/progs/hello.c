@@ -1,4 +1,6 @@
-/* rr: prints a token to stdout and stderr. */
+/* rr: prints a token to stdout and stderr.
+ * rr-expect-out: ^hello from rdb$
+ * rr-expect-err: ^to stderr$ */
 #include <stdio.h>
 int main(void)
 {

@@ -5,7 +5,9 @@
  * it read).  A child writes a lot to stdout while the parent's records
  * carry 64 KiB each: records never interleave.  A child writes MAP_SHARED
  * memory in steps the parent waits for on a pipe.  The last child outlives
- * the parent: rdb record must not wait for it (checks.sh children). */
+ * the parent: rdb record must not wait for it (checks.sh children).
+ * rr-expect-out: ^shared total 733$
+ * rr-expect-out: ^parent: done$ */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * runtime's 4 KiB read buffer (a path of ~6 KiB through nested
  * directories).  The mappings listed after it (the image, the stack) must
  * stay in every boundary's MAPS, or replay from a middle interval breaks.
- * The work after the mapping reads it across many intervals. */
+ * The work after the mapping reads it across many intervals.
+ * rr-expect-out: ^round 39 630089606ba00001$ */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>

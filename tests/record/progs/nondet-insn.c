@@ -1,5 +1,9 @@
 /* rr: nondeterministic instructions: rdtsc, rdtscp, rdrand, cpuid (their
- * results are recorded and replayed, rdrand's CF included). */
+ * results are recorded and replayed, rdrand's CF included).
+ * rr-native: differs: the counters and random numbers
+ * rr-expect-out: ^rdtsc [0-9a-f]\{16\}$
+ * rr-expect-out: ^rdtscp [0-9a-f]\{16\} aux 
+ * rr-expect-out: ^cpuid(1) [0-9a-f]\{8\}  */
 #include <stdint.h>
 #include <stdio.h>
 int main(void)

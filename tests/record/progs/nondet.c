@@ -1,5 +1,11 @@
 /* rr: output that differs run to run: time, pid, getrandom, /dev/urandom,
- * clock, localtime (a mapped file). */
+ * clock, localtime (a mapped file).
+ * rr-native: differs: the time, the pids and the random bytes
+ * rr-expect-out: ^time [0-9]*\.[0-9]\{9\} pid [1-9][0-9]* ppid [1-9][0-9]*$
+ * rr-expect-out: ^getrandom [0-9a-f]\{16\}$
+ * rr-expect-out: ^urandom [0-9a-f]\{8\}$
+ * rr-expect-out: ^local 2[0-9]\{3\}-
+ * rr-expect-out: ^host-len 1$ */
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/random.h>

@@ -1,6 +1,8 @@
 /* orphan: a fork child writes to the recording's stdout after the parent
  * has exited.  The recording holds that output (after the parent's end);
- * the replay writes it too, after the parent's own (it left it out). */
+ * the replay writes it too, after the parent's own (it left it out).
+ * rr-expect-out: ^parent done$
+ * rr-expect-out: ^orphan child done$ */
 #include <stdio.h>
 #include <unistd.h>
 

@@ -1,5 +1,8 @@
 /* rr: a pipe to a fork child, which runs untraced; only the parent prints
- * (kids.c has children that print). */
+ * (kids.c has children that print).
+ * rr-native: differs: the child's pid
+ * rr-expect-out: ^parent got: child pid [1-9][0-9]* says hi$
+ * rr-expect-out: ^child exit 7$ */
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>

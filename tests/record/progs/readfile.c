@@ -1,7 +1,8 @@
 /* rr: reads a file that is deleted before replay.
  * rr-setup: printf 'line one\nline two\n' > input.txt
  * rr-args: input.txt
- * rr-before-replay: rm -f input.txt */
+ * rr-before-replay: rm -f input.txt
+ * rr-expect-out: ^2: line two$ */
 #include <stdio.h>
 int main(int argc, char **argv)
 {

@@ -1,4 +1,6 @@
-/* rr: death by a fault (SIGSEGV). */
+/* rr: death by a fault (SIGSEGV).
+ * rr-expect-status: 139
+ * rr-expect-out: ^faulting$ */
 #include <stdio.h>
 int main(int argc, char **argv)
 {

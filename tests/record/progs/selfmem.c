@@ -2,7 +2,10 @@
  * process_vm_writev to its own pid and by pwrite on /proc/self/mem.  No
  * hook sees those writes and no record holds them: a recording refuses
  * both (EPERM, EACCES, with a message), so that the replay prints what
- * the recording printed (it printed 0 where the recording had 42). */
+ * the recording printed (it printed 0 where the recording had 42).
+ * rr-native: differs: a recording refuses both writes, a plain run makes them
+ * rr-expect-out: ^process_vm_writev: Operation not permitted, x=0$
+ * rr-expect-out: ^y=0$ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

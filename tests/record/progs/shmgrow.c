@@ -6,7 +6,9 @@
  * file.  Then a pwrite with an offset into the mapping, truncating it to
  * a size inside a page (the kernel zeroes that page's tail), and reading
  * the zeroed tail.
- * rr-before-replay: rm -f shmgrow.dat */
+ * rr-before-replay: rm -f shmgrow.dat
+ * rr-expect-out: ^MREMAP_DONTUNMAP: refused$
+ * rr-expect-out: ^page 1 after the cut: 72b8c87fbedac79a$ */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>

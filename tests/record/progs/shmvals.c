@@ -1,7 +1,8 @@
 /* rr: MAP_SHARED memory (anonymous, and a file's) read and written by the
  * program itself across many intervals, no child: replay --from K needs
  * each interval's start values of it, which the snapshot child (sharing
- * the mapping) no longer has; the runtime keeps copies (shared.c). */
+ * the mapping) no longer has; the runtime keeps copies (shared.c).
+ * rr-expect-out: ^after pwrite: 04030201$ */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

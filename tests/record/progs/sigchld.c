@@ -1,6 +1,8 @@
 /* rr: a signal that comes with a syscall's result runs its handler after
  * the call's effects, in the recording and in replay: the child's exit
- * sends SIGCHLD and wakes waitpid, whose status the handler prints. */
+ * sends SIGCHLD and wakes waitpid, whose status the handler prints.
+ * rr-expect-out: ^handler 17: status 0x700$
+ * rr-expect-out: ^waitpid: 1, status 0x700$ */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,6 @@
-/* rr: death by a signal (SIGTERM sent to itself, then SIGSEGV-free). */
+/* rr: death by a signal (SIGTERM sent to itself, then SIGSEGV-free).
+ * rr-expect-status: 143
+ * rr-expect-out: ^dying$ */
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>

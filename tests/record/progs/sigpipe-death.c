@@ -1,5 +1,7 @@
 /* rr: death by the kernel's SIGPIPE (default action), status 141 in the
- * recording and in replay. */
+ * recording and in replay.
+ * rr-expect-status: 141
+ * rr-expect-out: ^writing to a closed pipe$ */
 #include <stdio.h>
 #include <unistd.h>
 int main(void)

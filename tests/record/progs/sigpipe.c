@@ -1,7 +1,9 @@
 /* rr: signals the kernel sends for a syscall (si_code SI_USER, our own
  * pid, as if we had sent them): SIGPIPE for a write to a pipe nobody
  * reads, SIGXFSZ for a write past RLIMIT_FSIZE; their handlers run in
- * the recording and in replay, after the call. */
+ * the recording and in replay, after the call.
+ * rr-expect-out: ^write to a closed pipe: -1 EPIPE, SIGPIPE 1, code 0, own pid 1$
+ * rr-expect-out: ^write past RLIMIT_FSIZE: 10 -1 EFBIG, SIGXFSZ 1$ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

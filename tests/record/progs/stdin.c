@@ -1,5 +1,7 @@
 /* rr: reads stdin (given on record only).
- * rr-stdin: first line\nsecond line\n */
+ * rr-stdin: first line\nsecond line\n
+ * rr-expect-out: ^read: second line$
+ * rr-expect-out: ^sum 2120$ */
 #include <stdio.h>
 int main(void)
 {
