@@ -31,6 +31,22 @@ build() {
 	"$RDB_CC" "$@" "$b_src" -o "$b_out" 2>cc.err || { cat cc.err; fail "rdb-cc $* $b_src failed"; }
 }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
+# wait_for WHAT CMD...: runs CMD every 0.1 s until it succeeds (an event:
+# a file, a line in one, a trace record), failing after 60 s: no check
+# may assume how fast a loaded machine gets there.
+wait_for() {
+	w_what=$1 w_n=0
+	shift
+	until "$@"; do
+		w_n=$((w_n + 1))
+		[ $w_n -le 600 ] || fail "waited 60 s for $w_what"
+		sleep 0.1
+	done
+}
+# rec_pid TRACE: the recorded process's pid, from the trace's header (so
+# a kill is by id, nothing broader); empty until the header is written
+rec_pid() { "$RDB" info "$1" 2>/dev/null | sed -n 's/^started:.*pid \([0-9]*\)$/\1/p'; }
+has_pid() { [ -n "$(rec_pid "$1")" ]; }
 # from_each TRACE REC_OUT STATUS [whole]: replay --verify --from k, for
 # every complete interval k: exit status STATUS, stdout the end of REC_OUT
 # (with "whole", all of it: the program prints only at its end).
@@ -154,12 +170,14 @@ spawn)
 children)
 	# Fork children's output and shared memory (progs/kids.c): replayed
 	# byte for byte, shown by info and truss; the child that outlives the
-	# program (5 s) does not hold rdb record up.
+	# program does not hold rdb record up: it waits for the file
+	# $KIDS_RELEASE, which exists only once rdb record has returned (and
+	# then says it is gone).
 	build kids prog
-	t0=$(date +%s)
-	"$RDB" record -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record"
-	t1=$(date +%s)
-	[ $((t1 - t0)) -lt 4 ] || fail "rdb record waited $((t1 - t0)) s for a child that outlived the program"
+	KIDS_RELEASE=$W/release "$RDB" record -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record"
+	[ ! -e release.gone ] || fail "rdb record waited for a child that outlived the program"
+	: > release
+	wait_for "the child that outlived the program to end" test -e release.gone
 	expect rec.out "^child: hello$"
 	expect rec.out "^grandchild: hello$"
 	expect rec.out "^exec'd child E: argc 3$"
@@ -241,11 +259,11 @@ sigkill)
 	( "$RDB" record -o t -- ./prog < in > rec.out 2> rec.err; echo $? > rec.status ) &
 	exec 3> in
 	printf 'one\n' >&3
-	sleep 1
-	# the recorded process's pid, from the trace header (by id, nothing broader)
-	pid=$("$RDB" info t 2>/dev/null | sed -n 's/^started:.*pid \([0-9]*\)$/\1/p')
-	[ -n "$pid" ] || fail "no pid in rdb info during the recording"
-	kill -9 "$pid"
+	# killed once it has read and printed the line (musl writes the first
+	# line of stdout at once), waiting for more
+	wait_for "the program to print its first line" grep -q '^read: one$' rec.out
+	wait_for "rdb info to show the recorded pid" has_pid t
+	kill -9 "$(rec_pid t)"
 	exec 3>&-
 	wait
 	[ "$(cat rec.status)" = 137 ] || fail "record status $(cat rec.status), expected 137"
@@ -255,6 +273,7 @@ sigkill)
 	"$RDB" replay t > rep.out 2> rep.err; s=$?
 	[ $s = 137 ] || fail "replay status $s"
 	cmp -s rec.out rep.out || fail "replay output differs"
+	expect rep.out "^read: one$"
 	expect rep.err "cut short"
 	;;
 flowback)
@@ -603,15 +622,16 @@ sigkill-intervals)
 	# up to where the trace ends; info says cut short.
 	build busy prog
 	"$RDB" record -i 5 --checksum -o t -- ./prog > rec.out 2> rec.err &
-	sleep 2
-	pid=$("$RDB" info t 2>/dev/null | sed -n 's/^started:.*pid \([0-9]*\)$/\1/p')
-	[ -n "$pid" ] || fail "no pid in rdb info during the recording"
-	kill -9 "$pid"
+	# intervals of 5 ms of CPU time: killed once 12 are complete
+	many() { [ "$("$RDB" info --complete t 2>/dev/null || echo 0)" -ge 12 ]; }
+	wait_for "12 complete intervals in the recording" many
+	wait_for "rdb info to show the recorded pid" has_pid t
+	kill -9 "$(rec_pid t)"
 	wait
 	"$RDB" info t > i.out || fail "info"
 	expect i.out "^cut short: *yes"
 	n=$("$RDB" info --complete t)
-	[ "${n:-0}" -ge 10 ] || fail "only ${n:-0} complete intervals after 2 s"
+	[ "${n:-0}" -ge 12 ] || fail "only ${n:-0} complete intervals, the recording had 12 before the kill"
 	for from in 1 $((n / 2)) "$n"; do
 		"$RDB" replay --verify --from "$from" t > rep.out 2> rep.err; s=$?
 		[ $s = 137 ] || { cat rep.err; fail "replay --from $from: status $s, expected 137"; }
@@ -702,12 +722,18 @@ rdbkill)
 	rdbpid=$!
 	exec 3> in
 	printf 'one\n' >&3
-	sleep 1.5
+	# rdb is killed once the program's write of its first line is in the
+	# trace on disk (rdb writes it out when the channel goes quiet)
+	wait_for "the program to print its first line" grep -q '^read: one$' rec.out
+	written() { "$RDB" truss t 2>/dev/null | grep -q '^#[0-9]* writev*(1, .*) = 10$'; }
+	wait_for "the write of the first line in the trace" written
 	kill -9 "$rdbpid"
 	wait "$rdbpid" 2>/dev/null
 	printf 'two\n' >&3
 	exec 3>&-
-	sleep 0.5
+	# the program goes on unrecorded to its end (its last line)
+	wait_for "the program to end without rdb" grep -q '^sum ' rec.out
+	expect rec.out "^read: two$"
 	expect rec.err "lost its channel to rdb"
 	"$RDB" info t > i.out || fail "info"
 	expect i.out "^cut short: *yes: no exit file"
