@@ -49,15 +49,21 @@ rec_pid() { "$RDB" info "$1" 2>/dev/null | sed -n 's/^started:.*pid \([0-9]*\)$/
 has_pid() { [ -n "$(rec_pid "$1")" ]; }
 # from_each TRACE REC_OUT STATUS [whole]: replay --verify --from k, for
 # every complete interval k: exit status STATUS, stdout the end of REC_OUT
-# (with "whole", all of it: the program prints only at its end).
+# (with "whole", all of it: the program prints only at its end), exactly
+# as long as what the trace's syscalls wrote to stdout from k's start on
+# (rr.sh's printed.awk over rdb truss).
 from_each() {
 	k=1 last=$("$RDB" info --complete "$1")
+	"$RDB" truss "$1" | awk -f "$SRC/../printed.awk" > "$1.printed" || fail "rdb truss $1"
 	while [ $k -le "$last" ]; do
 		"$RDB" replay --verify --from $k "$1" > f$k.out 2> f$k.err
 		[ $? -eq "$3" ] || { cat f$k.err; fail "replay --from $k of $1"; }
 		if [ "${4:-}" = whole ]; then cmp -s "$2" f$k.out; else
 			tail -c "$(wc -c < f$k.out)" "$2" | cmp -s - f$k.out; fi ||
 			{ cat f$k.out; fail "replay --from $k of $1: not the end of the recording"; }
+		want=$(awk -v k=$k '$1 == k { print $2 }' "$1.printed")
+		[ "$(wc -c < f$k.out)" = "${want:-?}" ] ||
+			fail "replay --from $k of $1 printed $(wc -c < f$k.out) bytes, the recording ${want:-?} from there on"
 		k=$((k + 1))
 	done
 }

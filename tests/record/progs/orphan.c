@@ -1,6 +1,7 @@
 /* orphan: a fork child writes to the recording's stdout after the parent
  * has exited.  The recording holds that output (after the parent's end);
  * the replay writes it too, after the parent's own (it left it out).
+ * rr-native: differs: the order of the lines depends on the child's 100 ms
  * rr-expect-out: ^parent done$
  * rr-expect-out: ^orphan child done$ */
 #include <stdio.h>
