@@ -17,14 +17,18 @@ static uint64_t mix(uint64_t h, uint64_t a, uint64_t v)
 	return (h << 31 | h >> 33) * 0x94d049bb133111ebull;
 }
 
-/* RDB_DEBUG=1: every hashed word goes to /tmp/rdb-hash.PID.N (record and
- * replay), so that `diff` names the bytes behind a --verify failure. */
-static void dump(uintptr_t a, uint64_t v)
+/* RDB_DEBUG=1: every hashed word goes to /tmp/rdb-hash.M.N (M: 1 record,
+ * 2 replay; N: the interval), so that `diff` names the bytes behind a
+ * --verify failure; each line says which part: t (touched), s (the live
+ * stack), f (full). */
+static void dump(char which, uintptr_t a, uint64_t v)
 {
 	if (RT->hash_fd <= 0)
 		return;
 	char line[40];
 	int n = 0;
+	line[n++] = which;
+	line[n++] = ' ';
 	for (int sh = 44; sh >= 0; sh -= 4)
 		line[n++] = "0123456789abcdef"[(a >> sh) & 15];
 	line[n++] = ' ';
@@ -45,11 +49,11 @@ static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t 
 	uint64_t *h = ctx;
 	for (; n; n--, a += 8) {
 		*h = mix(*h, a, *(const uint64_t *)a & mask);
-		dump(a, *(const uint64_t *)a & mask);
+		dump('t', a, *(const uint64_t *)a & mask);
 	}
 }
 
-static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi)
+static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
 {
 	for (uintptr_t a = lo & ~7ull; a + 8 <= hi; a += 8) {
 		if (RT->alt_skip && a >= RT->alt_lo && a < RT->alt_hi)
@@ -58,7 +62,7 @@ static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi)
 		if (v)
 			h = mix(h, a, v);
 		if (v && RT->hash_fd > 0)
-			dump(a, v);
+			dump(which, a, v);
 	}
 	return h;
 }
@@ -75,7 +79,7 @@ static uint64_t resident(uint64_t h, uintptr_t lo, uintptr_t hi)
 			rdb_memset(vec, 1, (e - c + 4095) >> 12);
 		for (uintptr_t d = c; d < e; d += 4096)
 			if (vec[(d - c) >> 12] & 1)
-				h = span(h, d, d + 4096 < e ? d + 4096 : e);
+				h = span(h, d, d + 4096 < e ? d + 4096 : e, 'f');
 	}
 	return h;
 }
@@ -127,7 +131,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	live_stack(g, m, n, &slo, &shi);
 	RT->alt_skip = 0;
 	if (shi > slo)
-		ht = mix(span(ht, slo, shi), slo, shi);
+		ht = mix(span(ht, slo, shi, 's'), slo, shi);
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;

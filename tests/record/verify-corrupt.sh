@@ -132,11 +132,13 @@ stack)
 	diverges "a stack byte" "in interval 3: --verify: at boundary 4 the memory interval 3 read or wrote, or its live stack" --from 3
 	;;
 written)
-	# The recorded hash of the 6th write to verifyme.out (fd 3) ...
+	# The recorded hash of the 6th write to verifyme.out ...
 	sc_id write 1 > /dev/null # (truss.out, for interval_of)
-	damage syscalls 3 -m 8=1 -m 16=3 -n 5 -o 80 -x 1
-	diverges "a write's hash" "at syscall #[0-9]+: --verify: in interval [0-9]+ the bytes it wrote differ from the recording's: recorded write\(3,"
-	iv=$("$EDIT" d syscalls 3 -m 8=1 -m 16=3 -n 5 -o 0 -p | sed 's/.* -> //')
+	fd=$(sed -n 's/^#[0-9]* open(.*) = \([0-9]*\)$/\1/p' truss.out | head -1)
+	[ -n "$fd" ] || fail "no open of verifyme.out"
+	damage syscalls 3 -m 8=1 -m 16="$fd" -n 5 -o 80 -x 1
+	diverges "a write's hash" "at syscall #[0-9]+: --verify: in interval [0-9]+ the bytes it wrote differ from the recording's: recorded write\($fd,"
+	iv=$("$EDIT" d syscalls 3 -m 8=1 -m 16="$fd" -n 5 -o 0 -p | sed 's/.* -> //')
 	iv=$(interval_of "$(printf '%d' "$iv")")
 	[ "$iv" -ge 2 ] && diverges "a write's hash" "the bytes it wrote differ" --from "$iv"
 	# ... and the bytes themselves: getppid's result, which the program
@@ -144,7 +146,7 @@ written)
 	id=$(sc_id getppid 1)
 	iv=$(interval_of "$id")
 	damage syscalls 3 -m 0="$id" -o 64 -x 1
-	diverges "the bytes written" "at syscall #$((id + 1)): --verify: in interval $iv the bytes it wrote differ from the recording's: recorded write\(3,"
+	diverges "the bytes written" "at syscall #$((id + 1)): --verify: in interval $iv the bytes it wrote differ from the recording's: recorded write\($fd,"
 	[ "$iv" -ge 2 ] && diverges "the bytes written" "at syscall #$((id + 1)): --verify: in interval $iv the bytes it wrote differ" --from "$iv"
 	;;
 exit)
