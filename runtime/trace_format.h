@@ -135,7 +135,7 @@ struct rdb_tf_trap {
 };
 #define RDB_TF_TRAP_REPLAYED 1u /* re-executed on replay (address space etc.) */
 /* record --checksum, a write-like call (write, pwrite64, writev, pwritev,
- * pwritev2, sendto, sendmsg, sendmmsg): whash is set */
+ * pwritev2, sendto, sendmsg, sendmmsg, msgsnd, mq_timedsend): whash is set */
 #define RDB_TF_TRAP_WHASH 2u
 /* ret of a call a signal cut short before it ran (or before the kernel
  * restarted it): the next TRAP is the same call again, after the handler

@@ -1,6 +1,6 @@
 /* whash.c: the bytes a write-like call hands the kernel (write, pwrite64,
  * writev, pwritev, pwritev2, sendto, sendmsg, sendmmsg: the first `ret`
- * bytes it took), hashed.  With record --checksum each such TRAP carries
+ * bytes it took; msgsnd, mq_timedsend: the message), hashed.  With record --checksum each such TRAP carries
  * the hash (flag WHASH) and replay --verify, which does not run those
  * calls (but for writes to stdout and stderr), hashes what the program
  * asks to write and compares: files, pipes and sockets are checked too.
@@ -55,6 +55,14 @@ int rdb_whash_regions(long nr, const long *a, long r, int arr, each_fn *fn, void
 	case __NR_sendmsg:
 		if (r > 0)
 			msghdr((uintptr_t)a[1], r, arr, fn, ctx);
+		return 1;
+	case __NR_msgsnd: /* a long mtype, then msgsz bytes; 0 when sent */
+		if (r == 0 && (uint64_t)a[2] < (1ull << 32) && rdb_covered((uintptr_t)a[1], 8 + (size_t)a[2]))
+			fn(ctx, (uintptr_t)a[1], 8 + (size_t)a[2]);
+		return 1;
+	case __NR_mq_timedsend:
+		if (r == 0 && rdb_covered((uintptr_t)a[1], (size_t)a[2]))
+			fn(ctx, (uintptr_t)a[1], (size_t)a[2]);
 		return 1;
 	case __NR_sendmmsg: /* r messages, each msg_len bytes (struct mmsghdr: 64) */
 		if (r > 0 && r <= 1024 && rdb_covered((uintptr_t)a[1], (size_t)r * 64))
