@@ -52,6 +52,7 @@ struct rdb_header {
 	struct rdb_tf_hstart start;
 	uint64_t rlimit_stack[2];
 	int have_rlimit;
+	uint32_t record_flags; /* the HELLO flags of rdb record (H_FLAGS), or 0 */
 	struct rdb_tf_exit exit;
 	int have_exit; /* the exit file exists */
 };

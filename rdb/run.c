@@ -657,6 +657,7 @@ int rdb_cmd_record(int argc, char **argv)
 	}
 	struct rdb_tw *w = rdb_tw_open(d);
 	record_header(w, exe, o.argv, bid, nbid);
+	rdb_tw_header(w, RDB_TF_H_FLAGS, &o.flags, sizeof o.flags);
 	for (int s = 0; s < RDB_TF_NSTREAMS; s++)
 		rdb_tw_mark(w, s, 1);
 
@@ -968,6 +969,12 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		h.exit.value = SIGKILL;
 		h.exit.cut = 1;
 	}
+	/* Without checksums the runtime can compare only the registers at
+	 * the boundaries: say so rather than pass as if all were checked. */
+	if ((o->flags & RDB_TF_HELLO_VERIFY) && !(h.record_flags & RDB_TF_HELLO_CHECKSUM))
+		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
+		         "at each boundary only, not memory, written bytes or the end (record "
+		         "with --checksum for those)", o->dir);
 	struct rdb_feed *f = rdb_feed_open(o->dir, &h.exit, o->from, o->to);
 
 	int sv[2];

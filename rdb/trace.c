@@ -347,6 +347,11 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			memcpy(h->rlimit_stack, p, 16);
 			h->have_rlimit = 1;
 			break;
+		case RDB_TF_H_FLAGS:
+			if (r.len != 4)
+				rdb_fatal("%s: offset %zu: flags record of %u bytes", path, o, r.len);
+			memcpy(&h->record_flags, p, 4);
+			break;
 		default:
 			break; /* newer entries of this version: skipped */
 		}

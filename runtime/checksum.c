@@ -1,10 +1,12 @@
-/* checksum.c: the hashes record --checksum stores at every boundary and
- * replay --verify recomputes (invariant 4).  "touched": the values of the
- * bytes the interval read or wrote (the planes say which), which replay
- * from any interval must reproduce; "full": every nonzero word of writable
- * memory, which only a replay from the start can.  Both leave out the
- * stacks (see below) and include the registers.  Words are hashed with their addresses,
- * maps in address order, so equal memory gives equal hashes. */
+/* checksum.c: the hashes record --checksum stores at every boundary (and
+ * at the exit) and replay --verify recomputes (invariant 4).  "touched":
+ * the values of the bytes the interval read or wrote (the planes say
+ * which), stacks included, and the live stack whole, from %rsp to the top
+ * of its stack, which replay from any interval must reproduce; "full":
+ * every nonzero word of writable memory but the stacks, which only a
+ * replay from the start can (see below).  Both include the registers.
+ * Words are hashed with their addresses, maps in address order, so equal
+ * memory gives equal hashes. */
 #include "rt.h"
 
 static uint64_t mix(uint64_t h, uint64_t a, uint64_t v)
@@ -15,14 +17,18 @@ static uint64_t mix(uint64_t h, uint64_t a, uint64_t v)
 	return (h << 31 | h >> 33) * 0x94d049bb133111ebull;
 }
 
-/* RDB_DEBUG=1: every hashed word goes to /tmp/rdb-hash.PID.N (record and
- * replay), so that `diff` names the bytes behind a --verify failure. */
-static void dump(uintptr_t a, uint64_t v)
+/* RDB_DEBUG=1: every hashed word goes to /tmp/rdb-hash.M.N (M: 1 record,
+ * 2 replay; N: the interval), so that `diff` names the bytes behind a
+ * --verify failure; each line says which part: t (touched), s (the live
+ * stack), f (full). */
+static void dump(char which, uintptr_t a, uint64_t v)
 {
 	if (RT->hash_fd <= 0)
 		return;
 	char line[40];
 	int n = 0;
+	line[n++] = which;
+	line[n++] = ' ';
 	for (int sh = 44; sh >= 0; sh -= 4)
 		line[n++] = "0123456789abcdef"[(a >> sh) & 15];
 	line[n++] = ' ';
@@ -42,23 +48,21 @@ static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t 
 	uint64_t mask = (x & 0x0101010101010101ull) * 0xff;
 	uint64_t *h = ctx;
 	for (; n; n--, a += 8) {
-		if (a >= RT->alt_lo && a < RT->alt_hi)
-			continue;
 		*h = mix(*h, a, *(const uint64_t *)a & mask);
-		dump(a, *(const uint64_t *)a & mask);
+		dump('t', a, *(const uint64_t *)a & mask);
 	}
 }
 
-static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi)
+static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
 {
 	for (uintptr_t a = lo & ~7ull; a + 8 <= hi; a += 8) {
-		if (a >= RT->alt_lo && a < RT->alt_hi)
+		if (RT->alt_skip && a >= RT->alt_lo && a < RT->alt_hi)
 			continue;
 		uint64_t v = *(const uint64_t *)a;
 		if (v)
 			h = mix(h, a, v);
 		if (v && RT->hash_fd > 0)
-			dump(a, v);
+			dump(which, a, v);
 	}
 	return h;
 }
@@ -75,7 +79,7 @@ static uint64_t resident(uint64_t h, uintptr_t lo, uintptr_t hi)
 			rdb_memset(vec, 1, (e - c + 4095) >> 12);
 		for (uintptr_t d = c; d < e; d += 4096)
 			if (vec[(d - c) >> 12] & 1)
-				h = span(h, d, d + 4096 < e ? d + 4096 : e);
+				h = span(h, d, d + 4096 < e ? d + 4096 : e, 'f');
 	}
 	return h;
 }
@@ -90,6 +94,28 @@ static uint64_t regs(uint64_t h, const uint64_t *g)
 	return mix(h, REG_EFL, g[REG_EFL] & rdb_live_flags(g[REG_RIP]));
 }
 
+/* The live stack: from %rsp to the top of the main stack or of the
+ * program's alternate stack when %rsp is there (0 if it is elsewhere: a
+ * coroutine's stack in the heap, hashed through the planes as the rest of
+ * its mapping).  From K it is exact too: the STACK records restored the
+ * main and the alternate stack whole, from below the interval's %rsp. */
+static void live_stack(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
+                       uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t sp = g[REG_RSP];
+	*lo = *hi = 0;
+	if (sp >= RT->alt_lo && sp < RT->alt_hi) {
+		*lo = sp & ~7ull;
+		*hi = RT->alt_hi;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (m[i].kind == RDB_TF_MAP_STACK && sp >= m[i].start && sp < m[i].end) {
+			*lo = sp & ~7ull;
+			*hi = m[i].end;
+		}
+}
+
 void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full)
 {
@@ -99,10 +125,13 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		             RT->mode == RDB_TF_MODE_REPLAY ? 2 : 1, (unsigned long)RT->interval);
 		RT->hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	}
-	/* The program's alternate signal stack is a stack too: its handlers'
-	 * frames, left out like the main stack's. */
 	rdb_altstack(&RT->alt_lo, &RT->alt_hi);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
+	uintptr_t slo, shi;
+	live_stack(g, m, n, &slo, &shi);
+	RT->alt_skip = 0;
+	if (shi > slo)
+		ht = mix(span(ht, slo, shi, 's'), slo, shi);
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;
@@ -110,15 +139,20 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		 * of it at this instant (its changes are SHARED records). */
 		if (m[i].kind == RDB_TF_MAP_SHARED_EXT)
 			continue;
-		/* Stacks are left out: a frame's uninitialized slots hold what
-		 * earlier frames left there (the registers are compared
-		 * instead). */
+		rdb_planes_walk(m[i].start, m[i].end, touched_word, &ht);
+		/* The full hash leaves the stacks out (the main one, the
+		 * mapping holding %rsp, the program's alternate stack): it is
+		 * also --verify-full's, whose replay runs without the hooks, and
+		 * a wide access's hook calls a helper (trace.rules), so the dead
+		 * stack below %rsp, which a frame's uninitialized slots show
+		 * later, holds other return addresses there. */
 		if (m[i].kind == RDB_TF_MAP_STACK ||
 		    (g[REG_RSP] >= m[i].start && g[REG_RSP] < m[i].end))
 			continue;
-		rdb_planes_walk(m[i].start, m[i].end, touched_word, &ht);
+		RT->alt_skip = 1;
 		if (m[i].prot & 2)
 			hf = resident(hf, m[i].start, m[i].end);
+		RT->alt_skip = 0;
 	}
 	if (RT->hash_fd > 0)
 		rdb_sys1(__NR_close, RT->hash_fd);

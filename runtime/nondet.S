@@ -1,6 +1,7 @@
 /* nondet.S: the helpers rules/trace.rules calls in place of rdtsc,
  * rdtscp, cpuid, rdrand and rdseed.  Each saves every general register and
- * the flags in one array on the stack, lets rdb_nondet (record.c) run,
+ * the flags in one array on the stack, lets rdb_nondet (record.c) run (on
+ * the runtime's stack),
  * record or replay the instruction by editing the array, and restores
  * them: outputs and flags (rdrand's CF) as the instruction leaves them,
  * everything else untouched.  rdrand/rdseed return their value in %r12. */
@@ -22,7 +23,21 @@ __rdb_nd_\name:
 	.cfi_def_cfa_register %rbp
 	mov $\kind, %edi
 	mov %rsp, %rsi
-	and $-16, %rsp
+	/* rdb_nondet runs on the runtime's syscall stack, as the syscall
+	 * stub's dispatch does (but where a handler interrupted that): its
+	 * frames differ between record and replay, and below the program's
+	 * %rsp they would be what the program's next uninitialised slots
+	 * hold (replay --verify hashes the live stack). */
+	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
+	cmpq $0, (%rcx)
+	jne 1f
+	mov %rsp, %r11
+	movabs $RDB_SCSTACK_ADDR, %rcx
+	sub %rcx, %r11
+	cmp $RDB_SCSTACK_SIZE, %r11
+	jb 1f
+	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
+1:	and $-16, %rsp
 	cld
 	call rdb_nondet
 	mov %rbp, %rsp

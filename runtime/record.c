@@ -315,12 +315,24 @@ static int is_std_write(long nr, const long *a)
 	       (a[0] == 1 || a[0] == 2);
 }
 
+static void mark_read(void *ctx, uintptr_t a, size_t n)
+{
+	(void)ctx;
+	rdb_shadow_read(a, n);
+}
+
 /* Memory the kernel reads in a call that replay executes again (writes to
  * stdout and stderr, the signal framework's structs) must hold the
  * recorded bytes when replay starts at a later interval: it counts as read
- * by the program (the hooks never see the kernel's reads). */
-static void mark_kernel_reads(long nr, const long *a, long r)
+ * by the program (the hooks never see the kernel's reads).  So must what
+ * any write-like call wrote when its TRAP has a hash of it (hashed,
+ * whash.c), which replay --verify compares. */
+static void mark_kernel_reads(long nr, const long *a, long r, int hashed)
 {
+	if (hashed && !is_std_write(nr, a)) {
+		rdb_whash_regions(nr, a, r, 1, mark_read, 0);
+		return;
+	}
 	if (is_std_write(nr, a) && r > 0) {
 		if (nr == __NR_write || nr == __NR_pwrite64) {
 			rdb_shadow_read((uintptr_t)a[1], (size_t)r);
@@ -357,6 +369,7 @@ static long record(long nr, const long *a)
 	for (int i = 0; i < 6; i++)
 		t.args[i] = a[i];
 	t.flags = 0;
+	t.whash = 0;
 	size_t base = RT->nreg;
 	long r;
 	if (is_thread(nr, a)) {
@@ -404,7 +417,9 @@ static long record(long nr, const long *a)
 			}
 		}
 	}
-	mark_kernel_reads(nr, a, r);
+	if (RT->checksum && rdb_whash(nr, a, r, &t.whash))
+		t.flags |= RDB_TF_TRAP_WHASH;
+	mark_kernel_reads(nr, a, r, (t.flags & RDB_TF_TRAP_WHASH) != 0);
 	rdb_shared_track(nr, a, r);
 	if (RT->debug > 1)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, name(nr),
@@ -632,7 +647,8 @@ static long replay_call(long nr, const long *a)
 	uint64_t id = ++RT->sc_id;
 	struct rdb_tf_trap t;
 	next_trap(&t, nr, a);
-	mark_kernel_reads(nr, a, t.ret); /* the planes as the recording had them */
+	/* the planes as the recording had them */
+	mark_kernel_reads(nr, a, t.ret, (t.flags & RDB_TF_TRAP_WHASH) != 0);
 	if (RT->debug > 1)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)id, name(nr),
 		           (unsigned long)rdb_sic());
@@ -643,6 +659,14 @@ static long replay_call(long nr, const long *a)
 	for (int i = 0, n = rdb_systab_nargs(nr); i < n; i++)
 		if (t.args[i] != a[i])
 			diverged(id, &t, nr, a, "different arguments");
+	uint64_t wh;
+	if (RT->verify && (t.flags & RDB_TF_TRAP_WHASH) && rdb_whash(nr, a, t.ret, &wh) &&
+	    wh != t.whash) {
+		char what[80];
+		rdb_snprintf(what, sizeof what, "--verify: in interval %lu the bytes it wrote differ "
+		             "from the recording's", (unsigned long)RT->interval);
+		diverged(id, &t, nr, a, what);
+	}
 	if (first) {
 		/* Address space and signal framework: the result must agree. */
 		if (r != t.ret && !(rdb_systab_attrs(nr) & RDB_ATTR_REEXEC))
@@ -875,10 +899,54 @@ long rdb_rr_syscall(long nr, const long a[6])
 	return rdb_run_syscall(nr, a, 0);
 }
 
+/* The exit's hashes (record --checksum, replay --verify): memory as a
+ * boundary hashes it, with %rsp at the program's last syscall (exit_group's;
+ * a fatal signal's end is as deterministic) and no other register. */
+static void term_hash(struct rdb_tf_term *t)
+{
+	uint64_t g[RDB_TF_NGREG];
+	rdb_memset(g, 0, sizeof g);
+	g[REG_RSP] = RT->stub_sp;
+	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	rdb_checksum(g, RT->maps, RT->nmaps, &t->hash_touched, &t->hash_full);
+	t->flags = RDB_TF_B_CHECKSUM;
+}
+
+/* Replay --verify: the state at the end against the recording's.  Not the
+ * full hash under --verify-full: its replay runs without the hooks, and a
+ * stack the program left (a coroutine's, in a mapping %rsp is no longer
+ * in) holds other return addresses below its last %rsp then (checksum.c). */
+static void verify_term(const struct rdb_tf_term *r)
+{
+	if (!RT->verify || !(r->flags & RDB_TF_B_CHECKSUM))
+		return;
+	struct rdb_tf_term t;
+	rdb_memset(&t, 0, sizeof t);
+	term_hash(&t);
+	if (RT->verify == 1 && t.hash_touched != r->hash_touched)
+		rdb_replay_diverged("in interval %lu: --verify: at the program's end (after "
+		                    "syscall #%lu) the memory interval %lu read or wrote, or its "
+		                    "live stack, differs from the recording's",
+		                    (unsigned long)RT->interval, (unsigned long)RT->sc_id,
+		                    (unsigned long)RT->interval);
+	if (RT->verify == 1 && RT->from <= 1 && t.hash_full != r->hash_full)
+		rdb_replay_diverged("in interval %lu: --verify: at the program's end (after "
+		                    "syscall #%lu) its writable memory differs from the "
+		                    "recording's (memory interval %lu did not touch)",
+		                    (unsigned long)RT->interval, (unsigned long)RT->sc_id,
+		                    (unsigned long)RT->interval);
+}
+
 void rdb_rr_term(int status, int signo)
 {
-	struct rdb_tf_term t = {status, signo, RT->sc_id};
+	struct rdb_tf_term t;
+	rdb_memset(&t, 0, sizeof t);
+	t.status = status;
+	t.signo = signo;
+	t.after = RT->sc_id;
 	if (RT->mode == RDB_TF_MODE_RECORD) {
+		if (RT->checksum)
+			term_hash(&t);
 		rdb_interval_end();
 		rdb_chan_put(RDB_TF_TERM, &t, sizeof t, 0, 0);
 		rdb_chan_flush();
@@ -904,6 +972,7 @@ void rdb_rr_term(int status, int signo)
 		if (r.status != status || r.signo != signo)
 			rdb_printf("rdb: replay ends with status %d signal %d, the recording "
 			           "with status %d signal %d\n", status, signo, r.status, r.signo);
+		verify_term(&r);
 		struct rdb_tf_exit x;
 		skip_to_end(&x, 1);
 		RT->mode = 0;

@@ -207,11 +207,12 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 	if (fs != c->fs_base)
 		diverge("--verify: at boundary %lu the fs base is 0x%lx, the recording had 0x%lx",
 		        (unsigned long)b, (unsigned long)fs, (unsigned long)c->fs_base);
-	/* MXCSR and the XMM registers of the fxsave image */
+	/* x87, SSE and AVX state (fpverify.c) */
+	char what[48];
 	if (fp && c->fpsize >= 512 &&
-	    (rdb_memcmp(fp + 24, RT->fpbuf + 24, 4) || rdb_memcmp(fp + 160, RT->fpbuf + 160, 256)))
-		diverge("--verify: at boundary %lu the SSE registers differ from the recording's",
-		        (unsigned long)b);
+	    rdb_fp_diff(fp, rdb_xstate_size(fp), RT->fpbuf, c->fpsize, what, sizeof what))
+		diverge("--verify: at boundary %lu %s differs from the recording's", (unsigned long)b,
+		        what);
 }
 
 /* The signals queued again and still blocked must be the recording's:
@@ -267,8 +268,8 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 			uint64_t ht, hf;
 			rdb_checksum(g, RT->maps, RT->nmaps, &ht, &hf);
 			if (RT->verify == 1 && ht != b->hash_touched)
-				diverge("--verify: at boundary %lu the memory interval %lu read or wrote "
-				        "differs from the recording's",
+				diverge("--verify: at boundary %lu the memory interval %lu read or wrote, "
+				        "or its live stack, differs from the recording's",
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
 			if (RT->from <= 1 && hf != b->hash_full)
 				diverge("--verify: at boundary %lu the program's writable memory differs "

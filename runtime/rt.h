@@ -162,7 +162,8 @@ struct rdb_state {
 	int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 	int hash_fd; /* RDB_DEBUG: checksum.c's dump */
 	int mem_fd;  /* util.c rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
-	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack, left out */
+	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack */
+	int alt_skip;            /* checksum.c: leave it out (the full hash) */
 	uint64_t from;        /* replay: the interval it started at */
 	uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 	uint64_t cpu_start_ns;
@@ -570,6 +571,18 @@ void rdb_shared_apply(const struct rdb_tf_shared *s); /* replay: len bytes follo
  * writable memory, each with the stack from rsp and the registers. */
 void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full);
+
+/* ---- fpverify.c: replay --verify's FPU and vector registers ------------- */
+int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, char *what,
+                size_t cap);
+void rdb_xstate_layout(void); /* signal.c: RT->xs_off, xs_size */
+
+/* ---- whash.c: the bytes write-like calls handed the kernel ------------- */
+/* fn(ctx, addr, len) for each region whose bytes the call (result r)
+ * wrote, with arr also the arrays describing them; 0 if nr is no such. */
+int rdb_whash_regions(long nr, const long *a, long r, int arr,
+                      void (*fn)(void *ctx, uintptr_t a, size_t n), void *ctx);
+int rdb_whash(long nr, const long *a, long r, uint64_t *h); /* 1: h, their hash */
 
 /* ---- unhook.c: replay without the hooks' stores ------------------------- */
 void rdb_unhook(int writes_too);

@@ -595,7 +595,7 @@ uint32_t rdb_xstate_size(const uint8_t *fp)
 
 /* Where each xsave component lies in the standard format (CPUID leaf 0xd:
  * asked once, cpuid is slow in a virtual machine). */
-static void xstate_layout(void)
+void rdb_xstate_layout(void)
 {
 	if (RT->xs_known)
 		return;
@@ -626,7 +626,7 @@ static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
 	rdb_memcpy(&bv, src + 512, 8);
 	rdb_memcpy(&features, src + 472, 8);
 	rdb_memcpy(dst + 512, &bv, 8);
-	xstate_layout();
+	rdb_xstate_layout();
 	for (unsigned i = 2; i < 32; i++) {
 		uint32_t off = RT->xs_off[i], size = RT->xs_size[i];
 		if ((bv & features & (1ull << i)) && off >= 576 && off + size <= n - 4)

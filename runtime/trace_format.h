@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 5
+#define RDB_TF_VERSION 6
 /* HELLO's version: the files' format, and above it the revision of what
  * rdb and the runtime say to each other over the channel (1: a replay from
  * the start gets no VALUES at its later boundaries).  A runtime refuses
@@ -85,6 +85,7 @@ enum rdb_tf_type {
 	RDB_TF_H_START = 24,   /* struct rdb_tf_hstart */
 	RDB_TF_H_CWD = 25,     /* the working directory, bytes */
 	RDB_TF_H_RLIMIT_STACK = 26, /* uint64 cur, max: fixes the mmap base */
+	RDB_TF_H_FLAGS = 36,   /* uint32: the HELLO flags rdb record sent (CHECKSUM) */
 	/* file "exit" */
 	RDB_TF_X_EXIT = 32,    /* struct rdb_tf_exit */
 };
@@ -130,8 +131,12 @@ struct rdb_tf_trap {
 	int64_t ret;   /* the raw kernel return: -errno on failure */
 	uint32_t ndata; /* DATA records that follow for this id */
 	uint32_t flags; /* RDB_TF_TRAP_* */
+	uint64_t whash; /* with flag WHASH: hash of the bytes it wrote (whash.c) */
 };
 #define RDB_TF_TRAP_REPLAYED 1u /* re-executed on replay (address space etc.) */
+/* record --checksum, a write-like call (write, pwrite64, writev, pwritev,
+ * pwritev2, sendto, sendmsg, sendmmsg, msgsnd, mq_timedsend): whash is set */
+#define RDB_TF_TRAP_WHASH 2u
 /* ret of a call a signal cut short before it ran (or before the kernel
  * restarted it): the next TRAP is the same call again, after the handler
  * (the kernel's ERESTARTSYS; layout.h's RDB_SC_CUT, checked in rt.h). */
@@ -163,6 +168,11 @@ struct rdb_tf_term {
 	int32_t status; /* exit status, or -1 */
 	int32_t signo;  /* the fatal signal, or 0 */
 	uint64_t after; /* syscalls before it */
+	/* with flags CHECKSUM: the boundary's hashes of the state at the end
+	 * (memory since the last boundary, all memory), as the boundary's */
+	uint64_t hash_touched, hash_full;
+	uint32_t flags; /* RDB_TF_B_CHECKSUM */
+	uint32_t pad;
 };
 
 /* ---- intervals -----------------------------------------------------------
@@ -480,10 +490,10 @@ _Static_assert(sizeof(struct rdb_tf_range) == 16, "range");
 _Static_assert(sizeof(struct rdb_tf_watch) == 16, "watch");
 _Static_assert(sizeof(struct rdb_tf_watch_hit) == 136, "watch_hit");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
-_Static_assert(sizeof(struct rdb_tf_trap) == 80, "trap");
+_Static_assert(sizeof(struct rdb_tf_trap) == 88, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");
 _Static_assert(sizeof(struct rdb_tf_nondet) == 64, "nondet");
-_Static_assert(sizeof(struct rdb_tf_term) == 16, "term");
+_Static_assert(sizeof(struct rdb_tf_term) == 40, "term");
 _Static_assert(sizeof(struct rdb_tf_note) == 24, "note");
 _Static_assert(sizeof(struct rdb_tf_child_output) == 8, "child_output");
 _Static_assert(sizeof(struct rdb_tf_shared) == 24, "shared");
