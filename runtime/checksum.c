@@ -103,6 +103,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	 * frames, left out like the main stack's. */
 	rdb_altstack(&RT->alt_lo, &RT->alt_hi);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
+	rdb_planes_batch(1); /* (the walks below share mincore's answers) */
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;
@@ -120,6 +121,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		if (m[i].prot & 2)
 			hf = resident(hf, m[i].start, m[i].end);
 	}
+	rdb_planes_batch(0);
 	if (RT->hash_fd > 0)
 		rdb_sys1(__NR_close, RT->hash_fd);
 	RT->hash_fd = 0;

@@ -134,6 +134,7 @@ uint64_t __rdb_start(long *sp)
 	map_fixed(RDB_STATE_ADDR, RDB_STATE_ADDR + RDB_STATE_SIZE, RDB_PROT_RW,
 	          "runtime state");
 	RT->magic = RDB_MAGIC;
+	rdb_grow_init();
 	RT->sp = sp;
 	RT->main_lo = main_stack_floor(sp);
 	RT->argc = argc;
