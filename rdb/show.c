@@ -283,7 +283,7 @@ int rdb_cmd_info(int argc, char **argv)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
 	if (h.have_exit && h.exit.execd == 2)
 		printf(" the rest of the run, after %s;", stopped ?
-		       "a table of the runtime could not grow (the recording stopped)" :
+		       "the runtime could not go on recording (see the message the recording printed)" :
 		       "an interval reached 2^40 counts (or the test knob's span) with no "
 		       "boundary possible (SIC overflow)"),
 		    none = 0;

@@ -32,13 +32,14 @@ void rdb_grow_init(void)
 int rdb_grow_slow(int slot, uint64_t n)
 {
 	uint64_t at = slot_addr(slot), have = RT->grown[slot];
-	if (n > RDB_GROW_SLOT)
+	uint64_t most = RT->grow_max ? RT->grow_max : RDB_GROW_SLOT;
+	if (n > most)
 		return 0;
 	uint64_t want = have ? 2 * have : FIRST;
 	while (want < n)
 		want *= 2;
-	if (want > RDB_GROW_SLOT)
-		want = RDB_GROW_SLOT;
+	if (want > most)
+		want = (most + 0xfff) & ~0xfffull;
 	long r = -RDB_ENOMEM;
 	if (have)
 		r = rdb_sys6(__NR_mremap, (long)at, (long)have, (long)want, 0, 0, 0);

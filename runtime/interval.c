@@ -674,6 +674,10 @@ static void stop_tracing(uint64_t count, uint64_t pc, const char *why)
 	b.cpu_ns = cpu_ns() - RT->cpu_start_ns;
 	b.flags = RDB_TF_B_OVERFLOW | RDB_TF_B_UNTRACED;
 	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
+	if (why) { /* not an overflow: rdb info says so (after: replay stops at the BOUNDARY) */
+		struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
+		rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+	}
 	rdb_chan_flush();
 	if (why)
 		rdb_printf("rdb: interval %lu: %s: the recording stops here, the program runs on "

@@ -70,7 +70,7 @@ void rdb_record_limit(const char *what)
 	rdb_interval_end(); /* the interval's values, up to here */
 	struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
 	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
-	rdb_printf("rdb: %s cannot grow (the kernel refused the memory): the recording stops "
+	rdb_printf("rdb: %s cannot grow (no memory for it): the recording stops "
 	           "after syscall #%lu, the program runs on unrecorded\n", what,
 	           (unsigned long)RT->sc_id);
 	rdb_record_stop();
@@ -549,8 +549,8 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 		rdb_die("replay: bad END record from rdb\n");
 	if (x.execd == 2)
 		rdb_printf("rdb: replay ends where the recording stopped (interval %lu: it reached "
-		           "the instruction counter's limit with no boundary possible, or a table of "
-		           "the runtime could not grow); the rest of the run was not traced\n",
+		           "the instruction counter's limit with no boundary possible, or the "
+		           "runtime could not go on recording); the rest of the run was not traced\n",
 		           (unsigned long)RT->interval);
 	else if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "

@@ -265,6 +265,7 @@ struct rdb_state {
 
 	/* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
 	uint64_t grown[8];
+	uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)

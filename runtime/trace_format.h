@@ -343,9 +343,11 @@ enum rdb_tf_note_kind {
 	                          and other clones run as forks: NOTE_FORK) */
 	RDB_TF_NOTE_SNAPSHOT = 4, /* an interval snapshot child could not be made
 	                             (value: -errno): intervals stop */
-	RDB_TF_NOTE_STOPPED = 5,  /* the runtime could not grow one of its tables:
-	                             the recording ends after syscall id (exit's
-	                             execd 2: the rest ran untraced) */
+	RDB_TF_NOTE_STOPPED = 5,  /* the runtime could not go on (a table of its
+	                             could not grow, a boundary could not read
+	                             the mappings): the recording ends after
+	                             syscall id (exit's execd 2: the rest ran
+	                             untraced) */
 };
 
 struct rdb_tf_note {
@@ -416,8 +418,7 @@ struct rdb_tf_exit {
 	uint32_t cut;     /* 1: the trace ended early (no TERM record) */
 	uint32_t execd;   /* the rest ran untraced: 1: the program exec'd; 2: the
 	                     recording stopped at a SIC overflow (B_UNTRACED) or
-	                     where a table of the runtime could not grow
-	                     (NOTE_STOPPED) */
+	                     where the runtime could not go on (NOTE_STOPPED) */
 	uint64_t nsyscalls;
 	int64_t end_sec, end_nsec;
 };
