@@ -13,15 +13,19 @@
 #define S_HI ((RDB_COVER_HI - RDB_S_OFFSET + 0xfff) & ~0xfffull)
 _Static_assert(R_HI <= S_LO, "the R plane lies below the S plane");
 
-/* Residency of plane pages, asked of mincore per CHUNK of a plane and
- * kept: for one walk or clear, or through a batch (a boundary's pass over
- * every mapping: 40,000 one-page mappings made as many mincore calls per
- * plane and pass).  A batch's cache stays true: nothing maps plane pages
- * in it, and a clear drops only pages wholly inside one mapping's plane
- * bytes, which no other mapping of the pass looks at. */
+/* Residency of plane pages, asked of mincore and kept: for one walk or
+ * clear, or through a batch (a boundary's pass over every mapping: 40,000
+ * one-page mappings made as many mincore calls per plane and pass).  A
+ * lookup that misses asks for the pages up to the end its caller needs,
+ * within one CHUNK (mincore's cost grows with the range), and in a batch
+ * for LOOKAHEAD pages at least: the next mappings' planes come with it.
+ * A batch's cache stays true: nothing maps plane pages in it, and a
+ * clear drops only pages wholly inside one mapping's plane bytes, which
+ * no other mapping of the pass looks at. */
+#define LOOKAHEAD (64u << 12)
 static void forget_residency(void)
 {
-	RT->res[0].base = RT->res[1].base = 0;
+	RT->res[0].lo = RT->res[0].hi = RT->res[1].lo = RT->res[1].hi = 0;
 }
 
 void rdb_planes_batch(int on)
@@ -30,27 +34,35 @@ void rdb_planes_batch(int on)
 	forget_residency();
 }
 
-static int page_in(uintptr_t pg)
+/* Whether the plane page pg is resident; want: the end of the plane
+ * bytes the caller will look at. */
+static int page_in(uintptr_t pg, uintptr_t want)
 {
 	int w = pg >= S_LO;
-	uintptr_t lo = w ? S_LO : R_LO, hi = w ? S_HI : R_HI;
-	uintptr_t base = pg & ~(uintptr_t)(CHUNK - 1);
-	if (base < lo)
-		base = lo;
 	unsigned char *vec = RT->res[w].vec;
-	if (RT->res[w].base != base) {
-		uintptr_t e = base + CHUNK < hi ? (base + CHUNK) & ~(uintptr_t)(CHUNK - 1) : hi;
-		if (rdb_sys3(__NR_mincore, base, e - base, vec) < 0) /* cannot tell: look */
-			rdb_memset(vec, 1, (e - base) >> 12);
-		RT->res[w].base = base;
+	if (pg < RT->res[w].lo || pg >= RT->res[w].hi) {
+		uintptr_t hi = w ? S_HI : R_HI, e = (want + 0xfff) & ~0xfffull;
+		if (RT->res_batch && e < pg + LOOKAHEAD)
+			e = pg + LOOKAHEAD;
+		if (e > pg + CHUNK)
+			e = pg + CHUNK;
+		if (e > hi)
+			e = hi;
+		if (e <= pg)
+			e = pg + 4096;
+		if (rdb_sys3(__NR_mincore, pg, e - pg, vec) < 0) /* cannot tell: look */
+			rdb_memset(vec, 1, (e - pg) >> 12);
+		RT->res[w].lo = pg;
+		RT->res[w].hi = e;
 	}
-	return vec[(pg - base) >> 12] & 1;
+	return vec[(pg - RT->res[w].lo) >> 12] & 1;
 }
 
-/* Whether a plane page under plane bytes [a, b] is resident. */
-static int any_in(uintptr_t a, uintptr_t b)
+/* Whether a plane page under plane bytes [a, b] is resident (want: as
+ * page_in's). */
+static int any_in(uintptr_t a, uintptr_t b, uintptr_t want)
 {
-	return page_in(a & ~0xfffull) || page_in(b & ~0xfffull);
+	return page_in(a & ~0xfffull, want) || page_in(b & ~0xfffull, want);
 }
 
 static int nonzero(uintptr_t lo, uintptr_t hi)
@@ -86,7 +98,7 @@ static void clear_plane(uintptr_t p, size_t n)
 	for (uintptr_t pg = p & ~0xfffull; pg < end; pg += 4096) {
 		uintptr_t lo = pg < p ? p : pg, hi = pg + 4096 > end ? end : pg + 4096;
 		int whole = lo == pg && hi == pg + 4096;
-		if (!page_in(pg)) {
+		if (!page_in(pg, end)) {
 			/* never touched, or swapped out (mincore cannot tell):
 			 * MADV_DONTNEED drops a swapped page's bytes too */
 			if (whole && !run)
@@ -134,7 +146,8 @@ void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 	hi = (hi + 7) & ~7ull;
 	for (uintptr_t d = lo, de; d < hi; d = de) {
 		de = (d & ~0xfffull) + 4096 < hi ? (d & ~0xfffull) + 4096 : hi;
-		if (!any_in(R_OF(d), R_OF(de - 1)) && !any_in(rdb_s_of(d), rdb_s_of(de - 1)))
+		if (!any_in(R_OF(d), R_OF(de - 1), R_OF(hi)) &&
+		    !any_in(rdb_s_of(d), rdb_s_of(de - 1), rdb_s_of(hi)))
 			continue;
 		for (uintptr_t a = d, b; a < de; a = b) {
 			uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);

@@ -203,8 +203,8 @@ struct rdb_state {
 	} wr;
 
 	unsigned char mincore_r[(4u << 20) / 4096 + 2]; /* checksum.c */
-	struct { /* planes.c: plane pages' residency, per 4 MiB of a plane */
-		uintptr_t base;
+	struct { /* planes.c: residency of the plane pages [lo, hi) */
+		uintptr_t lo, hi;
 		unsigned char vec[(4u << 20) / 4096];
 	} res[2];
 	int res_batch;
