@@ -660,7 +660,9 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
  * end it (no intervals, or the snapshot fork fails): what follows would
  * be recorded at counts that wrap.  The recording stops here, complete up
  * to this point (the interval's values, then a BOUNDARY saying so), as an
- * exec of an untraced program ends it; the program runs on untraced. */
+ * exec of an untraced program ends it; the program runs on untraced.
+ * why: not an overflow, but a boundary that cannot be taken (no fd or no
+ * memory to read the mappings with): then a NOTE says so. */
 static void stop_tracing(uint64_t count, uint64_t pc, const char *why)
 {
 	rdb_interval_end();
