@@ -521,10 +521,27 @@ static const struct rdb_tf_map *map_at(uint64_t a)
  * coroutine's under a handler on the alternate stack), from their %rsp:
  * their frames chain from RT->hframe (a frame left by longjmp may still
  * look like one: saving its stack too costs bytes, not correctness). */
+/* The handler frame at f (struct rdb_sigframe): 1 with the %rsp it
+ * interrupted and the frame before it, or 0 if f is not one. */
+static int frame_at(uint64_t f, uint64_t *isp, uint64_t *prev)
+{
+	const struct rdb_tf_map *fm = map_at(f);
+	if (!f || !fm || !(fm->prot & 1) || fm->end - f < sizeof(struct rdb_sigframe))
+		return 0;
+	const struct rdb_sigframe *fr = (const struct rdb_sigframe *)f;
+	if (fr->hs.magic != (RDB_HSTATE_MAGIC ^ f))
+		return 0;
+	*isp = rdb_gregs((void *)fr->uc)[REG_RSP];
+	*prev = fr->hs.prev;
+	return 1;
+}
+
+/* (as deep as handlers nest: a bound against a damaged chain only) */
+#define MAX_FRAMES (1 << 16)
+
 static void send_stack(uint64_t interval, uint64_t sp)
 {
-	const struct rdb_tf_map *in = map_at(sp), *main = 0, *sent[8];
-	int nsent = 0;
+	const struct rdb_tf_map *in = map_at(sp), *main = 0;
 	for (size_t i = 0; i < RT->nmaps; i++)
 		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
 			main = &RT->maps[i];
@@ -534,24 +551,19 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	uint64_t f = RT->hframe;
-	for (int depth = 0; f && depth < 64; depth++) {
-		const struct rdb_tf_map *fm = map_at(f);
-		if (!fm || !(fm->prot & 1) || fm->end - f < sizeof(struct rdb_sigframe))
-			break;
-		const struct rdb_sigframe *fr = (const struct rdb_sigframe *)f;
-		if (fr->hs.magic != (RDB_HSTATE_MAGIC ^ f))
-			break;
-		uint64_t isp = rdb_gregs((void *)fr->uc)[REG_RSP];
+	uint64_t f = RT->hframe, isp, prev;
+	for (int depth = 0; depth < MAX_FRAMES && frame_at(f, &isp, &prev); depth++, f = prev) {
 		const struct rdb_tf_map *m = map_at(isp);
-		int dup = m == in || m == main || (isp >= alo && isp < ahi);
-		for (int k = 0; k < nsent && !dup; k++)
-			dup = sent[k] == m;
-		if (m && !dup && nsent < 8) {
-			sent[nsent++] = m;
+		if (!m || m == in || m == main || (isp >= alo && isp < ahi))
+			continue;
+		/* once per mapping, from the innermost frame's %rsp there (the
+		 * frames before this one, walked again: handlers nest shallow) */
+		int dup = 0;
+		uint64_t g = RT->hframe, gsp, gprev;
+		for (int k = 0; k < depth && !dup && frame_at(g, &gsp, &gprev); k++, g = gprev)
+			dup = map_at(gsp) == m;
+		if (!dup)
 			send_blob(RDB_TF_STACK, interval, isp & ~7ull, m->end);
-		}
-		f = fr->hs.prev;
 	}
 	/* the program's alternate stack whole: what its handlers left there */
 	if (ahi > alo)
