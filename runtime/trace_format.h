@@ -225,8 +225,8 @@ struct rdb_tf_context {
 /* A signal an event queued again (rt_tgsigqueueinfo) that the kernel had
  * not delivered at the boundary: the program's mask blocked it (say, a
  * handler's sa_mask).  Oldest first.  A replay from this boundary queues
- * them again, or their handlers would never run. */
-#define RDB_TF_MAX_QUEUED 64
+ * them again, or their handlers would never run.  As many as there were
+ * (no bound: the record's length says how many). */
 struct rdb_tf_queued {
 	int32_t signo;
 	uint32_t pad;
