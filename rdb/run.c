@@ -379,7 +379,7 @@ struct recorder {
 	char *vpend;           /* records (header + payload) of later intervals */
 	size_t vpn, vpcap;
 	int got_init, got_term, exec_pending;
-	int untraced; /* a BOUNDARY said the recording stops (SIC overflow) */
+	int untraced; /* a BOUNDARY (SIC overflow) or a NOTE said the recording stops */
 	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
 };
 
@@ -459,6 +459,11 @@ static void stream_record(struct recorder *rc, uint32_t type, const char *p, uin
 		return bad_record(rc, "stream", type, len);
 	rc->nsys += type == RDB_TF_TRAP;
 	rc->got_term |= type == RDB_TF_TERM;
+	if (type == RDB_TF_NOTE && len == sizeof(struct rdb_tf_note)) {
+		struct rdb_tf_note no;
+		memcpy(&no, p, sizeof no);
+		rc->untraced |= no.kind == RDB_TF_NOTE_STOPPED; /* the runtime stopped it */
+	}
 	if (type == RDB_TF_TRAP || type == RDB_TF_EXEC)
 		rc->exec_pending = type == RDB_TF_EXEC;
 	rdb_tw_add(rc->w, s, type, p, len, NULL, 0);

@@ -212,7 +212,7 @@ int rdb_cmd_info(int argc, char **argv)
 		snprintf(tb, sizeof tb, "%lld s after the epoch", (long long)h.start.sec);
 	printf("started:    %s, pid %d\n", tb, h.start.pid);
 
-	uint64_t traps = 0, cuts = 0, forks = 0, spawns = 0, execs = 0, terms = 0;
+	uint64_t traps = 0, cuts = 0, forks = 0, spawns = 0, stopped = 0, execs = 0, terms = 0;
 	uint64_t couts = 0, cbytes = 0, shareds = 0, sbytes = 0;
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	uint32_t type;
@@ -239,6 +239,7 @@ int rdb_cmd_info(int argc, char **argv)
 			memcpy(&no, p, sizeof no);
 			forks += no.kind == RDB_TF_NOTE_FORK;
 			spawns += no.kind == RDB_TF_NOTE_SPAWN;
+			stopped += no.kind == RDB_TF_NOTE_STOPPED;
 		}
 	}
 	rdb_tr_close(sc);
@@ -281,8 +282,10 @@ int rdb_cmd_info(int argc, char **argv)
 	if (h.have_exit && h.exit.execd == 1)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
 	if (h.have_exit && h.exit.execd == 2)
-		printf(" the rest of the run, after an interval reached 2^40 counts (or the test "
-		       "knob's span) with no boundary possible (SIC overflow);"),
+		printf(" the rest of the run, after %s;", stopped ?
+		       "the runtime could not go on recording (see the message the recording printed)" :
+		       "an interval reached 2^40 counts (or the test knob's span) with no "
+		       "boundary possible (SIC overflow)"),
 		    none = 0;
 	printf("%s\n", none ? " nothing" : "");
 	if (couts || forks)

@@ -746,7 +746,7 @@ int rdb_rec_ok(uint32_t type, const void *p, size_t n)
 			return 0;
 		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_context, fpsize), 4);
 		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_context, nqueued), 8);
-		return len <= RDB_TF_MAX_QUEUED &&
+		return len <= (n - sizeof(struct rdb_tf_context)) / sizeof(struct rdb_tf_queued) &&
 		       n - sizeof(struct rdb_tf_context) == len * sizeof(struct rdb_tf_queued) + k;
 	case RDB_TF_MAPS:
 		if (n < sizeof(struct rdb_tf_maps))

@@ -132,6 +132,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	RT->alt_skip = 0;
 	if (shi > slo)
 		ht = mix(span(ht, slo, shi, 's'), slo, shi);
+	rdb_planes_batch(1); /* (the walks below share mincore's answers) */
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
 			continue;
@@ -154,6 +155,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 			hf = resident(hf, m[i].start, m[i].end);
 		RT->alt_skip = 0;
 	}
+	rdb_planes_batch(0);
 	if (RT->hash_fd > 0)
 		rdb_sys1(__NR_close, RT->hash_fd);
 	RT->hash_fd = 0;

@@ -386,6 +386,7 @@ static void scan_into(int slot)
 	rdb_written_begin(RT->interval);
 	struct span dead[2];
 	int ndead = dead_stack(dead);
+	rdb_planes_batch(1);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (!scanned(m))
@@ -414,6 +415,7 @@ static void scan_into(int slot)
 		}
 	}
 	scan_emit(&s);
+	rdb_planes_batch(0);
 	rdb_written_end();
 }
 
@@ -435,7 +437,6 @@ void rdb_interval_forget(uintptr_t a, size_t n)
 static void send_context(void *uc, uint64_t interval)
 {
 	struct rdb_tf_context *cp = &RT->ctx.c; /* off the (maybe alternate) signal stack */
-	_Static_assert(offsetof(__typeof__(RT->ctx), q) == sizeof RT->ctx.c, "queued follow");
 	rdb_memset(cp, 0, sizeof *cp);
 	cp->interval = interval;
 	rdb_memcpy(cp->gregs, rdb_gregs(uc), sizeof cp->gregs);
@@ -451,12 +452,25 @@ static void send_context(void *uc, uint64_t interval)
 	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
 	cp->reserved_blocked = RT->reserved_blocked;
 	cp->hframe = RT->hframe;
-	cp->nqueued = (uint64_t)RT->nqueued;
-	rdb_memcpy(RT->ctx.q, RT->queued, RT->nqueued * sizeof RT->queued[0]);
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	cp->fpsize = fp ? rdb_xstate_size(fp) : 0;
-	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp + RT->nqueued * sizeof RT->queued[0], fp,
-	             cp->fpsize);
+	/* the queued signals and the xsave image: one piece, the record's
+	 * second part (the image alone in the common case) */
+	size_t qn = (size_t)RT->nqueued * sizeof RT->queued[0];
+	if (qn && !rdb_grow(RDB_G_CTXQ, qn + cp->fpsize)) {
+		rdb_printf("rdb: no memory to save the %d signals waiting at boundary %lu: a "
+		           "replay from there will not have them\n", RT->nqueued,
+		           (unsigned long)interval);
+		qn = 0;
+	}
+	cp->nqueued = qn / sizeof RT->queued[0];
+	if (!qn) {
+		rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, fp, cp->fpsize);
+		return;
+	}
+	rdb_memcpy(RT->ctx.q, RT->queued, qn);
+	rdb_memcpy((char *)RT->ctx.q + qn, fp, cp->fpsize);
+	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, RT->ctx.q, qn + cp->fpsize);
 }
 
 static void send_maps(uint64_t interval)
@@ -465,10 +479,18 @@ static void send_maps(uint64_t interval)
 	rdb_chan_put(RDB_TF_MAPS, &h, sizeof h, RT->maps, RT->nmaps * sizeof RT->maps[0]);
 }
 
+/* In records of at most RDB_TF_MAX_PAYLOAD bytes (a record's length is 32
+ * bits; rdb holds one whole in a frame: a coroutine's stack in a heap
+ * mapping of gigabytes), the highest first: replay clears the main stack
+ * below each STACK record it loads (replay.c clear_below). */
 static void send_blob(uint32_t type, uint64_t interval, uint64_t lo, uint64_t hi)
 {
-	struct rdb_tf_blob b = {interval, lo, hi - lo};
-	rdb_chan_put(type, &b, sizeof b, (const void *)lo, hi - lo);
+	do { /* (an empty one too, as before) */
+		uint64_t k = hi - lo < RDB_TF_MAX_PAYLOAD ? hi - lo : RDB_TF_MAX_PAYLOAD;
+		struct rdb_tf_blob b = {interval, hi - k, k};
+		rdb_chan_put(type, &b, sizeof b, (const void *)(hi - k), k);
+		hi -= k;
+	} while (hi > lo);
 }
 
 /* The lowest page of the main stack with a nonzero byte: below it the
@@ -487,10 +509,7 @@ static uint64_t stack_floor(const struct rdb_tf_map *m)
 /* The mapping holding a, or 0. */
 static const struct rdb_tf_map *map_at(uint64_t a)
 {
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (a >= RT->maps[i].start && a < RT->maps[i].end)
-			return &RT->maps[i];
-	return 0;
+	return rdb_map_find(RT->maps, RT->nmaps, a);
 }
 
 /* The main stack whole, from the lowest page the program ever wrote: below
@@ -502,10 +521,27 @@ static const struct rdb_tf_map *map_at(uint64_t a)
  * coroutine's under a handler on the alternate stack), from their %rsp:
  * their frames chain from RT->hframe (a frame left by longjmp may still
  * look like one: saving its stack too costs bytes, not correctness). */
+/* The handler frame at f (struct rdb_sigframe): 1 with the %rsp it
+ * interrupted and the frame before it, or 0 if f is not one. */
+static int frame_at(uint64_t f, uint64_t *isp, uint64_t *prev)
+{
+	const struct rdb_tf_map *fm = map_at(f);
+	if (!f || !fm || !(fm->prot & 1) || fm->end - f < sizeof(struct rdb_sigframe))
+		return 0;
+	const struct rdb_sigframe *fr = (const struct rdb_sigframe *)f;
+	if (fr->hs.magic != (RDB_HSTATE_MAGIC ^ f))
+		return 0;
+	*isp = rdb_gregs((void *)fr->uc)[REG_RSP];
+	*prev = fr->hs.prev;
+	return 1;
+}
+
+/* (as deep as handlers nest: a bound against a damaged chain only) */
+#define MAX_FRAMES (1 << 16)
+
 static void send_stack(uint64_t interval, uint64_t sp)
 {
-	const struct rdb_tf_map *in = map_at(sp), *main = 0, *sent[8];
-	int nsent = 0;
+	const struct rdb_tf_map *in = map_at(sp), *main = 0;
 	for (size_t i = 0; i < RT->nmaps; i++)
 		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
 			main = &RT->maps[i];
@@ -515,24 +551,19 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	uint64_t f = RT->hframe;
-	for (int depth = 0; f && depth < 64; depth++) {
-		const struct rdb_tf_map *fm = map_at(f);
-		if (!fm || !(fm->prot & 1) || fm->end - f < sizeof(struct rdb_sigframe))
-			break;
-		const struct rdb_sigframe *fr = (const struct rdb_sigframe *)f;
-		if (fr->hs.magic != (RDB_HSTATE_MAGIC ^ f))
-			break;
-		uint64_t isp = rdb_gregs((void *)fr->uc)[REG_RSP];
+	uint64_t f = RT->hframe, isp, prev;
+	for (int depth = 0; depth < MAX_FRAMES && frame_at(f, &isp, &prev); depth++, f = prev) {
 		const struct rdb_tf_map *m = map_at(isp);
-		int dup = m == in || m == main || (isp >= alo && isp < ahi);
-		for (int k = 0; k < nsent && !dup; k++)
-			dup = sent[k] == m;
-		if (m && !dup && nsent < 8) {
-			sent[nsent++] = m;
+		if (!m || m == in || m == main || (isp >= alo && isp < ahi))
+			continue;
+		/* once per mapping, from the innermost frame's %rsp there (the
+		 * frames before this one, walked again: handlers nest shallow) */
+		int dup = 0;
+		uint64_t g = RT->hframe, gsp, gprev;
+		for (int k = 0; k < depth && !dup && frame_at(g, &gsp, &gprev); k++, g = gprev)
+			dup = map_at(gsp) == m;
+		if (!dup)
 			send_blob(RDB_TF_STACK, interval, isp & ~7ull, m->end);
-		}
-		f = fr->hs.prev;
 	}
 	/* the program's alternate stack whole: what its handlers left there */
 	if (ahi > alo)
@@ -581,13 +612,15 @@ static void disarm_timer(void)
 
 /* 1 if the boundary was taken.  The next snapshot is forked first: if
  * that fails, nothing of the boundary is sent and the current interval
- * (its snapshot child still waits) runs on to the end of the run. */
+ * (its snapshot child still waits) runs on to the end of the run.  -1:
+ * the mappings could not be read (no memory for the table, no fd). */
 static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 {
 	uint64_t *g = rdb_gregs(uc);
 	uint64_t now = cpu_ns();
 	int cur = (int)(RT->interval % SNAP_SLOTS), next = (int)((RT->interval + 1) % SNAP_SLOTS);
-	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	if (!rdb_procmaps())
+		return -1; /* the recording stops here (rdb_record_event) */
 	struct rdb_tf_boundary b;
 	rdb_memset(&b, 0, sizeof b);
 	if (RT->checksum) {
@@ -639,8 +672,10 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
  * end it (no intervals, or the snapshot fork fails): what follows would
  * be recorded at counts that wrap.  The recording stops here, complete up
  * to this point (the interval's values, then a BOUNDARY saying so), as an
- * exec of an untraced program ends it; the program runs on untraced. */
-static void stop_tracing(uint64_t count, uint64_t pc)
+ * exec of an untraced program ends it; the program runs on untraced.
+ * why: not an overflow, but a boundary that cannot be taken (no fd or no
+ * memory to read the mappings with): then a NOTE says so. */
+static void stop_tracing(uint64_t count, uint64_t pc, const char *why)
 {
 	rdb_interval_end();
 	struct rdb_tf_boundary b;
@@ -653,11 +688,19 @@ static void stop_tracing(uint64_t count, uint64_t pc)
 	b.cpu_ns = cpu_ns() - RT->cpu_start_ns;
 	b.flags = RDB_TF_B_OVERFLOW | RDB_TF_B_UNTRACED;
 	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
+	if (why) { /* not an overflow: rdb info says so (after: replay stops at the BOUNDARY) */
+		struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
+		rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+	}
 	rdb_chan_flush();
-	rdb_printf("rdb: interval %lu ran %lu counts of the instruction counter without a "
-	           "boundary (%s): the recording stops here, the program runs on untraced\n",
-	           (unsigned long)RT->interval, (unsigned long)count,
-	           RT->interval_us || RT->every_sic ? "the snapshot fork failed" : "no intervals");
+	if (why)
+		rdb_printf("rdb: interval %lu: %s: the recording stops here, the program runs on "
+		           "untraced\n", (unsigned long)RT->interval, why);
+	else
+		rdb_printf("rdb: interval %lu ran %lu counts of the instruction counter without a "
+		           "boundary (%s): the recording stops here, the program runs on untraced\n",
+		           (unsigned long)RT->interval, (unsigned long)count,
+		           RT->interval_us || RT->every_sic ? "the snapshot fork failed" : "no intervals");
 	rdb_record_stop();
 }
 
@@ -710,9 +753,10 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 		uint32_t flags = over ? RDB_TF_B_OVERFLOW : 0;
 		RT->want_boundary = 0;
 		/* after a failed snapshot fork only an overflow tries again */
-		int took = RT->snap_ok && (!RT->snap_stop || over) && boundary(uc, count, pc, flags);
-		if (!took && over) {
-			stop_tracing(count, pc);
+		int took = RT->snap_ok && (!RT->snap_stop || over) ? boundary(uc, count, pc, flags) : 0;
+		if (took < 0 || (!took && over)) {
+			stop_tracing(count, pc, took < 0 ? "the boundary cannot read the program's "
+			                                   "mappings" : 0);
 			rdb_sic_arm(uc, count, 0);
 			return;
 		}
@@ -790,7 +834,11 @@ void rdb_interval_exec(void)
 	struct snap_buf *b = slot_buf(cur);
 	b->exec_n = b->n;
 	b->exec_full = b->full;
-	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	if (!rdb_procmaps()) {
+		rdb_set_mask(old);
+		rdb_record_limit("the program's mappings before its exec");
+		return;
+	}
 	scan_into(cur);
 	snap_reap(1 - cur);
 	snap_post(cur, 3);
@@ -837,9 +885,14 @@ void rdb_interval_end(void)
 		rdb_sys1(__NR_timer_delete, RT->timer_id);
 	RT->snap_ok = 0;
 	int cur = (int)(RT->interval % SNAP_SLOTS);
-	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
-	scan_into(cur);
-	snap_post(cur, 1);
+	if (rdb_procmaps()) {
+		scan_into(cur);
+		snap_post(cur, 1);
+	} else {
+		/* no values: its child sends none (no VALUES_END), and rdb
+		 * counts the interval as incomplete */
+		snap_post(cur, 2);
+	}
 	snap_reap(cur);
 	snap_reap(1 - cur);
 	rdb_set_mask(old);

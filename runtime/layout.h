@@ -57,6 +57,13 @@
 #define RDB_STATE_SIC_ORIGIN 104 /* u64 */
 #define RDB_STATE_INTERVAL 112   /* u64: the current interval, from 1 */
 
+/* The runtime's tables whose length the program decides (its mappings,
+ * MAP_SHARED mappings, signals waiting, the regions a syscall wrote):
+ * each in a slot of its own from here, outside the covered range (no
+ * restore of an interval touches them), mapped as it grows (grow.c). */
+#define RDB_GROW_ADDR 0x580000000000
+#define RDB_GROW_SLOT 0x4000000000 /* 256 GiB */
+
 /* A stack switch (hooks.S __rdb_stack_switch) marks this much of the new
  * stack, from the new %rsp up, read. */
 #define RDB_SWITCH_WINDOW 0x8000

@@ -6,21 +6,63 @@
 #define CHUNK (4u << 20) /* data bytes per mincore call */
 #define R_OF(a) ((a) - RDB_R_OFFSET)
 
-static void residency(uintptr_t plane_lo, size_t n, unsigned char *vec)
+/* The planes' mapped bounds (start.c maps them whole). */
+#define R_LO ((RDB_COVER_LO - RDB_R_OFFSET) & ~0xfffull)
+#define R_HI ((RDB_COVER_HI - RDB_R_OFFSET + 0xfff) & ~0xfffull)
+#define S_LO ((RDB_COVER_LO - RDB_S_OFFSET) & ~0xfffull)
+#define S_HI ((RDB_COVER_HI - RDB_S_OFFSET + 0xfff) & ~0xfffull)
+_Static_assert(R_HI <= S_LO, "the R plane lies below the S plane");
+
+/* Residency of plane pages, asked of mincore and kept: for one walk or
+ * clear, or through a batch (a boundary's pass over every mapping: 40,000
+ * one-page mappings made as many mincore calls per plane and pass).  A
+ * lookup that misses asks for the pages up to the end its caller needs,
+ * within one CHUNK (mincore's cost grows with the range), and in a batch
+ * for LOOKAHEAD pages at least: the next mappings' planes come with it.
+ * A batch's cache stays true: nothing maps plane pages in it, and a
+ * clear drops only pages wholly inside one mapping's plane bytes, which
+ * no other mapping of the pass looks at. */
+#define LOOKAHEAD (64u << 12)
+static void forget_residency(void)
 {
-	uintptr_t p = plane_lo & ~0xfffull;
-	size_t len = ((plane_lo + n + 0xfff) & ~0xfffull) - p;
-	long r = rdb_sys3(__NR_mincore, p, len, vec);
-	if (r < 0) /* cannot tell: look at everything */
-		rdb_memset(vec, 1, len >> 12);
+	RT->res[0].lo = RT->res[0].hi = RT->res[1].lo = RT->res[1].hi = 0;
 }
 
-/* Whether a plane page under [d, d + 4096) is resident: the range spans
- * at most two plane pages (the offsets are not page multiples). */
-static int any(const unsigned char *vec, uintptr_t plane_lo, uintptr_t plane_d)
+void rdb_planes_batch(int on)
 {
-	size_t i = ((plane_d & ~0xfffull) - (plane_lo & ~0xfffull)) >> 12;
-	return (vec[i] | vec[i + 1]) & 1;
+	RT->res_batch = on;
+	forget_residency();
+}
+
+/* Whether the plane page pg is resident; want: the end of the plane
+ * bytes the caller will look at. */
+static int page_in(uintptr_t pg, uintptr_t want)
+{
+	int w = pg >= S_LO;
+	unsigned char *vec = RT->res[w].vec;
+	if (pg < RT->res[w].lo || pg >= RT->res[w].hi) {
+		uintptr_t hi = w ? S_HI : R_HI, e = (want + 0xfff) & ~0xfffull;
+		if (RT->res_batch && e < pg + LOOKAHEAD)
+			e = pg + LOOKAHEAD;
+		if (e > pg + CHUNK)
+			e = pg + CHUNK;
+		if (e > hi)
+			e = hi;
+		if (e <= pg)
+			e = pg + 4096;
+		if (rdb_sys3(__NR_mincore, pg, e - pg, vec) < 0) /* cannot tell: look */
+			rdb_memset(vec, 1, (e - pg) >> 12);
+		RT->res[w].lo = pg;
+		RT->res[w].hi = e;
+	}
+	return vec[(pg - RT->res[w].lo) >> 12] & 1;
+}
+
+/* Whether a plane page under plane bytes [a, b] is resident (want: as
+ * page_in's). */
+static int any_in(uintptr_t a, uintptr_t b, uintptr_t want)
+{
+	return page_in(a & ~0xfffull, want) || page_in(b & ~0xfffull, want);
 }
 
 static int nonzero(uintptr_t lo, uintptr_t hi)
@@ -52,39 +94,33 @@ static void release(uintptr_t *run, uintptr_t end)
  * using does not keep its planes. */
 static void clear_plane(uintptr_t p, size_t n)
 {
-	uintptr_t end = p + n;
-	unsigned char *vec = RT->mincore_r;
-	/* chunks end on page boundaries: no page is partial in two of them */
-	for (uintptr_t c = p, next; c < end; c = next) {
-		next = (c & ~0xfffull) + CHUNK;
-		uintptr_t e = next < end ? next : end, base = c & ~0xfffull, run = 0;
-		residency(c, e - c, vec);
-		for (uintptr_t pg = base; pg < e; pg += 4096) {
-			uintptr_t lo = pg < c ? c : pg, hi = pg + 4096 > e ? e : pg + 4096;
-			int whole = lo == pg && hi == pg + 4096;
-			if (!(vec[(pg - base) >> 12] & 1)) {
-				/* never touched, or swapped out (mincore cannot tell):
-				 * MADV_DONTNEED drops a swapped page's bytes too */
-				if (whole && !run)
-					run = pg;
-				else if (!whole)
-					release(&run, pg);
-			} else if (nonzero(lo, hi)) {
+	uintptr_t end = p + n, run = 0;
+	for (uintptr_t pg = p & ~0xfffull; pg < end; pg += 4096) {
+		uintptr_t lo = pg < p ? p : pg, hi = pg + 4096 > end ? end : pg + 4096;
+		int whole = lo == pg && hi == pg + 4096;
+		if (!page_in(pg, end)) {
+			/* never touched, or swapped out (mincore cannot tell):
+			 * MADV_DONTNEED drops a swapped page's bytes too */
+			if (whole && !run)
+				run = pg;
+			else if (!whole)
 				release(&run, pg);
-				rdb_memset((void *)lo, 0, hi - lo);
-			} else if (whole) {
-				if (!run)
-					run = pg;
-			} else
-				release(&run, pg);
-		}
-		release(&run, e & ~0xfffull);
+		} else if (nonzero(lo, hi)) {
+			release(&run, pg);
+			rdb_memset((void *)lo, 0, hi - lo);
+		} else if (whole) {
+			if (!run)
+				run = pg;
+		} else
+			release(&run, pg);
 	}
+	release(&run, end & ~0xfffull);
 }
 
 void rdb_planes_clear_maps(void)
 {
 	RT->in_boundary = 1;
+	rdb_planes_batch(1);
 	for (size_t i = 0; i < RT->nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->maps[i];
 		if (m->kind == RDB_TF_MAP_SPECIAL)
@@ -98,33 +134,28 @@ void rdb_planes_clear_maps(void)
 		clear_plane(rdb_s_of(m->start), m->end - m->start);
 		rdb_watch_close(w);
 	}
+	rdb_planes_batch(0);
 	RT->in_boundary = 0;
 }
 
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 {
-	static const size_t nvec = CHUNK / 4096 + 2;
-	unsigned char *vr = RT->mincore_r, *vs = RT->mincore_s;
+	if (!RT->res_batch)
+		forget_residency();
 	lo &= ~7ull;
 	hi = (hi + 7) & ~7ull;
-	for (uintptr_t c = lo; c < hi; c += CHUNK) {
-		uintptr_t e = hi - c > CHUNK ? c + CHUNK : hi;
-		rdb_memset(vr, 0, nvec);
-		rdb_memset(vs, 0, nvec);
-		residency(R_OF(c), e - c, vr);
-		residency(rdb_s_of(c), e - c, vs);
-		for (uintptr_t d = c; d < e; d += 4096) {
-			if (!any(vr, R_OF(c), R_OF(d)) && !any(vs, rdb_s_of(c), rdb_s_of(d)))
-				continue;
-			uintptr_t de = e - d > 4096 ? d + 4096 : e;
-			for (uintptr_t a = d, b; a < de; a = b) {
-				uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);
-				for (b = a + 8; b < de && *(const uint64_t *)R_OF(b) == r &&
-				                *(const uint64_t *)rdb_s_of(b) == s; b += 8)
-					;
-				if (r | s)
-					fn(ctx, a, r, s, (b - a) / 8);
-			}
+	for (uintptr_t d = lo, de; d < hi; d = de) {
+		de = (d & ~0xfffull) + 4096 < hi ? (d & ~0xfffull) + 4096 : hi;
+		if (!any_in(R_OF(d), R_OF(de - 1), R_OF(hi)) &&
+		    !any_in(rdb_s_of(d), rdb_s_of(de - 1), rdb_s_of(hi)))
+			continue;
+		for (uintptr_t a = d, b; a < de; a = b) {
+			uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);
+			for (b = a + 8; b < de && *(const uint64_t *)R_OF(b) == r &&
+			                *(const uint64_t *)rdb_s_of(b) == s; b += 8)
+				;
+			if (r | s)
+				fn(ctx, a, r, s, (b - a) / 8);
 		}
 	}
 }

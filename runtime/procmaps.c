@@ -67,15 +67,17 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 	return 1;
 }
 
-/* m[n], just parsed: the image's .bss and an anonymous mapping the kernel
- * put right after it, merged into one line, become two entries, the
- * image's part and the mapping (restored as anonymous memory by a replay
- * from the middle, where the fresh image has its .bss already: mapping it
- * again failed with EEXIST).  The index of the last entry. */
-static size_t split_bss(struct rdb_tf_map *m, size_t n, size_t cap)
+/* RT->maps[n], just parsed: the image's .bss and an anonymous mapping
+ * the kernel put right after it, merged into one line, become two
+ * entries, the image's part and the mapping (restored as anonymous memory
+ * by a replay from the middle, where the fresh image has its .bss
+ * already: mapping it again failed with EEXIST).  The index of the last
+ * entry (the table has room for n + 2). */
+static size_t split_bss(size_t n)
 {
+	struct rdb_tf_map *m = RT->maps;
 	if (m[n].kind != RDB_TF_MAP_ANON || m[n].start < RT->image_lo ||
-	    m[n].start >= RT->image_hi || m[n].end <= RT->image_hi || n + 1 >= cap)
+	    m[n].start >= RT->image_hi || m[n].end <= RT->image_hi)
 		return n;
 	m[n + 1] = m[n];
 	m[n].end = m[n + 1].start = RT->image_hi;
@@ -89,30 +91,58 @@ static size_t split_bss(struct rdb_tf_map *m, size_t n, size_t cap)
 #define HEAD 256
 #define TAIL 64
 
-size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
+/* /proc/self/maps, also when the program holds every fd its soft limit
+ * allows (a program may: the runtime's own fds lie above): the limit is
+ * raised by one for the open, if the hard limit lets it, then set back
+ * (the fd stays valid). */
+static long open_maps(void)
 {
 	long fd = rdb_sys4(__NR_openat, -100, "/proc/self/maps", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
-	if (fd < 0)
-		rdb_die("cannot open /proc/self/maps (error %ld)\n", -fd);
+	uint64_t lim[2], up[2];
+	if (fd != -24 /* EMFILE */ ||
+	    rdb_sys4(__NR_prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, lim) < 0 || lim[0] >= lim[1])
+		return fd;
+	up[0] = lim[0] + 1;
+	up[1] = lim[1];
+	if (rdb_sys4(__NR_prlimit64, 0, 7, up, 0) < 0)
+		return fd;
+	fd = rdb_sys4(__NR_openat, -100, "/proc/self/maps", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
+	return fd;
+}
+
+int rdb_procmaps(void)
+{
+	long fd = open_maps();
+	if (fd < 0) {
+		rdb_printf("rdb: cannot open /proc/self/maps (error %ld)\n", -fd);
+		return 0;
+	}
 	char *buf = RT->mapsbuf; /* not on the (maybe alternate) signal stack */
 	const size_t cap_buf = sizeof RT->mapsbuf;
 	_Static_assert(sizeof RT->mapsbuf >= 2 * (HEAD + TAIL), "mapsbuf");
 	size_t have = 0, n = 0;
+	int ok = 1;
 	for (;;) {
 		long r = rdb_sys3(__NR_read, fd, buf + have, cap_buf - have);
 		if (r == -RDB_EINTR)
 			continue;
-		if (r < 0)
-			rdb_die("cannot read /proc/self/maps (error %ld)\n", -r);
+		if (r < 0) {
+			rdb_printf("rdb: cannot read /proc/self/maps (error %ld)\n", -r);
+			ok = 0;
+			break;
+		}
 		have += (size_t)r;
 		size_t done = 0;
-		for (size_t i = 0; i < have; i++)
+		for (size_t i = 0; i < have && ok; i++)
 			if (buf[i] == '\n') {
-				if (n < cap && parse(buf + done, buf + i, &m[n]))
-					n = split_bss(m, n, cap) + 1;
+				if (!rdb_grow(RDB_G_MAPS, (n + 2) * sizeof RT->maps[0]))
+					ok = 0; /* (the caller says what stops) */
+				else if (parse(buf + done, buf + i, &RT->maps[n]))
+					n = split_bss(n) + 1;
 				done = i + 1;
 			}
-		if (r == 0)
+		if (r == 0 || !ok)
 			break;
 		if (done == 0 && have == cap_buf) {
 			/* no end of line in a full buffer: keep the line's head and
@@ -127,10 +157,22 @@ size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
 		have -= done;
 	}
 	rdb_sys1(__NR_close, fd);
-	if (n == cap)
-		rdb_die("more than %zu mappings in the covered range\n", cap);
-	n = rdb_shared_kinds(m, n, cap); /* MAP_SHARED ones: shared.c */
-	if (n == cap)
-		rdb_die("more than %zu mappings in the covered range\n", cap);
-	return n;
+	RT->nmaps = n;
+	return ok && rdb_shared_kinds(); /* MAP_SHARED ones: shared.c */
+}
+
+/* Maps come in address order (the kernel's, and so the recording's). */
+const struct rdb_tf_map *rdb_map_find(const struct rdb_tf_map *m, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a < m[mid].start)
+			hi = mid;
+		else if (a >= m[mid].end)
+			lo = mid + 1;
+		else
+			return &m[mid];
+	}
+	return 0;
 }

@@ -62,6 +62,21 @@ void rdb_record_stop(void)
 	RT->nqueued = 0;
 }
 
+void rdb_record_limit(const char *what)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	uint64_t old = rdb_block_all();
+	rdb_interval_end(); /* the interval's values, up to here */
+	struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
+	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
+	rdb_printf("rdb: %s cannot grow (no memory for it): the recording stops "
+	           "after syscall #%lu, the program runs on unrecorded\n", what,
+	           (unsigned long)RT->sc_id);
+	rdb_record_stop();
+	rdb_set_mask(old);
+}
+
 /* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
 {
@@ -243,14 +258,25 @@ void rdb_chan_init(void)
 
 static const char *name(long nr);
 
+/* One DATA record per region, in pieces of at most DATA_PIECE bytes: a
+ * record's length is 32 bits, and rdb holds a record whole in a frame
+ * (a read of 2 GiB, a file mapping of any size). */
+#define DATA_PIECE (RDB_TF_MAX_PAYLOAD)
+
 static void add_region(uintptr_t a, size_t n)
 {
-	if (RT->nreg == RDB_MAX_REGIONS)
-		rdb_die("syscall #%lu wrote more than %d regions\n",
-		        (unsigned long)RT->sc_id, RDB_MAX_REGIONS);
-	RT->reg[RT->nreg].addr = a;
-	RT->reg[RT->nreg].len = n;
-	RT->nreg++;
+	do {
+		size_t k = n < DATA_PIECE ? n : DATA_PIECE;
+		if (!rdb_grow(RDB_G_REGIONS, (RT->nreg + 1) * sizeof RT->reg[0])) {
+			RT->reg_full = 1; /* record() stops the recording */
+			return;
+		}
+		RT->reg[RT->nreg].addr = a;
+		RT->reg[RT->nreg].len = k;
+		RT->nreg++;
+		a += k;
+		n -= k;
+	} while (n);
 }
 
 static int is_file_mmap(long nr, const long *a)
@@ -425,6 +451,10 @@ static long record(long nr, const long *a)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, name(nr),
 		           (unsigned long)rdb_sic());
 	uint64_t old = rdb_block_all();
+	if (RT->reg_full) {
+		RT->reg_full = 0;
+		rdb_record_limit("the list of regions a syscall wrote");
+	}
 	t.id = ++RT->sc_id;
 	t.ret = r;
 	t.ndata = (uint32_t)(RT->nreg - base);
@@ -533,9 +563,10 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 	if (h->len != sizeof x || rdb_chan_read(&x, sizeof x) != 1)
 		rdb_die("replay: bad END record from rdb\n");
 	if (x.execd == 2)
-		rdb_printf("rdb: replay ends where the recording stopped (interval %lu reached the "
-		           "instruction counter's limit with no boundary possible); the rest of the "
-		           "run was not traced\n", (unsigned long)RT->interval);
+		rdb_printf("rdb: replay ends where the recording stopped (interval %lu: it reached "
+		           "the instruction counter's limit with no boundary possible, or the "
+		           "runtime could not go on recording); the rest of the run was not traced\n",
+		           (unsigned long)RT->interval);
 	else if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
 		           "one, which ran untraced\n", (unsigned long)RT->sc_id);

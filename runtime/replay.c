@@ -108,10 +108,16 @@ void rdb_replay_first_target(void)
 
 static const struct rdb_tf_map *map_of(uint64_t a)
 {
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (a >= RT->maps[i].start && a < RT->maps[i].end)
-			return &RT->maps[i];
-	return 0;
+	return rdb_map_find(RT->maps, RT->nmaps, a);
+}
+
+/* The program's mappings now: a replay of a recording that could read
+ * them can too, unless this machine has less memory. */
+static void procmaps(void)
+{
+	if (!rdb_procmaps())
+		rdb_die("replay: cannot read the program's mappings (%lu so far)\n",
+		        (unsigned long)RT->nmaps);
 }
 
 /* Memory the program cannot write (read-only data it read) gets its
@@ -239,7 +245,8 @@ static int read_context(size_t fpcap, const char *what)
 {
 	struct rdb_tf_context *c = &RT->ctx.c;
 	uint32_t len = expect_head(RDB_TF_CONTEXT, c, sizeof *c, what);
-	if (c->nqueued > RDB_TF_MAX_QUEUED || c->fpsize > fpcap)
+	if (c->nqueued > (len - sizeof *c) / sizeof RT->ctx.q[0] || c->fpsize > fpcap ||
+	    !rdb_grow(RDB_G_CTXQ, c->nqueued * sizeof RT->ctx.q[0]))
 		return 0;
 	size_t qn = c->nqueued * sizeof RT->ctx.q[0];
 	if (len != sizeof *c + qn + c->fpsize || (qn && rdb_chan_read(RT->ctx.q, qn) != 1) ||
@@ -260,7 +267,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	if (!read_context(sizeof RT->fpbuf, "the boundary's context"))
 		rdb_die("replay: bad CONTEXT record at boundary %lu\n", (unsigned long)b->interval);
 	uint64_t *g = rdb_gregs(uc);
-	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	procmaps();
 	if (RT->verify) {
 		verify_queued(b->interval);
 		verify_regs(g, cp, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
@@ -414,8 +421,9 @@ static void read_maps(void)
 	struct rdb_tf_rec h;
 	struct rdb_tf_maps mh;
 	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_MAPS || h.len < sizeof mh ||
-	    rdb_chan_read(&mh, sizeof mh) != 1 || mh.n > RDB_MAX_MAPS ||
-	    h.len != sizeof mh + mh.n * sizeof(struct rdb_tf_map) ||
+	    rdb_chan_read(&mh, sizeof mh) != 1 ||
+	    h.len != sizeof mh + (uint64_t)mh.n * sizeof(struct rdb_tf_map) ||
+	    !rdb_grow(RDB_G_MAPS, (uint64_t)mh.n * sizeof(struct rdb_tf_map)) ||
 	    rdb_chan_read(RT->maps, mh.n * sizeof(struct rdb_tf_map)) != 1)
 		rdb_die("replay: bad start MAPS record\n");
 	RT->nmaps = mh.n;
@@ -508,7 +516,7 @@ void rdb_replay_restore(void)
 	if (!read_context(sizeof RT->fpbuf - sizeof(struct frame) - 64, "the start context"))
 		rdb_die("replay: bad start CONTEXT record\n");
 	uint64_t stack_now = 0;
-	RT->nmaps = rdb_procmaps(RT->maps, RDB_MAX_MAPS);
+	procmaps();
 	for (size_t i = 0; i < RT->nmaps; i++)
 		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
 			stack_now = RT->maps[i].start;

@@ -24,15 +24,12 @@
 
 #define RDB_NSIG 65 /* signals 1..64 */
 #define RDB_MAX_CB 16
-#define RDB_MAX_MAPS 4096
 #define RDB_EFLAGS_STATUS 0xcd5ull /* CF PF AF ZF SF DF OF */
-#define RDB_MAX_REGIONS 1100 /* > IOV_MAX */
 #define RDB_SBUF (64 << 10)
 #define RDB_RBUF (256 << 10)
 #define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
 #define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
 #define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
-#define RDB_MAX_SHARED 64
 #define RDB_SHARED_BUF (64 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
@@ -174,9 +171,9 @@ struct rdb_state {
 	int snap_stop;        /* record: a snapshot fork failed: the interval runs on */
 	struct rdb_tf_target tgt; /* replay: the next event */
 	int nqueued;          /* queued again by an event, not delivered yet */
-	struct rdb_tf_queued queued[RDB_TF_MAX_QUEUED];
+	struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
 	int npending;         /* record: async signals waiting for the next check */
-	struct { int signo; uint8_t info[128]; } pending[32];
+	struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
 	/* signal.c: delivery at the entry stub's check (syscall.S) */
 	int in_stub;          /* the runtime is running a program syscall */
 	int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
@@ -206,9 +203,14 @@ struct rdb_state {
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
 
-	unsigned char mincore_r[(4u << 20) / 4096 + 2], mincore_s[(4u << 20) / 4096 + 2];
+	unsigned char mincore_r[(4u << 20) / 4096 + 2]; /* checksum.c */
+	struct { /* planes.c: residency of the plane pages [lo, hi) */
+		uintptr_t lo, hi;
+		unsigned char vec[(4u << 20) / 4096];
+	} res[2];
+	int res_batch;
 	size_t nmaps;
-	struct rdb_tf_map maps[RDB_MAX_MAPS];
+	struct rdb_tf_map *maps; /* grow.c RDB_G_MAPS */
 	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
 	/* signal.c: a handler's frame, built here before it goes out */
 	uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
@@ -219,7 +221,9 @@ struct rdb_state {
 	char mapsbuf[4096];     /* procmaps.c: not on the (maybe alternate) signal stack */
 	struct {                /* a boundary's context, ditto, and what follows it */
 		struct rdb_tf_context c;
-		struct rdb_tf_queued q[RDB_TF_MAX_QUEUED]; /* nqueued of them */
+		/* nqueued of them (then, while recording, the xsave image:
+		 * interval.c sends both as the record's second part) */
+		struct rdb_tf_queued *q; /* grow.c RDB_G_CTXQ */
 	} ctx;
 
 	/* record.c: the channel to rdb (trace_format.h) */
@@ -229,7 +233,8 @@ struct rdb_state {
 	int spawn_warned;
 	uint64_t sc_id;       /* syscalls so far: the last one's id */
 	size_t nreg;          /* regions the kernel wrote in the current call */
-	struct { uint64_t addr, len; } reg[RDB_MAX_REGIONS];
+	struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
+	int reg_full;         /* record: the table could not grow (the call is not recorded) */
 	size_t sn;            /* bytes waiting in sbuf */
 	size_t rpos, rend;    /* unread bytes of rbuf: [rpos, rend) */
 	char sbuf[RDB_SBUF];
@@ -253,11 +258,15 @@ struct rdb_state {
 		/* record: the file mapped (0, 0: anonymous) and the file offset
 		 * of start, to match the process's own writes to that file */
 		uint64_t dev, ino, off;
-	} shared[RDB_MAX_SHARED];
+	} *shared; /* grow.c RDB_G_SHARED */
 	uint64_t shared_next; /* where the next copy goes */
 	uint64_t shared_pend; /* record: the pending bits (shared.c), once mapped */
 	uint32_t shared_sig;  /* record: a signal came since the last full sync */
 	_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
+
+	/* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
+	uint64_t grown[8];
+	uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)
@@ -331,6 +340,20 @@ _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 	((c) ? (void)0 : rdb_die("%s:%d: assertion failed: %s\n", __FILE__,    \
 	                         __LINE__, #c))
 
+/* ---- grow.c: the tables whose length the program decides ------------- */
+/* Each has a slot of RDB_GROW_SLOT bytes at a fixed address (layout.h),
+ * mapped as it grows: its pointer in RT never changes. */
+enum rdb_grow_slot { RDB_G_MAPS, RDB_G_REGIONS, RDB_G_SHARED, RDB_G_PENDING, RDB_G_QUEUED,
+                     RDB_G_CTXQ, RDB_G_N };
+void rdb_grow_init(void); /* in __rdb_start: the pointers */
+/* Makes the first n bytes of the table usable: 1, or 0 when the kernel
+ * refuses the memory (the caller stops recording, never the program). */
+int rdb_grow_slow(int slot, uint64_t n);
+static inline int rdb_grow(int slot, uint64_t n)
+{
+	return n <= RT->grown[slot] || rdb_grow_slow(slot, n);
+}
+
 /* ---- start.c ---------------------------------------------------------- */
 uint64_t __rdb_start(long *sp); /* the SIC's first %r15 */
 unsigned long rdb_getauxval(unsigned long type);
@@ -360,6 +383,10 @@ void rdb_run_term(int status, int signo);
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m);
 void rdb_chan_flush(void);
 void rdb_record_stop(void);
+/* A table of the runtime could not grow (what it holds): the recording
+ * stops at the last complete syscall, with a NOTE and a message, and the
+ * program runs on unrecorded. */
+void rdb_record_limit(const char *what);
 /* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
 int rdb_chan_read(void *d, size_t n);
 int rdb_chan_peek(struct rdb_tf_rec *h);
@@ -524,14 +551,20 @@ void rdb_replay_timing(void);
  * calls once for words that repeat, e.g. a page read whole). */
 typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t n);
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
+/* 1: the walks that follow (a pass over every mapping) share what
+ * mincore said of the planes; 0: each asks again (the program ran). */
+void rdb_planes_batch(int on);
 /* A boundary, record and replay alike: both planes of every mapping in
  * RT->maps to zero (the kernel's special mappings aside). */
 void rdb_planes_clear_maps(void);
 
 /* ---- procmaps.c ------------------------------------------------------- */
-/* The program's mappings in the covered range (from /proc/self/maps):
- * how many (at most cap). */
-size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap);
+/* The program's mappings in the covered range (from /proc/self/maps),
+ * into RT->maps and RT->nmaps: 1, or 0 if they could not be read (the
+ * table could not grow, or no fd was left for the file). */
+int rdb_procmaps(void);
+/* The entry of m[0..n) (sorted, disjoint) that holds a, or NULL. */
+const struct rdb_tf_map *rdb_map_find(const struct rdb_tf_map *m, size_t n, uint64_t a);
 
 /* ---- children.c ------------------------------------------------------- */
 /* The program's fork descendants while recording (docs/trace-format.md
@@ -561,8 +594,9 @@ void rdb_shared_boundary(void);       /* record: copies at the boundary */
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
 int rdb_shared_overlaps(uint64_t a, uint64_t n); /* [a, a + n) meets MAP_SHARED memory */
 int rdb_mremap_refused(const long *a); /* syscall.c: 1 (and says so) if refused */
-/* procmaps: split m[0..n) at tracked mappings and give them their kinds. */
-size_t rdb_shared_kinds(struct rdb_tf_map *m, size_t n, size_t cap);
+/* procmaps: split RT->maps at tracked mappings and give them their
+ * kinds; 0 if the table could not grow. */
+int rdb_shared_kinds(void);
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n); /* replay --from */
 void rdb_shared_apply(const struct rdb_tf_shared *s); /* replay: len bytes follow */
 

@@ -84,15 +84,44 @@ static void drop(size_t i)
 	RT->nshared--;
 }
 
+/* Room for one more entry in the list; if the table cannot grow, the
+ * recording stops (a replay has the recording's count). */
+static int room(void)
+{
+	if (rdb_grow(RDB_G_SHARED, (RT->nshared + 1) * sizeof RT->shared[0]))
+		return 1;
+	if (RT->mode == RDB_TF_MODE_REPLAY)
+		rdb_die("replay: no memory for the list of MAP_SHARED mappings (%lu)\n",
+		        (unsigned long)RT->nshared);
+	rdb_record_limit("the list of MAP_SHARED mappings");
+	return 0;
+}
+
+/* The first entry that ends after a (the list is sorted, disjoint). */
+static size_t first_after(uint64_t a)
+{
+	size_t lo = 0, hi = RT->nshared;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (RT->shared[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* [lo, hi) is no longer (the same) shared memory: cut it out of the list.
  * A copy's pieces stay where they are. */
 static void forget(uint64_t lo, uint64_t hi)
 {
-	for (size_t i = 0; i < RT->nshared; i++) {
+	for (size_t i = first_after(lo); i < RT->nshared; i++) {
 		struct rdb_shared *s = &RT->shared[i];
-		if (hi <= s->start || lo >= s->end)
+		if (lo >= s->end)
 			continue;
-		if (lo > s->start && hi < s->end && RT->nshared < RDB_MAX_SHARED) {
+		if (hi <= s->start)
+			break;
+		if (lo > s->start && hi < s->end && room()) {
 			/* a hole in the middle: two entries (the copy's middle stays mapped) */
 			for (size_t j = RT->nshared; j > i + 1; j--)
 				RT->shared[j] = RT->shared[j - 1];
@@ -177,12 +206,8 @@ static int fd_regular(long fd, struct fid *f)
 static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint64_t dev,
                 uint64_t ino, uint64_t off, uint64_t from, uint64_t keep)
 {
-	if (RT->nshared == RDB_MAX_SHARED) {
-		static const char msg[] = "rdb: more than 64 MAP_SHARED mappings: the "
-		                          "others are not tracked\n";
-		rdb_write_all(2, msg, sizeof msg - 1);
+	if (!room())
 		return;
-	}
 	size_t i = RT->nshared;
 	while (i > 0 && RT->shared[i - 1].start > a) { /* keep it sorted */
 		RT->shared[i] = RT->shared[i - 1];
@@ -724,32 +749,33 @@ int rdb_shared_overlay(void *to, uint64_t a, uint64_t n)
 /* The kernel may merge a mapping with its neighbours (replay's anonymous
  * stand-ins, for one): the maps are cut at the tracked ranges, so record
  * and replay hash the same bytes. */
-size_t rdb_shared_kinds(struct rdb_tf_map *m, size_t n, size_t cap)
+int rdb_shared_kinds(void)
 {
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < RT->nshared; j++) {
-			const struct rdb_shared *s = &RT->shared[j];
-			if (s->end <= m[i].start || s->start >= m[i].end)
-				continue;
-			uint64_t cut = s->start > m[i].start ? s->start
-			             : s->end < m[i].end   ? s->end
-			                                   : 0;
-			if (cut) {
-				if (n == cap)
-					return n;
-				for (size_t k = n; k > i + 1; k--)
-					m[k] = m[k - 1];
-				n++;
-				m[i + 1] = m[i];
-				m[i].end = m[i + 1].start = cut;
-				j = (size_t)-1; /* m[i] again, now shorter */
-				continue;
-			}
-			m[i].kind = s->ext ? RDB_TF_MAP_SHARED_EXT : RDB_TF_MAP_SHARED;
+	struct rdb_tf_map *m = RT->maps;
+	size_t j = 0; /* both lists are sorted: the first entry ending after m[i] */
+	for (size_t i = 0; i < RT->nmaps; i++) {
+		while (j < RT->nshared && RT->shared[j].end <= m[i].start)
+			j++;
+		if (j == RT->nshared)
 			break;
+		const struct rdb_shared *s = &RT->shared[j];
+		if (s->start >= m[i].end)
+			continue;
+		uint64_t cut = s->start > m[i].start ? s->start : s->end < m[i].end ? s->end : 0;
+		if (!cut) {
+			m[i].kind = s->ext ? RDB_TF_MAP_SHARED_EXT : RDB_TF_MAP_SHARED;
+			continue;
 		}
+		if (!rdb_grow(RDB_G_MAPS, (RT->nmaps + 1) * sizeof *m))
+			return 0;
+		for (size_t k = RT->nmaps; k > i + 1; k--)
+			m[k] = m[k - 1];
+		RT->nmaps++;
+		m[i + 1] = m[i];
+		m[i].end = m[i + 1].start = cut;
+		i--; /* m[i] again, now shorter (wraps to 0 - 1, then back) */
 	}
-	return n;
+	return 1;
 }
 
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n)

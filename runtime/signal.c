@@ -191,13 +191,16 @@ void rdb_signal_requeue(int signo, const uint8_t info[128])
 	RT->requeued++;
 	if (signo < 32 && queued_at(signo) >= 0)
 		return; /* the kernel keeps one standard signal pending */
-	if (RT->nqueued == RDB_TF_MAX_QUEUED)
-		rdb_die("more than %d signals queued again for delivery and still "
-		        "blocked\n", RDB_TF_MAX_QUEUED);
-	struct rdb_tf_queued *q = &RT->queued[RT->nqueued++];
-	q->signo = signo;
-	q->pad = 0;
-	rdb_memcpy(q->siginfo, info, 128);
+	if (rdb_grow(RDB_G_QUEUED, (uint64_t)(RT->nqueued + 1) * sizeof RT->queued[0])) {
+		struct rdb_tf_queued *q = &RT->queued[RT->nqueued++];
+		q->signo = signo;
+		q->pad = 0;
+		rdb_memcpy(q->siginfo, info, 128);
+	} else if (RT->mode == RDB_TF_MODE_REPLAY) {
+		rdb_die("no memory for the %d signals queued again\n", RT->nqueued);
+	} else {
+		rdb_record_limit("the list of signals queued again"); /* (this one: untracked) */
+	}
 	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
 	if (r < 0)
@@ -274,7 +277,7 @@ static int defer(int sig, void *si, void *uc)
 	for (int i = 0; i < RT->npending; i++)
 		if (RT->pending[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
-	if (RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
+	if (!rdb_grow(RDB_G_PENDING, (uint64_t)(RT->npending + 1) * sizeof RT->pending[0]))
 		return 1; /* as a full kernel queue would */
 	if (RT->debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,

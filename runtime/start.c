@@ -113,6 +113,21 @@ static void test_sic_span(const char *e)
 		RT->sic_span = n;
 }
 
+/* RDB_TEST_GROW_MAX=N: no table of grow.c grows past N bytes, so that a
+ * test reaches the recording's stop where the kernel refuses memory. */
+static void test_grow_max(const char *e)
+{
+	static const char key[] = "RDB_TEST_GROW_MAX=";
+	for (size_t i = 0; i < sizeof key - 1; i++)
+		if (e[i] != key[i])
+			return;
+	uint64_t n = 0;
+	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_GROW_SLOT; e++)
+		n = n * 10 + (uint64_t)(*e - '0');
+	if (!*e && n >= 4096 && n < RDB_GROW_SLOT)
+		RT->grow_max = n;
+}
+
 /* The lowest address the main stack may grow to: its rlimit below the
  * initial %rsp (1 GiB at most; unlimited, the kernel lays mmap out from
  * the bottom, far from it). */
@@ -134,6 +149,7 @@ uint64_t __rdb_start(long *sp)
 	map_fixed(RDB_STATE_ADDR, RDB_STATE_ADDR + RDB_STATE_SIZE, RDB_PROT_RW,
 	          "runtime state");
 	RT->magic = RDB_MAGIC;
+	rdb_grow_init();
 	RT->sp = sp;
 	RT->main_lo = main_stack_floor(sp);
 	RT->argc = argc;
@@ -150,7 +166,7 @@ uint64_t __rdb_start(long *sp)
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
 			RT->debug = 2;
 		else
-			test_sic_span(*e);
+			test_sic_span(*e), test_grow_max(*e);
 
 	/* The planes stay in fork children: the program's own children run
 	 * hooks too.  MADV_DONTFORK belongs around the runtime's own forks

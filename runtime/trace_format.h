@@ -235,8 +235,8 @@ struct rdb_tf_context {
 /* A signal an event queued again (rt_tgsigqueueinfo) that the kernel had
  * not delivered at the boundary: the program's mask blocked it (say, a
  * handler's sa_mask).  Oldest first.  A replay from this boundary queues
- * them again, or their handlers would never run. */
-#define RDB_TF_MAX_QUEUED 64
+ * them again, or their handlers would never run.  As many as there were
+ * (no bound: the record's length says how many). */
 struct rdb_tf_queued {
 	int32_t signo;
 	uint32_t pad;
@@ -353,6 +353,11 @@ enum rdb_tf_note_kind {
 	                          and other clones run as forks: NOTE_FORK) */
 	RDB_TF_NOTE_SNAPSHOT = 4, /* an interval snapshot child could not be made
 	                             (value: -errno): intervals stop */
+	RDB_TF_NOTE_STOPPED = 5,  /* the runtime could not go on (a table of its
+	                             could not grow, a boundary could not read
+	                             the mappings): the recording ends after
+	                             syscall id (exit's execd 2: the rest ran
+	                             untraced) */
 };
 
 struct rdb_tf_note {
@@ -422,7 +427,8 @@ struct rdb_tf_exit {
 	int32_t value;    /* status or signal */
 	uint32_t cut;     /* 1: the trace ended early (no TERM record) */
 	uint32_t execd;   /* the rest ran untraced: 1: the program exec'd; 2: the
-	                     recording stopped at a SIC overflow (B_UNTRACED) */
+	                     recording stopped at a SIC overflow (B_UNTRACED) or
+	                     where the runtime could not go on (NOTE_STOPPED) */
 	uint64_t nsyscalls;
 	int64_t end_sec, end_nsec;
 };
