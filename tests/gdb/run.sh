@@ -17,7 +17,7 @@ shift
 show=
 if [ "$mode" = show ]; then show=1 mode=$1; shift; fi
 case $mode in
-rdb) RDB=$1 RDB_CC=$2; shift 2 ;;
+rdb) RDB=$(realpath "$1") RDB_CC=$(realpath "$2"); shift 2 ;;
 native|update) ;;
 *) echo "usage: run.sh native|update NAME... | run.sh rdb RDB RDB_CC NAME..." >&2; exit 2 ;;
 esac
@@ -42,10 +42,18 @@ prologue() {
 	echo "set width 0"
 	echo "set print inferior-events off"
 	echo "source $T/stops.py"
+	# the test programs' signals go to their handlers (record full's
+	# first run to _Exit would stop at them)
+	echo "handle SIGUSR1 SIGUSR2 SIGALRM nostop noprint pass"
 	# breakpoints 1 and 2 on both sides, so the script's are numbered alike
 	echo "break main"
 	echo "break _Exit"
-	if [ "$1" = native ]; then
+	if [ "$1" = native ] && [ -n "$live" ]; then
+		# "# native: live" in NAME.gdb: record full from main, going
+		# forward live (its hardware watchpoints work only live)
+		echo "run"
+		echo "record full"
+	elif [ "$1" = native ]; then
 		# record full from main to _Exit, then back to main: a replay
 		# knows the whole run, and record full going forward would
 		# otherwise stop where its log ends ("No more reverse-execution
@@ -68,12 +76,15 @@ prologue() {
 
 # body NAME > FILE: NAME.gdb, its marks "@name" replaced by FILE:LINE of
 # the line of NAME.c holding the comment "// @name".
+# On the native side it ends at a line "# rdb only": the rest is what
+# record full cannot do (expected/NAME.rdb.out, written by hand).
 body() {
-	awk -v src="$1.c" -v file="$T/$1.c" '
+	awk -v side="$2" -v src="$1.c" -v file="$T/$1.c" '
 		BEGIN { while ((getline l < file) > 0) { n++
 			while (match(l, /\/\/ @[A-Za-z0-9_]+/)) {
 				mark[substr(l, RSTART + 4, RLENGTH - 4)] = src ":" n
 				l = substr(l, RSTART + RLENGTH) } } }
+		/^# rdb only/ && side == "native" { exit }
 		{ while (match($0, /@[A-Za-z0-9_]+/)) {
 			m = substr($0, RSTART + 1, RLENGTH - 1)
 			if (!(m in mark)) { print "run.sh: no // @" m " in " src > "/dev/stderr"; exit 1 }
@@ -120,6 +131,8 @@ side() {
 	n=$1 d=$W/$1.$2
 	mkdir -p "$d"
 	case $n in mi*) mi=1 ;; *) mi= ;; esac
+	live=
+	grep -q '^# native: live' "$T/$n.gdb" && live=1
 	if [ "$2" = native ]; then
 		musl-gcc -static $CFLAGS "$T/$n.c" -o "$d/prog" 2> "$d/cc.err" ||
 			{ cat "$d/cc.err" >&2; echo "FAIL: musl-gcc $n.c" >&2; return 1; }
@@ -136,7 +149,7 @@ side() {
 		port=
 		[ "$2" = rdb ] && port=$((20000 + $$ % 20000))
 		prologue "$2" $port > "$d/p.gdb"
-		{ body "$n" || return 1; echo '-interpreter-exec console "echo === END\\n"'; echo '-gdb-exit'; } > "$d/mi.in"
+		{ body "$n" "$2" || return 1; echo '-interpreter-exec console "echo === END\\n"'; echo '-gdb-exit'; } > "$d/mi.in"
 		if [ "$2" = native ]; then
 			(cd "$d" && timeout 120 gdb -i=mi -nx -x p.gdb ./prog < mi.in > raw 2>&1)
 		else
@@ -147,7 +160,7 @@ side() {
 			 cat server.out >> raw)
 		fi
 	else
-		{ prologue "$2"; echo "set trace-commands on"; body "$n" || return 1
+		{ prologue "$2"; echo "set trace-commands on"; body "$n" "$2" || return 1
 		  printf '%s\n' 'echo === END\n'; } > "$d/s.gdb" || return 1
 		if [ "$2" = native ]; then
 			(cd "$d" && timeout 120 gdb -batch -nx -x s.gdb ./prog < /dev/null > raw 2>&1)
@@ -161,10 +174,10 @@ side() {
 # why RAW: the first gdb error in a raw transcript, with the command that
 # got it (trace-commands echoes each command with a leading "+").
 why() {
-	awk '/^\+/ { c = substr($0, 2) }
+	awk '/^\+/ && !/^\+\+/ { c = substr($0, 2) }
 	     /^=== BEGIN$/ { go = 1 }
-	     go && !/^\+/ && /(not support|[Cc]annot|[Ee]rror|not meaningful|No symbol|[Uu]nsupported|Target .* not)/ {
-		print "\"" c "\": " $0; exit }' "$1"
+	     go && /Error in sourced command file:$/ { getline m; print "\"" c "\": " m; exit }
+	     go && /^\^error,msg=/ { print "\"" c "\": " $0; exit }' "$1"
 }
 
 # compare NAME WANT GOT WHAT: the diff and, for a short transcript, why.
@@ -174,7 +187,7 @@ compare() {
 		return 0
 	fi
 	echo "FAIL $1: $4"
-	diff "$2" "$3" | head -40
+	diff "$2" "$3" | head -20
 	e=$(why "$W/$1.$5/raw")
 	[ -n "$e" ] && echo "FAIL $1: $5 side, gdb error at $e"
 	return 1
@@ -182,14 +195,17 @@ compare() {
 
 # A sensible transcript: it went back at least once and reached the end.
 sane() {
+	grep -q '^# rdb only\|^-exec-.*--reverse' "$T/$1.gdb" ||
 	grep -q '^+reverse-\|^+set exec-direction reverse\|--reverse' "$2" ||
 		{ echo "FAIL $1: the session never goes back"; return 1; }
 	grep -q '^STOP' "$2" || { echo "FAIL $1: no stop at all"; return 1; }
+	[ -n "$live" ] || sed -e 's/^~"\(\\n\)*//' -e '/^=== BEGIN/q' "$W/$1.native/raw" | grep -q '^Breakpoint 2, .* _Exit ' ||
+		{ echo "FAIL $1: record full did not record the run up to _Exit:"; sed '/^=== BEGIN$/q' "$W/$1.native/raw" | tail -5; return 1; }
 	! grep -q "^Process record: \|^Process record does not support" "$W/$1.native/raw" ||
 		{ echo "FAIL $1: record full could not record the whole run:"; grep "^Process record" "$W/$1.native/raw"; return 1; }
 	e=$(why "$W/$1.native/raw")
 	[ -z "$e" ] || { echo "FAIL $1: native side, gdb error at $e"; return 1; }
-	tail -1 "$W/$1.native/raw" | grep -q '^=== END$' ||
+	grep -q '^\(~"\)\{0,1\}=== END' "$W/$1.native/raw" ||
 		{ echo "FAIL $1: native session did not reach its end (=== END)"; tail -5 "$W/$1.native/raw"; return 1; }
 }
 
@@ -218,10 +234,22 @@ for a in "$@"; do
 		   ! "$RDB_CC" -O0 "$T/$n.c" -o "$W/probe" 2> /dev/null; then
 			skip "rdb-cc cannot build $n.c (instrumented musl built?)"
 		fi
-		side "$n" rdb > "$W/$n.rdb.out" &&
+		side "$n" rdb > "$W/$n.rdb.out" || { fails=$((fails + 1)); continue; }
+		if [ -f "$T/expected/$n.rdb.out" ]; then
+			# the part record full cannot do: its stops and values
+			# only, as expected/NAME.rdb.out says (written by hand)
+			k=$(($(wc -l < "$W/$n.native.out") - 2))
+			head -n $k "$W/$n.native.out" > "$W/$n.native.head"
+			head -n $k "$W/$n.rdb.out" > "$W/$n.rdb.head"
+			tail -n +$((k + 1)) "$W/$n.rdb.out" | grep '^STOP \|^\$[0-9]* = \|^=== END$' > "$W/$n.rdb.tail"
+			compare "$n" "$W/$n.native.head" "$W/$n.rdb.head" \
+				"rdb replay --gdb-batch differs from record full (< native, > rdb)" rdb &&
+			compare "$n" "$T/expected/$n.rdb.out" "$W/$n.rdb.tail" \
+				"rdb replay --gdb-batch: not the stops of expected/$n.rdb.out (< expected, > rdb)" rdb
+		else
 			compare "$n" "$W/$n.native.out" "$W/$n.rdb.out" \
-				"rdb replay --gdb-batch differs from record full (< native, > rdb)" rdb ||
-			fails=$((fails + 1)) ;;
+				"rdb replay --gdb-batch differs from record full (< native, > rdb)" rdb
+		fi || fails=$((fails + 1)) ;;
 	esac
 done
 [ -n "$show" ] && { status=0; exit 0; }

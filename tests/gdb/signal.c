@@ -9,7 +9,7 @@ volatile int count;
 static void on_usr1(int sig)
 {
 	count += 10; // @handler
-	flag = sig; // @set_flag
+	flag = count; // @set_flag
 }
 
 int main(void)
@@ -20,5 +20,5 @@ int main(void)
 	count += 2; // @after
 	raise(SIGUSR1);
 	count += 3; // @after2
-	return flag != SIGUSR1; // @end
+	return flag != 23; // @end
 }

@@ -13,8 +13,8 @@
 #   stepi-line [reverse] [nexti]   stepi (nexti) until the (function,
 #                                  line) differs from where it started
 #   stepi-out [reverse]          stepi until the stop is in the test's
-#                                  source again (out of libc, forward or
-#                                  back to the call)
+#                                  source again: forward at the start of
+#                                  a line, back at the call
 #   stepi-back N                   reverse-stepi N times, then print
 #                                  the stop: only the line is compared,
 #                                  so N must stay within one line
@@ -135,17 +135,26 @@ class StepiBack(gdb.Command):
 		print("STOP stepi %s" % position())
 
 
+def at_line_start():
+	"""The pc starts a line-table entry: where the instructions after a
+	call's return (rdb-cc may add some to the line) are done."""
+	f = gdb.newest_frame()
+	return f.pc() == f.find_sal().pc
+
+
 class StepiOut(gdb.Command):
-	"""stepi-out [reverse]: single-step until back in the test's source."""
+	"""stepi-out [reverse]: single-step until back in the test's source;
+	forward, on to the start of a line; back, to the call."""
 
 	def __init__(self):
 		super().__init__("stepi-out", gdb.COMMAND_RUNNING)
 
 	def invoke(self, arg, from_tty):
-		cmd = ("reverse-" if "reverse" in arg.split() else "") + "stepi"
+		back = "reverse" in arg.split()
+		cmd = ("reverse-" if back else "") + "stepi"
 		with Quiet():
 			for _ in range(200000):
-				if where()[0] != "[lib]":
+				if where()[0] != "[lib]" and (back or at_line_start()):
 					break
 				out = gdb.execute(cmd, to_string=True)
 				if "No more reverse-execution history" in out:

@@ -6,7 +6,7 @@ print *(long *)rnd != 0
 print nonzero
 advance @end
 print nonzero > 8
-watch *(long *)rnd
+watch *(long *)rnd != 0
 reverse-continue
 print *(long *)rnd == 0
 reverse-next
