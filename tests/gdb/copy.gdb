@@ -3,11 +3,14 @@ watch dst[5]
 continue
 print dst[5]
 print dst2
+stepi-out
 continue
 print dst[5]
 reverse-continue
 reverse-continue
 print dst[5]
+stepi-out reverse
+print dst
 delete
 watch dst2[6]
 continue

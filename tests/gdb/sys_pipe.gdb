@@ -10,10 +10,14 @@ print got
 reverse-next
 reverse-next
 print fds
+next
+next
 watch fds[0]
 reverse-continue
 print fds
-reverse-continue
+stepi-out reverse
 print fds
 continue
+print fds
+stepi-out
 print fds
