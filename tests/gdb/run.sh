@@ -11,6 +11,9 @@
 #   run.sh show native|rdb ... NAME   print the transcript, compare nothing
 # NAME may be a path or end in .c.  Exit 0 pass, 1 fail, 77 skipped.
 set -u
+# The programs print descriptor numbers (sys_pipe): none inherited, from
+# ctest or a terminal, may shift them.
+exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
 T=$(cd "$(dirname "$0")" && pwd)
 mode=$1
 shift
@@ -155,6 +158,8 @@ side() {
 		else
 			(cd "$d" && { timeout 300 "$RDB" replay --gdbserver 127.0.0.1:$port trace > server.out 2>&1 & echo $! > server.pid; }
 			 sleep 1
+			 # a server that is gone already: no gdb waiting for it
+			 ! kill -0 "$(cat server.pid)" 2> /dev/null ||
 			 timeout 120 gdb -i=mi -nx -x p.gdb ./prog < mi.in > raw 2>&1
 			 kill "$(cat server.pid)" 2> /dev/null; wait
 			 cat server.out >> raw)
@@ -190,6 +195,7 @@ compare() {
 	diff "$2" "$3" | head -20
 	e=$(why "$W/$1.$5/raw")
 	[ -n "$e" ] && echo "FAIL $1: $5 side, gdb error at $e"
+	grep '^rdb: ' "$W/$1.$5/raw" | head -3 | sed "s/^/FAIL $1: $5 side says: /"
 	return 1
 }
 
@@ -243,12 +249,12 @@ for a in "$@"; do
 			head -n $k "$W/$n.rdb.out" > "$W/$n.rdb.head"
 			tail -n +$((k + 1)) "$W/$n.rdb.out" | grep '^STOP \|^\$[0-9]* = \|^=== END$' > "$W/$n.rdb.tail"
 			compare "$n" "$W/$n.native.head" "$W/$n.rdb.head" \
-				"rdb replay --gdb-batch differs from record full (< native, > rdb)" rdb &&
+				"rdb replay under gdb differs from record full (< native, > rdb)" rdb &&
 			compare "$n" "$T/expected/$n.rdb.out" "$W/$n.rdb.tail" \
 				"rdb replay --gdb-batch: not the stops of expected/$n.rdb.out (< expected, > rdb)" rdb
 		else
 			compare "$n" "$W/$n.native.out" "$W/$n.rdb.out" \
-				"rdb replay --gdb-batch differs from record full (< native, > rdb)" rdb
+				"rdb replay under gdb differs from record full (< native, > rdb)" rdb
 		fi || fails=$((fails + 1)) ;;
 	esac
 done
