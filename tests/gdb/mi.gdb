@@ -1,0 +1,29 @@
+-exec-next
+-exec-step
+-exec-step
+-exec-next
+-data-evaluate-expression level
+-exec-finish
+-exec-finish --reverse
+-data-evaluate-expression level
+-break-insert inner
+-exec-continue
+-data-evaluate-expression v
+-exec-continue --reverse
+-data-evaluate-expression v
+-exec-continue
+-data-evaluate-expression v
+-break-delete
+-exec-finish
+-exec-finish
+-exec-until @end
+-data-evaluate-expression level
+-exec-next --reverse
+-data-evaluate-expression level
+-exec-step --reverse
+-stack-list-frames
+-exec-finish --reverse
+-exec-next
+-data-evaluate-expression b
+-exec-step-instruction --reverse
+-exec-next-instruction
