@@ -104,6 +104,7 @@ normalize() {
 	sed -n '/^=== BEGIN$/,/^=== END$/p' | sed 1d |
 	sed -e 's/0x[0-9a-f][0-9a-f]*/0x?/g' -e 's/process [0-9][0-9]*/process ?/g' \
 	    -e 's| at /[^ ]*/\([^/ ]*:[0-9]\)| at \1|' \
+	    -e 's#\(file\|fullname\)="/[^"]*/\([^/"]*\)"#\1="\2"#g' \
 	    -e 's/^Hardware watchpoint/Watchpoint/' \
 	    -e 's/^#[0-9][0-9]*  *\(0x? in \)\{0,1\}/# /' |
 	awk '
