@@ -31,7 +31,8 @@ struct snap_buf {
 	uint64_t interval;
 	uint64_t n;
 	uint64_t exec_n; /* the parent's: n and full before the exec's scan */
-	uint32_t exec_full, pad;
+	uint32_t exec_full;
+	uint32_t fds_shut; /* futex: the child closed the program's fds */
 	struct { uint64_t addr, len; } r[];
 };
 #define SNAP_MAXR ((SNAP_SIZE - sizeof(struct snap_buf)) / 16)
@@ -196,11 +197,20 @@ static _Noreturn void snap_child(int slot, long parent)
 	if (rdb_sys0(__NR_getppid) != parent)
 		rdb_sys1(__NR_exit_group, 0);
 	/* The program's descriptors (a pipe's write end!) must not stay open
-	 * in us: a reader would wait for an EOF we delay. */
-	rdb_sys3(__NR_close_range, 0, RDB_VALUES_FD - 1, 0);
-	rdb_sys3(__NR_close_range, RDB_VALUES_FD + 1, ~0u, 0);
-	RT->mode = 0;
+	 * in us: a reader would wait for an EOF we delay.  The parent waits
+	 * for this before the program closes one (rdb_interval_fds_shut). */
 	struct snap_buf *b = slot_buf(slot);
+	if (rdb_sys3(__NR_close_range, 0, RDB_VALUES_FD - 1, 0) < 0 ||
+	    rdb_sys3(__NR_close_range, RDB_VALUES_FD + 1, ~0u, 0) < 0) {
+		uint64_t lim[2] = {1024, 1024}; /* no close_range (Linux < 5.9) */
+		rdb_sys4(__NR_prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, lim);
+		for (uint64_t fd = 0; fd < lim[0] && fd < (1u << 20); fd++)
+			if (fd != RDB_VALUES_FD)
+				rdb_sys1(__NR_close, (long)fd);
+	}
+	__atomic_store_n(&b->fds_shut, 1, __ATOMIC_RELEASE);
+	rdb_sys6(__NR_futex, (long)&b->fds_shut, 1 /* FUTEX_WAKE */, 1, 0, 0, 0);
+	RT->mode = 0;
 	for (;;) {
 		uint32_t st = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
 		if (st == 0)
@@ -244,6 +254,7 @@ static int snap_fork(int slot)
 	b->state = 0;
 	b->n = 0;
 	b->full = 0;
+	b->fds_shut = 0;
 	rdb_sys3(__NR_madvise, rlo, len, 10 /* MADV_DONTFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 10);
 	long parent = rdb_sys0(__NR_getpid);
@@ -269,6 +280,29 @@ static int snap_fork(int slot)
 	}
 	RT->snap_pid[slot] = (int)pid;
 	return 1;
+}
+
+/* The program is about to close a descriptor (close, dup2 over one...):
+ * a snapshot child that has not yet closed its copies (just forked, not
+ * yet run) would keep the file open, and a pipe's reader would see no
+ * hang-up.  Wait until every child has (a flag in shared memory: one load
+ * when it has, as nearly always). */
+void rdb_interval_fds_shut(void)
+{
+	for (int slot = 0; RT->snap_ok && slot < SNAP_SLOTS; slot++) {
+		struct snap_buf *b = slot_buf(slot);
+		while (RT->snap_pid[slot] > 0 && !__atomic_load_n(&b->fds_shut, __ATOMIC_ACQUIRE)) {
+			uint64_t ts[2] = {0, 10000000}; /* 10 ms: then see whether it is gone */
+			rdb_sys6(__NR_futex, (long)&b->fds_shut, 0 /* FUTEX_WAIT */, 0, (long)ts, 0, 0);
+			uint8_t info[128];
+			rdb_memset(info, 0, sizeof info);
+			if (!__atomic_load_n(&b->fds_shut, __ATOMIC_ACQUIRE) &&
+			    rdb_sys6(__NR_waitid, 1 /* P_PID */, RT->snap_pid[slot], (long)info,
+			             4 | 1 | 0x01000000 | 0x40000000 /* WEXITED WNOHANG WNOWAIT __WALL */,
+			             0, 0) == 0 && *(int *)(info + 16) /* si_pid */)
+				break; /* exited (its fds with it) */
+		}
+	}
 }
 
 static void snap_reap(int slot)

@@ -414,6 +414,9 @@ static long record(long nr, const long *a)
 			rdb_chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
 			rdb_chan_flush();
 		}
+		if (nr == __NR_close || nr == __NR_close_range || nr == __NR_dup2 ||
+		    nr == __NR_dup3)
+			rdb_interval_fds_shut(); /* the file may be its last reference */
 		int forks = nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone;
 		if (forks)
 			rdb_kids_prefork();

@@ -513,6 +513,9 @@ void rdb_interval_end(void);   /* the program is exiting: last values */
  * are the boundary's). */
 void rdb_interval_saved_stack(uint64_t sp);
 void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
+/* Before the program closes a descriptor: the snapshot children's copies
+ * are closed. */
+void rdb_interval_fds_shut(void);
 void rdb_interval_exec_failed(void); /* it returned: the interval goes on */
 /* Before the planes of [a, a + n) are cleared mid-interval (munmap, ...). */
 void rdb_interval_forget(uintptr_t a, size_t n);

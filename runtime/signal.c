@@ -13,7 +13,8 @@
  * kernel as they are: a handler there would make blocking calls return
  * EINTR where the program's would not.  Instrumentation libraries see
  * every delivery first (rdb_on_signal).  Recording and replaying, a
- * handler of the program runs only at a SIC check (defer).
+ * handler of the program runs only at a SIC check (defer) or at the
+ * return of another (event_at_return).
  *
  * Every signal comes in on the runtime's signal stack (layout.h): no frame
  * of the runtime's or the kernel's is ever written below the program's
@@ -901,6 +902,67 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		altstack_off();
 }
 
+/* Recording: the signals for the program's handlers that the kernel holds
+ * and the mask rt_sigreturn restores lets in (a handler's mask held them
+ * back: raise() of its own signal) join the deferred ones, taken off the
+ * kernel's queue.  Those an event queued again stay there: the kernel
+ * delivers them at the rt_sigreturn itself, in record and replay alike. */
+static void take_let_in(uint64_t mask)
+{
+	uint64_t set = 0, res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	if (rdb_sys2(__NR_rt_sigpending, &set, 8) < 0)
+		return;
+	set &= ~mask & ~res;
+	for (int sig = 1; sig < RDB_NSIG && set; sig++) {
+		uintptr_t h = RT->view[sig].handler;
+		if (!(set & bit(sig)) || h == RDB_SIG_DFL || h == RDB_SIG_IGN || queued_at(sig) >= 0)
+			continue;
+		uint64_t one = bit(sig), ts[2] = {0, 0};
+		uint8_t info[128];
+		if (rdb_sys4(__NR_rt_sigtimedwait, &one, info, ts, 8) != sig)
+			continue;
+		int dup = 0;
+		for (int i = 0; i < RT->npending; i++)
+			dup |= RT->pending[i].signo == sig && sig < 32;
+		if (dup || RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
+			continue; /* as the kernel's queue would */
+		if (RT->debug > 1)
+			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);
+		RT->pending[RT->npending].signo = sig;
+		rdb_memcpy(RT->pending[RT->npending].info, info, 128);
+		RT->npending++;
+	}
+}
+
+/* The kernel delivers what a handler's return lets in right at its
+ * rt_sigreturn, before the interrupted code's next instruction; a check
+ * after it would be too late (the code may read what the handler was to
+ * change: sig_mask's "calls 3").  So an event here, at (count,
+ * rdb_handler_return), the return having counted one: no check has that
+ * pc.  Recording, when a signal waits; replaying, when the trace has one
+ * here.  uc: the context rt_sigreturn loads; mask: the one it restores. */
+static void event_at_return(uint64_t *uc, uint64_t mask)
+{
+	uint64_t count = rdb_sic_count(rdb_gregs(uc)[REG_R15]);
+	uint64_t pc = (uintptr_t)&rdb_handler_return;
+	if (RT->mode == RDB_TF_MODE_RECORD)
+		take_let_in(mask);
+	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->npending;
+	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->tgt.kind == RDB_TF_SIGNAL &&
+	          RT->tgt.pc == pc && RT->tgt.sic == count;
+	if (!rec && !rep)
+		return;
+	RT->in_event = 1;
+	RT->poked = 0;
+	if (RT->debug > 1)
+		rdb_printf("rdb: event at count %lu at a handler's return\n", (unsigned long)count);
+	if (rep)
+		rdb_replay_event(uc, count, pc);
+	else
+		rdb_record_event(uc, count, pc);
+	RT->in_event = 0;
+}
+
 /* A handler of the program returned (rdb_handler_return, all signals
  * blocked, on the runtime's signal stack): what rt_sigreturn from its
  * frame f does for the runtime; returns the ucontext to rt_sigreturn
@@ -954,5 +1016,6 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	uint64_t r15;
 	__asm__ volatile("lea 1(%%r15), %%r15\n\tmov %%r15, %0" : "=r"(r15) : : "memory");
 	g[REG_R15] = r15;
+	event_at_return(r->uc, r->sigmask);
 	return r->uc;
 }

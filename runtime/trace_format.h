@@ -277,8 +277,9 @@ struct rdb_tf_values_end {
 
 /* A signal delivered to the program's handler at an exact point: kind
  * AT_SIC: at the SIC check (sic, pc) of the interval (a count since the
- * interval's start), the program's or the syscall entry stub's (format 4
- * had events at a handler's return, pc the runtime's rdb_sig_entry; version 3:
+ * interval's start), the program's or the syscall entry stub's, or a
+ * handler's return, pc the runtime's rdb_handler_return (format 4 had those
+ * at rdb_sig_entry; version 3:
  * signals sent by the program to itself, by the kernel, or arriving in a
  * syscall too); AT_SIC_TOO: at the same check and event as the SIGNAL
  * record before it (several waiting signals go in together, and the

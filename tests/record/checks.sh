@@ -4,7 +4,8 @@
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
-#       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse.
+#       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse |
+#       pipe-hup.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet, unless
 # RDB_TEST_NO_SKIP=1; snapfail: no seccomp here, which no machine the
 # README names lacks: tests/allowed-skips.txt does not list it).
@@ -383,6 +384,20 @@ timing)
 	done
 	"$RDB" replay t > plain.out 2> plain.err || fail "replay"
 	! grep -q 'replay resumed' plain.err || fail "a timing line without --timing"
+	;;
+pipe-hup)
+	# progs/pipe-hup.c: a boundary while a pipe is open, then its write
+	# end closed and its reader polls at once: a hang-up every time (a snapshot
+	# child kept the write end open: poll_select printed "hup 0" now and
+	# then).  Its seccomp filter takes close_range away from the snapshot
+	# children, which closed nothing then.
+	build pipe-hup prog
+	./prog > plain.out || fail "plain run"
+	expect plain.out "^hangups 40 of 40$"
+	"$RDB" record --every-sic 20 -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	cmp -s plain.out rec.out || { diff plain.out rec.out; fail "the recording printed something else"; }
+	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || fail "replay differs"
 	;;
 segv-retry)
 	# A SIGSEGV handler with interval boundaries inside it makes the page
