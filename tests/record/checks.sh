@@ -4,7 +4,8 @@
 # CASE: divergence | truncated | info | truss | sigkill | rdbkill | spawn | children |
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
-#       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse.
+#       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse |
+#       refused.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -360,6 +361,20 @@ segv-retry)
 	n=$("$RDB" info --complete t)
 	[ "${n:-0}" -ge 8 ] || fail "only ${n:-0} intervals"
 	from_each t rec.out 0 whole
+	;;
+refused)
+	# A syscall rdb cannot record (an unmodelled ioctl request) fails
+	# with ENOSYS and a message naming it; the program goes on (natively
+	# the call fails with ENOTTY), and the replay returns the recorded
+	# ENOSYS without the message (docs/syscallgen.md).
+	build refused prog
+	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	expect rec.err "^rdb: refused syscall ioctl (16) request 0x5412 .*: it fails with ENOSYS$"
+	expect rec.out "^ioctl(TIOCSTI): -1, Function not implemented$"
+	expect rec.out "^the program went on$"
+	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || fail "the replay printed something else"
+	! grep -q refused rep.err || fail "the replay refused again"
 	;;
 queued-sig)
 	# Signals queued again together, three held back by the first one's
