@@ -1,7 +1,8 @@
 /* iot.c: the instrumentation offset table (.rdb_iot, altr/emit.c): one
  * entry per inserted sequence with the access it guards.  The runtime asks
- * it whether a pc lies inside a sequence (a fault in a hook; later, an
- * async event to defer: DESIGN.md invariant 3).  Section headers are not
+ * it whether a pc lies inside a sequence (a fault in a hook, a watchpoint's
+ * trap; asynchronous events wait for a SIC check instead, sic.c, and need
+ * no table).  Section headers are not
  * loaded, so the section is found in /proc/self/exe at start-up (raw
  * syscalls, stack buffers: this runs before self-relocation).  Entries
  * hold image offsets once the rdb-iot pass has rewritten and sorted them

@@ -250,8 +250,12 @@ long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
 		break;
 	default: {
 		char why[200];
+		/* A call rdb cannot record fails as one the kernel lacks: a
+		 * program with a fallback (rseq, io_uring, a newer ioctl)
+		 * goes on, recorded; stopping would make it unrecordable.
+		 * The message says which call, each time (docs/syscallgen.md). */
 		if (rdb_systab_refusal(nr, a, why, sizeof why)) {
-			rdb_printf("rdb: refused %s\n", why);
+			rdb_printf("rdb: refused %s: it fails with ENOSYS\n", why);
 			return -RDB_ENOSYS;
 		}
 	}

@@ -1,12 +1,14 @@
 /* systab.c: the one door between the syscall dispatch and syscallgen's
- * generated table (syscallgen/rdb_syscalls.h).  Built with the table when
- * the build has it (RDB_HAVE_SYSCALLGEN); without it every call passes and
- * no SYSWRITE transition is applied.  The table holds pointers, so it may
- * only be used after musl's self-relocation: the dispatch is, __rdb_start
- * is not. */
+ * generated table (syscallgen/rdb_syscalls.h).  The runtime cannot be built
+ * without the table (RDB_HAVE_SYSCALLGEN): a runtime that let every call
+ * through unmodelled would record traces that replay wrong, silently.  The
+ * table holds pointers, so it may only be used after musl's
+ * self-relocation: the dispatch is, __rdb_start is not. */
 #include "rt.h"
 
-#ifdef RDB_HAVE_SYSCALLGEN
+#ifndef RDB_HAVE_SYSCALLGEN
+#error "runtime/systab.c needs syscallgen's generated table (syscallgen/CMakeLists.txt)"
+#endif
 #include "rdb_syscalls.h"
 
 _Static_assert(RDB_NPRE == RDB_SYS_NPRE, "rt.h RDB_NPRE");
@@ -70,32 +72,3 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
 {
 	rdb_sys_writes(nr, args, pre, ret, emit, ctx);
 }
-
-#else /* no table yet: pass everything through */
-
-const char *rdb_systab_name(long nr) { (void)nr; return 0; }
-unsigned rdb_systab_attrs(long nr) { (void)nr; return 0; }
-int rdb_systab_nargs(long nr) { (void)nr; return 6; }
-int rdb_systab_uses_fd(long nr, const long args[6], long fd)
-{
-	(void)nr, (void)args;
-	return fd >= 0 && (nr == 3 || nr == 0 || nr == 1) && args[0] == fd;
-}
-
-size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap)
-{
-	(void)nr, (void)args, (void)buf, (void)cap;
-	return 0;
-}
-
-void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE])
-{
-	(void)nr, (void)args, (void)pre;
-}
-
-void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
-                       long ret, rdb_emit_fn *emit, void *ctx)
-{
-	(void)nr, (void)args, (void)pre, (void)ret, (void)emit, (void)ctx;
-}
-#endif

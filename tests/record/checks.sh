@@ -5,7 +5,7 @@
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
 #       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse |
-#       pipe-hup.
+#       pipe-hup | refused | sig-at-start.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet, unless
 # RDB_TEST_NO_SKIP=1; snapfail: no seccomp here, which no machine the
 # README names lacks: tests/allowed-skips.txt does not list it).
@@ -414,6 +414,42 @@ segv-retry)
 	n=$("$RDB" info --complete t)
 	[ "${n:-0}" -ge 8 ] || fail "only ${n:-0} intervals"
 	from_each t rec.out 0 whole
+	;;
+refused)
+	# A syscall rdb cannot record (an unmodelled ioctl request) fails
+	# with ENOSYS and a message naming it; the program goes on (natively
+	# the call fails with ENOTTY), and the replay returns the recorded
+	# ENOSYS without the message (docs/syscallgen.md).
+	build refused prog
+	"$RDB" record -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	expect rec.err "^rdb: refused syscall ioctl (16) request 0x5412 .*: it fails with ENOSYS$"
+	expect rec.out "^ioctl(TIOCSTI): -1, Function not implemented$"
+	expect rec.out "^the program went on$"
+	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || fail "the replay printed something else"
+	! grep -q refused rep.err || fail "the replay refused again"
+	;;
+sig-at-start)
+	# Signals at count 1 of an interval (a boundary on the stub's check
+	# before a kill to itself), each with a nested one in its handler:
+	# a replay from each such interval passes --verify and prints the end
+	# of the recording.  The intervals are found in a replay's RDB_DEBUG
+	# targets (the first target after a boundary's is the next interval's
+	# first event): none would test nothing.
+	build sig-at-start prog
+	"$RDB" record --checksum --every-sic 400 -o t -- ./prog > rec.out 2> rec.err ||
+		{ cat rec.err; fail "record"; }
+	expect rec.out "^handlers 600 600, depth 2, "
+	RDB_DEBUG=2 "$RDB" replay t 2> dbg.err > /dev/null || fail "replay with RDB_DEBUG"
+	ks=$(awk 'BEGIN { iv = 1; first = 1 }
+		/next event/ { if (first && $5 == 27 && $8 == 1) print iv; first = 0
+			if ($5 == 10) { iv++; first = 1 } }' dbg.err)
+	[ -n "$ks" ] || fail "no interval starts with a signal at count 1: the case tests nothing"
+	for k in $ks; do
+		"$RDB" replay --verify --from "$k" t > f$k.out 2> f$k.err || { cat f$k.err; fail "replay --from $k"; }
+		tail -c "$(wc -c < f$k.out)" rec.out | cmp -s - f$k.out && [ -s f$k.out ] ||
+			fail "replay --from $k: not the end of the recording"
+	done
 	;;
 queued-sig)
 	# Signals queued again together, three held back by the first one's
