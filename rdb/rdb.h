@@ -56,6 +56,7 @@ struct rdb_header {
 	int have_exit; /* the exit file exists */
 };
 void rdb_read_header(const char *dir, struct rdb_header *h);
+void rdb_header_free(struct rdb_header *h); /* what rdb_read_header allocated */
 
 struct rdb_tr; /* one stream being read */
 struct rdb_tr *rdb_tr_open(const char *dir, int stream);

@@ -376,6 +376,21 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 	rdb_free(path);
 }
 
+void rdb_header_free(struct rdb_header *h)
+{
+	for (size_t i = 0; h->argv && i < h->argc; i++)
+		rdb_free(h->argv[i]);
+	for (size_t i = 0; h->envp && i < h->envc; i++)
+		rdb_free(h->envp[i]);
+	rdb_free(h->argv);
+	rdb_free(h->envp);
+	rdb_free(h->exe);
+	rdb_free(h->auxv);
+	rdb_free(h->machine);
+	rdb_free(h->cwd);
+	memset(h, 0, sizeof *h);
+}
+
 struct rdb_tr {
 	char *path;
 	int fd, stream;
