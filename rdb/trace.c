@@ -707,6 +707,20 @@ static long ivx_find(const struct rdb_ivx *x, int stream, uint64_t interval)
 	return lo < s->n && s->e[lo].interval == interval ? (long)lo : -1;
 }
 
+uint64_t rdb_ivx_at_or_before(const struct rdb_ivx *x, int stream, uint64_t interval)
+{
+	const struct ivstream *s = &x->s[stream];
+	size_t lo = 0, hi = s->n; /* the first entry after interval */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->e[mid].interval <= interval)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? s->e[lo - 1].interval : 0;
+}
+
 uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream)
 {
 	const struct ivstream *s = &x->s[stream];
