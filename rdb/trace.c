@@ -311,7 +311,7 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			first = 0;
 		}
 		switch (r.type) {
-		case RDB_TF_H_EXE: h->exe = strndup_x(p, r.len); break;
+		case RDB_TF_H_EXE: rdb_free(h->exe); h->exe = strndup_x(p, r.len); break;
 		case RDB_TF_H_BUILDID:
 			if (r.len > sizeof h->buildid)
 				rdb_fatal("%s: offset %zu: build-id of %u bytes", path, o, r.len);

@@ -15,7 +15,8 @@
 # With SECONDS (needs clang's libFuzzer) it then fuzzes fuzz_trace.c from
 # those seeds for that long and merges what adds coverage into the corpus.
 # Programs run with a small fixed environment so the headers stay small
-# and hold nothing of the machine's environment.
+# and hold nothing of the machine's environment.  tests/fuzz/regress-trace/
+# (inputs that found bugs, replayed by the same ctest) is left alone.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: make-trace-corpus.sh BUILD [SECONDS]}" && pwd)
@@ -144,7 +145,9 @@ if [ "$seconds" -gt 0 ]; then
 		"$build/syscallgen/rdb_syscalls_gen.c" -lzstd -o "$B/fuzz_trace"
 	(cd "$B" && ./fuzz_trace -max_total_time="$seconds" -max_len=300000 -timeout=10 \
 		-rss_limit_mb=4096 "$W/found" "$OUT" > "$B/fuzz.log" 2>&1) ||
-		{ tail -40 "$B/fuzz.log"; echo "make-trace-corpus: the fuzzer found a bug (crash input in $B)" >&2; exit 1; }
+		{ tail -40 "$B/fuzz.log"; echo "make-trace-corpus: the fuzzer found a bug:" \
+		  "its input is in $B; fix it, then add the input to tests/fuzz/regress-trace/" >&2
+		  exit 1; }
 	# keep the seeds, add what the fuzzer found that adds coverage
 	(cd "$B" && ./fuzz_trace -merge=1 "$OUT" "$W/found" > "$B/merge.log" 2>&1)
 	echo "make-trace-corpus: $(ls "$OUT" | wc -l) inputs after $seconds s of fuzzing ($B/fuzz.log)"
