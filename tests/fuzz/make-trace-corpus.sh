@@ -12,23 +12,28 @@
 # one seed per recording in fuzz_trace.c's framing, plus a few damaged
 # variants of each (a stream cut in half, no ivindex, no exit file).  The
 # old corpus is removed first: every input is of the current format.
-# With SECONDS (needs clang's libFuzzer) it then fuzzes fuzz_trace.c from
-# those seeds for that long and merges what adds coverage into the corpus.
+# It writes tests/fuzz/corpus-channel/ too: for each recording what rdb
+# replay sends the runtime over the channel (chan_seed.c), the seeds of
+# fuzz_channel.c.  With SECONDS (needs clang's libFuzzer) it then fuzzes
+# fuzz_trace.c and fuzz_channel.c from those seeds for that long each and
+# keeps the smallest set of seeds and finds that covers every feature.
 # Programs run with a small fixed environment so the headers stay small
 # and hold nothing of the machine's environment.  tests/fuzz/regress-trace/
-# (inputs that found bugs, replayed by the same ctest) is left alone.
+# and regress-channel/ (inputs that found bugs, replayed by the same
+# ctests) are left alone.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: make-trace-corpus.sh BUILD [SECONDS]}" && pwd)
 seconds=${2:-0}
-RDB=$build/rdb/rdb RDB_CC=$build/driver/rdb-cc
-OUT=$repo/tests/fuzz/corpus-trace
+RDB=$build/rdb/rdb RDB_CC=$build/driver/rdb-cc CHAN=$build/rdb/chan_seed
+OUT=$repo/tests/fuzz/corpus-trace COUT=$repo/tests/fuzz/corpus-channel
 RP=$repo/tests/record/progs TP=$repo/tests/programs
-[ -x "$RDB" ] && [ -x "$RDB_CC" ] || { echo "make-trace-corpus: build $build first" >&2; exit 1; }
+[ -x "$RDB" ] && [ -x "$RDB_CC" ] && [ -x "$CHAN" ] || { echo "make-trace-corpus: build $build first" >&2; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/rdb-corpus.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 FILES="header exit ivindex syscalls sysdata nondet intervals stack context mappings values signals written"
 MAX=262144 # bytes: a bigger seed is dropped (the corpus lives in git)
+CMAX=65536  # the same for channel seeds
 
 # seed NAME TRACE [SKIP]: the framed trace set, files in SKIP left out
 seed() {
@@ -38,6 +43,14 @@ seed() {
 		printf '@@rdb:%s\n' "$f"
 		cat "$2/$f"
 	done > "$W/seeds/$1"
+}
+
+# chan NAME TRACE: what rdb replay sends the runtime for TRACE (whole,
+# with --verify, --to 2 quiet), for fuzz_channel.c
+chan() {
+	"$CHAN" "$2" 0 0 "$W/chan/$1"
+	"$CHAN" "$2" 0 4 "$W/chan/$1-verify"
+	"$CHAN" "$2" 2 1 "$W/chan/$1-to2" 2>/dev/null || rm -f "$W/chan/$1-to2" # one interval
 }
 
 # cut NAME TRACE STREAM: STREAM's file cut in half (inside a frame)
@@ -82,6 +95,7 @@ rec() {
 		done ;;
 	esac
 	[ -f "$W/run/t/header" ] || { echo "make-trace-corpus: no trace of $name" >&2; exit 1; }
+	chan "$name-$mode" "$W/run/t"
 	seed "$name-$mode" "$W/run/t"
 	# damaged variants of the small ones only: the corpus lives in git
 	[ "$(wc -c < "$W/seeds/$name-$mode")" -le $VARIANT ] || return 0
@@ -92,7 +106,7 @@ rec() {
 	done
 }
 
-mkdir -p "$W/seeds" "$W/bin"
+mkdir -p "$W/seeds" "$W/bin" "$W/chan"
 rec hello "$RP/hello" none
 rec hello "$RP/hello" sic
 rec readfile "$RP/readfile" timer input.txt
@@ -134,22 +148,46 @@ for f in "$W/seeds"/*; do
 	fi
 done
 echo "make-trace-corpus: $kept seeds in $OUT ($dropped over $MAX bytes dropped)"
+rm -rf "$COUT"
+mkdir -p "$COUT"
+kept=0 dropped=0
+for f in "$W/chan"/*; do
+	if [ "$(wc -c < "$f")" -le $CMAX ]; then
+		cp "$f" "$COUT/" && kept=$((kept + 1))
+	else
+		dropped=$((dropped + 1))
+	fi
+done
+echo "make-trace-corpus: $kept seeds in $COUT ($dropped over $CMAX bytes dropped)"
+
+# fuzz NAME DIR: runs libFuzzer binary $B/NAME for $seconds seconds from
+# DIR's seeds, then makes DIR the smallest set of those inputs and the
+# ones found that keeps every feature covered
+fuzz() {
+	mkdir -p "$W/found-$1" "$W/min-$1"
+	(cd "$B" && ./"$1" -max_total_time="$seconds" -max_len=300000 -timeout=10 \
+		-rss_limit_mb=4096 "$W/found-$1" "$2" > "$B/$1.log" 2>&1) ||
+		{ tail -40 "$B/$1.log"; echo "make-trace-corpus: the fuzzer found a bug:" \
+		  "its input is in $B; fix it, then add the input to tests/fuzz/regress-*/" >&2
+		  exit 1; }
+	(cd "$B" && ./"$1" -merge=1 "$W/min-$1" "$2" "$W/found-$1" > "$B/$1-merge.log" 2>&1)
+	rm -rf "$2" && cp -r "$W/min-$1" "$2"
+	echo "make-trace-corpus: $(ls "$2" | wc -l) inputs in $2 after $seconds s of fuzzing" \
+		"($(ls "$W/found-$1" | wc -l) found; $B/$1.log)"
+}
 
 if [ "$seconds" -gt 0 ]; then
 	B=$build/fuzz-trace
-	mkdir -p "$B" "$W/found"
-	clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-I"$repo/rdb" -I"$repo/runtime" -I"$repo/syscallgen" -I"$build/syscallgen" \
+	mkdir -p "$B"
+	F="-g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined"
+	clang $F -I"$repo/rdb" -I"$repo/runtime" -I"$repo/syscallgen" -I"$build/syscallgen" \
 		"$repo/tests/fuzz/fuzz_trace.c" "$repo/rdb/strings.c" "$repo/rdb/trace.c" \
 		"$repo/rdb/feed.c" "$repo/rdb/show.c" "$repo/rdb/writes.c" \
 		"$build/syscallgen/rdb_syscalls_gen.c" -lzstd -o "$B/fuzz_trace"
-	(cd "$B" && ./fuzz_trace -max_total_time="$seconds" -max_len=300000 -timeout=10 \
-		-rss_limit_mb=4096 "$W/found" "$OUT" > "$B/fuzz.log" 2>&1) ||
-		{ tail -40 "$B/fuzz.log"; echo "make-trace-corpus: the fuzzer found a bug:" \
-		  "its input is in $B; fix it, then add the input to tests/fuzz/regress-trace/" >&2
-		  exit 1; }
-	# keep the seeds, add what the fuzzer found that adds coverage
-	(cd "$B" && ./fuzz_trace -merge=1 "$OUT" "$W/found" > "$B/merge.log" 2>&1)
-	echo "make-trace-corpus: $(ls "$OUT" | wc -l) inputs after $seconds s of fuzzing ($B/fuzz.log)"
+	clang $F -I"$repo/runtime" -I"$repo/tests/fuzz" -include "$repo/tests/fuzz/channel_shim.h" \
+		"$repo/tests/fuzz/fuzz_channel.c" "$repo/runtime/record.c" "$repo/runtime/replay.c" \
+		"$repo/runtime/children.c" "$repo/runtime/util.c" -o "$B/fuzz_channel"
+	fuzz fuzz_trace "$OUT"
+	fuzz fuzz_channel "$COUT"
 fi
-du -sh "$OUT"
+du -sh "$OUT" "$COUT"
