@@ -37,7 +37,7 @@
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
  * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer, built with
- * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 80.
+ * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50.
  */
 #include "rdb.h"
 
