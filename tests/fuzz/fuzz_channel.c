@@ -37,6 +37,7 @@
  *   tests/fuzz/make-trace-corpus.sh BUILD [SECONDS]
  * Inputs that found bugs stay in tests/fuzz/regress-channel/.  By hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=undefined \
  *     -Iruntime -Itests/fuzz -include tests/fuzz/channel_shim.h \
  *     tests/fuzz/fuzz_channel.c runtime/record.c runtime/replay.c \
  *     runtime/children.c runtime/util.c -o fuzz_channel

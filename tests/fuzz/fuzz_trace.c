@@ -30,6 +30,7 @@
  * block still allocated or file of the set still open is a leak, reported
  * and abort()ed on.  Build by hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=undefined \
  *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
  *     rdb/strings.c rdb/trace.c rdb/feed.c rdb/show.c rdb/writes.c \
  *     $B/syscallgen/rdb_syscalls_gen.c -lzstd \

@@ -179,7 +179,7 @@ fuzz() {
 if [ "$seconds" -gt 0 ]; then
 	B=$build/fuzz-trace
 	mkdir -p "$B"
-	F="-g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined"
+	F="-g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 	clang $F -I"$repo/rdb" -I"$repo/runtime" -I"$repo/syscallgen" -I"$build/syscallgen" \
 		"$repo/tests/fuzz/fuzz_trace.c" "$repo/rdb/strings.c" "$repo/rdb/trace.c" \
 		"$repo/rdb/feed.c" "$repo/rdb/show.c" "$repo/rdb/writes.c" \
