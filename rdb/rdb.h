@@ -57,6 +57,7 @@ struct rdb_header {
 	int have_exit; /* the exit file exists */
 };
 void rdb_read_header(const char *dir, struct rdb_header *h);
+void rdb_header_free(struct rdb_header *h); /* what rdb_read_header allocated */
 
 struct rdb_tr; /* one stream being read */
 struct rdb_tr *rdb_tr_open(const char *dir, int stream);
@@ -84,6 +85,8 @@ extern const char *const rdb_stream_names[RDB_TF_NSTREAMS];
 struct rdb_ivx;
 struct rdb_ivx *rdb_ivx_read(const char *dir); /* no file: no entries */
 uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream); /* 0: no entry */
+/* The greatest interval <= interval with an entry for stream, or 0. */
+uint64_t rdb_ivx_at_or_before(const struct rdb_ivx *x, int stream, uint64_t interval);
 const char *rdb_ivx_path(const struct rdb_ivx *x);
 /* Positions r at interval's first frame in its stream: 1, or 0 if the
  * ivindex has no entry for it (a bad entry is fatal). */

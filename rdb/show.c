@@ -192,6 +192,7 @@ int rdb_cmd_info(int argc, char **argv)
 		struct rdb_ivx *x = rdb_ivx_read(dir);
 		printf("%llu\n", (unsigned long long)rdb_last_complete(dir, x));
 		rdb_ivx_free(x);
+		rdb_header_free(&h);
 		return 0;
 	}
 	printf("trace:      %s (format %d)\n", dir, RDB_TF_VERSION);
@@ -304,6 +305,7 @@ int rdb_cmd_info(int argc, char **argv)
 		       (unsigned long long)fr, (unsigned long long)raw, (unsigned long long)file);
 		rdb_tr_close(r);
 	}
+	rdb_header_free(&h);
 	(void)execs;
 	(void)terms;
 	return 0;
@@ -489,5 +491,6 @@ int rdb_cmd_truss(int argc, char **argv)
 	if (!more && h.have_exit && h.exit.cut)
 		printf("+++ cut short +++\n");
 	rdb_tr_close(sc);
+	rdb_header_free(&h);
 	return 0;
 }

@@ -311,7 +311,7 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			first = 0;
 		}
 		switch (r.type) {
-		case RDB_TF_H_EXE: h->exe = strndup_x(p, r.len); break;
+		case RDB_TF_H_EXE: rdb_free(h->exe); h->exe = strndup_x(p, r.len); break;
 		case RDB_TF_H_BUILDID:
 			if (r.len > sizeof h->buildid)
 				rdb_fatal("%s: offset %zu: build-id of %u bytes", path, o, r.len);
@@ -379,6 +379,21 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 		rdb_free(b);
 	}
 	rdb_free(path);
+}
+
+void rdb_header_free(struct rdb_header *h)
+{
+	for (size_t i = 0; h->argv && i < h->argc; i++)
+		rdb_free(h->argv[i]);
+	for (size_t i = 0; h->envp && i < h->envc; i++)
+		rdb_free(h->envp[i]);
+	rdb_free(h->argv);
+	rdb_free(h->envp);
+	rdb_free(h->exe);
+	rdb_free(h->auxv);
+	rdb_free(h->machine);
+	rdb_free(h->cwd);
+	memset(h, 0, sizeof *h);
 }
 
 struct rdb_tr {
@@ -695,6 +710,20 @@ static long ivx_find(const struct rdb_ivx *x, int stream, uint64_t interval)
 			hi = mid;
 	}
 	return lo < s->n && s->e[lo].interval == interval ? (long)lo : -1;
+}
+
+uint64_t rdb_ivx_at_or_before(const struct rdb_ivx *x, int stream, uint64_t interval)
+{
+	const struct ivstream *s = &x->s[stream];
+	size_t lo = 0, hi = s->n; /* the first entry after interval */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->e[mid].interval <= interval)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? s->e[lo - 1].interval : 0;
 }
 
 uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream)

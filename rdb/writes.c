@@ -47,6 +47,15 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 	for (; j >= 1; j--) {
 		if (j % 64 == 0)
 			rdb_progress("flowback: interval %llu", (unsigned long long)j);
+		/* Intervals without an ivindex entry have no records: stepped over
+		 * at once, or a damaged entry (interval 2^53) would take years. */
+		uint64_t e = rdb_ivx_at_or_before(x, RDB_TF_S_WRITTEN, j);
+		if (e < j) {
+			if (!*unknown)
+				*unknown = j;
+			if (!(j = e))
+				break;
+		}
 		int w = wrote(dir, r, x, j, lo, hi);
 		*known += w >= 0;
 		if (w > 0)

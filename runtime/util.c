@@ -151,9 +151,9 @@ static void vformat(struct out *o, const char *f, va_list ap)
 		}
 		case 'd': {
 			long v = lng ? va_arg(ap, long) : va_arg(ap, int);
-			if (v < 0)
-				put(o, '-'), v = -v;
-			put_u(o, (unsigned long)v, 10);
+			if (v < 0) /* negated unsigned: -LONG_MIN overflows a long */
+				put(o, '-');
+			put_u(o, v < 0 ? 0ul - (unsigned long)v : (unsigned long)v, 10);
 			break;
 		}
 		case 'u':

@@ -11,21 +11,34 @@
  * exit, ivindex, a stream name); its bytes run to the next such
  * line.  A stream without a section gets a valid empty stream file, so
  * mutations reach the frames; without an ivindex section there is no
- * ivindex file.  A seed from a recorded trace set T:
+ * ivindex file.  The corpus (tests/fuzz/corpus-trace/) is made by one
+ * command, to rerun whenever RDB_TF_VERSION changes (ctest's
+ * fuzz_trace_corpus fails "corpus stale" until then):
+ *   tests/fuzz/make-trace-corpus.sh BUILD [SECONDS]
+ * which records test programs with BUILD's rdb and rdb-cc, frames each
+ * trace set T as
  *   for f in header exit ivindex syscalls sysdata nondet intervals stack \
  *     context mappings values signals written; do
  *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
+ * adds damaged variants, and with SECONDS fuzzes that long with this
+ * harness and merges what it found.
  *
- * This file has its own rdb_fatal (longjmp back here) and allocator (every
- * block freed after each input), replacing rdb/main.c's.  Build by hand:
+ * This file has its own rdb_fatal (longjmp back here) and allocator,
+ * replacing rdb/main.c's.  The allocator tracks every block: after a
+ * fatal error the blocks and files the readers abandoned are freed and
+ * closed silently (rdb exits then); after a reader returned normally any
+ * block still allocated or file of the set still open is a leak, reported
+ * and abort()ed on.  Build by hand:
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=undefined \
  *     -Irdb -Iruntime -Isyscallgen -I$B/syscallgen tests/fuzz/fuzz_trace.c \
  *     rdb/strings.c rdb/trace.c rdb/feed.c rdb/show.c rdb/writes.c \
  *     $B/syscallgen/rdb_syscalls_gen.c -lzstd \
  *     -o fuzz_trace
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
- * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer.
+ * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer, built with
+ * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50.
  */
 #include "rdb.h"
 
@@ -49,6 +62,7 @@ static size_t alloc_max; /* for the current input */
 static char dir[64];
 static char realdir[PATH_MAX]; /* dir without symbolic links, as /proc shows it */
 static unsigned long nfatal;
+static unsigned long npast; /* inputs whose header rdb_read_header took */
 
 _Noreturn void rdb_fatal(const char *fmt, ...)
 {
@@ -123,6 +137,18 @@ void *rdb_xrealloc(void *p, size_t n)
 		rdb_free(p);
 	}
 	return q;
+}
+
+/* The blocks still live: after a fatal error the readers abandoned them
+ * (rdb exits then), so they are freed silently; after a reader returned
+ * normally every one is a leak. */
+static size_t live_blocks(size_t *bytes)
+{
+	size_t n = 0;
+	*bytes = 0;
+	for (struct blk *b = live.next; b != &live; b = b->next)
+		n++, *bytes += b->n;
+	return n;
 }
 
 static void free_all(void)
@@ -241,6 +267,7 @@ static void replay_reader(uint64_t from, uint64_t to)
 	struct sink s = {0, 0, 0};
 	rdb_feed_run(f, emit, &s);
 	rdb_feed_close(f);
+	rdb_header_free(&h);
 }
 
 /* What `rdb flowback --no-replay` reads: the written stream, from the end
@@ -254,13 +281,15 @@ static void flowback_reader(void)
 	rdb_ivx_free(x);
 }
 
-/* The readers keep their files open; rdb_fatal leaves them so. */
-static void close_set_fds(void)
+/* The readers keep their files open; rdb_fatal leaves them so.  Closes
+ * them; how many there were. */
+static int close_set_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
 	char link[300], target[PATH_MAX];
 	size_t n0 = strlen(realdir);
+	int k = 0;
 	while (d && (e = readdir(d))) {
 		snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
 		ssize_t n = readlink(link, target, sizeof target - 1);
@@ -268,34 +297,64 @@ static void close_set_fds(void)
 			continue;
 		target[n] = 0;
 		if (!strncmp(target, realdir, n0) && target[n0] == '/')
-			close(atoi(e->d_name));
+			close(atoi(e->d_name)), k++;
 	}
 	if (d)
 		closedir(d);
+	return k;
 }
+
+/* Whether the header of the current input passed rdb_read_header (its
+ * version check above all): the share of such inputs says whether the
+ * corpus is of the format the readers read. */
+static int past_header;
+
+static void header_reader(void)
+{
+	struct rdb_header h;
+	rdb_read_header(dir, &h);
+	past_header = 1;
+	rdb_header_free(&h);
+}
+
+static const char *const step_names[] = {"rdb_read_header", "rdb info", "rdb truss",
+                                         "rdb truss DIR 2", "replay from 1",
+                                         "replay --from 2 --to 3", "flowback's written"};
+#define NSTEPS (int)(sizeof step_names / sizeof *step_names)
 
 static void run(int which)
 {
 	jmp_buf jb;
+	volatile int fatal = 1;
 	catcher = &jb;
 	if (!setjmp(jb)) {
-		char *argv[] = {which == 0 ? "info" : "truss", dir, "2", NULL};
+		char *argv[] = {which == 1 ? "info" : "truss", dir, "2", NULL};
 		if (which == 0)
-			rdb_cmd_info(2, argv);
+			header_reader();
 		else if (which == 1)
-			rdb_cmd_truss(2, argv);
+			rdb_cmd_info(2, argv);
 		else if (which == 2)
-			rdb_cmd_truss(3, argv);
+			rdb_cmd_truss(2, argv);
 		else if (which == 3)
-			replay_reader(1, 0);
+			rdb_cmd_truss(3, argv);
 		else if (which == 4)
+			replay_reader(1, 0);
+		else if (which == 5)
 			replay_reader(2, 3);
 		else
 			flowback_reader();
+		fatal = 0;
 	}
 	catcher = NULL;
+	size_t bytes, blocks = live_blocks(&bytes);
+	int fds = close_set_fds();
+	if (!fatal && (blocks || fds)) {
+		fprintf(stderr, "fuzz_trace: leak: %zu block(s) of %zu bytes and %d file(s) of the "
+		        "trace set still open after %s returned\n", blocks, bytes, fds,
+		        step_names[which]);
+		abort();
+	}
 	free_all();
-	close_set_fds();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -303,20 +362,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	alloc_max = (1u << 20) + (size / 32 + 1) * (1u << 20);
 	write_set(data, size);
-	for (int which = 0; which < 6; which++)
+	past_header = 0;
+	for (int which = 0; which < NSTEPS; which++)
 		run(which);
+	npast += past_header;
 	return 0;
 }
 
 #ifdef FUZZ_TRACE_REPLAY
 #include "replay.h"
 
+/* fuzz_trace_replay [--min-past PCT] PATH...: with --min-past, fails
+ * unless at least PCT percent of the inputs get past rdb_read_header: a
+ * corpus of another format version stops at its version check, and the
+ * decoders behind it would go untested. */
 int main(int argc, char **argv)
 {
 	int n = 0;
+	long min_past = -1;
+	if (argc > 2 && !strcmp(argv[1], "--min-past")) {
+		min_past = strtol(argv[2], NULL, 10);
+		argv[2] = argv[0];
+		argc -= 2, argv += 2;
+	}
 	int bad = fuzz_replay_args("fuzz_trace", argc, argv, &n);
-	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught%s\n", n,
-	        nfatal, bad ? ", with errors" : "");
+	long pct = n ? (long)(npast * 100 / (unsigned long)n) : 0;
+	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught, %lu "
+	        "input(s) (%ld%%) past the header%s\n", n, nfatal, npast, pct,
+	        bad ? ", with errors" : "");
+	if (pct < min_past) {
+		fprintf(stderr, "fuzz_trace: corpus stale: only %ld%% of the inputs (minimum %ld%%) "
+		        "get past the header check of trace format version %d: regenerate with "
+		        "tests/fuzz/make-trace-corpus.sh BUILD\n", pct, min_past, RDB_TF_VERSION);
+		return 1;
+	}
 	return bad || n == 0;
 }
 #endif
