@@ -924,7 +924,7 @@ static void take_let_in(uint64_t mask)
 		int dup = 0;
 		for (int i = 0; i < RT->npending; i++)
 			dup |= RT->pending[i].signo == sig && sig < 32;
-		if (dup || RT->npending == (int)(sizeof RT->pending / sizeof RT->pending[0]))
+		if (dup || !rdb_grow(RDB_G_PENDING, (uint64_t)(RT->npending + 1) * sizeof RT->pending[0]))
 			continue; /* as the kernel's queue would */
 		if (RT->debug > 1)
 			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);

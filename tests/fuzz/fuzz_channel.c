@@ -211,6 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	setup();
 	memset(RT, 0, sizeof *RT);
+	rdb_grow_init();
 	RT->auxv = auxv;
 	RT->interval = 1; /* as sic.c starts it */
 	in = data, in_len = size, in_pos = 0;
@@ -267,12 +268,60 @@ int rdb_mremap_refused(const long *a) { (void)a; return 0; }
 const struct rdb_phdr *rdb_phdrs(unsigned long *n) { *n = 0; return NULL; }
 void rdb_planes_clear_maps(void) {}
 /* The program's memory: the arena, writable. */
-size_t rdb_procmaps(struct rdb_tf_map *m, size_t cap)
+int rdb_procmaps(void)
 {
-	if (!cap)
-		return 0;
-	m[0] = (struct rdb_tf_map){ARENA, ARENA + ARENA_SIZE, 3, RDB_TF_MAP_ANON};
+	RT->maps[0] = (struct rdb_tf_map){ARENA, ARENA + ARENA_SIZE, 3, RDB_TF_MAP_ANON};
+	RT->nmaps = 1;
 	return 1;
+}
+const struct rdb_tf_map *rdb_map_find(const struct rdb_tf_map *m, size_t n, uint64_t a)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a >= m[i].start && a < m[i].end)
+			return &m[i];
+	return NULL;
+}
+/* grow.c's tables: a fixed slot each here (the harness's inputs are small;
+ * a table that would pass it takes the runtime's "cannot grow" path). */
+#define GROW_SLOT (1u << 20)
+static uint8_t grow_slots[RDB_G_N][GROW_SLOT] __attribute__((aligned(64)));
+void rdb_grow_init(void)
+{
+	RT->maps = (struct rdb_tf_map *)grow_slots[RDB_G_MAPS];
+	RT->reg = (struct rdb_region *)grow_slots[RDB_G_REGIONS];
+	RT->shared = (struct rdb_shared *)grow_slots[RDB_G_SHARED];
+	RT->pending = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
+	RT->queued = (struct rdb_tf_queued *)grow_slots[RDB_G_QUEUED];
+	RT->ctx.q = (struct rdb_tf_queued *)grow_slots[RDB_G_CTXQ];
+}
+int rdb_grow_slow(int slot, uint64_t n)
+{
+	if (n > GROW_SLOT)
+		return 0;
+	RT->grown[slot] = GROW_SLOT;
+	return 1;
+}
+void rdb_interval_fds_shut(void) {}
+/* Not covered here: the hash of the bytes a write-like call wrote (the
+ * recorded addresses are not the harness's memory) and the FPU
+ * comparison (the harness's register context is all zeros). */
+int rdb_whash_regions(long nr, const long *a, long r, int arr,
+                      void (*fn)(void *ctx, uintptr_t a, size_t n), void *ctx)
+{
+	(void)nr, (void)a, (void)r, (void)arr, (void)fn, (void)ctx;
+	return 0;
+}
+int rdb_whash(long nr, const long *a, long r, uint64_t *h)
+{
+	(void)nr, (void)a, (void)r, (void)h;
+	return 0;
+}
+uint32_t rdb_xstate_size(const uint8_t *fp) { (void)fp; return 0; }
+int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, char *what,
+                size_t cap)
+{
+	(void)a, (void)na, (void)b, (void)nb, (void)what, (void)cap;
+	return 0;
 }
 long rdb_run_syscall(long nr, const long args[6], rdb_emit_fn_t *emit)
 {
