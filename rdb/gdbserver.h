@@ -81,7 +81,9 @@ void rdb_tg_bp_enable(struct rdb_tg *t, int on); /* 0: resume without them */
 /* One program instruction (the runtime's, between, run whole). */
 void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s);
 /* On until a breakpoint, a signal, the end, gdb's interrupt or, with want
- * (!= 0), the check of count want in the current interval (TG_COUNT). */
+ * (!= 0), the first check that faults at count want or later in the
+ * current interval (TG_COUNT: the program's first position from there;
+ * an increment without a check can make it a later count). */
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
 /* Temporary breakpoint at addr for one rdb_tg_cont (0: none). */
 void rdb_tg_temp_bp(struct rdb_tg *t, uint64_t addr);

@@ -33,7 +33,7 @@
 #include "gdbserver.h"
 #include "layout.h"
 
-enum { MAXBP = 1024, MAXIV = 4096 };
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16 };
 
 struct rdb_tg {
 	const char *dir;
@@ -44,7 +44,7 @@ struct rdb_tg {
 	int alive;       /* pid is a stopped tracee */
 	struct rdb_tg_stop end;
 	uint64_t bias;
-	uint64_t rt_lo, rt_hi, musl_start; /* link addresses */
+	uint64_t rt_lo, rt_hi, musl_start, rdb_syscall; /* link addresses */
 	struct user_regs_struct regs;
 	int have_regs;
 	int sig;                   /* to deliver at the next resume */
@@ -56,6 +56,8 @@ struct rdb_tg {
 	int (*intr)(void *);
 	void *intr_ctx;
 	uint64_t start_pc[MAXIV];  /* each interval's first pc, as seen */
+	uint64_t rets[NRETS];      /* return addresses of calls into the runtime */
+	unsigned nrets;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -89,6 +91,8 @@ static void read_image(struct rdb_tg *t)
 				continue;
 			if (!strcmp(name, "__musl_start")) /* an assembly label, no type */
 				t->musl_start = s.st_value;
+			if (!strcmp(name, "__rdb_syscall"))
+				t->rdb_syscall = s.st_value;
 			if (GELF_ST_TYPE(s.st_info) != STT_FUNC ||
 			    (strncmp(name, "rdb_", 4) && strncmp(name, "__rdb_", 6)))
 				continue;
@@ -105,10 +109,6 @@ static void read_image(struct rdb_tg *t)
 		          "rdb-cc, or stripped", t->h.exe);
 }
 
-static int in_rt(const struct rdb_tg *t, uint64_t pc)
-{
-	return pc - t->bias >= t->rt_lo && pc - t->bias < t->rt_hi;
-}
 
 struct rdb_tg *rdb_tg_new(const char *dir)
 {
@@ -147,7 +147,26 @@ uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval)
 	return interval < MAXIV ? t->start_pc[interval] : 0;
 }
 
+static int in_rt(const struct rdb_tg *t, uint64_t pc)
+{
+	return pc - t->bias >= t->rt_lo && pc - t->bias < t->rt_hi;
+}
+
 /* ---- ptrace ------------------------------------------------------------- */
+
+/* RDB_GDB_DEBUG=1: each stop on stderr. */
+static void trace_stop(struct rdb_tg *t, const char *where, int st)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("RDB_GDB_DEBUG") != NULL;
+	if (!on)
+		return;
+	struct user_regs_struct r;
+	ptrace(PTRACE_GETREGS, t->pid, NULL, &r);
+	fprintf(stderr, "rdb-gdb: %s: status %#x pc %#llx%s\n", where, st,
+	        (unsigned long long)r.rip, in_rt(t, r.rip) ? " (runtime)" : "");
+}
 
 static int fail(struct rdb_tg *t, struct rdb_tg_stop *s, const char *what)
 {
@@ -162,7 +181,9 @@ static int get_regs(struct rdb_tg *t)
 		return 0;
 	if (ptrace(PTRACE_GETREGS, t->pid, NULL, &t->regs))
 		return -1;
-	t->regs.eflags &= ~0x100ull; /* the trap flag is rdb's */
+	/* the trap flag is rdb's; the resume flag, a fault's (the program never
+	 * sees it: pushf clears it) */
+	t->regs.eflags &= ~0x10100ull;
 	t->have_regs = 1;
 	return 0;
 }
@@ -203,8 +224,11 @@ static int wait_tracee(struct rdb_tg *t, int *st, int *intr)
 	t->have_regs = 0;
 	for (int spins = 0;; spins++) {
 		pid_t r = waitpid(t->pid, st, __WALL | (t->intr ? WNOHANG : 0));
-		if (r == t->pid)
+		if (r == t->pid) {
+			if (WIFSTOPPED(*st))
+				trace_stop(t, "stop", *st);
 			return 0;
+		}
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r == 0) {
@@ -417,23 +441,62 @@ static int sic_fault(struct rdb_tg *t)
 	       t->regs.r15 == a && rdb_tg_is_check(t, t->regs.rip);
 }
 
+/* Stopped in __rdb_syscall (at one of its checks): the return address of
+ * the program's call, on the program's stack a few words up (syscall.S
+ * saves the arguments there), or 0. */
+static uint64_t syscall_return(struct rdb_tg *t)
+{
+	uint64_t w[24];
+	if (get_regs(t) || !in_rt(t, t->regs.rip) ||
+	    rdb_tg_read(t, t->regs.rsp, w, sizeof w) != sizeof w)
+		return 0;
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+		uint8_t c[5];
+		int32_t rel;
+		if (in_rt(t, w[i]) || rdb_tg_read(t, w[i] - 5, c, 5) != 5 || c[0] != 0xe8)
+			continue;
+		memcpy(&rel, c + 1, 4);
+		if (w[i] + (uint64_t)(int64_t)rel == t->rdb_syscall + t->bias)
+			return w[i];
+	}
+	return 0;
+}
+
 /* Runs the runtime's part until the program's code runs again: resumed
  * with sig, back by rt_sigreturn into program code or by a return to ret
  * (0: none).  0 there (the trap flag clean), or -1 and *s. */
 static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_tg_stop *s)
 {
 	remove_bps(t);
-	uint8_t old = 0xcc;
-	if (ret && poke_byte(t, ret, 0xcc, &old))
-		return fail(t, s, "cannot set a breakpoint at a return from the runtime");
-	int st, intr = 0;
+	if (!ret)
+		ret = syscall_return(t);
+	/* where the runtime may return to: ret, and where the calls into it
+	 * that a handler of the program's interrupted return (the handler ran
+	 * inside __rdb_syscall, which returns once the handler did) */
+	if (ret) {
+		int k = 0;
+		while (k < NRETS && t->rets[k] != ret)
+			k++;
+		if (k == NRETS) {
+			t->rets[t->nrets++ % NRETS] = ret;
+		}
+	}
+	uint8_t old[NRETS];
+	for (int k = 0; k < NRETS; k++)
+		if (t->rets[k] && poke_byte(t, t->rets[k], 0xcc, &old[k]))
+			t->rets[k] = 0;
+	int st, intr = 0, r = 0;
 	long nr = -1;
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, t->pid, NULL, (void *)(long)sig))
-			return fail(t, s, "ptrace(PTRACE_SYSCALL)");
+		if (ptrace(PTRACE_SYSCALL, t->pid, NULL, (void *)(long)sig)) {
+			r = fail(t, s, "ptrace(PTRACE_SYSCALL)");
+			break;
+		}
 		sig = 0;
-		if (wait_tracee(t, &st, &intr))
-			return fail(t, s, "waitpid");
+		if (wait_tracee(t, &st, &intr)) {
+			r = fail(t, s, "waitpid");
+			break;
+		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			ended(t, st, s);
 			return -1;
@@ -441,8 +504,10 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		int stop = WSTOPSIG(st);
 		if (stop == (SIGTRAP | 0x80)) {
 			struct __ptrace_syscall_info info;
-			if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof info, &info) <= 0)
-				return fail(t, s, "ptrace(PTRACE_GET_SYSCALL_INFO)");
+			if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof info, &info) <= 0) {
+				r = fail(t, s, "ptrace(PTRACE_GET_SYSCALL_INFO)");
+				break;
+			}
 			/* rt_sigreturn's exit (its orig_rax is -1 by then: the
 			 * entry says which call it is) */
 			if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
@@ -453,11 +518,16 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 			continue;
 		}
 		if (stop == SIGTRAP) {
-			if (get_regs(t))
-				return fail(t, s, "ptrace(PTRACE_GETREGS)");
-			if (ret && t->regs.rip == ret + 1) {
-				if (set_reg(t, offsetof(struct user_regs_struct, rip), ret))
-					return fail(t, s, "ptrace(PTRACE_POKEUSER)");
+			if (get_regs(t)) {
+				r = fail(t, s, "ptrace(PTRACE_GETREGS)");
+				break;
+			}
+			int k = 0;
+			while (k < NRETS && (!t->rets[k] || t->regs.rip != t->rets[k] + 1))
+				k++;
+			if (k < NRETS) {
+				if (set_reg(t, offsetof(struct user_regs_struct, rip), t->rets[k]))
+					r = fail(t, s, "ptrace(PTRACE_POKEUSER)");
 				break;
 			}
 			continue; /* the runtime's own (none expected) */
@@ -466,10 +536,11 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 			continue; /* our interrupt: reported once back in the program */
 		sig = stop; /* the runtime's to handle (the SIC's SIGSEGV, a queued signal) */
 	}
-	if (ret && old != 0xcc)
-		poke_byte(t, ret, old, NULL);
+	for (int k = NRETS - 1; k >= 0; k--)
+		if (t->rets[k] && old[k] != 0xcc)
+			poke_byte(t, t->rets[k], old[k], NULL);
 	get_regs(t);
-	return 0;
+	return r;
 }
 
 /* The opcode at pc past operand-size and REX prefixes. */
@@ -616,10 +687,15 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		}
 		if (stop == SIGSEGV && sic_fault(t)) {
 			struct rdb_pos p;
-			if (want && rdb_tg_pos(t, &p) == 0 && p.count == want) {
+			if (want && rdb_tg_pos(t, &p) == 0 && p.count >= want) {
 				remove_bps(t);
-				t->sig = SIGSEGV; /* the runtime's, at the next resume */
 				s->kind = TG_COUNT;
+				/* in the runtime (__rdb_syscall's checks): the count's
+				 * first position of the program's is after it */
+				if (in_rt(t, p.pc))
+					through_runtime(t, SIGSEGV, 0, s);
+				else
+					t->sig = SIGSEGV; /* the runtime's, at the next resume */
 				return;
 			}
 			if (!want && !is_bp(t, t->regs.rip)) {
@@ -681,6 +757,7 @@ void rdb_tg_kill(struct rdb_tg *t)
 	t->memfd = -1;
 	t->bp_in = 0;
 	t->sig = 0;
+	memset(t->rets, 0, sizeof t->rets);
 }
 
 int rdb_tg_status(const struct rdb_tg *t)

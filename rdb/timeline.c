@@ -59,21 +59,22 @@ int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet)
 	return rdb_tg_start(l->t, from, 0, quiet);
 }
 
-/* A new replay at the first position of count `count` of `interval`. */
-static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count)
+/* A new replay at the program's first position of count `count` of
+ * `interval`, or a later count's (then *at says which). */
+static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struct rdb_pos *at)
 {
 	if (launch(l, interval, 0))
 		return -1;
-	if (!count)
-		return 0;
-	struct rdb_tg_stop s;
-	rdb_tg_bp_enable(l->t, 0);
-	rdb_tg_quiet_signals(l->t, 1);
-	rdb_tg_temp_bp(l->t, 0);
-	rdb_tg_cont(l->t, count, &s);
-	rdb_tg_bp_enable(l->t, 1);
-	rdb_tg_quiet_signals(l->t, 0);
-	if (s.kind != TG_COUNT) {
+	struct rdb_tg_stop s = {TG_COUNT, 0, 0};
+	if (count) {
+		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_quiet_signals(l->t, 1);
+		rdb_tg_temp_bp(l->t, 0);
+		rdb_tg_cont(l->t, count, &s);
+		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_quiet_signals(l->t, 0);
+	}
+	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach count %llu",
 		         (unsigned long long)interval, (unsigned long long)count);
 		return -1;
@@ -83,22 +84,29 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count)
 
 int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
-	return to_segment(l, interval, count);
+	struct rdb_pos at;
+	return to_segment(l, interval, count, &at);
 }
 
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
-	if (to_segment(l, p->interval, p->count))
-		return -1;
 	struct rdb_pos at;
 	struct rdb_tg_stop s = {0, 0, 0};
-	if (rdb_tg_pos(l->t, &at))
-		return -1;
-	if (at.pc != p->pc) {
+	/* to the count, or an earlier one where an increment had no check */
+	for (uint64_t k = 0;; k++) {
+		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
+			return -1;
+		if (at.count <= p->count)
+			break;
+	}
+	/* then to the pc, in that count */
+	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, p->pc);
-		rdb_tg_cont(l->t, p->count + 1, &s);
+		do
+			rdb_tg_cont(l->t, p->count + 1, &s);
+		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 && at.count < p->count);
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
@@ -164,11 +172,12 @@ static int interval_start(struct rdb_tl *l, const struct rdb_pos *p)
 	return pc == p->pc;
 }
 
-/* Steps the segment of count p->count from its first position up to p,
- * each position into l->seg: 0, or -1 (p not met). */
-static int walk_segment(struct rdb_tl *l, const struct rdb_pos *p)
+/* Steps from the first position of count `count` (of the program's: at
+ * or after it) up to p, each position into l->seg: 0, or -1 (p not met). */
+static int walk_segment(struct rdb_tl *l, uint64_t count, const struct rdb_pos *p)
 {
-	if (to_segment(l, p->interval, p->count))
+	struct rdb_pos first;
+	if (to_segment(l, p->interval, count, &first) || first.count > p->count)
 		return -1;
 	l->nseg = 0;
 	rdb_tg_quiet_signals(l->t, 1);
@@ -225,10 +234,14 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 		while (i < l->nseg && !same(&l->seg[i], &cur))
 			i++;
 		if (i == l->nseg || i == 0) {
-			if (walk_segment(l, &cur) == 0)
-				i = l->nseg - 1;
-			else
-				i = 0;
+			/* cur's count began in the runtime (a handler it entered
+			 * within __rdb_syscall): the walk starts a count earlier */
+			i = 0;
+			for (uint64_t c = cur.count + 1; c-- > 0 && cur.count - c < 64;)
+				if (walk_segment(l, c, &cur) == 0 && l->nseg > 1) {
+					i = l->nseg - 1;
+					break;
+				}
 		}
 		if (i > 0) {
 			prev = l->seg[i - 1];
