@@ -520,7 +520,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		if (!strncmp(p, "qSupported", 10))
 			return reply(s, "PacketSize=10000;qXfer:features:read+;qXfer:auxv:read+;"
 			                "qXfer:exec-file:read+;ReverseContinue+;ReverseStep+;swbreak+;"
-			                "hwbreak+;vContSupported+;QStartNoAckMode+");
+			                "hwbreak+;vContSupported+;QStartNoAckMode+;QPassSignals+");
 		if (!strncmp(p, "qXfer:features:read:target.xml:", 31)) {
 			const char *x = target_xml();
 			return xfer(s, (const uint8_t *)x, strlen(x), p + 31);
@@ -551,6 +551,21 @@ static int packet(struct srv *s, char *p, size_t n)
 			return monitor(s, p + 6);
 		return empty(s);
 	case 'Q':
+		if (!strncmp(p, "QPassSignals:", 13)) {
+			uint64_t mask = 0;
+			for (char *q = p + 13; *q;) {
+				int g = (int)strtol(q, &q, 16);
+				for (int h = 1; h < 64; h++)
+					if (gdb_signal(h) == g)
+						mask |= 1ull << h;
+				if (*q == ';')
+					q++;
+				else if (*q)
+					break;
+			}
+			rdb_tg_pass_signals(s->t, mask);
+			return reply(s, "OK");
+		}
 		if (!strcmp(p, "QStartNoAckMode")) {
 			int r = reply(s, "OK");
 			rsp_noack(s->c);

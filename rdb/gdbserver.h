@@ -89,6 +89,8 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
 void rdb_tg_temp_bp(struct rdb_tg *t, uint64_t addr);
 /* Signals go to the program without a stop (the timeline's replays). */
 void rdb_tg_quiet_signals(struct rdb_tg *t, int on);
+/* Signals (bit n: signal n) gdb lets the program have without a stop. */
+void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask);
 /* gdb's interrupt: polled while the program runs. */
 void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx);
 /* Whether pc is the check of a SIC increment (the first position of its

@@ -53,6 +53,8 @@ struct rdb_tg {
 	int nbp, bp_in, bp_on;
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
 	int quiet_sigs;
+	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
+	int noted;                 /* a signal the runtime delivered while it ran */
 	int (*intr)(void *);
 	void *intr_ctx;
 	uint64_t start_pc[MAXIV];  /* each interval's first pc, as seen */
@@ -462,6 +464,27 @@ static uint64_t syscall_return(struct rdb_tg *t)
 	return 0;
 }
 
+/* Notes a return address from the runtime (0: none): its slot, or -1.
+ * evict: the oldest may go (not while they are armed). */
+static int add_ret(struct rdb_tg *t, uint64_t ret, int evict)
+{
+	if (!ret)
+		return -1;
+	for (int k = 0; k < NRETS; k++)
+		if (t->rets[k] == ret)
+			return k;
+	for (int k = 0; k < NRETS; k++)
+		if (!t->rets[k]) {
+			t->rets[k] = ret;
+			return k;
+		}
+	if (!evict)
+		return -1;
+	int k = (int)(t->nrets++ % NRETS);
+	t->rets[k] = ret;
+	return k;
+}
+
 /* Runs the runtime's part until the program's code runs again: resumed
  * with sig, back by rt_sigreturn into program code or by a return to ret
  * (0: none).  0 there (the trap flag clean), or -1 and *s. */
@@ -470,18 +493,14 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 	remove_bps(t);
 	if (!ret)
 		ret = syscall_return(t);
+	if (sig && (sig != SIGSEGV || !sic_fault(t)))
+		t->noted = sig;
 	/* where the runtime may return to: ret, and where the calls into it
 	 * that a handler of the program's interrupted return (the handler ran
 	 * inside __rdb_syscall, which returns once the handler did) */
-	if (ret) {
-		int k = 0;
-		while (k < NRETS && t->rets[k] != ret)
-			k++;
-		if (k == NRETS) {
-			t->rets[t->nrets++ % NRETS] = ret;
-		}
-	}
 	uint8_t old[NRETS];
+	memset(old, 0xcc, sizeof old);
+	add_ret(t, ret, 1);
 	for (int k = 0; k < NRETS; k++)
 		if (t->rets[k] && poke_byte(t, t->rets[k], 0xcc, &old[k]))
 			t->rets[k] = 0;
@@ -512,9 +531,16 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 			 * entry says which call it is) */
 			if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
 				nr = (long)info.entry.nr;
-			else if (info.op == PTRACE_SYSCALL_INFO_EXIT && nr == 15 && get_regs(t) == 0 &&
-			         !in_rt(t, t->regs.rip))
-				break;
+			else if (info.op == PTRACE_SYSCALL_INFO_EXIT && nr == 15 && get_regs(t) == 0) {
+				if (!in_rt(t, t->regs.rip))
+					break;
+				/* back into __rdb_syscall (a replay from an interval that
+				 * began in it, a handler's return): where it returns to */
+				uint64_t r2 = syscall_return(t);
+				int k = add_ret(t, r2, 0);
+				if (k >= 0 && old[k] == 0xcc && poke_byte(t, r2, 0xcc, &old[k]))
+					t->rets[k] = 0;
+			}
 			continue;
 		}
 		if (stop == SIGTRAP) {
@@ -534,7 +560,12 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		}
 		if (stop == SIGSTOP && intr)
 			continue; /* our interrupt: reported once back in the program */
-		sig = stop; /* the runtime's to handle (the SIC's SIGSEGV, a queued signal) */
+		/* the runtime's to handle: the SIC's SIGSEGV, or the program's
+		 * signal (a recorded one it queued again), to report once the
+		 * program runs (at its handler) */
+		sig = stop;
+		if (stop != SIGSEGV || !sic_fault(t))
+			t->noted = stop;
 	}
 	for (int k = NRETS - 1; k >= 0; k--)
 		if (t->rets[k] && old[k] != 0xcc)
@@ -562,6 +593,27 @@ static void clean_flags_image(struct rdb_tg *t)
 		poke(t, t->regs.rsp, w & ~0x100ull);
 }
 
+static int passed(const struct rdb_tg *t, int sig)
+{
+	return sig > 0 && sig < 64 && (t->pass >> sig & 1);
+}
+
+void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask) { t->pass = mask; }
+
+/* The end of a step: a signal the runtime delivered on the way (the
+ * program is at its handler) is gdb's to see, unless gdb passes it. */
+static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	int n = t->noted;
+	t->noted = 0;
+	if (n && !t->quiet_sigs && !passed(t, n)) {
+		s->kind = TG_SIGNAL;
+		s->sig = n;
+		return;
+	}
+	s->kind = TG_STEPPED;
+}
+
 /* One instruction of the program's, with the runtime it enters run whole. */
 void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
@@ -576,9 +628,11 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	uint64_t pc = t->regs.rip, sp = t->regs.rsp;
 	int sig = t->sig;
 	t->sig = 0;
+	t->noted = 0;
 	if (sig) { /* the runtime takes it: its handler, then program code */
 		if (through_runtime(t, sig, 0, s))
 			return;
+		t->noted = 0; /* gdb saw it already */
 		s->kind = TG_STEPPED;
 		return;
 	}
@@ -607,18 +661,21 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 			if (through_runtime(t, 0, r, s))
 				return;
 		}
-		s->kind = TG_STEPPED;
-		return;
+		return stepped(t, s);
 	}
 	if (stop == SIGSEGV && sic_fault(t)) {
 		if (through_runtime(t, SIGSEGV, 0, s))
 			return;
-		s->kind = TG_STEPPED;
-		return;
+		return stepped(t, s);
 	}
 	if (stop == SIGSTOP && intr) { /* the step was not made */
 		s->kind = TG_INTR;
 		return;
+	}
+	if (t->quiet_sigs || passed(t, stop)) {
+		if (through_runtime(t, stop, 0, s))
+			return;
+		return stepped(t, s);
 	}
 	t->sig = stop;
 	s->kind = TG_SIGNAL;
@@ -640,6 +697,18 @@ static void arm(struct rdb_tg *t, uint64_t want)
 	uint64_t d = left - (want - p.count);
 	if (poke(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, origin + d) == 0)
 		set_reg(t, offsetof(struct user_regs_struct, r15), t->regs.r15 + d);
+}
+
+/* After the runtime ran: a signal it delivered, for gdb (TG_SIGNAL). */
+static int noted(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	int n = t->noted;
+	t->noted = 0;
+	if (!n || t->quiet_sigs || passed(t, n))
+		return 0;
+	s->kind = TG_SIGNAL;
+	s->sig = n;
+	return 1;
 }
 
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
@@ -664,6 +733,7 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		(void)fault;
 	}
 	int st, intr = 0, sig = 0;
+	t->noted = 0;
 	for (;;) {
 		arm(t, want);
 		insert_bps(t);
@@ -706,8 +776,9 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			 * program first */
 			if (through_runtime(t, SIGSEGV, 0, s))
 				return;
-			if (is_bp(t, t->regs.rip)) {
-				s->kind = TG_BREAK;
+			if (noted(t, s) || is_bp(t, t->regs.rip)) {
+				if (s->kind != TG_SIGNAL)
+					s->kind = TG_BREAK;
 				return;
 			}
 			continue;
@@ -719,11 +790,12 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			s->kind = TG_INTR;
 			return;
 		}
-		if (t->quiet_sigs || in_rt(t, t->regs.rip)) {
+		if (t->quiet_sigs || passed(t, stop) || in_rt(t, t->regs.rip)) {
 			if (through_runtime(t, stop, 0, s))
 				return;
-			if (is_bp(t, t->regs.rip)) {
-				s->kind = TG_BREAK;
+			if (noted(t, s) || is_bp(t, t->regs.rip)) {
+				if (s->kind != TG_SIGNAL)
+					s->kind = TG_BREAK;
 				return;
 			}
 			continue;

@@ -159,29 +159,17 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 	return found ? 0 : -1;
 }
 
-/* Whether p is its interval's first position: interval 1's first
- * instruction, or the one after the boundary's check. */
-static int interval_start(struct rdb_tl *l, const struct rdb_pos *p)
+/* Steps from the program's first position of count `count` of interval
+ * `interval` up to p (later), each position into l->seg: 0, or -1 (p not
+ * met: passed, or the replay ended). */
+static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struct rdb_pos *p)
 {
-	if (p->count)
-		return 0;
-	uint64_t pc = rdb_tg_start_pc(l->t, p->interval);
-	struct rdb_pos b;
-	if (!pc && p->interval >= 2 && boundary_of(rdb_tg_dir(l->t), p->interval, &b) == 0)
-		pc = b.pc + sizeof inc_insn;
-	return pc == p->pc;
-}
-
-/* Steps from the first position of count `count` (of the program's: at
- * or after it) up to p, each position into l->seg: 0, or -1 (p not met). */
-static int walk_segment(struct rdb_tl *l, uint64_t count, const struct rdb_pos *p)
-{
-	struct rdb_pos first;
-	if (to_segment(l, p->interval, count, &first) || first.count > p->count)
-		return -1;
-	l->nseg = 0;
-	rdb_tg_quiet_signals(l->t, 1);
 	struct rdb_pos at;
+	l->nseg = 0;
+	if (to_segment(l, interval, count, &at) || at.interval > p->interval ||
+	    (at.interval == p->interval && at.count > p->count))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
 	int ok = -1;
 	for (long steps = 0; steps < 10000000; steps++) {
 		if (rdb_tg_pos(l->t, &at))
@@ -197,7 +185,7 @@ static int walk_segment(struct rdb_tl *l, uint64_t count, const struct rdb_pos *
 			ok = 0;
 			break;
 		}
-		if (at.interval != p->interval || at.count > p->count)
+		if (at.interval > p->interval || (at.interval == p->interval && at.count > p->count))
 			break;
 		struct rdb_tg_stop s;
 		rdb_tg_step(l->t, &s);
@@ -210,6 +198,34 @@ static int walk_segment(struct rdb_tl *l, uint64_t count, const struct rdb_pos *
 	return ok;
 }
 
+/* The position before cur, found by walks from earlier and earlier counts
+ * (a count may begin in the runtime: a handler it entered within
+ * __rdb_syscall, an interval that began there), then from the end of the
+ * interval before: 1 and *prev, 0 at the start of history, -1. */
+static int before(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *prev)
+{
+	for (uint64_t c = cur->count + 1; c-- > 0 && cur->count - c < 64;) {
+		if (walk(l, cur->interval, c, cur) == 0 && l->nseg > 1) {
+			*prev = l->seg[l->nseg - 2];
+			return 1;
+		}
+		if (c == 0 && l->nseg == 1) { /* cur is its interval's first position */
+			if (cur->interval <= 1)
+				return 0;
+			struct rdb_pos b;
+			if (boundary_of(rdb_tg_dir(l->t), cur->interval, &b))
+				return -1;
+			for (uint64_t k = 0; k <= b.count && k < 64; k++)
+				if (walk(l, cur->interval - 1, b.count - k, cur) == 0 && l->nseg > 1) {
+					*prev = l->seg[l->nseg - 2];
+					return 1;
+				}
+			return -1;
+		}
+	}
+	return -1;
+}
+
 void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
 	struct rdb_pos cur, prev;
@@ -220,32 +236,24 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	uint8_t b[4];
 	int found = 0;
-	if (interval_start(l, &cur)) {
-		if (cur.interval <= 1)
-			return; /* the start of history */
-		found = boundary_of(rdb_tg_dir(l->t), cur.interval, &prev) == 0;
-	} else if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
-	           rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
+	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
+	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
+		/* a check: right after its increment */
 		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, 0};
 		found = 1;
 	} else {
-		/* the segment stepped last time, or a walk through it */
+		/* the positions walked last time, or a walk to here */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &cur))
 			i++;
-		if (i == l->nseg || i == 0) {
-			/* cur's count began in the runtime (a handler it entered
-			 * within __rdb_syscall): the walk starts a count earlier */
-			i = 0;
-			for (uint64_t c = cur.count + 1; c-- > 0 && cur.count - c < 64;)
-				if (walk_segment(l, c, &cur) == 0 && l->nseg > 1) {
-					i = l->nseg - 1;
-					break;
-				}
-		}
-		if (i > 0) {
+		if (i < l->nseg && i > 0) {
 			prev = l->seg[i - 1];
 			found = 1;
+		} else {
+			found = before(l, &cur, &prev);
+			if (found == 0)
+				return; /* the start of history: a replay is there */
+			found = found > 0;
 		}
 	}
 	if (!found || rdb_tl_goto(l, &prev)) {
