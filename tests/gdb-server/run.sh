@@ -26,11 +26,12 @@ clean() {
 	! grep "^0x\|^[a-z_]* (.*) at " "$1" | grep -q "rdb_\|__rdb" ||
 		{ cat "$1"; fail "a stop in the runtime: $1"; }
 }
-# no_orphans PROG: no process runs PROG any more
+# no_orphans PROG: no process runs ./PROG (a name unique to this test)
+# or has this work folder in its arguments (rdb, its feeder)
 no_orphans() {
 	sleep 0.2
-	! ps -eo pid,args | grep -v grep | grep -q "$W/$1\|\./$1\$" ||
-		{ ps -eo pid,ppid,args | grep "$1"; fail "a process of $1 is left"; }
+	! ps -eo pid,args | grep -v grep | grep -q "\./$1\$\|$W" ||
+		{ ps -eo pid,ppid,args | grep "$1\|$W"; fail "a process of $1 is left"; }
 }
 
 case $case in
@@ -114,6 +115,14 @@ revcont)
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' rc.out > iv
 	[ "$(sed -n 1p iv)" -gt "$(sed -n 5p iv)" ] || { cat rc.out; fail "the 1st hit is not in an earlier interval"; }
 	expect rc.out "^interval 1 count 0 pc "
+	# all in one interval: the last hit before here, not the first
+	"$RDB" record -i 0 -o one -- ./prog > rec1.out 2>&1 || fail "record -i 0"
+	session rc.gdb r1.out one || { cat r1.out; fail "replay --gdb-batch (one interval)"; }
+	clean r1.out
+	[ "$(sed -n 's/^gdb: back //p' r1.out | tr '\n' ' ')" = "4 3 2 1 " ] ||
+		{ cat r1.out; fail "reverse-continue in one interval: not 4 3 2 1"; }
+	[ "$(sed -n 's/^gdb: on //p' r1.out | tr '\n' ' ')" = "1 2 " ] ||
+		{ cat r1.out; fail "continue after going back (one interval): not 1, 2"; }
 	;;
 revstep)
 	# reverse-next, reverse-step and reverse-finish: the lines next and
@@ -141,9 +150,10 @@ revstep)
 	;;
 gdbserver)
 	# rdb replay --gdbserver waits; a gdb started apart connects
-	build steps prog
-	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
-	"$RDB" replay --gdbserver 127.0.0.1:0 t > srv.out 2> srv.err &
+	p=gs$$prog
+	build steps $p
+	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
+	"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 	srv=$!
 	i=0
 	while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -151,21 +161,22 @@ gdbserver)
 	[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
 	timeout 120 gdb -q -batch -ex "target extended-remote 127.0.0.1:$port" -ex 'break work' \
 		-ex continue -ex 'printf "gdb: n %d\n", n' -ex reverse-stepi -ex 'monitor where' \
-		-ex continue ./prog > g.out 2>&1
+		-ex continue ./$p > g.out 2>&1
 	wait $srv; s=$?
 	[ $s -eq 0 ] || { cat g.out srv.err; fail "rdb replay --gdbserver: status $s"; }
 	clean g.out
 	expect g.out "^gdb: n 5\$"
 	expect g.out "^interval 1 count [0-9]* pc 0x"
-	no_orphans prog
+	no_orphans $p
 	;;
 garbage)
 	# a connection that sends garbage, or ends in the middle of a packet:
 	# the session ends with a message, the replay is killed, nothing left
-	build steps prog
-	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	p=gs$$prog
+	build steps $p
+	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
 	for what in garbage cut; do
-		"$RDB" replay --gdbserver 127.0.0.1:0 t > srv.out 2> srv.err &
+		"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 		srv=$!
 		i=0
 		while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -181,7 +192,7 @@ garbage)
 			expect srv.err "the connection ended in the middle of a packet"
 		fi
 		expect srv.err "the replay is killed"
-		no_orphans prog
+		no_orphans $p
 	done
 	;;
 writes)
