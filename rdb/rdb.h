@@ -140,12 +140,18 @@ struct rdb_replay_opts {
 	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
 	const char *gdb_wait; /* --gdb-wait FILE: no gdb; the program waits for a
 	                         debugger, FILE gets its pid once it does */
+	const char *gdbserver; /* --gdbserver [HOST:]PORT: rdb serves gdb there */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
  * (at most cap, the last one of kind END) go to hits, their number to
  * *nhits. */
 int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
                size_t *nhits);
+/* The program of a replay, started for rdb's gdb server: traced, stopped
+ * at its exec; *feeder: the process feeding it.  o->dir's header is h
+ * (its exit filled in for a trace cut short). */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
+                       pid_t *feeder);
 
 /* ---- show.c ----------------------------------------------------------- */
 int rdb_cmd_info(int argc, char **argv);
@@ -179,5 +185,10 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char 
 void rdb_gdb_check(const char *script);
 /* Waits for gdb to end. */
 void rdb_gdb_reap(pid_t gdb);
+/* rdb replay --gdb, --gdb-batch, --gdbserver: rdb is gdb's target (the
+ * gdb server, gdbserver.c); rdb's exit status. */
+int rdb_gdb_serve(const struct rdb_replay_opts *o);
+/* gdb and script (NULL: none) are there: fatal if not. */
+void rdb_gdb_server_check(const char *script);
 
 #endif

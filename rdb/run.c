@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -728,7 +730,8 @@ int rdb_cmd_record(int argc, char **argv)
 static void replay_usage(FILE *f)
 {
 	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
-	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdb-wait FILE] DIR\n"
+	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdbserver [HOST:]PORT |\n"
+	      "                  --gdb-wait FILE] DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
@@ -745,11 +748,13 @@ static void replay_usage(FILE *f)
 	      "  --timing      say (on stderr, as \"rdb: replay resumed the program at interval\n"
 	      "                K's start N ms after rdb started\") how long the replay took to\n"
 	      "                reach the program's first instruction, or interval K's\n"
-	      "  --gdb         start gdb attached to the replay, which waits for it before\n"
-	      "                the program's first instruction (or interval K's, with\n"
-	      "                --from K): set breakpoints, then continue.  The run is the\n"
-	      "                recorded one, as often as you replay it\n"
+	      "  --gdb         start gdb on the replay, rdb being its target (gdb's remote\n"
+	      "                protocol): stopped before the program's first instruction\n"
+	      "                (or interval K's, with --from K); gdb's reverse commands\n"
+	      "                work (reverse-stepi, reverse-continue, ...)\n"
 	      "  --gdb-batch FILE  the same, gdb running the commands in FILE (-batch -x)\n"
+	      "  --gdbserver [HOST:]PORT  the same target, waiting for a gdb or an IDE to\n"
+	      "                connect (target extended-remote HOST:PORT; HOST: loopback)\n"
 	      "  --gdb-wait FILE   start no gdb: the program waits for a debugger as with\n"
 	      "                --gdb, and FILE gets its pid (\"PID\\n\") once it waits\n"
 	      "                (rdb-gdb.py's rdb-reverse-continue attaches to such replays)\n",
@@ -777,6 +782,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_TIMING;
 		else if (gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
+		else if (opt_arg(argc, argv, &i, "--gdbserver", NULL, &v))
+			o->gdbserver = v;
 		else if (opt_arg(argc, argv, &i, "--gdb-wait", NULL, &v))
 			o->gdb_wait = v;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
@@ -802,8 +809,13 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 		          (unsigned long long)o->from);
 	if (o->gdb && o->gdb_wait)
 		rdb_fatal("--gdb-wait starts no gdb: not with --gdb or --gdb-batch");
+	if (o->gdbserver && (o->gdb || o->gdb_wait))
+		rdb_fatal("--gdbserver waits for a gdb to connect: not with --gdb, --gdb-batch or "
+		          "--gdb-wait");
+	if ((o->gdb || o->gdbserver) && (o->flags & RDB_TF_HELLO_VERIFY))
+		rdb_fatal("--verify checks the replay's memory; not under gdb");
 	if (o->gdb)
-		rdb_gdb_check(o->gdb_script);
+		rdb_gdb_server_check(o->gdb_script);
 	if ((o->flags & RDB_TF_HELLO_VERIFY_FULL) && o->from != 1)
 		rdb_fatal("%s: --verify-full compares all of memory, which only a replay from the "
 		          "start reproduces: not with --from %llu (use --verify)", o->dir,
@@ -1024,11 +1036,59 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	return replay_status(&h, o, end, status);
 }
 
+/* A replay for rdb's gdb server (gdbserver.c): the program traced from
+ * its exec (PTRACE_TRACEME: it stops there), killed should rdb die, and
+ * fed by a process of its own, so that the server answers gdb while the
+ * feed blocks on a full channel, and a replay the server kills takes its
+ * feeder with it (the feed fails, the feeder exits). */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
+                       pid_t *feeder)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		rdb_fatal("socketpair: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setpgid(0, 0); /* the terminal's ^C is gdb's, not the replay's */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+			rdb_warn("ptrace(PTRACE_TRACEME): %s", strerror(errno));
+			_exit(127);
+		}
+		start_child(sv[1], -1, h->exe, h->argv, h->envp,
+		            h->have_rlimit ? h->rlimit_stack : NULL);
+	}
+	close(sv[1]);
+	pid_t f = fork();
+	if (f < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (f == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setpgid(0, 0);
+		/* only the channel: not gdb's connection, not other replays' */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != sv[0])
+				close(fd);
+		struct rdb_feed *fe = rdb_feed_open(o->dir, &h->exit, o->from, o->to);
+		int fd = sv[0];
+		int end = send_hello(fd, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &fd);
+		_exit(end);
+	}
+	close(sv[0]);
+	*feeder = f;
+	return pid;
+}
+
 int rdb_cmd_replay(int argc, char **argv)
 {
 	struct rdb_replay_opts o;
 	int bad = replay_args(argc, argv, &o);
 	if (bad)
 		return bad < 0 ? 0 : bad;
+	if (o.gdb || o.gdbserver)
+		return rdb_gdb_serve(&o);
 	return rdb_replay(&o, NULL, 0, NULL);
 }

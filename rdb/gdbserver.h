@@ -1,0 +1,127 @@
+/* gdbserver.h: rdb's gdb server, private to its four files (one section
+ * each): rsp.c the wire, target.c one replay under ptrace, timeline.c
+ * positions and going back, gdbserver.c the protocol's commands. */
+#ifndef RDB_GDBSERVER_H
+#define RDB_GDBSERVER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include "rdb.h"
+
+/* ---- rsp.c: packets on a connection ------------------------------------ */
+struct rsp;
+/* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
+ * it): the fd, fatal on errors. */
+int rsp_listen(const char *host, int port, int *bound);
+/* The first connection on lfd (closed then). */
+struct rsp *rsp_accept(int lfd);
+void rsp_close(struct rsp *c);
+int rsp_fd(const struct rsp *c);
+/* The next packet's data (NUL-terminated, escapes left as sent): 1, or 0
+ * when the session ends (gdb gone, or garbage: *why says which). */
+int rsp_get(struct rsp *c, char **data, size_t *n, const char **why);
+/* A byte waiting while the program runs: 1 for gdb's interrupt (^C), 0
+ * for nothing yet, -1 when the connection ended or sent garbage. */
+int rsp_poll_interrupt(struct rsp *c);
+int rsp_put(struct rsp *c, const char *data, size_t n);
+int rsp_putf(struct rsp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rsp_noack(struct rsp *c);
+
+/* ---- target.c: one replay, traced ---------------------------------------- */
+struct rdb_pos {
+	uint64_t interval, count, pc, rcx; /* rcx: only for a rep instruction */
+};
+
+enum rdb_tg_kind {
+	TG_STEPPED = 1, /* one program instruction done */
+	TG_BREAK,       /* at a breakpoint's address, about to run it */
+	TG_COUNT,       /* at the check of the wanted count (rdb_tg_cont's want) */
+	TG_SIGNAL,      /* a signal for the program: sig (delivered at the next resume) */
+	TG_INTR,        /* interrupted (gdb's ^C) */
+	TG_EXITED,      /* ended: value is the status, or sig the signal */
+	TG_ERROR,       /* ptrace failed or the replay is gone: message said */
+};
+struct rdb_tg_stop {
+	int kind, sig, value;
+};
+
+struct rdb_tg;
+/* The replays of trace set dir, none running yet. */
+struct rdb_tg *rdb_tg_new(const char *dir);
+/* A new replay (the old one killed) from interval `from` (to: 0, or the
+ * last interval it runs), stopped at its first program instruction. */
+int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet);
+void rdb_tg_kill(struct rdb_tg *t);
+/* Lets the program run on to its end untraced: rdb's exit status. */
+int rdb_tg_detach(struct rdb_tg *t);
+/* rdb's exit status for how the last replay ended (125: killed). */
+int rdb_tg_status(const struct rdb_tg *t);
+/* After the program ended: status and signal (0 for an exit). */
+int rdb_tg_alive(const struct rdb_tg *t);
+pid_t rdb_tg_pid(const struct rdb_tg *t);
+const char *rdb_tg_dir(const struct rdb_tg *t);
+const struct rdb_header *rdb_tg_header(const struct rdb_tg *t);
+uint64_t rdb_tg_last_interval(const struct rdb_tg *t);
+/* Where the replay is; 0, or -1 if it is not stopped. */
+int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p);
+const struct user_regs_struct *rdb_tg_regs(struct rdb_tg *t);
+/* The x87/SSE state (fxsave image, 512 bytes) and the AVX upper halves
+ * (16 x 16 bytes, zero without AVX). */
+int rdb_tg_fpregs(struct rdb_tg *t, uint8_t fx[512], uint8_t ymmh[256]);
+/* Memory as the program has it (no breakpoint bytes): bytes read. */
+size_t rdb_tg_read(struct rdb_tg *t, uint64_t addr, void *buf, size_t n);
+int rdb_tg_auxv(struct rdb_tg *t, uint8_t *buf, size_t cap, size_t *n);
+/* Breakpoints of the user's (inserted only while the program runs). */
+int rdb_tg_bp_add(struct rdb_tg *t, uint64_t addr);
+int rdb_tg_bp_del(struct rdb_tg *t, uint64_t addr);
+int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr);
+void rdb_tg_bp_enable(struct rdb_tg *t, int on); /* 0: resume without them */
+/* One program instruction (the runtime's, between, run whole). */
+void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s);
+/* On until a breakpoint, a signal, the end, gdb's interrupt or, with want
+ * (!= 0), the first check that faults at count want or later in the
+ * current interval (TG_COUNT: the program's first position from there;
+ * an increment without a check can make it a later count). */
+void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
+/* Temporary breakpoint at addr for one rdb_tg_cont (0: none). */
+void rdb_tg_temp_bp(struct rdb_tg *t, uint64_t addr);
+/* Signals go to the program without a stop (the timeline's replays). */
+void rdb_tg_quiet_signals(struct rdb_tg *t, int on);
+/* Signals (bit n: signal n) gdb lets the program have without a stop. */
+void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask);
+/* gdb's interrupt: polled while the program runs. */
+void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx);
+/* Whether pc is the check of a SIC increment (the first position of its
+ * count) and whether the instruction at pc is a rep string one. */
+int rdb_tg_is_check(struct rdb_tg *t, uint64_t pc);
+int rdb_tg_is_rep(struct rdb_tg *t, uint64_t pc);
+/* The interval's first position's pc, known once a replay started there
+ * (0: not yet). */
+uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
+
+/* ---- timeline.c: positions, going back ----------------------------------- */
+struct rdb_tl;
+struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first);
+/* Replays again to exactly p: 0, or -1 (message said). */
+int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p);
+/* ... to the first position of count `count` of interval `interval`. */
+int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count);
+/* Back one instruction: TG_STEPPED, TG_EXITED..., or 0 at the start of
+ * history (the program stays there). */
+void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* Back to the last breakpoint stop before here: TG_BREAK, or 0 at the
+ * start of history. */
+void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* The session's first replay, from interval `from` (quiet: without the
+ * program's output; later replays never have it). */
+int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet);
+/* The start of history: interval 1's first instruction. */
+int rdb_tl_restart(struct rdb_tl *l);
+
+/* ---- gdbserver.c ------------------------------------------------------------ */
+/* Serves gdb on the connection; rdb's exit status. */
+int rdb_gdbserver_run(struct rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_t from);
+
+#endif

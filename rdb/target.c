@@ -1,0 +1,932 @@
+/* target.c: one replay under rdb's control, for the gdb server.  rdb is
+ * the program's tracer (ptrace) and hides the runtime from gdb entirely:
+ *   - gdb sees only program code stop: a step that enters the runtime (a
+ *     call into __rdb_syscall or a helper, a SIC check's fault, a signal
+ *     taken by the runtime's handler) runs on until the runtime returns
+ *     into program code, by a `ret` (a breakpoint at the return address)
+ *     or by rt_sigreturn (syscall stops: its exit into program code);
+ *   - the SIC check's SIGSEGV (docs/hooks.md) is passed to the runtime,
+ *     never reported;
+ *   - registers are never written (a replay is the recorded run), so the
+ *     kernel-half %gs base never goes back through PTRACE_SETREGS;
+ *   - the trap flag a single step of pushf saves, or of popf restores, is
+ *     cleaned from the program's flags image.
+ * The program stops at an exact SIC count without stepping: at a stop,
+ * %r15 and the runtime's sic_origin move together (the count stays) so
+ * that the check after the wanted count is the one that faults. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "gdbserver.h"
+#include "layout.h"
+
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16 };
+
+struct rdb_tg {
+	const char *dir;
+	struct rdb_header h;
+	uint64_t last; /* the last interval a replay can start at */
+	pid_t pid, feeder;
+	int memfd;
+	int alive;       /* pid is a stopped tracee */
+	struct rdb_tg_stop end;
+	uint64_t bias;
+	uint64_t rt_lo, rt_hi, musl_start, rdb_syscall; /* link addresses */
+	struct user_regs_struct regs;
+	int have_regs;
+	int sig;                   /* to deliver at the next resume */
+	uint64_t bp[MAXBP];
+	uint8_t bp_orig[MAXBP];
+	int nbp, bp_in, bp_on;
+	uint64_t temp;             /* a temporary breakpoint (0: none) */
+	int quiet_sigs;
+	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
+	int noted;                 /* a signal the runtime delivered while it ran */
+	int (*intr)(void *);
+	void *intr_ctx;
+	uint64_t start_pc[MAXIV];  /* each interval's first pc, as seen */
+	uint64_t rets[NRETS];      /* return addresses of calls into the runtime */
+	unsigned nrets;
+};
+
+static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
+
+/* ---- the image: where the runtime's code lies ----------------------------- */
+
+/* The runtime's functions (rdb_*, __rdb_*) lie together, between the
+ * program's objects and libc's (rdb-cc links librdb.a there): the code
+ * from the first to the end of the last is the runtime's. */
+static void read_image(struct rdb_tg *t)
+{
+	int fd = open(t->h.exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		rdb_fatal("%s: %s", t->h.exe, strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		rdb_fatal("%s: not an ELF file: %s", t->h.exe, elf_errmsg(-1));
+	t->rt_lo = UINT64_MAX;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym s;
+			const char *name;
+			if (!gelf_getsym(d, (int)i, &s) || !s.st_value ||
+			    !(name = elf_strptr(e, sh.sh_link, s.st_name)))
+				continue;
+			if (!strcmp(name, "__musl_start")) /* an assembly label, no type */
+				t->musl_start = s.st_value;
+			if (!strcmp(name, "__rdb_syscall"))
+				t->rdb_syscall = s.st_value;
+			if (GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    (strncmp(name, "rdb_", 4) && strncmp(name, "__rdb_", 6)))
+				continue;
+			if (s.st_value < t->rt_lo)
+				t->rt_lo = s.st_value;
+			if (s.st_value + s.st_size > t->rt_hi)
+				t->rt_hi = s.st_value + s.st_size;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	if (t->rt_lo >= t->rt_hi || !t->musl_start)
+		rdb_fatal("%s: no symbols of rdb's runtime or no __musl_start: not built with "
+		          "rdb-cc, or stripped", t->h.exe);
+}
+
+
+struct rdb_tg *rdb_tg_new(const char *dir)
+{
+	struct rdb_tg *t = rdb_xmalloc(sizeof *t);
+	memset(t, 0, sizeof *t);
+	t->dir = dir;
+	t->memfd = -1;
+	rdb_read_header(dir, &t->h);
+	if (!t->h.have_random)
+		rdb_fatal("%s: the program never started under rdb: nothing to replay", dir);
+	rdb_check_buildid(dir, &t->h);
+	if (!t->h.have_exit) {
+		rdb_warn("%s: no exit file: the recording was cut short", dir);
+		t->h.exit.how = RDB_TF_EXIT_SIGNAL;
+		t->h.exit.value = SIGKILL;
+		t->h.exit.cut = 1;
+	}
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	t->last = rdb_last_complete(dir, x);
+	if (!t->last)
+		t->last = 1;
+	rdb_ivx_free(x);
+	read_image(t);
+	t->bp_on = 1;
+	return t;
+}
+
+const struct rdb_header *rdb_tg_header(const struct rdb_tg *t) { return &t->h; }
+uint64_t rdb_tg_last_interval(const struct rdb_tg *t) { return t->last; }
+int rdb_tg_alive(const struct rdb_tg *t) { return t->alive; }
+pid_t rdb_tg_pid(const struct rdb_tg *t) { return t->pid; }
+const char *rdb_tg_dir(const struct rdb_tg *t) { return t->dir; }
+
+uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval)
+{
+	return interval < MAXIV ? t->start_pc[interval] : 0;
+}
+
+static int in_rt(const struct rdb_tg *t, uint64_t pc)
+{
+	return pc - t->bias >= t->rt_lo && pc - t->bias < t->rt_hi;
+}
+
+/* ---- ptrace ------------------------------------------------------------- */
+
+/* RDB_GDB_DEBUG=1: each stop on stderr. */
+static void trace_stop(struct rdb_tg *t, const char *where, int st)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("RDB_GDB_DEBUG") != NULL;
+	if (!on)
+		return;
+	struct user_regs_struct r;
+	ptrace(PTRACE_GETREGS, t->pid, NULL, &r);
+	fprintf(stderr, "rdb-gdb: %s: status %#x pc %#llx%s\n", where, st,
+	        (unsigned long long)r.rip, in_rt(t, r.rip) ? " (runtime)" : "");
+}
+
+static int fail(struct rdb_tg *t, struct rdb_tg_stop *s, const char *what)
+{
+	rdb_warn("gdb server: %s (pid %d): %s", what, (int)t->pid, strerror(errno));
+	s->kind = TG_ERROR;
+	return -1;
+}
+
+static int get_regs(struct rdb_tg *t)
+{
+	if (t->have_regs)
+		return 0;
+	if (ptrace(PTRACE_GETREGS, t->pid, NULL, &t->regs))
+		return -1;
+	/* the trap flag is rdb's; the resume flag, a fault's (the program never
+	 * sees it: pushf clears it) */
+	t->regs.eflags &= ~0x10100ull;
+	t->have_regs = 1;
+	return 0;
+}
+
+static int set_reg(struct rdb_tg *t, size_t off, uint64_t v)
+{
+	t->have_regs = 0;
+	return (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)off, (void *)v);
+}
+
+static int peek(struct rdb_tg *t, uint64_t a, uint64_t *v)
+{
+	return rdb_tg_read(t, a, v, 8) == 8 ? 0 : -1;
+}
+
+static int poke(struct rdb_tg *t, uint64_t a, uint64_t v)
+{
+	return (int)ptrace(PTRACE_POKEDATA, t->pid, (void *)a, (void *)v);
+}
+
+/* One byte of text, through the word around it. */
+static int poke_byte(struct rdb_tg *t, uint64_t a, uint8_t b, uint8_t *old)
+{
+	errno = 0;
+	long w = ptrace(PTRACE_PEEKTEXT, t->pid, (void *)a, NULL);
+	if (errno)
+		return -1;
+	if (old)
+		*old = (uint8_t)w;
+	w = (long)(((unsigned long)w & ~0xfful) | b);
+	return (int)ptrace(PTRACE_POKETEXT, t->pid, (void *)a, (void *)w);
+}
+
+/* Waits for the tracee, polling gdb's interrupt while it runs.  0 and
+ * *st, or -1 (ECHILD: gone). */
+static int wait_tracee(struct rdb_tg *t, int *st, int *intr)
+{
+	t->have_regs = 0;
+	for (int spins = 0;; spins++) {
+		pid_t r = waitpid(t->pid, st, __WALL | (t->intr ? WNOHANG : 0));
+		if (r == t->pid) {
+			if (WIFSTOPPED(*st))
+				trace_stop(t, "stop", *st);
+			return 0;
+		}
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0) {
+			int i = t->intr(t->intr_ctx);
+			if (i && !*intr) {
+				*intr = i;
+				kill(t->pid, SIGSTOP);
+			}
+			struct timespec ts = {0, spins < 100 ? 20000 : 1000000};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static void ended(struct rdb_tg *t, int st, struct rdb_tg_stop *s)
+{
+	t->alive = 0;
+	s->kind = TG_EXITED;
+	s->sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	s->value = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+	t->end = *s;
+	if (t->memfd >= 0)
+		close(t->memfd);
+	t->memfd = -1;
+	int fs;
+	if (t->feeder > 0 && waitpid(t->feeder, &fs, 0) == t->feeder)
+		t->feeder = 0;
+}
+
+/* ---- breakpoints ---------------------------------------------------------- */
+
+int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr)
+{
+	for (int i = 0; i < t->nbp; i++)
+		if (t->bp[i] == addr)
+			return 1;
+	return 0;
+}
+
+int rdb_tg_bp_add(struct rdb_tg *t, uint64_t addr)
+{
+	if (rdb_tg_bp_at(t, addr))
+		return 0;
+	if (t->nbp == MAXBP)
+		return -1;
+	t->bp[t->nbp++] = addr;
+	return 0;
+}
+
+int rdb_tg_bp_del(struct rdb_tg *t, uint64_t addr)
+{
+	for (int i = 0; i < t->nbp; i++)
+		if (t->bp[i] == addr) {
+			t->bp[i] = t->bp[--t->nbp];
+			return 0;
+		}
+	return -1;
+}
+
+void rdb_tg_bp_enable(struct rdb_tg *t, int on) { t->bp_on = on; }
+void rdb_tg_temp_bp(struct rdb_tg *t, uint64_t addr) { t->temp = addr; }
+void rdb_tg_quiet_signals(struct rdb_tg *t, int on) { t->quiet_sigs = on; }
+
+void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx)
+{
+	t->intr = poll;
+	t->intr_ctx = ctx;
+}
+
+/* The breakpoints in effect: the user's (when on) and the temporary one. */
+static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 1; }
+static uint64_t bp_addr(const struct rdb_tg *t, int i)
+{
+	return i < (t->bp_on ? t->nbp : 0) ? t->bp[i] : t->temp;
+}
+
+static int is_bp(const struct rdb_tg *t, uint64_t a)
+{
+	for (int i = 0; i < nbps(t); i++)
+		if (a && bp_addr(t, i) == a)
+			return 1;
+	return 0;
+}
+
+static void insert_bps(struct rdb_tg *t)
+{
+	if (t->bp_in)
+		return;
+	for (int i = 0; i < nbps(t); i++) {
+		uint64_t a = bp_addr(t, i);
+		int dup = 0;
+		for (int k = 0; k < i; k++)
+			dup |= bp_addr(t, k) == a;
+		if (a && !dup && poke_byte(t, a, 0xcc, &t->bp_orig[i]))
+			t->bp_orig[i] = 0xcc; /* not inserted: nothing to restore */
+	}
+	t->bp_in = 1;
+}
+
+static void remove_bps(struct rdb_tg *t)
+{
+	if (!t->bp_in)
+		return;
+	for (int i = nbps(t) - 1; i >= 0; i--) {
+		uint64_t a = bp_addr(t, i);
+		int dup = 0;
+		for (int k = 0; k < i; k++)
+			dup |= bp_addr(t, k) == a;
+		if (a && !dup && t->bp_orig[i] != 0xcc)
+			poke_byte(t, a, t->bp_orig[i], NULL);
+	}
+	t->bp_in = 0;
+}
+
+/* ---- memory and registers ---------------------------------------------------- */
+
+size_t rdb_tg_read(struct rdb_tg *t, uint64_t addr, void *buf, size_t n)
+{
+	if (!t->alive || t->memfd < 0)
+		return 0;
+	ssize_t r = pread(t->memfd, buf, n, (off_t)addr);
+	return r < 0 ? 0 : (size_t)r;
+}
+
+const struct user_regs_struct *rdb_tg_regs(struct rdb_tg *t)
+{
+	return t->alive && get_regs(t) == 0 ? &t->regs : NULL;
+}
+
+int rdb_tg_fpregs(struct rdb_tg *t, uint8_t fx[512], uint8_t ymmh[256])
+{
+	uint8_t xs[4096];
+	struct iovec io = {xs, sizeof xs};
+	memset(ymmh, 0, 256);
+	if (ptrace(PTRACE_GETREGSET, t->pid, (void *)NT_X86_XSTATE, &io) == 0 &&
+	    io.iov_len >= 576 + 256) {
+		memcpy(fx, xs, 512);
+		uint64_t xstate_bv;
+		memcpy(&xstate_bv, xs + 512, 8);
+		if (xstate_bv & 4) /* YMM state not in its initial (zero) state */
+			memcpy(ymmh, xs + 576, 256);
+		return 0;
+	}
+	return ptrace(PTRACE_GETFPREGS, t->pid, NULL, fx) ? -1 : 0;
+}
+
+int rdb_tg_auxv(struct rdb_tg *t, uint8_t *buf, size_t cap, size_t *n)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/auxv", (int)t->pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, cap);
+	close(fd);
+	if (r < 0)
+		return -1;
+	*n = (size_t)r;
+	return 0;
+}
+
+int rdb_tg_is_check(struct rdb_tg *t, uint64_t pc)
+{
+	uint8_t b[4];
+	return rdb_tg_read(t, pc, b, 4) == 4 && !memcmp(b, check_insn, 4);
+}
+
+int rdb_tg_is_rep(struct rdb_tg *t, uint64_t pc)
+{
+	uint8_t b[8];
+	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
+		return 0;
+	int rep = 0;
+	size_t i = 0;
+	for (; i < 6; i++) {
+		if (b[i] == 0xf3 || b[i] == 0xf2)
+			rep = 1;
+		else if (b[i] != 0x66 && b[i] != 0x67 && (b[i] & 0xf0) != 0x40 && b[i] != 0x2e &&
+		         b[i] != 0x3e && b[i] != 0x26 && b[i] != 0x36 && b[i] != 0x64 && b[i] != 0x65)
+			break;
+	}
+	uint8_t op = b[i];
+	return rep && ((op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) ||
+	               (op >= 0x6c && op <= 0x6f));
+}
+
+int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
+{
+	uint64_t origin;
+	if (!t->alive || get_regs(t) || peek(t, RDB_STATE_ADDR + RDB_STATE_INTERVAL, &p->interval) ||
+	    peek(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, &origin))
+		return -1;
+	p->count = t->regs.r15 - origin;
+	p->pc = t->regs.rip;
+	p->rcx = rdb_tg_is_rep(t, p->pc) ? t->regs.rcx : 0;
+	return 0;
+}
+
+/* ---- the runtime, hidden ---------------------------------------------------------- */
+
+/* A SIGSEGV stop of the SIC's check: the address in the window's guard,
+ * %r15 there, the check's bytes at pc. */
+static int sic_fault(struct rdb_tg *t)
+{
+	siginfo_t si;
+	if (ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) || si.si_signo != SIGSEGV)
+		return 0;
+	uint64_t a = (uint64_t)(uintptr_t)si.si_addr;
+	return a >= RDB_SIC_END && a < RDB_SIC_END + RDB_SIC_GUARD && get_regs(t) == 0 &&
+	       t->regs.r15 == a && rdb_tg_is_check(t, t->regs.rip);
+}
+
+/* Stopped in __rdb_syscall (at one of its checks): the return address of
+ * the program's call, on the program's stack a few words up (syscall.S
+ * saves the arguments there), or 0. */
+static uint64_t syscall_return(struct rdb_tg *t)
+{
+	uint64_t w[24];
+	if (get_regs(t) || !in_rt(t, t->regs.rip) ||
+	    rdb_tg_read(t, t->regs.rsp, w, sizeof w) != sizeof w)
+		return 0;
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+		uint8_t c[5];
+		int32_t rel;
+		if (in_rt(t, w[i]) || rdb_tg_read(t, w[i] - 5, c, 5) != 5 || c[0] != 0xe8)
+			continue;
+		memcpy(&rel, c + 1, 4);
+		if (w[i] + (uint64_t)(int64_t)rel == t->rdb_syscall + t->bias)
+			return w[i];
+	}
+	return 0;
+}
+
+/* Notes a return address from the runtime (0: none): its slot, or -1.
+ * evict: the oldest may go (not while they are armed). */
+static int add_ret(struct rdb_tg *t, uint64_t ret, int evict)
+{
+	if (!ret)
+		return -1;
+	for (int k = 0; k < NRETS; k++)
+		if (t->rets[k] == ret)
+			return k;
+	for (int k = 0; k < NRETS; k++)
+		if (!t->rets[k]) {
+			t->rets[k] = ret;
+			return k;
+		}
+	if (!evict)
+		return -1;
+	int k = (int)(t->nrets++ % NRETS);
+	t->rets[k] = ret;
+	return k;
+}
+
+/* Runs the runtime's part until the program's code runs again: resumed
+ * with sig, back by rt_sigreturn into program code or by a return to ret
+ * (0: none).  0 there (the trap flag clean), or -1 and *s. */
+static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_tg_stop *s)
+{
+	remove_bps(t);
+	if (!ret)
+		ret = syscall_return(t);
+	if (sig && (sig != SIGSEGV || !sic_fault(t)))
+		t->noted = sig;
+	/* where the runtime may return to: ret, and where the calls into it
+	 * that a handler of the program's interrupted return (the handler ran
+	 * inside __rdb_syscall, which returns once the handler did) */
+	uint8_t old[NRETS];
+	memset(old, 0xcc, sizeof old);
+	add_ret(t, ret, 1);
+	for (int k = 0; k < NRETS; k++)
+		if (t->rets[k] && poke_byte(t, t->rets[k], 0xcc, &old[k]))
+			t->rets[k] = 0;
+	int st, intr = 0, r = 0;
+	long nr = -1;
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, t->pid, NULL, (void *)(long)sig)) {
+			r = fail(t, s, "ptrace(PTRACE_SYSCALL)");
+			break;
+		}
+		sig = 0;
+		if (wait_tracee(t, &st, &intr)) {
+			r = fail(t, s, "waitpid");
+			break;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			ended(t, st, s);
+			return -1;
+		}
+		int stop = WSTOPSIG(st);
+		if (stop == (SIGTRAP | 0x80)) {
+			struct __ptrace_syscall_info info;
+			if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof info, &info) <= 0) {
+				r = fail(t, s, "ptrace(PTRACE_GET_SYSCALL_INFO)");
+				break;
+			}
+			/* rt_sigreturn's exit (its orig_rax is -1 by then: the
+			 * entry says which call it is) */
+			if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+				nr = (long)info.entry.nr;
+			else if (info.op == PTRACE_SYSCALL_INFO_EXIT && nr == 15 && get_regs(t) == 0) {
+				if (!in_rt(t, t->regs.rip))
+					break;
+				/* back into __rdb_syscall (a replay from an interval that
+				 * began in it, a handler's return): where it returns to */
+				uint64_t r2 = syscall_return(t);
+				int k = add_ret(t, r2, 0);
+				if (k >= 0 && old[k] == 0xcc && poke_byte(t, r2, 0xcc, &old[k]))
+					t->rets[k] = 0;
+			}
+			continue;
+		}
+		if (stop == SIGTRAP) {
+			if (get_regs(t)) {
+				r = fail(t, s, "ptrace(PTRACE_GETREGS)");
+				break;
+			}
+			int k = 0;
+			while (k < NRETS && (!t->rets[k] || t->regs.rip != t->rets[k] + 1))
+				k++;
+			if (k < NRETS) {
+				if (set_reg(t, offsetof(struct user_regs_struct, rip), t->rets[k]))
+					r = fail(t, s, "ptrace(PTRACE_POKEUSER)");
+				break;
+			}
+			continue; /* the runtime's own (none expected) */
+		}
+		if (stop == SIGSTOP && intr)
+			continue; /* our interrupt: reported once back in the program */
+		/* the runtime's to handle: the SIC's SIGSEGV, or the program's
+		 * signal (a recorded one it queued again), to report once the
+		 * program runs (at its handler) */
+		sig = stop;
+		if (stop != SIGSEGV || !sic_fault(t))
+			t->noted = stop;
+	}
+	for (int k = NRETS - 1; k >= 0; k--)
+		if (t->rets[k] && old[k] != 0xcc)
+			poke_byte(t, t->rets[k], old[k], NULL);
+	get_regs(t);
+	return r;
+}
+
+/* The opcode at pc past operand-size and REX prefixes. */
+static int opcode_at(struct rdb_tg *t, uint64_t pc)
+{
+	uint8_t b[4];
+	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
+		return -1;
+	size_t i = 0;
+	while (i < sizeof b - 1 && (b[i] == 0x66 || (b[i] & 0xf0) == 0x40))
+		i++;
+	return b[i];
+}
+
+static void clean_flags_image(struct rdb_tg *t)
+{
+	uint64_t w;
+	if (get_regs(t) == 0 && peek(t, t->regs.rsp, &w) == 0 && (w & 0x100))
+		poke(t, t->regs.rsp, w & ~0x100ull);
+}
+
+static int passed(const struct rdb_tg *t, int sig)
+{
+	return sig > 0 && sig < 64 && (t->pass >> sig & 1);
+}
+
+void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask) { t->pass = mask; }
+
+/* The end of a step: a signal the runtime delivered on the way (the
+ * program is at its handler) is gdb's to see, unless gdb passes it. */
+static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	int n = t->noted;
+	t->noted = 0;
+	if (n && !t->quiet_sigs && !passed(t, n)) {
+		s->kind = TG_SIGNAL;
+		s->sig = n;
+		return;
+	}
+	s->kind = TG_STEPPED;
+}
+
+/* One instruction of the program's, with the runtime it enters run whole. */
+void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!t->alive) {
+		*s = t->end;
+		return;
+	}
+	remove_bps(t);
+	if (get_regs(t))
+		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	uint64_t pc = t->regs.rip, sp = t->regs.rsp;
+	int sig = t->sig;
+	t->sig = 0;
+	t->noted = 0;
+	if (sig) { /* the runtime takes it: its handler, then program code */
+		if (through_runtime(t, sig, 0, s))
+			return;
+		t->noted = 0; /* gdb saw it already */
+		s->kind = TG_STEPPED;
+		return;
+	}
+	int op = opcode_at(t, pc);
+	if (op == 0x9d) /* popf: not with our trap flag */
+		clean_flags_image(t);
+	int st, intr = 0;
+	if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL))
+		return (void)fail(t, s, "ptrace(PTRACE_SINGLESTEP)");
+	if (wait_tracee(t, &st, &intr))
+		return (void)fail(t, s, "waitpid");
+	if (WIFEXITED(st) || WIFSIGNALED(st))
+		return ended(t, st, s);
+	int stop = WSTOPSIG(st);
+	if (get_regs(t))
+		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	if (stop == SIGTRAP) {
+		if (op == 0x9c) /* pushf saved our trap flag */
+			clean_flags_image(t);
+		if (in_rt(t, t->regs.rip)) {
+			/* a call into the runtime: on to its return */
+			uint64_t r = 0;
+			if (t->regs.rsp == sp - 8 && peek(t, t->regs.rsp, &r) == 0 &&
+			    (r <= pc || r > pc + 15 || in_rt(t, r)))
+				r = 0;
+			if (through_runtime(t, 0, r, s))
+				return;
+		}
+		return stepped(t, s);
+	}
+	if (stop == SIGSEGV && sic_fault(t)) {
+		if (through_runtime(t, SIGSEGV, 0, s))
+			return;
+		return stepped(t, s);
+	}
+	if (stop == SIGSTOP && intr) { /* the step was not made */
+		s->kind = TG_INTR;
+		return;
+	}
+	if (t->quiet_sigs || passed(t, stop)) {
+		if (through_runtime(t, stop, 0, s))
+			return;
+		return stepped(t, s);
+	}
+	t->sig = stop;
+	s->kind = TG_SIGNAL;
+	s->sig = stop;
+}
+
+/* Moves %r15 and sic_origin together so that the check after count want
+ * faults, when nothing would fault before. */
+static void arm(struct rdb_tg *t, uint64_t want)
+{
+	struct rdb_pos p;
+	uint64_t origin;
+	if (!want || rdb_tg_pos(t, &p) || want <= p.count || t->regs.r15 >= RDB_SIC_END ||
+	    peek(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, &origin))
+		return;
+	uint64_t left = RDB_SIC_END - t->regs.r15;
+	if (want - p.count >= left)
+		return; /* the window's end comes first: armed again then */
+	uint64_t d = left - (want - p.count);
+	if (poke(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, origin + d) == 0)
+		set_reg(t, offsetof(struct user_regs_struct, r15), t->regs.r15 + d);
+}
+
+/* After the runtime ran: a signal it delivered, for gdb (TG_SIGNAL). */
+static int noted(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	int n = t->noted;
+	t->noted = 0;
+	if (!n || t->quiet_sigs || passed(t, n))
+		return 0;
+	s->kind = TG_SIGNAL;
+	s->sig = n;
+	return 1;
+}
+
+void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!t->alive) {
+		*s = t->end;
+		return;
+	}
+	if (get_regs(t))
+		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	/* off a breakpoint, or with a signal to deliver: a step first */
+	if (t->sig || is_bp(t, t->regs.rip)) {
+		int fault = t->sig == SIGSEGV;
+		rdb_tg_step(t, s);
+		if (s->kind != TG_STEPPED)
+			return;
+		if (is_bp(t, t->regs.rip)) {
+			s->kind = TG_BREAK;
+			return;
+		}
+		(void)fault;
+	}
+	int st, intr = 0, sig = 0;
+	t->noted = 0;
+	for (;;) {
+		arm(t, want);
+		insert_bps(t);
+		if (ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig))
+			return (void)fail(t, s, "ptrace(PTRACE_CONT)");
+		sig = 0;
+		if (wait_tracee(t, &st, &intr))
+			return (void)fail(t, s, "waitpid");
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			return ended(t, st, s);
+		int stop = WSTOPSIG(st);
+		if (get_regs(t))
+			return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+		if (stop == SIGTRAP && is_bp(t, t->regs.rip - 1)) {
+			remove_bps(t);
+			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->regs.rip - 1))
+				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
+			get_regs(t);
+			s->kind = TG_BREAK;
+			return;
+		}
+		if (stop == SIGSEGV && sic_fault(t)) {
+			struct rdb_pos p;
+			if (want && rdb_tg_pos(t, &p) == 0 && p.count >= want) {
+				remove_bps(t);
+				s->kind = TG_COUNT;
+				/* in the runtime (__rdb_syscall's checks): the count's
+				 * first position of the program's is after it */
+				if (in_rt(t, p.pc))
+					through_runtime(t, SIGSEGV, 0, s);
+				else
+					t->sig = SIGSEGV; /* the runtime's, at the next resume */
+				return;
+			}
+			if (!want && !is_bp(t, t->regs.rip)) {
+				sig = SIGSEGV; /* the window moves on, or an event */
+				continue;
+			}
+			/* armed again (or a breakpoint at the check): back in the
+			 * program first */
+			if (through_runtime(t, SIGSEGV, 0, s))
+				return;
+			if (noted(t, s) || is_bp(t, t->regs.rip)) {
+				if (s->kind != TG_SIGNAL)
+					s->kind = TG_BREAK;
+				return;
+			}
+			continue;
+		}
+		remove_bps(t);
+		if (stop == SIGSTOP && intr) {
+			if (in_rt(t, t->regs.rip) && through_runtime(t, 0, 0, s))
+				return;
+			s->kind = TG_INTR;
+			return;
+		}
+		if (t->quiet_sigs || passed(t, stop) || in_rt(t, t->regs.rip)) {
+			if (through_runtime(t, stop, 0, s))
+				return;
+			if (noted(t, s) || is_bp(t, t->regs.rip)) {
+				if (s->kind != TG_SIGNAL)
+					s->kind = TG_BREAK;
+				return;
+			}
+			continue;
+		}
+		t->sig = stop;
+		s->kind = TG_SIGNAL;
+		s->sig = stop;
+		return;
+	}
+}
+
+/* ---- starting and ending a replay --------------------------------------------- */
+
+void rdb_tg_kill(struct rdb_tg *t)
+{
+	int st;
+	if (t->pid > 0 && t->alive) {
+		kill(t->pid, SIGKILL);
+		while (waitpid(t->pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	t->alive = 0;
+	if (t->feeder > 0) {
+		kill(t->feeder, SIGKILL);
+		while (waitpid(t->feeder, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	t->feeder = 0;
+	if (t->memfd >= 0)
+		close(t->memfd);
+	t->memfd = -1;
+	t->bp_in = 0;
+	t->sig = 0;
+	memset(t->rets, 0, sizeof t->rets);
+}
+
+int rdb_tg_status(const struct rdb_tg *t)
+{
+	if (t->alive || t->end.kind != TG_EXITED)
+		return 125;
+	return t->end.sig ? 128 + t->end.sig : t->end.value;
+}
+
+int rdb_tg_detach(struct rdb_tg *t)
+{
+	remove_bps(t);
+	int st;
+	if (ptrace(PTRACE_DETACH, t->pid, NULL, (void *)(long)t->sig)) {
+		rdb_warn("gdb server: ptrace(PTRACE_DETACH): %s", strerror(errno));
+		rdb_tg_kill(t);
+		return 125;
+	}
+	while (waitpid(t->pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			rdb_warn("gdb server: waitpid: %s", strerror(errno));
+			return 125;
+		}
+	struct rdb_tg_stop s;
+	ended(t, st, &s);
+	return rdb_tg_status(t);
+}
+
+static uint64_t auxv_entry(struct rdb_tg *t)
+{
+	uint8_t buf[4096];
+	size_t n;
+	if (rdb_tg_auxv(t, buf, sizeof buf, &n))
+		return 0;
+	for (size_t i = 0; i + 16 <= n; i += 16) {
+		uint64_t k, v;
+		memcpy(&k, buf + i, 8);
+		memcpy(&v, buf + i + 8, 8);
+		if (k == AT_ENTRY)
+			return v;
+	}
+	return 0;
+}
+
+static uint64_t elf_entry(const char *exe)
+{
+	int fd = open(exe, O_RDONLY | O_CLOEXEC);
+	Elf64_Ehdr eh;
+	ssize_t r = fd >= 0 ? pread(fd, &eh, sizeof eh, 0) : -1;
+	if (fd >= 0)
+		close(fd);
+	return r == (ssize_t)sizeof eh ? eh.e_entry : 0;
+}
+
+int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
+{
+	rdb_tg_kill(t);
+	struct rdb_replay_opts o;
+	memset(&o, 0, sizeof o);
+	o.dir = t->dir;
+	o.from = from;
+	o.to = to;
+	o.flags = quiet ? RDB_TF_HELLO_QUIET : 0;
+	t->pid = rdb_replay_spawn(&o, &t->h, &t->feeder);
+	t->have_regs = 0;
+	t->sig = 0;
+	t->bp_in = 0;
+	struct rdb_tg_stop s;
+	int st;
+	if (waitpid(t->pid, &st, __WALL) != t->pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
+		rdb_warn("gdb server: the replay of %s did not start", t->dir);
+		t->alive = 0;
+		rdb_tg_kill(t);
+		return -1;
+	}
+	t->alive = 1;
+	if (ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
+	           (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)))
+		return fail(t, &s, "ptrace(PTRACE_SETOPTIONS)");
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/mem", (int)t->pid);
+	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->memfd < 0)
+		return fail(t, &s, path);
+	t->bias = auxv_entry(t) - elf_entry(t->h.exe);
+	/* from the start: the program's first instruction is musl's _start,
+	 * after ours (crt/start.S) and __rdb_start; from an interval: where
+	 * the runtime's rt_sigreturn enters it (runtime/replay.c) */
+	if (through_runtime(t, 0, from <= 1 ? t->musl_start + t->bias : 0, &s)) {
+		rdb_warn("gdb server: the replay from interval %llu ended before its first "
+		         "instruction (%s %d)", (unsigned long long)from,
+		         s.kind != TG_EXITED ? "error" : s.sig ? "signal" : "status",
+		         s.sig ? s.sig : s.value);
+		return -1;
+	}
+	struct rdb_pos p;
+	if (rdb_tg_pos(t, &p) == 0 && p.interval < MAXIV)
+		t->start_pc[p.interval] = p.pc;
+	return 0;
+}

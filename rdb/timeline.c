@@ -1,0 +1,341 @@
+/* timeline.c: positions in a replayed run and going back to them.  A
+ * position is (interval, SIC count, pc, and a rep instruction's %rcx):
+ * every back edge and call counts, so within one count each pc runs at
+ * most once, and rdb replays any interval from its start, the same way
+ * every time.  Going back is therefore a new replay of the right
+ * interval, run forward to the position: to the count without stepping
+ * (target.c arms the SIC's check), then to the pc under a breakpoint.
+ *   - reverse-stepi: the position before the current one.  The first
+ *     position of a count is its check, right after the increment (the
+ *     position before); an interval's first comes after the boundary's
+ *     check, the last position of the interval before; any other is found
+ *     by stepping the count's segment from its start (remembered, for the
+ *     steps back after it).
+ *   - reverse-continue: the last breakpoint stop before the current
+ *     position: the current interval replayed up to it, else the ones
+ *     before it, each to its end, until one has stops; then a replay to
+ *     the last of them.
+ * History starts at interval 1's first instruction. */
+#include <string.h>
+
+#include "gdbserver.h"
+#include "layout.h"
+
+struct rdb_tl {
+	struct rdb_tg *t;
+	int replays; /* the first replay writes the program's output, later ones not */
+	/* the positions of the last count segment stepped through */
+	struct rdb_pos *seg;
+	size_t nseg, cap;
+};
+
+static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
+
+struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first)
+{
+	struct rdb_tl *l = rdb_xmalloc(sizeof *l);
+	memset(l, 0, sizeof *l);
+	l->t = t;
+	(void)first;
+	return l;
+}
+
+static int same(const struct rdb_pos *a, const struct rdb_pos *b)
+{
+	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
+	       a->rcx == b->rcx;
+}
+
+static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
+{
+	return rdb_tg_start(l->t, interval, to, l->replays++ > 0);
+}
+
+int rdb_tl_restart(struct rdb_tl *l) { return launch(l, 1, 0); }
+
+int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet)
+{
+	l->replays = 1;
+	return rdb_tg_start(l->t, from, 0, quiet);
+}
+
+/* A new replay at the program's first position of count `count` of
+ * `interval`, or a later count's (then *at says which). */
+static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struct rdb_pos *at)
+{
+	if (launch(l, interval, 0))
+		return -1;
+	struct rdb_tg_stop s = {TG_COUNT, 0, 0};
+	if (count) {
+		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_quiet_signals(l->t, 1);
+		rdb_tg_temp_bp(l->t, 0);
+		rdb_tg_cont(l->t, count, &s);
+		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_quiet_signals(l->t, 0);
+	}
+	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval) {
+		rdb_warn("gdb server: the replay of interval %llu did not reach count %llu",
+		         (unsigned long long)interval, (unsigned long long)count);
+		return -1;
+	}
+	return 0;
+}
+
+int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
+{
+	struct rdb_pos at;
+	return to_segment(l, interval, count, &at);
+}
+
+int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
+{
+	struct rdb_pos at;
+	struct rdb_tg_stop s = {0, 0, 0};
+	/* to the count, or an earlier one where an increment had no check */
+	for (uint64_t k = 0;; k++) {
+		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
+			return -1;
+		if (at.count <= p->count)
+			break;
+	}
+	/* then to the pc, in that count */
+	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count)) {
+		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_quiet_signals(l->t, 1);
+		rdb_tg_temp_bp(l->t, p->pc);
+		do
+			rdb_tg_cont(l->t, p->count + 1, &s);
+		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 && at.count < p->count);
+		rdb_tg_temp_bp(l->t, 0);
+		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_quiet_signals(l->t, 0);
+		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.count != p->count) {
+			rdb_warn("gdb server: interval %llu count %llu: pc %#llx not reached",
+			         (unsigned long long)p->interval, (unsigned long long)p->count,
+			         (unsigned long long)p->pc);
+			return -1;
+		}
+	}
+	/* a rep instruction: its iterations, one step each */
+	while (at.rcx != p->rcx && at.pc == p->pc) {
+		rdb_tg_step(l->t, &s);
+		if (s.kind != TG_STEPPED || rdb_tg_pos(l->t, &at))
+			return -1;
+	}
+	return same(&at, p) ? 0 : -1;
+}
+
+/* Interval's first position follows the check where the boundary before
+ * it was taken (trace: its BOUNDARY record): that check is the last
+ * position of the interval before. */
+static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
+{
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_INTERVALS);
+	int found = 0;
+	if (rdb_tr_seek_interval(r, x, interval)) {
+		uint32_t type;
+		const void *p;
+		size_t n;
+		while (!found && rdb_tr_next(r, &type, &p, &n)) {
+			struct rdb_tf_boundary b;
+			if (type != RDB_TF_BOUNDARY || n != sizeof b)
+				continue;
+			memcpy(&b, p, sizeof b);
+			if (b.interval == interval) {
+				last->interval = interval - 1;
+				last->count = b.sic;
+				last->pc = b.pc;
+				last->rcx = 0;
+				found = 1;
+			}
+			if (b.interval > interval)
+				break;
+		}
+	}
+	rdb_tr_close(r);
+	rdb_ivx_free(x);
+	return found ? 0 : -1;
+}
+
+/* Steps from the program's first position of count `count` of interval
+ * `interval` up to p (later), each position into l->seg: 0, or -1 (p not
+ * met: passed, or the replay ended). */
+static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struct rdb_pos *p)
+{
+	struct rdb_pos at;
+	l->nseg = 0;
+	if (to_segment(l, interval, count, &at) || at.interval > p->interval ||
+	    (at.interval == p->interval && at.count > p->count))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
+	int ok = -1;
+	for (long steps = 0; steps < 10000000; steps++) {
+		if (rdb_tg_pos(l->t, &at))
+			break;
+		if (!l->nseg || !same(&l->seg[l->nseg - 1], &at)) {
+			if (l->nseg == l->cap) {
+				l->cap = l->cap ? 2 * l->cap : 1024;
+				l->seg = rdb_xrealloc(l->seg, l->cap * sizeof *l->seg);
+			}
+			l->seg[l->nseg++] = at;
+		}
+		if (same(&at, p)) {
+			ok = 0;
+			break;
+		}
+		if (at.interval > p->interval || (at.interval == p->interval && at.count > p->count))
+			break;
+		struct rdb_tg_stop s;
+		rdb_tg_step(l->t, &s);
+		if (s.kind != TG_STEPPED && s.kind != TG_SIGNAL)
+			break;
+	}
+	rdb_tg_quiet_signals(l->t, 0);
+	if (ok)
+		l->nseg = 0;
+	return ok;
+}
+
+/* The position before cur, found by walks from earlier and earlier counts
+ * (a count may begin in the runtime: a handler it entered within
+ * __rdb_syscall, an interval that began there), then from the end of the
+ * interval before: 1 and *prev, 0 at the start of history, -1. */
+static int before(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *prev)
+{
+	for (uint64_t c = cur->count + 1; c-- > 0 && cur->count - c < 64;) {
+		if (walk(l, cur->interval, c, cur) == 0 && l->nseg > 1) {
+			*prev = l->seg[l->nseg - 2];
+			return 1;
+		}
+		if (c == 0 && l->nseg == 1) { /* cur is its interval's first position */
+			if (cur->interval <= 1)
+				return 0;
+			struct rdb_pos b;
+			if (boundary_of(rdb_tg_dir(l->t), cur->interval, &b))
+				return -1;
+			for (uint64_t k = 0; k <= b.count && k < 64; k++)
+				if (walk(l, cur->interval - 1, b.count - k, cur) == 0 && l->nseg > 1) {
+					*prev = l->seg[l->nseg - 2];
+					return 1;
+				}
+			return -1;
+		}
+	}
+	return -1;
+}
+
+void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
+{
+	struct rdb_pos cur, prev;
+	memset(s, 0, sizeof *s);
+	if (rdb_tg_pos(l->t, &cur)) {
+		s->kind = TG_ERROR;
+		return;
+	}
+	uint8_t b[4];
+	int found = 0;
+	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
+	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
+		/* a check: right after its increment */
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, 0};
+		found = 1;
+	} else {
+		/* the positions walked last time, or a walk to here */
+		size_t i = 0;
+		while (i < l->nseg && !same(&l->seg[i], &cur))
+			i++;
+		if (i < l->nseg && i > 0) {
+			prev = l->seg[i - 1];
+			found = 1;
+		} else {
+			found = before(l, &cur, &prev);
+			if (found == 0)
+				return; /* the start of history: a replay is there */
+			found = found > 0;
+		}
+	}
+	if (!found || rdb_tl_goto(l, &prev)) {
+		rdb_warn("gdb server: cannot step back from interval %llu count %llu pc %#llx",
+		         (unsigned long long)cur.interval, (unsigned long long)cur.count,
+		         (unsigned long long)cur.pc);
+		s->kind = TG_ERROR;
+		return;
+	}
+	s->kind = TG_STEPPED;
+}
+
+/* Replays interval `interval` with the user's breakpoints, up to `upto`
+ * (NULL: to its end), and leaves the last breakpoint stop before it in
+ * *hit: 1 if there was one. */
+static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
+                struct rdb_pos *hit)
+{
+	int n = 0;
+	if (launch(l, interval, upto ? 0 : interval))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
+	struct rdb_tg_stop s;
+	struct rdb_pos at;
+	int phase2 = upto && upto->count == 0;
+	if (phase2)
+		rdb_tg_temp_bp(l->t, upto->pc);
+	for (;;) {
+		if (rdb_tg_pos(l->t, &at) == 0 && upto && same(&at, upto))
+			break;
+		if (phase2)
+			rdb_tg_cont(l->t, upto->count + 1, &s);
+		else
+			rdb_tg_cont(l->t, upto ? upto->count : 0, &s);
+		if (s.kind == TG_COUNT && !phase2) {
+			phase2 = 1;
+			rdb_tg_temp_bp(l->t, upto->pc);
+			if (rdb_tg_pos(l->t, &at) == 0 && !same(&at, upto) && rdb_tg_bp_at(l->t, at.pc)) {
+				*hit = at;
+				n = 1;
+			}
+			continue;
+		}
+		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at))
+			break;
+		if (upto && same(&at, upto))
+			break;
+		if (rdb_tg_bp_at(l->t, at.pc)) {
+			*hit = at;
+			n = 1;
+		}
+	}
+	rdb_tg_temp_bp(l->t, 0);
+	rdb_tg_quiet_signals(l->t, 0);
+	return n;
+}
+
+void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
+{
+	struct rdb_pos cur, hit;
+	memset(s, 0, sizeof *s);
+	if (rdb_tg_pos(l->t, &cur)) {
+		s->kind = TG_ERROR;
+		return;
+	}
+	int found = 0;
+	for (uint64_t k = cur.interval; k >= 1 && !found; k--) {
+		int r = scan(l, k, k == cur.interval ? &cur : NULL, &hit);
+		if (r < 0) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		found = r;
+	}
+	if (!found) {
+		if (rdb_tl_restart(l))
+			s->kind = TG_ERROR;
+		return; /* the start of history */
+	}
+	if (rdb_tl_goto(l, &hit)) {
+		s->kind = TG_ERROR;
+		return;
+	}
+	s->kind = TG_BREAK;
+}

@@ -1,0 +1,217 @@
+#!/bin/sh
+# run.sh: rdb as gdb's target (rdb/gdbserver.c and its parts), in
+# scripted gdb sessions on small programs of progs/.
+#   run.sh RDB RDB_CC CASE
+# CASE: forward | stepback | stepback-intervals | revcont | revstep |
+#       gdbserver | garbage | writes.
+# Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
+set -u
+RDB=$1 RDB_CC=$2 case=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$HERE/progs
+W=$(mktemp -d "${TMPDIR:-/tmp}/rdb-gdbserver.XXXXXX")
+status=1
+trap 'if [ $status -eq 0 ] || [ $status -eq 77 ]; then rm -rf "$W"; else echo "work folder kept: $W" >&2; fi' EXIT
+fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
+cd "$W" || exit 1
+command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
+build() { "$RDB_CC" -O0 -g "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
+expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
+# session FILE.gdb OUT [ARGS...]: rdb replay --gdb-batch FILE ARGS
+session() { s=$1 o=$2; shift 2; timeout 300 "$RDB" replay --gdb-batch "$s" "$@" > "$o" 2>&1; }
+# clean OUT: no stop gdb should not have made, no runtime frame
+clean() {
+	! grep -q "SIGSEGV\|?? ()\|Couldn't write\|Cannot find bounds\|rdb: gdb server\|Traceback\|Error" "$1" ||
+		{ cat "$1"; fail "gdb stopped where it should not, or failed: $1"; }
+	! grep "^0x\|^[a-z_]* (.*) at " "$1" | grep -q "rdb_\|__rdb" ||
+		{ cat "$1"; fail "a stop in the runtime: $1"; }
+}
+# no_orphans PROG: no process runs ./PROG (a name unique to this test)
+# or has this work folder in its arguments (rdb, its feeder)
+no_orphans() {
+	sleep 0.2
+	! ps -eo pid,args | grep -v grep | grep -q "\./$1\$\|$W" ||
+		{ ps -eo pid,ppid,args | grep "$1\|$W"; fail "a process of $1 is left"; }
+}
+
+case $case in
+forward)
+	# breakpoints, continue, next, step, finish, a signal reported once,
+	# backtrace in the handler, the program's output and exit status
+	build steps prog
+	./prog > native.out || fail "prog"
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	printf '%s\n' 'info registers rip' 'break work' continue bt 'printf "gdb: n %d\n", n' \
+		finish next step 'break on_usr1' continue bt 'printf "gdb: sig %d\n", sig' \
+		'break copy' continue finish 'printf "gdb: dst %s\n", dst' 'monitor where' \
+		'delete' continue > f.gdb
+	session f.gdb f.out t || { cat f.out; fail "replay --gdb-batch"; }
+	clean f.out
+	expect f.out "in __musl_start ()"
+	expect f.out "^Breakpoint 1, work (n=5) at "
+	expect f.out "^#1  0x[0-9a-f]* in main () at "
+	expect f.out "^gdb: n 5\$"
+	expect f.out "^Value returned is \$1 = 50\$"
+	expect f.out "^Program received signal SIGUSR1"
+	[ "$(grep -c "received signal SIGUSR1" f.out)" -eq 1 ] || { cat f.out; fail "SIGUSR1 reported more than once"; }
+	expect f.out "^Breakpoint 2, on_usr1 (sig=10) at "
+	expect f.out "<signal handler called>"
+	expect f.out "^gdb: sig 10\$"
+	expect f.out "^gdb: dst the quick brown fox\$"
+	expect f.out "^interval 1 count [0-9]* pc 0x"
+	expect f.out "exited normally"
+	grep -q "^total 60 the quick brown fox\$" f.out || { cat f.out; fail "the replay's output"; }
+	# from the middle: --every-sic makes intervals
+	"$RDB" record --every-sic 40 -o m -- ./prog > rec.out 2>&1 || fail "record --every-sic"
+	printf '%s\n' 'break main' continue 'break copy' continue 'printf "gdb: copy\n"' \
+		continue > m.gdb
+	k=$(( $("$RDB" info --complete m) / 2 ))
+	[ "$k" -ge 2 ] || fail "too few intervals"
+	session m.gdb m.out --from "$k" m || { cat m.out; fail "replay --gdb-batch --from $k"; }
+	clean m.out
+	;;
+stepback | stepback-intervals)
+	# stepi forward N times, then reverse-stepi N times: the same
+	# registers at every stop, back through calls into the runtime
+	# (syscalls), a signal handler, rep movsb, setjmp/longjmp, printf;
+	# with --every-sic 50, across interval boundaries too
+	build steps prog
+	if [ "$case" = stepback ]; then
+		"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+		n=1200
+	else
+		"$RDB" record --every-sic 50 -o t -- ./prog > rec.out 2>&1 || fail "record"
+		[ "$("$RDB" info --complete t)" -ge 20 ] || fail "too few intervals"
+		n=1200
+	fi
+	printf '%s\n' 'break main' continue "set \$n = $n" "source $HERE/stepback.py" > sb.gdb
+	session sb.gdb sb.out t || { cat sb.out; fail "replay --gdb-batch"; }
+	expect sb.out "^rdb-test: $n steps back and forth: the same registers\$"
+	for f in on_usr1 copy longjmp getpid printf_core; do
+		expect sb.out "^rdb-test: functions stepped: .* $f"
+	done
+	;;
+revcont)
+	# reverse-continue from the 5th hit of a breakpoint: the 4th, 3rd,
+	# 2nd, 1st (intervals apart), then the start of history; continue
+	# goes forward again
+	build hits prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	[ "$("$RDB" info --complete t)" -ge 10 ] || fail "too few intervals"
+	{ printf '%s\n' 'break hit' continue continue continue continue continue \
+		'printf "gdb: at %d\n", n' 'monitor where'
+	  for i in 1 2 3 4; do printf '%s\n' reverse-continue 'printf "gdb: back %d\n", n' 'monitor where'; done
+	  printf '%s\n' reverse-continue 'monitor where' continue 'printf "gdb: on %d\n", n' \
+		continue 'printf "gdb: on %d\n", n'; } > rc.gdb
+	session rc.gdb rc.out t || { cat rc.out; fail "replay --gdb-batch"; }
+	clean rc.out
+	expect rc.out "^gdb: at 5\$"
+	[ "$(sed -n 's/^gdb: back //p' rc.out | tr '\n' ' ')" = "4 3 2 1 " ] ||
+		{ cat rc.out; fail "reverse-continue from the 5th hit: not 4 3 2 1"; }
+	expect rc.out "^No more reverse-execution history."
+	[ "$(sed -n 's/^gdb: on //p' rc.out | tr '\n' ' ')" = "1 2 " ] ||
+		{ cat rc.out; fail "continue after going back: not 1, 2"; }
+	# the hits are in different intervals, going down
+	sed -n 's/^interval \([0-9]*\) count .*/\1/p' rc.out > iv
+	[ "$(sed -n 1p iv)" -gt "$(sed -n 5p iv)" ] || { cat rc.out; fail "the 1st hit is not in an earlier interval"; }
+	expect rc.out "^interval 1 count 0 pc "
+	# all in one interval: the last hit before here, not the first
+	"$RDB" record -i 0 -o one -- ./prog > rec1.out 2>&1 || fail "record -i 0"
+	session rc.gdb r1.out one || { cat r1.out; fail "replay --gdb-batch (one interval)"; }
+	clean r1.out
+	[ "$(sed -n 's/^gdb: back //p' r1.out | tr '\n' ' ')" = "4 3 2 1 " ] ||
+		{ cat r1.out; fail "reverse-continue in one interval: not 4 3 2 1"; }
+	[ "$(sed -n 's/^gdb: on //p' r1.out | tr '\n' ' ')" = "1 2 " ] ||
+		{ cat r1.out; fail "continue after going back (one interval): not 1, 2"; }
+	;;
+revstep)
+	# reverse-next, reverse-step and reverse-finish: the lines next and
+	# step went through, in the reverse order
+	build hits prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	{ printf '%s\n' 'break hit if n == 3' continue finish
+	  for i in 1 2 3 4 5 6 7 8; do echo next; done
+	  for i in 1 2 3 4 5 6 7 8; do echo reverse-next; done
+	  printf '%s\n' reverse-step reverse-step 'printf "gdb: in hit %d\n", n' reverse-finish; } > rs.gdb
+	session rs.gdb rs.out t || { cat rs.out; fail "replay --gdb-batch"; }
+	clean rs.out
+	# the line numbers printed at each stop: the breakpoint's, finish's,
+	# 8 nexts', 8 reverse-nexts'.  Reverse-next i stops where next 8 - i
+	# did, the 8th where finish did.
+	grep "^[0-9][0-9]*	" rs.out | cut -f1 > lines
+	sed -n 3,10p lines > fw
+	sed -n 11,18p lines > bw
+	{ head -n 7 fw | tac; sed -n 2p lines; } > want
+	{ cat fw; echo --; cat bw; } > both
+	[ "$(wc -l < fw)" -eq 8 ] && cmp -s want bw || { cat rs.out both; fail "reverse-next: not next's lines backwards"; }
+	expect rs.out "^gdb: in hit 3\$"
+	# reverse-finish runs back into hit's breakpoint (the call's start)
+	[ "$(grep -c '^Breakpoint 1, hit (n=3)' rs.out)" -eq 2 ] || { cat rs.out; fail "reverse-finish"; }
+	;;
+gdbserver)
+	# rdb replay --gdbserver waits; a gdb started apart connects
+	p=gs$$prog
+	build steps $p
+	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
+	"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
+	srv=$!
+	i=0
+	while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
+	[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
+	timeout 120 gdb -q -batch -ex "target extended-remote 127.0.0.1:$port" -ex 'break work' \
+		-ex continue -ex 'printf "gdb: n %d\n", n' -ex reverse-stepi -ex 'monitor where' \
+		-ex continue ./$p > g.out 2>&1
+	wait $srv; s=$?
+	[ $s -eq 0 ] || { cat g.out srv.err; fail "rdb replay --gdbserver: status $s"; }
+	clean g.out
+	expect g.out "^gdb: n 5\$"
+	expect g.out "^interval 1 count [0-9]* pc 0x"
+	no_orphans $p
+	;;
+garbage)
+	# a connection that sends garbage, or ends in the middle of a packet:
+	# the session ends with a message, the replay is killed, nothing left
+	p=gs$$prog
+	build steps $p
+	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
+	for what in garbage cut; do
+		"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
+		srv=$!
+		i=0
+		while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
+		[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
+		if [ $what = garbage ]; then data='$qSupported#37+hello'; else data='$qSupported#37+$m1234,'; fi
+		gdb -q -batch -ex "python import socket; s = socket.create_connection(('127.0.0.1', $port)); s.sendall(b'$data'); import time; time.sleep(0.3); s.close()" > c.out 2>&1
+		wait $srv; s=$?
+		[ $s -eq 125 ] || { cat srv.err c.out; fail "$what: rdb's status $s, not 125"; }
+		if [ $what = garbage ]; then
+			expect srv.err "gdb sent garbage (byte 0x68 outside a packet)"
+		else
+			expect srv.err "the connection ended in the middle of a packet"
+		fi
+		expect srv.err "the replay is killed"
+		no_orphans $p
+	done
+	;;
+writes)
+	# gdb's writes are refused with an error gdb shows; the replay goes on
+	build steps prog
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	printf '%s\n' 'break work' continue python \
+		'for c in ("set var n = 7", "print $rax = 1"):' \
+		'    try:' '        gdb.execute(c)' '    except gdb.error as e:' \
+		'        print("gdb: error: %s" % e)' end \
+		'printf "gdb: n %d\n", n' continue continue > w.gdb
+	session w.gdb w.out t
+	expect w.out "gdb asked to write memory: refused"
+	expect w.out "gdb asked to write registers: refused"
+	expect w.out "^gdb: error: Cannot access memory at address 0x"
+	expect w.out "^gdb: error: Could not write register"
+	expect w.out "^gdb: n 5\$"
+	expect w.out "exited normally"
+	;;
+*) echo "unknown case $case" >&2; exit 2 ;;
+esac
+status=0
