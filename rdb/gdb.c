@@ -96,23 +96,31 @@ static int common_args(char **a, int n)
 	return n;
 }
 
+/* fork() for gdb: the parent gets its pid, the child (0) the signals
+ * rdb ignores back: they are the program's to handle, an ignored signal
+ * stays ignored across exec, and ^C is how gdb's user stops the program. */
+static pid_t fork_gdb(void)
+{
+	pid_t g = fork();
+	if (g < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (g == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+	}
+	return g;
+}
+
 pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char *replay_dir)
 {
 	int recording = !replay_dir;
 	static char pidbuf[24];
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	rdb_no_progress = 1; /* gdb has the terminal */
-	pid_t g = fork();
-	if (g < 0)
-		rdb_fatal("fork: %s", strerror(errno));
+	pid_t g = fork_gdb();
 	if (g > 0)
 		return g;
-	/* rdb ignores these (the program's to handle); an ignored signal
-	 * stays ignored across exec, and ^C is how gdb's user stops the
-	 * program */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
 	char *a[40];
 	int n = common_args(a, 0);
 	if (recording) {
@@ -226,14 +234,9 @@ static pid_t start_gdb(int port, const char *exe, const char *script)
 	static char target[64];
 	snprintf(target, sizeof target, "target extended-remote 127.0.0.1:%d", port);
 	fflush(NULL);
-	pid_t g = fork();
-	if (g < 0)
-		rdb_fatal("fork: %s", strerror(errno));
+	pid_t g = fork_gdb();
 	if (g > 0)
 		return g;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
 	char *a[16];
 	int n = 0;
 	a[n++] = "gdb";

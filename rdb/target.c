@@ -711,6 +711,17 @@ static int noted(struct rdb_tg *t, struct rdb_tg_stop *s)
 	return 1;
 }
 
+/* Back in the program after the runtime: a stop for gdb if a signal was
+ * noted on the way (reported as such) or a breakpoint is here. */
+static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	if (!noted(t, s) && !is_bp(t, t->regs.rip))
+		return 0;
+	if (s->kind != TG_SIGNAL)
+		s->kind = TG_BREAK;
+	return 1;
+}
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	memset(s, 0, sizeof *s);
@@ -776,11 +787,8 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			 * program first */
 			if (through_runtime(t, SIGSEGV, 0, s))
 				return;
-			if (noted(t, s) || is_bp(t, t->regs.rip)) {
-				if (s->kind != TG_SIGNAL)
-					s->kind = TG_BREAK;
+			if (stop_here(t, s))
 				return;
-			}
 			continue;
 		}
 		remove_bps(t);
@@ -793,11 +801,8 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		if (t->quiet_sigs || passed(t, stop) || in_rt(t, t->regs.rip)) {
 			if (through_runtime(t, stop, 0, s))
 				return;
-			if (noted(t, s) || is_bp(t, t->regs.rip)) {
-				if (s->kind != TG_SIGNAL)
-					s->kind = TG_BREAK;
+			if (stop_here(t, s))
 				return;
-			}
 			continue;
 		}
 		t->sig = stop;
