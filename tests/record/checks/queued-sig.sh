@@ -1,0 +1,18 @@
+#!/bin/sh
+# queued-sig.sh RDB RDB_CC: record-check-queued-sig (tests/record/checks/).
+# Signals queued again together, three held back by the first one's
+# handler (its sa_mask) while boundaries pass inside it: a replay
+# from any interval queues them again (they are in the context) and
+# prints the recorded order and sum.  Without that, replays from 2 on
+# diverged.
+. "$(dirname "$0")/lib.sh"
+build queued-sig prog
+"$RDB" record --checksum --every-sic 300000 -o t -- ./prog > rec.out 2> rec.err ||
+	{ cat rec.err; fail "record"; }
+expect rec.out "^handlers 16: "
+n=$("$RDB" info --complete t)
+[ "${n:-0}" -ge 5 ] || fail "only ${n:-0} intervals"
+from_each t rec.out 0 whole
+RDB_DEBUG=2 "$RDB" replay --from 2 t 2>&1 >/dev/null | grep -q "queued again, as at the boundary" ||
+	fail "no signal was waiting at boundary 2: the case tests nothing"
+pass
