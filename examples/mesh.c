@@ -7,7 +7,9 @@
  * for tracing: every element is read before it is written in every pass.
  * Prints the largest change and a checksum every ITERS/10 iterations, and
  * a few sample temperatures at the end, so its output is deterministic.
- * Usage: mesh [N [ITERS]]   (default 1000 1000, as in the paper) */
+ * Usage: mesh [N [ITERS]]   (default 1000 1000, as in the paper)
+ * The record-examples test runs a small grid (tests/record/rr.sh):
+ * rr-args: 100 100 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
