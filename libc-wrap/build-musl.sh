@@ -1,7 +1,7 @@
 #!/bin/sh
 # build-musl.sh BUILD_DIR: build the instrumented musl into
 # BUILD_DIR/libc-wrap/sysroot (include/, lib/libc.a, lib/rcrt1.o ...), with
-# BUILD_DIR/driver/rdb-cc as the compiler (DESIGN.md section 4, "libc.").
+# BUILD_DIR/driver/rdb-cc as the compiler (docs/design.md, "libc").
 #
 # Steps: fetch musl 1.2.3 (fetch-musl.sh, cached), copy it to
 # BUILD_DIR/libc-wrap/musl-src, delete the assembly that has C versions

@@ -242,7 +242,7 @@ static _Noreturn void snap_child(int slot, long parent)
 		;
 }
 
-/* The planes stay out of the child (DESIGN.md: fork would copy their page
+/* The planes stay out of the child (fork would copy their page
  * tables); exit signal 0: the program's wait() never sees it.  0 if the
  * fork failed (a NOTE says so). */
 static int snap_fork(int slot)
@@ -379,7 +379,7 @@ static int scanned(const struct rdb_tf_map *m)
 /* Memory dead when the interval started, which gets no values: below the
  * interval's first %rsp (the main stack: its STACK record holds it whole;
  * a window in any other mapping: a coroutine's stack in the heap), and the
- * program's alternate stack unless %rsp was on it (DESIGN.md invariant
+ * program's alternate stack unless %rsp was on it (docs/design.md invariant
  * 6).  Returns how many ranges.  The window: what the interval reads there
  * it has written first (a handler's or coroutine's locals) but for
  * uninitialised slots; it was 256 KiB, and a coroutine's data 64 KiB below

@@ -1,6 +1,6 @@
 /* rt.h: librdb's private header, one section per file.
  *
- * Rules for every file of the runtime (DESIGN.md invariant 6): never
+ * Rules for every file of the runtime (docs/design.md invariant 6): never
  * instrumented, never calls libc, raw syscalls only, state only in the
  * private region at RDB_STATE_ADDR (never .data/.bss), and nothing that
  * needs a dynamic relocation on the paths __rdb_start runs (it runs before

@@ -2,7 +2,7 @@
 # apt-source.sh PKG DIR: download Debian source package PKG (bookworm) into
 # DIR with `apt-get source --download-only`, through a private sources list
 # and private package lists under DIR/apt, so /etc/apt and /var/lib/apt are
-# never touched (DESIGN.md section 4, "libc."). The archive URI is read at run
+# never touched (docs/design.md, "libc"). The archive URI is read at run
 # time from the host's apt configuration; set DEBIAN_URI to override it.
 # Prints the directory holding the downloaded files. Does not unpack.
 set -eu

@@ -1,6 +1,6 @@
 #!/bin/sh
 # verify-corrupt.sh: rdb replay --verify must catch every damage to a
-# recording it is meant to see (DESIGN.md invariant 4), at the start and
+# recording it is meant to see (docs/design.md invariant 4), at the start and
 # from the middle, naming the boundary (or syscall, or the end) and what
 # differed.  progs/verifyme.c is recorded with --checksum; trace-edit
 # changes one field of one record in a copy, and the replay must exit 125
