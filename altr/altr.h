@@ -395,13 +395,13 @@ enum {
 	SF_FUSES_LOOP = 1 << 12, /* the flag setter of such a fused branch */
 };
 
-/* 32 bytes (48 cost a twelfth of a run on sqlite3.s: the statements are
- * walked several times, and their pages faulted in): the text is a
- * pointer and a 32-bit length (an input is below 4 GB; altr_stmt_text),
- * a label's or directive's name length shares its room with an
- * instruction's number (a statement has one or the other), its arguments
- * are found again after the name (altr_stmt_args), and the small fields
- * are bit-fields. */
+/* 32 bytes (a larger statement costs a run measurably, docs/perf.md: the
+ * statements are walked several times, and their pages faulted in): the
+ * text is a pointer and a 32-bit length (an input is below 4 GB;
+ * altr_stmt_text), a label's or directive's name length shares its room
+ * with an instruction's number (a statement has one or the other), its
+ * arguments are found again after the name (altr_stmt_args), and the small
+ * fields are bit-fields. */
 struct altr_stmt {
 	const char *text_p;      /* the statement, trimmed, without comment */
 	struct altr_insn *insn;  /* STMT_INSN only, else NULL */

@@ -412,7 +412,7 @@ _Static_assert(sizeof(struct aux) <= sizeof(struct altr_stmt),
  * works it out (altr_insn_class) for the first statement of each
  * instruction, while that is in the cache, and keeps it by altr_stmt.iid
  * (the instructions are spread over megabytes: reading them here was a
- * third of the analysis). */
+ * large part of the analysis, docs/perf.md). */
 enum {
 	IB_FUSABLE = 1,  /* a flag setter the CPU fuses with a jcc (fusable) */
 	IB_RESERVED = 2, /* its text names %r12-%r15 */

@@ -489,13 +489,13 @@ bool altr_asm_parse_insn(struct altr_str text, struct altr_insn *in,
 
 /* ------------------------------------------------------- reading context */
 
-/* Compilers repeat instructions: three in four statements of sqlite3.s
- * were read before with the same text.  Reading depends on the text alone,
- * so the reader remembers what each text was, and statements of the same
- * text share one instruction, whose slices lie in the first one's text
- * (equal bytes).  A shared instruction is never changed: one that takes
- * a prefix statement's prefixes gets its own copy.  The emitter relies on
- * this: one instruction, one text. */
+/* Compilers repeat instructions: most statements of a compiler's output
+ * were read before with the same text (docs/perf.md).  Reading depends on
+ * the text alone, so the reader remembers what each text was, and
+ * statements of the same text share one instruction, whose slices lie in
+ * the first one's text (equal bytes).  A shared instruction is never
+ * changed: one that takes a prefix statement's prefixes gets its own copy.
+ * The emitter relies on this: one instruction, one text. */
 enum { M_NONE, M_PREFIXES, M_OTHER, M_INSN,
        M_DIR /* a directive that leaves the context alone; iid: its
                 name_len (directive texts never reach the insn path) */ };
@@ -517,10 +517,11 @@ struct memo {
 };
 _Static_assert(sizeof(struct memo) == 48, "a memo entry is 48 bytes");
 
-/* A branch or call to gcc's label .L<n> ("jne\t.L5"; half of sqlite3.s's
- * instruction texts) reads as another of the same text before the label
- * did: its instruction is that one's, but for the label (reading it
- * depends on "." "L" and digits alone), so it is copied, not parsed. */
+/* A branch or call to gcc's label .L<n> ("jne\t.L5"; a large share of the
+ * instruction texts, docs/perf.md) reads as another of the same text
+ * before the label did: its instruction is that one's, but for the label
+ * (reading it depends on "." "L" and digits alone), so it is copied, not
+ * parsed. */
 struct jshape {
 	const char *p;            /* the text before the label; NULL: free */
 	uint32_t len, hash;
@@ -1249,8 +1250,8 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		r.firstmemo *= 2;
 	/* The table's block is freed after reading, for the analysis's record
 	 * per statement (as big as a statement, altr_analyze_into) to reuse:
-	 * as big as the statements, it needs few new pages (sqlite3.s: 6 of
-	 * its 9 MB are the table's, faulted in already). */
+	 * as big as the statements, it needs few new pages (most of its pages
+	 * are the table's, faulted in already: docs/perf.md). */
 	r.memoroom = u->cap_stmts * sizeof *u->stmts;
 	memo_reserve(&r); /* the table, for hint_line and read_known */
 	size_t n = scan_lines(src, len, u->lines);

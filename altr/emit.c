@@ -28,8 +28,9 @@
 /* The labels altr makes: "${label}"s (.LR<n>_<k>), listed code's
  * (.LRlb<n> .. .LRle<n>) and IOT groups' (.LRb<g> .. .LRe<g>).  ".LR" is
  * no prefix gcc's or clang's labels have.  Short, as are the tables' lines
- * that name them: they were a third of a trace run's output, and the
- * output's size is the time to write it and to assemble it. */
+ * that name them: they were a large share of a trace run's output
+ * (docs/perf.md), and the output's size is the time to write it and to
+ * assemble it. */
 #define LBL_APP ".LR"
 #define LBL_LIST ".LRl"
 #define LBL_GROUP_B ".LRb"
@@ -151,8 +152,8 @@ struct dec {
 
 /* A branch or call to a plain label ("jne .L5") without the label: the
  * plan made for the first instruction of that shape and context, shared
- * by the others when no rule can see which label it is (sqlite3.s: 26,000
- * of 56,000 instruction texts, some hundred shapes). */
+ * by the others when no rule can see which label it is: compiled code has
+ * many such texts and few shapes (docs/perf.md). */
 struct shape {
 	const char *p;           /* the text before the label; NULL: free */
 	uint32_t plen, ctx, hash;
@@ -665,7 +666,8 @@ static void put_list_label(struct emitter *em, struct altr_buf *b,
 /* The emitter's arrays grow in big-block memory (altr_big_free them with
  * cap * size): freed blocks of the earlier stages are reused.  Their new
  * room is zeroed, or with raw left as it is (an array written before it
- * is read: zeroing the plans' room alone was 4 MB on sqlite3.s). */
+ * is read: zeroing the plans' room alone is megabytes of stores on a
+ * large input, docs/perf.md). */
 static void *grow_as(void *p, size_t *cap, size_t n, size_t size,
                      size_t first, bool raw)
 {
@@ -923,7 +925,7 @@ static void xcache_grow(struct emitter *em)
 /* Works out the plan for statement s of context ctx: evaluates the rules
  * and expands their templates with the numbers s gets (the counts so
  * far).  The code is that of an earlier plan when the same rules applied
- * with the same substitutions (sqlite3.s: 31,000 plans, 5,700 codes):
+ * with the same substitutions (most plans, docs/perf.md):
  * the plans then share their text and holes, which hold no number of
  * their own.  A plan that met an error is not kept for other statements:
  * each one reports its own. */
@@ -986,7 +988,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	p.code = matched && (p.len[X_BEFORE] || p.len[X_AFTER] || p.has_replace);
 	/* about one plan per instruction: room for that many at once (each
 	 * doubling faulted in pages anew), and for some instructions seen in
-	 * a second context (sqlite3.s: 6% more plans than instructions) */
+	 * a second context (a few: docs/perf.md) */
 	size_t first = em->u->ninsn_ids + em->u->ninsn_ids / 8 + 1024;
 	em->uses = grow(em->uses, &em->capuses, em->nplans, sizeof *em->uses,
 	                first);

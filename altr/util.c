@@ -229,7 +229,8 @@ _Noreturn void altr_assert_fail(const char *file, int line, const char *what)
 }
 
 /* Large arrays (statements, instructions) come from mmap with transparent
- * huge pages requested: page faults were a quarter of the reading time.
+ * huge pages requested: page faults were much of the reading time
+ * (docs/perf.md).
  * Those of 2 MB or more start on a 2 MB boundary, or no huge page fits.
  * Freed ones are kept, a few, for a later allocation they fit: their pages
  * are in place, where fresh ones cost the kernel clearing them (a large
@@ -263,8 +264,8 @@ static size_t big_mapped(void *p, size_t n)
 /* A kept block for n bytes, cleared but for the first keep unless raw
  * (or NULL).
  * One much bigger than asked for is split, the rest kept: the emitter's
- * small arrays each took a whole block (one the analysis's 10 MB), and
- * its big ones then had fresh pages. */
+ * small arrays each took a whole block (one of them the analysis's, megabytes
+ * long), and its big ones then had fresh pages (docs/perf.md). */
 static void *big_reuse(size_t n, size_t keep, bool raw)
 {
 	size_t need = round_page(n);

@@ -296,8 +296,8 @@ static int on_boundary(struct rdb_feed *f, const void *p, size_t n)
 	/* A replay from the start has built every byte by running the program
 	 * as it ran: interval i's values are what it holds already (--verify's
 	 * full hash checks that at every boundary), and reading, decompressing
-	 * and loading them was a fifth of bzip2's replay.  From K >= 2 the
-	 * bytes interval i reads first came only with its values. */
+	 * and loading them was a large part of a replay (docs/perf.md).  From
+	 * K >= 2 the bytes interval i reads first came only with its values. */
 	return f->emit(f->ectx, RDB_TF_BOUNDARY, p, n) ||
 	       f->emit(f->ectx, RDB_TF_CONTEXT, c, cn) ||
 	       (f->from >= 2 && emit_values(f, i)) || emit_target(f);

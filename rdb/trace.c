@@ -31,8 +31,8 @@ const char *const rdb_stream_names[RDB_TF_NSTREAMS] = RDB_TF_STREAM_NAMES;
 #define ZLEVEL 3
 /* Frames above BIG_FRAME (values, sysdata of busy programs) at level 1,
  * without the dictionary: the recording's end waits for its last
- * interval's values to be compressed.  bzip2's values: level 3 150 MB/s,
- * x1.74; level 1 220 MB/s, x1.70. */
+ * interval's values to be compressed.  Level 1 compresses them much
+ * faster and nearly as small (docs/perf.md). */
 #define BIG_FRAME (128u << 10)
 #define ZLEVEL_BIG 1
 

@@ -10,9 +10,9 @@
  * holds a lock while it writes, so records never interleave (a stream
  * socket splits big writes).  The lock is a word in the memfd at
  * RDB_KID_LOCK_FD, which they all map: the holder's pid, taken with a
- * compare-and-swap (no syscall unless contended: a fcntl lock cost the
- * recorded process 2.6 us per syscall), freed by whoever finds the holder
- * dead.  A descendant's records go out right after its
+ * compare-and-swap (no syscall unless contended: a fcntl lock added a
+ * syscall to each of the recorded process's, docs/perf.md), freed by
+ * whoever finds the holder dead.  A descendant's records go out right after its
  * write returns and the recorded process sends each syscall's records
  * before its next syscall, so the stream order is the order of causally
  * related writes (waitpid, pipes).  A program exec'd by a descendant keeps

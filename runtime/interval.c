@@ -243,8 +243,8 @@ static _Noreturn void snap_child(int slot, long parent)
 }
 
 /* The planes stay out of the child (fork would copy their page
- * tables); exit signal 0: the program's wait() never sees it.  0 if the
- * fork failed (a NOTE says so). */
+ * tables: docs/perf.md); exit signal 0: the program's wait() never sees
+ * it.  0 if the fork failed (a NOTE says so). */
 static int snap_fork(int slot)
 {
 	uintptr_t rlo = (RDB_COVER_LO - RDB_R_OFFSET) & ~0xfffull;

@@ -89,7 +89,7 @@ static void release(uintptr_t *run, uintptr_t end)
 /* Zeroes one plane's bytes [p, p + n).  A page the interval touched stays
  * resident, zeroed in place: the next interval most likely touches it
  * again, and MADV_DONTNEED would cost a fault and the kernel's zeroing
- * per page and boundary (mesh: 6,500 faults an interval).  A resident page
+ * per page and boundary (thousands an interval: docs/perf.md).  A resident page
  * already zero goes back to the kernel, so memory the program stopped
  * using does not keep its planes. */
 static void clear_plane(uintptr_t p, size_t n)

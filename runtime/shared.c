@@ -15,8 +15,8 @@
  * Record and replay keep the same list: it follows the program's calls
  * and their results only (replay --from K starts from the MAPS record).
  *
- * When to sync.  Comparing a mapping costs its size (a 9 MB SQLite
- * database with mmap_size: ~15 ms per syscall when every syscall did it),
+ * When to sync.  Comparing a mapping costs its size (a mapped database
+ * made every syscall slow when every syscall did it: docs/perf.md),
  * and nothing the kernel offers tells cheaply that another process wrote
  * a page (soft-dirty and the pte dirty bits see only this process's
  * stores, the page's dirty flag lasts until writeback, mtime misses

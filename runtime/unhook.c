@@ -6,8 +6,8 @@
  * (--verify hashes the bytes the planes call touched; --verify-full
  * hashes all memory and needs none) or watches through shadow pages
  * (watch.c: a write hook's store is the watch's fault).  Any other replay
- * overwrites them with no-ops or prefixes before the program runs: bzip2
- * replays in 7.1 s where --verify takes 12.9 s (gcc's build: 4.9 s).
+ * overwrites them with no-ops or prefixes before the program runs, and
+ * runs much nearer the native speed than --verify does (docs/perf.md).
  *
  * trace.rules lists the hooks ('list' in docs/rules.md): altr puts the
  * start (relative to the entry) and length of every read hook in the
@@ -158,7 +158,7 @@ static size_t absorb(const struct listed *b, const struct listed *e)
  * overrides of the program's instruction after it, as absorb() makes them,
  * where that instruction takes them and stays within 15 bytes; else a
  * no-op first.  No-ops and the cmp, three instructions or a jump, made
- * bzip2's replay 14% slower than its replay without store hooks. */
+ * a replay measurably slower than one without store hooks (docs/perf.md). */
 static void fill_check(unsigned char *p, uint32_t n, uint32_t room)
 {
 	static const unsigned char cmp[3] = {0x4d, 0x39, 0xed};

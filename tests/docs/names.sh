@@ -6,12 +6,13 @@
 #   `name()`: a function (or an assembly label) some source file defines:
 #     a line at column 0 that declares or defines name(...), or `name:`.
 # Functions are looked for anywhere in the tree, not in one file, so a
-# file that is split keeps the page true.  Default: docs/design.md.
+# file that is split keeps the page true.  Default: docs/design.md and
+# docs/perf.md.
 # Prints each missing name; exit 0 when none is missing, 1 otherwise.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
-[ $# -gt 0 ] || set -- docs/design.md
+[ $# -gt 0 ] || set -- docs/design.md docs/perf.md
 src=$(mktemp "${TMPDIR:-/tmp}/rdb-names.XXXXXX") || exit 2
 trap 'rm -f "$src" "$src.names"' EXIT
 # The tree's sources, without build output or the docs themselves.
