@@ -30,8 +30,10 @@ int rsp_putf(struct rsp *c, const char *fmt, ...) __attribute__((format(printf, 
 void rsp_noack(struct rsp *c);
 
 /* ---- target.c: one replay, traced ---------------------------------------- */
+/* sp: a ret does not count, so a pc may run again in the same count, in
+ * a caller's frame (a recursion's returns): its stack pointer is higher. */
 struct rdb_pos {
-	uint64_t interval, count, pc, rcx; /* rcx: only for a rep instruction */
+	uint64_t interval, count, pc, sp, rcx; /* rcx: only for a rep instruction */
 };
 
 enum rdb_tg_kind {

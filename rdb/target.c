@@ -425,6 +425,7 @@ int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
 		return -1;
 	p->count = t->regs.r15 - origin;
 	p->pc = t->regs.rip;
+	p->sp = t->regs.rsp;
 	p->rcx = rdb_tg_is_rep(t, p->pc) ? t->regs.rcx : 0;
 	return 0;
 }

@@ -1,8 +1,9 @@
 /* timeline.c: positions in a replayed run and going back to them.  A
- * position is (interval, SIC count, pc, and a rep instruction's %rcx):
- * every back edge and call counts, so within one count each pc runs at
- * most once, and rdb replays any interval from its start, the same way
- * every time.  Going back is therefore a new replay of the right
+ * position is (interval, SIC count, pc, %rsp, and a rep instruction's
+ * %rcx): every back edge and call counts, so within one count each pc
+ * runs at most once in each frame (a ret does not count: a caller may
+ * run the pc again, at a higher %rsp), and rdb replays any interval from
+ * its start, the same way every time.  Going back is therefore a new replay of the right
  * interval, run forward to the position: to the count without stepping
  * (target.c arms the SIC's check), then to the pc under a breakpoint.
  *   - reverse-stepi: the position before the current one.  The first
@@ -43,7 +44,7 @@ struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first)
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
 	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
-	       a->rcx == b->rcx;
+	       a->sp == b->sp && a->rcx == b->rcx;
 }
 
 static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
@@ -99,14 +100,16 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		if (at.count <= p->count)
 			break;
 	}
-	/* then to the pc, in that count */
-	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count)) {
+	/* then to the pc, in that count, in p's frame (the pc's first time
+	 * there may be in a callee's, before returns) */
+	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count || at.sp != p->sp)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, p->pc);
 		do
 			rdb_tg_cont(l->t, p->count + 1, &s);
-		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 && at.count < p->count);
+		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 &&
+		       (at.count < p->count || (at.count == p->count && at.sp != p->sp)));
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
@@ -147,6 +150,7 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 				last->interval = interval - 1;
 				last->count = b.sic;
 				last->pc = b.pc;
+				last->sp = 0;
 				last->rcx = 0;
 				found = 1;
 			}
@@ -239,7 +243,7 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
 	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
 		/* a check: right after its increment */
-		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, 0};
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0};
 		found = 1;
 	} else {
 		/* the positions walked last time, or a walk to here */
