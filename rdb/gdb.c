@@ -314,6 +314,7 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 	rsp_close(c);
 	if (g > 0)
 		rdb_gdb_reap(g);
+	rdb_tl_free(l);
 	rdb_tg_kill(t);
 	return status;
 }

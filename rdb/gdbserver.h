@@ -99,6 +99,17 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx);
  * count) and whether the instruction at pc is a rep string one. */
 int rdb_tg_is_check(struct rdb_tg *t, uint64_t pc);
 int rdb_tg_is_rep(struct rdb_tg *t, uint64_t pc);
+/* Checkpoints: frozen copies of the replay where it is (NULL if it
+ * cannot be copied there: a replay that writes the program's output or
+ * ends early, a signal on its way); resuming one kills the replay and
+ * makes a new copy of it the replay. */
+struct rdb_ck;
+struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t);
+int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k);
+void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k);
+int rdb_tg_ck_pid(const struct rdb_ck *k);
+/* Whether the replay stops at an interval's end (rdb_tg_start's to). */
+int rdb_tg_bounded(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there
  * (0: not yet). */
 uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
@@ -106,6 +117,8 @@ uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
 /* ---- timeline.c: positions, going back ----------------------------------- */
 struct rdb_tl;
 struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first);
+void rdb_tl_free(struct rdb_tl *l); /* its checkpoints killed */
+int rdb_tl_checkpoints(const struct rdb_tl *l);
 /* Replays again to exactly p: 0, or -1 (message said). */
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p);
 /* ... to the first position of count `count` of interval `interval`. */

@@ -148,10 +148,13 @@ struct rdb_replay_opts {
 int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
                size_t *nhits);
 /* The program of a replay, started for rdb's gdb server: traced, stopped
- * at its exec; *feeder: the process feeding it.  o->dir's header is h
- * (its exit filled in for a trace cut short). */
-pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
-                       pid_t *feeder);
+ * at its exec; *chan: rdb's end of its channel, for rdb_replay_feeder.
+ * o->dir's header is h (its exit filled in for a trace cut short). */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h, int *chan);
+/* A process that feeds replay o on chan, its first skip bytes left out
+ * (a copy of a replay that had read them): its pid. */
+pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
+                        uint64_t skip);
 
 /* ---- show.c ----------------------------------------------------------- */
 int rdb_cmd_info(int argc, char **argv);

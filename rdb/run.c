@@ -841,10 +841,20 @@ void rdb_check_buildid(const char *dir, const struct rdb_header *h)
 	}
 }
 
+/* A feeder's bytes to leave out (rdb_replay_feeder). */
+static uint64_t feed_skip;
+
+static int feed_out(int fd, const void *p, size_t n)
+{
+	size_t k = feed_skip < n ? (size_t)feed_skip : n;
+	feed_skip -= k;
+	return n > k ? send_all(fd, (const char *)p + k, n - k) : 0;
+}
+
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return send_all(fd, &h, sizeof h) || (n && send_all(fd, p, n)) ? -1 : 0;
+	return feed_out(fd, &h, sizeof h) || (n && feed_out(fd, p, n)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
@@ -1037,13 +1047,13 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 }
 
 /* A replay for rdb's gdb server (gdbserver.c): the program traced from
- * its exec (PTRACE_TRACEME: it stops there), killed should rdb die, and
- * fed by a process of its own, so that the server answers gdb while the
- * feed blocks on a full channel, and a replay the server kills takes its
- * feeder with it (the feed fails, the feeder exits). */
-pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
-                       pid_t *feeder)
+ * its exec (PTRACE_TRACEME: it stops there), killed should rdb die.  Its
+ * feeder (rdb_replay_feeder) is a process of its own, so that the server
+ * answers gdb while the feed blocks on a full channel; the server keeps
+ * its end of the channel, to feed forked copies of the replay again. */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h, int *chan)
 {
+	(void)o;
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		rdb_fatal("socketpair: %s", strerror(errno));
@@ -1062,6 +1072,14 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 		            h->have_rlimit ? h->rlimit_stack : NULL);
 	}
 	close(sv[1]);
+	*chan = sv[0];
+	return pid;
+}
+
+pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
+                        uint64_t skip)
+{
+	fflush(NULL);
 	pid_t f = fork();
 	if (f < 0)
 		rdb_fatal("fork: %s", strerror(errno));
@@ -1070,16 +1088,14 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 		setpgid(0, 0);
 		/* only the channel: not gdb's connection, not other replays' */
 		for (int fd = 3; fd < 1024; fd++)
-			if (fd != sv[0])
+			if (fd != chan)
 				close(fd);
+		feed_skip = skip;
 		struct rdb_feed *fe = rdb_feed_open(o->dir, &h->exit, o->from, o->to);
-		int fd = sv[0];
-		int end = send_hello(fd, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &fd);
+		int end = send_hello(chan, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &chan);
 		_exit(end);
 	}
-	close(sv[0]);
-	*feeder = f;
-	return pid;
+	return f;
 }
 
 int rdb_cmd_replay(int argc, char **argv)
