@@ -138,8 +138,6 @@ struct rdb_replay_opts {
 	const struct rdb_tf_watch *watch; /* rdb flowback: NULL, or the watched bytes */
 	int gdb;            /* --gdb: start gdb on the replay */
 	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
-	const char *gdb_wait; /* --gdb-wait FILE: no gdb; the program waits for a
-	                         debugger, FILE gets its pid once it does */
 	const char *gdbserver; /* --gdbserver [HOST:]PORT: rdb serves gdb there */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
@@ -178,11 +176,10 @@ char *rdb_in_path(const char *prog);
 
 /* ---- gdb.c ------------------------------------------------------------ */
 int rdb_cmd_gdb(int argc, char **argv);
-/* Starts gdb attached to pid (exe: its executable), which waits for it
- * (RDB_TF_HELLO_GDB); with script, gdb runs it in batch mode.  replay_dir:
- * the trace set a replay replays (gdb loads rdb-gdb.py, its reverse
- * commands), or NULL: a recording.  gdb's pid. */
-pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char *replay_dir);
+/* Starts gdb attached to pid (exe: its executable), a recording that
+ * waits for it (RDB_TF_HELLO_GDB); with script, gdb runs it in batch
+ * mode.  gdb's pid. */
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script);
 /* Dies with a clear message unless gdb, the shim and script (NULL: none)
  * are there: before the program starts. */
 void rdb_gdb_check(const char *script);

@@ -106,7 +106,7 @@ struct rdb_state {
 	                        below it (interval.c dead_stack) ends at dead_cut:
 	                        another stack a switch went to lies above */
 	long gdb_in;         /* RDB_STATE_GDB_IN: rdb --gdb's gdb has attached */
-	/* sic.c and interval.c, here at fixed offsets for rdb-gdb.py (a
+	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
 	 * position in the run is (interval, %r15 - sic_origin, pc)) */
 	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
 	uint64_t interval;    /* RDB_STATE_INTERVAL: the current interval (1: the program's start) */

@@ -3,7 +3,7 @@
 # scripted gdb sessions on small programs of progs/.
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
-#       gdbserver | garbage | writes.
+#       gdbserver | garbage | writes | leaks (LEAKS_N: 10000 by default).
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -211,6 +211,20 @@ writes)
 	expect w.out "^gdb: error: Could not write register"
 	expect w.out "^gdb: n 5\$"
 	expect w.out "exited normally"
+	;;
+leaks)
+	# going back 10,000 times in a row on one replay (leaks.py): no
+	# process, open file or memory of rdb's more at the end than after
+	# the first thousand
+	build steps prog
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	printf '%s\n' 'break work' continue delete next next "set \$n = ${LEAKS_N:-10000}" \
+		"source $HERE/leaks.py" > l.gdb
+	session l.gdb l.out t || { tail -20 l.out; fail "replay --gdb-batch"; }
+	clean l.out
+	grep "^rdb-test: " l.out
+	grep -q "^rdb-test: [0-9]* times back: at interval 1 count" l.out &&
+		grep -q "^rdb-test: no leak\$" l.out || { tail -20 l.out; fail "leaks"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac
