@@ -110,6 +110,8 @@ void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k);
 int rdb_tg_ck_pid(const struct rdb_ck *k);
 /* Whether the replay stops at an interval's end (rdb_tg_start's to). */
 int rdb_tg_bounded(const struct rdb_tg *t);
+/* Run-time address minus link address. */
+uint64_t rdb_tg_bias(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there
  * (0: not yet). */
 uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
@@ -129,6 +131,9 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s);
 /* Back to the last breakpoint stop before here: TG_BREAK, or 0 at the
  * start of history. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* The positions from the start of the current count (or an earlier
+ * one's) to here, the last one here: 0, or -1. */
+int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n);
 /* The session's first replay, from interval `from` (quiet: without the
  * program's output; later replays never have it). */
 int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet);

@@ -169,6 +169,14 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
+/* Whether a write the replay reports came before the question's point. */
+typedef int (*rdb_flowback_before)(void *ctx, const struct rdb_tf_watch_hit *h);
+/* rdb flowback from a point in interval `interval` (here: how to name it):
+ * the writes of that interval the replay reports that `before` says came
+ * before it, else the last write before the interval (on stdout; bad
+ * input is fatal).  rdb's exit status. */
+int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t interval,
+                      const char *here, rdb_flowback_before before, void *ctx);
 
 /* ---- run.c: shared -------------------------------------------------- */
 /* The real path of the executable named prog (no '/') in PATH, or NULL. */

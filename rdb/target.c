@@ -1160,3 +1160,4 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 }
 
 int rdb_tg_bounded(const struct rdb_tg *t) { return !t->ln || t->ln->to != 0; }
+uint64_t rdb_tg_bias(const struct rdb_tg *t) { return t->bias; }

@@ -337,6 +337,21 @@ static int before(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *p
 	return -1;
 }
 
+int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n)
+{
+	struct rdb_pos cur;
+	if (rdb_tg_pos(l->t, &cur))
+		return -1;
+	for (uint64_t k = 0; k <= cur.count && k < 64; k++)
+		if (walk(l, cur.interval, cur.count - k, &cur) == 0) {
+			*seg = l->seg;
+			*n = l->nseg;
+			return 0;
+		}
+	rdb_tl_goto(l, &cur);
+	return -1;
+}
+
 void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
 	struct rdb_pos cur, prev;

@@ -3,7 +3,8 @@
 # scripted gdb sessions on small programs of progs/.
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
-#       gdbserver | garbage | writes | leaks (LEAKS_N: 10000 by default).
+#       gdbserver | garbage | writes | flowback | leaks (LEAKS_N: 10000
+#       by default).
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -211,6 +212,37 @@ writes)
 	expect w.out "^gdb: error: Could not write register"
 	expect w.out "^gdb: n 5\$"
 	expect w.out "exited normally"
+	;;
+flowback)
+	# monitor flowback ADDRESS [SIZE]: the last write before here, in
+	# this interval (a write in the current count before here, not one
+	# after it) or before it; bad input ends no session
+	build steps prog
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	rep=$(grep -n 'rep movsb' "$SRC/steps.c" | cut -d: -f1)
+	sig=$(grep -n 'got += sig' "$SRC/steps.c" | cut -d: -f1)
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break work' continue \
+		'monitor flowback got' 'break steps.c:22' continue next \
+		'echo gdb: s\n' 'eval "monitor flowback %p 4", &s' \
+		delete 'break steps.c:46' continue 'echo gdb: got\n' 'monitor flowback got' \
+		'echo gdb: dst\n' 'monitor flowback dst 20' 'monitor flowback nosuchsym' \
+		'monitor where' > fb.gdb
+	session fb.gdb fb.out t || { cat fb.out; fail "replay --gdb-batch"; }
+	# before the signal: got never written
+	expect fb.out "^got (0x[0-9a-f]*, 4 bytes), before interval 1 count [0-9]* pc 0x"
+	sed -n '/^got (/,/^Breakpoint 2,/p' fb.out | grep -q "not written since the program started" ||
+		{ cat fb.out; fail "got before the signal: not 'not written'"; }
+	# s in the loop's first round, after i++: line 22's write, in this count
+	sed -n '/^gdb: s$/,/^Breakpoint 3,/p' fb.out > s.out
+	expect s.out "by:  *work+0x[0-9a-f]* (.*steps.c:22)"
+	c=$(sed -n 's/.*, before interval 1 count \([0-9]*\) pc .*/\1/p' s.out)
+	expect s.out "when:  *interval 1, SIC count $c "
+	sed -n '/^gdb: got$/,/^gdb: dst$/p' fb.out > got.out
+	expect got.out "by:  *on_usr1+0x[0-9a-f]* (.*steps.c:$sig)"
+	sed -n '/^gdb: dst$/,$p' fb.out > dst.out
+	expect dst.out "by:  *copy+0x[0-9a-f]* (.*steps.c:$rep)"
+	expect fb.out "no symbol 'nosuchsym' in the recorded executable"
+	expect fb.out "^interval 1 count [0-9]* pc 0x"
 	;;
 leaks)
 	# going back 10,000 times in a row on one replay (leaks.py): no
