@@ -450,9 +450,21 @@ static int monitor(struct srv *s, const char *hexcmd)
 			         (unsigned long long)p.interval, (unsigned long long)p.count,
 			         (unsigned long long)p.pc);
 	} else if (!strcmp(cmd, "info")) {
+		/* also gdb's `info record` for the replay: gdb asks only a
+		 * record target of its own, never a remote one */
 		const struct rdb_header *h = rdb_tg_header(s->t);
-		snprintf(msg, sizeof msg, "trace: %s\nexecutable: %s\nintervals: %llu complete\n",
-		         rdb_tg_dir(s->t), h->exe, (unsigned long long)rdb_tg_last_interval(s->t));
+		int k = snprintf(msg, sizeof msg,
+		                 "trace: %s\nexecutable: %s\nintervals: %llu complete\n"
+		                 "history: from interval 1's first instruction to the end of the run\n",
+		                 rdb_tg_dir(s->t), h->exe,
+		                 (unsigned long long)rdb_tg_last_interval(s->t));
+		if (rdb_tg_pos(s->t, &p) == 0)
+			k += snprintf(msg + k, sizeof msg - (size_t)k,
+			              "now: interval %llu count %llu pc %#llx\n",
+			              (unsigned long long)p.interval, (unsigned long long)p.count,
+			              (unsigned long long)p.pc);
+		snprintf(msg + k, sizeof msg - (size_t)k, "checkpoints: %d\n",
+		         rdb_tl_checkpoints(s->l));
 	} else if (!strncmp(cmd, "flowback", 8) && (!cmd[8] || cmd[8] == ' ')) {
 		char *out = flowback(s, cmd + 8);
 		int r = monitor_out(s, out);

@@ -226,7 +226,7 @@ flowback)
 		'echo gdb: s\n' 'eval "monitor flowback %p 4", &s' \
 		delete 'break steps.c:46' continue 'echo gdb: got\n' 'monitor flowback got' \
 		'echo gdb: dst\n' 'monitor flowback dst 20' 'monitor flowback nosuchsym' \
-		'monitor where' > fb.gdb
+		'monitor where' 'info record' 'monitor info' > fb.gdb
 	session fb.gdb fb.out t || { cat fb.out; fail "replay --gdb-batch"; }
 	# before the signal: got never written
 	expect fb.out "^got (0x[0-9a-f]*, 4 bytes), before interval 1 count [0-9]* pc 0x"
@@ -243,6 +243,11 @@ flowback)
 	expect dst.out "by:  *copy+0x[0-9a-f]* (.*steps.c:$rep)"
 	expect fb.out "no symbol 'nosuchsym' in the recorded executable"
 	expect fb.out "^interval 1 count [0-9]* pc 0x"
+	# gdb asks no remote target for `info record` (docs/gdb.md): monitor info
+	expect fb.out "^No recording is currently active."
+	expect fb.out "^intervals: 1 complete"
+	expect fb.out "^now: interval 1 count [0-9]* pc 0x"
+	expect fb.out "^checkpoints: [0-9]"
 	;;
 leaks)
 	# going back 10,000 times in a row on one replay (leaks.py): no
