@@ -469,36 +469,33 @@ static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hi
 	return n;
 }
 
-/* The last breakpoint stop before cur in its interval: the segments
- * between checkpoints replayed from the latest back (after checkpoints
- * were made up to cur: a breakpoint hit often costs a stop each time
- * only in the segments replayed).  1 and *hit, 0, or -1. */
+/* The last breakpoint stop before cur in its interval: windows of counts
+ * back from cur replayed with the breakpoints, each four times as long as
+ * the one after it (a breakpoint hit at every call costs a stop each time
+ * only in the windows replayed; each window starts from a checkpoint's
+ * copy, run to its first count without breakpoints).  1 and *hit, 0, or
+ * -1. */
 static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *hit)
 {
-	int b = ck_before(l, cur->interval, cur->count, 0);
-	struct rdb_pos at;
-	if (b < 0 || cur->count - l->ck[b].pos.count > 2 * GAP)
-		to_segment(l, cur->interval, cur->count, &at);
-	struct rdb_pos hi = *cur;
-	for (int exact = 1;; exact = 0) {
-		b = ck_before(l, cur->interval, hi.count, !exact);
-		struct rdb_pos lo;
-		if (b >= 0) {
-			lo = l->ck[b].pos;
-			l->ck[b].used = ++l->clock;
-			if (rdb_tg_ck_resume(l->t, l->ck[b].ck)) {
-				drop_ck(l, b);
-				b = -1;
-			}
-		}
-		if (b < 0 && launch(l, cur->interval, 0))
+	struct rdb_pos hi = *cur, at;
+	int exact = 1; /* to hi itself; later windows: to hi's count */
+	for (uint64_t d = 256;; d *= 4) {
+		uint64_t lo = hi.count > d ? hi.count - d : 0;
+		if (lo) {
+			/* to the window's first count (or a later one, where
+			 * counts had no check: then a longer window) */
+			if (to_segment(l, cur->interval, lo, &at))
+				return -1;
+			if (at.count >= hi.count)
+				continue;
+		} else if (start_near(l, cur->interval, 0) || rdb_tg_pos(l->t, &at)) {
 			return -1;
+		}
 		int r = scan_to(l, &hi, exact, hit);
-		if (r)
+		if (r || !lo)
 			return r;
-		if (b < 0)
-			return 0;
-		hi = lo;
+		hi = at;
+		exact = 0;
 	}
 }
 
