@@ -3,7 +3,7 @@
 # scripted gdb sessions on small programs of progs/.
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
-#       gdbserver | garbage | writes | flowback | leaks (LEAKS_N: 10000
+#       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
 #       by default).
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
@@ -248,6 +248,29 @@ flowback)
 	expect fb.out "^intervals: 1 complete"
 	expect fb.out "^now: interval 1 count [0-9]* pc 0x"
 	expect fb.out "^checkpoints: [0-9]"
+	;;
+life)
+	# reverse-next over a call of a function called a million times
+	# (examples/life.c's neighbours, at the end of an interval): gdb then
+	# reverse-continues to a breakpoint at the callee's start, which a
+	# replay from the interval's start would hit at every call.  Each
+	# command must return within seconds, at the lines going forward
+	# passed through.
+	"$RDB_CC" -O0 -g "$HERE/../../examples/life.c" -o life 2> cc.err ||
+		{ status=77; echo "SKIP: rdb-cc cannot build life.c"; cat cc.err; exit 77; }
+	"$RDB" record -o t -- ./life 3000 > rec.out 2>&1 || fail "record"
+	{ printf '%s\n' "source $HERE/timed.py" 'break show' continue delete 'break life.c:41' \
+		'timed 20 reverse-continue' delete
+	  for c in reverse-next reverse-next reverse-next reverse-next reverse-step \
+		reverse-finish reverse-next reverse-next reverse-next reverse-next reverse-next; do
+		echo "timed 5 $c"; done; } > life.gdb
+	session life.gdb life.out t || { tail -20 life.out; fail "replay --gdb-batch"; }
+	clean life.out
+	grep "^rdb-test: " life.out
+	! grep -q "^rdb-test: .* took " life.out || { tail -20 life.out; fail "too slow"; }
+	[ "$(sed -n 's/^rdb-test: .* -> //p' life.out | tr '\n' ' ')" = \
+	  "step:41 step:35 step:36 step:39 step:38 neighbours:30 step:37 step:37 step:36 step:39 step:38 step:37 " ] ||
+		{ tail -30 life.out; fail "not the lines expected"; }
 	;;
 leaks)
 	# going back 10,000 times in a row on one replay (leaks.py): no
