@@ -473,14 +473,16 @@ static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hi
  * back from cur replayed with the breakpoints, each four times as long as
  * the one after it (a breakpoint hit at every call costs a stop each time
  * only in the windows replayed; each window starts from a checkpoint's
- * copy, run to its first count without breakpoints).  1 and *hit, 0, or
- * -1. */
+ * copy, run to its first count without breakpoints), up to a few million
+ * counts, then the rest of the interval at once.  1 and *hit, 0, or -1. */
 static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *hit)
 {
 	struct rdb_pos hi = *cur, at;
 	int exact = 1; /* to hi itself; later windows: to hi's count */
 	for (uint64_t d = 256;; d *= 4) {
-		uint64_t lo = hi.count > d ? hi.count - d : 0;
+		/* past a few million counts without a stop the breakpoints are
+		 * no hot ones here: the rest of the interval in one replay */
+		uint64_t lo = hi.count > d && d < (1u << 22) ? hi.count - d : 0;
 		if (lo) {
 			/* to the window's first count (or a later one, where
 			 * counts had no check: then a longer window) */
