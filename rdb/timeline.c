@@ -3,9 +3,10 @@
  * %rcx): every back edge and call counts, so within one count each pc
  * runs at most once in each frame (a ret does not count: a caller may
  * run the pc again, at a higher %rsp), and rdb replays any interval from
- * its start, the same way every time.  Going back is therefore a new replay of the right
- * interval, run forward to the position: to the count without stepping
- * (target.c arms the SIC's check), then to the pc under a breakpoint.
+ * its start, the same way every time.  Going back is therefore a replay
+ * of the right interval, from its start or from a checkpoint (below),
+ * run forward to the position: to the count without stepping (target.c
+ * arms the SIC's check), then to the pc under a breakpoint.
  *   - reverse-stepi: the position before the current one.  The first
  *     position of a count is its check, right after the increment (the
  *     position before); an interval's first comes after the boundary's
@@ -13,9 +14,9 @@
  *     by stepping the count's segment from its start (remembered, for the
  *     steps back after it).
  *   - reverse-continue: the last breakpoint stop before the current
- *     position: the current interval replayed up to it, else the ones
- *     before it, each to its end, until one has stops; then a replay to
- *     the last of them.
+ *     position: windows of the current interval back from here (scan_back),
+ *     else the intervals before it, each whole, until one has stops; then
+ *     a replay to the last of them.
  * History starts at interval 1's first instruction. */
 #include <stdlib.h>
 #include <string.h>
