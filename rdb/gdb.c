@@ -282,5 +282,6 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 		rdb_gdb_reap(g);
 	rdb_tl_free(l);
 	rdb_tg_kill(t);
+	rdb_tg_reap(t, 1);
 	return status;
 }

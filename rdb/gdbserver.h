@@ -56,6 +56,8 @@ struct rdb_tg *rdb_tg_new(const char *dir);
  * last interval it runs), stopped at its first program instruction. */
 int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet);
 void rdb_tg_kill(struct rdb_tg *t);
+/* Reaps the replays and checkpoints killed (wait: all, else those gone). */
+void rdb_tg_reap(struct rdb_tg *t, int wait);
 /* Lets the program run on to its end untraced: rdb's exit status. */
 int rdb_tg_detach(struct rdb_tg *t);
 /* rdb's exit status for how the last replay ended (125: killed). */

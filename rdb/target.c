@@ -35,7 +35,7 @@
 #include "gdbserver.h"
 #include "layout.h"
 
-enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16 };
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64 };
 #define UR_(f) offsetof(struct user_regs_struct, f)
 
 /* One start of a replay (rdb_tg_start): the checkpoints cloned from it
@@ -79,9 +79,16 @@ struct rdb_tg {
 	uint64_t start_pc[MAXIV];  /* each interval's first pc, as seen */
 	uint64_t rets[NRETS];      /* return addresses of calls into the runtime */
 	unsigned nrets;
+	/* replays and checkpoints killed and not reaped yet: the kernel frees
+	 * a big program's memory meanwhile (a replay's step back need not
+	 * wait for it) */
+	pid_t dying[MAXDYING];
+	int ndying;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
+
+static void bury(struct rdb_tg *t, pid_t pid);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -972,13 +979,9 @@ struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t)
 
 void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k)
 {
-	(void)t;
 	if (!k)
 		return;
-	int st;
-	kill(k->pid, SIGKILL);
-	while (waitpid(k->pid, &st, __WALL) < 0 && errno == EINTR)
-		;
+	bury(t, k->pid);
 	release(k->ln);
 	rdb_free(k);
 }
@@ -1031,15 +1034,41 @@ int rdb_tg_ck_pid(const struct rdb_ck *k) { return k ? (int)k->pid : 0; }
 
 /* ---- starting and ending a replay --------------------------------------------- */
 
+void rdb_tg_reap(struct rdb_tg *t, int wait)
+{
+	int st;
+	for (int i = 0; i < t->ndying;) {
+		pid_t r;
+		while ((r = waitpid(t->dying[i], &st, __WALL | (wait ? 0 : WNOHANG))) < 0 &&
+		       errno == EINTR)
+			;
+		if (r == 0) {
+			i++;
+			continue;
+		}
+		t->dying[i] = t->dying[--t->ndying];
+	}
+}
+
+/* Kills pid (a replay or checkpoint: stopped, so it reads nothing more
+ * from its channel), reaped later. */
+static void bury(struct rdb_tg *t, pid_t pid)
+{
+	kill(pid, SIGKILL);
+	if (t->ndying == MAXDYING)
+		rdb_tg_reap(t, 1);
+	t->dying[t->ndying++] = pid;
+	rdb_tg_reap(t, 0);
+}
+
 void rdb_tg_kill(struct rdb_tg *t)
 {
 	int st;
-	if (t->pid > 0 && t->alive) {
-		kill(t->pid, SIGKILL);
-		while (waitpid(t->pid, &st, __WALL) < 0 && errno == EINTR)
-			;
-	}
+	if (t->pid > 0 && t->alive)
+		bury(t, t->pid);
 	t->alive = 0;
+	/* the feeder is waited for: it may be writing, and the channel is
+	 * drained for a checkpoint's copy after it */
 	if (t->feeder > 0) {
 		kill(t->feeder, SIGKILL);
 		while (waitpid(t->feeder, &st, 0) < 0 && errno == EINTR)
