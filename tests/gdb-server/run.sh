@@ -157,7 +157,7 @@ gdbserver)
 	"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 	srv=$!
 	i=0
-	while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! grep -qs "waiting for gdb on" srv.err && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
 	[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
 	timeout 120 gdb -q -batch -ex "target extended-remote 127.0.0.1:$port" -ex 'break work' \
@@ -177,10 +177,13 @@ garbage)
 	build steps $p
 	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
 	for what in garbage cut; do
+		# (not the last server's srv.err: the new one may not have
+		# opened it yet when the loop below reads it)
+		rm -f srv.err
 		"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 		srv=$!
 		i=0
-		while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		while ! grep -qs "waiting for gdb on" srv.err && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 		port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
 		[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
 		if [ $what = garbage ]; then data='$qSupported#37+hello'; else data='$qSupported#37+$m1234,'; fi
