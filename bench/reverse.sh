@@ -19,7 +19,8 @@
 # command.  "unsupported: ..." is what gdb said when the target refused a
 # command.  Sizes: LIFE_GENS/MESH_ARGS (about 51 intervals here; the
 # report says how many there were), LIFE_GENS_SHORT/MESH_ARGS_SHORT
-# (about 2), REPS (near commands, default 20), REPS_FAR (default 3).
+# (about 2), REPS (near commands, default 20), REPS_FAR (default 3);
+# NO_WATCH=1 leaves watch-rc-50 out.
 # A report, not a test: it asserts nothing about the numbers.
 set -eu
 
@@ -32,6 +33,7 @@ rdb=$build/rdb/rdb
 cflags=${CFLAGS:--O0 -g}
 reps=${REPS:-20}
 far=${REPS_FAR:-3}
+skip_watch=${NO_WATCH:-}
 life_gens=${LIFE_GENS:-420000}
 life_short=${LIFE_GENS_SHORT:-14000}
 mesh_args=${MESH_ARGS:-1000 2900}
@@ -96,8 +98,8 @@ set pagination off
 set confirm off
 source $repo/bench/reverse-gdb.py
 bench-cycle rc-bp-50 $far $back_to_end|break $early ; reverse-continue
-bench-cycle watch-rc-50 $far $back_to_end|$watch ; reverse-continue
 EOF
+	[ -n "$skip_watch" ] || echo "bench-cycle watch-rc-50 $far $back_to_end|$watch ; reverse-continue" >> far50.gdb
 	echo "$n: near the end of the long recording ($long intervals)"
 	session long near.gdb | sed 's/^/  /'
 	echo "$n: $((short - 1)) interval(s) back ($short intervals)"

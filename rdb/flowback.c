@@ -294,15 +294,18 @@ static int find_trap(const char *dir, const struct rdb_ivx *x, uint64_t j, uint6
 	return found;
 }
 
+/* Replays interval j with the watch and names the last write (before:
+ * the last one it says is before the question's point, NULL: all): 0,
+ * 1 (failed, said), or 2 (no write before the point: nothing said). */
 static int replay_interval(const struct query *q, struct image *im, const struct rdb_ivx *x,
-                           uint64_t j)
+                           uint64_t j, rdb_flowback_before before, void *ctx)
 {
 	struct rdb_tf_watch w = {q->addr, q->size};
 	struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP + 1];
 	size_t n = 0;
 	uint64_t complete = rdb_last_complete(q->dir, x);
 	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w,
-	                             0, NULL, NULL, NULL};
+	                             0, NULL, NULL};
 	if (!o.from)
 		o.from = 1;
 	rdb_replay(&o, hits, sizeof hits / sizeof *hits, &n);
@@ -312,9 +315,21 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 		return 1;
 	}
 	const struct rdb_tf_watch_hit *e = &hits[n - 1], *last = NULL;
+	size_t kept = 0;
 	for (size_t i = 0; i + 1 < n; i++)
-		if (hits[i].interval == j)
-			last = &hits[i];
+		if (hits[i].interval == j) {
+			kept++;
+			if (!before || before(ctx, &hits[i]))
+				last = &hits[i];
+		}
+	if (!last && before && kept && e->total > kept) {
+		printf("  interval %llu wrote them %llu times, the last %zu after here: the last "
+		       "write before here is not known (ask from an earlier point)\n",
+		       (unsigned long long)j, (unsigned long long)e->total, kept);
+		return 1;
+	}
+	if (!last && before && kept)
+		return 2;
 	if (!last) {
 		printf("  the replay of interval %llu saw no write to them: the written ranges "
 		       "and the replay disagree\n", (unsigned long long)j);
@@ -354,39 +369,21 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 	       (unsigned long long)(last->addr + last->len - 1));
 	printf("  writes to them in interval %llu: %llu\n", (unsigned long long)j,
 	       (unsigned long long)e->total);
-	print_value(e);
+	if (!before) /* the value at the interval's end, not the point's */
+		print_value(e);
 	return 0;
 }
 
-int rdb_cmd_flowback(int argc, char **argv)
+/* The answer for the point before interval `at` (the last write before
+ * it), the header line printed: rdb's exit status. */
+static int answer(struct query *q, struct image *im, struct rdb_ivx *x, uint64_t at,
+                  const struct rdb_header *h)
 {
-	struct query q;
-	parse(argc, argv, &q);
-	struct rdb_header h;
-	rdb_read_header(q.dir, &h);
-	rdb_check_buildid(q.dir, &h); /* symbols of another build would lie */
-	struct image im;
-	image_open(&im, &h);
-	resolve(&q, &im);
-	struct rdb_ivx *x = rdb_ivx_read(q.dir);
-	uint64_t last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
-	if (!last)
-		rdb_fatal("%s: the trace has no written ranges (recorded by an rdb without "
-		          "flowback)", q.dir);
-	uint64_t at = q.at ? q.at : last + 1;
-	if (at > last + 1)
-		rdb_fatal("%s: --at %llu: the trace has %llu intervals", q.dir,
-		          (unsigned long long)at, (unsigned long long)last);
-	if (q.at)
-		printf("%s, before interval %llu:\n", q.label, (unsigned long long)at);
-	else
-		printf("%s, at the end of the run (interval %llu):\n", q.label,
-		       (unsigned long long)last);
 	uint64_t unknown, known;
-	uint64_t j = rdb_written_last(q.dir, x, at, q.addr, q.addr + q.size, &unknown, &known);
+	uint64_t j = rdb_written_last(q->dir, x, at, q->addr, q->addr + q->size, &unknown, &known);
 	if (at > 1 && !known)
 		rdb_fatal("%s: the trace has no written ranges before interval %llu (recorded "
-		          "without intervals, -i 0, or cut short at once)", q.dir,
+		          "without intervals, -i 0, or cut short at once)", q->dir,
 		          (unsigned long long)at);
 	/* An interval without records may have written them: never claim it
 	 * did not. */
@@ -394,8 +391,8 @@ int rdb_cmd_flowback(int argc, char **argv)
 		printf("  interval %llu%s is not described by the trace (%s): it may have "
 		       "written them\n", (unsigned long long)unknown,
 		       unknown > 1 && unknown > j + 1 ? " (and maybe others before it)" : "",
-		       h.have_exit && !h.exit.cut ? "no interval data was kept for it"
-		                                  : "the recording was cut short");
+		       h->have_exit && !h->exit.cut ? "no interval data was kept for it"
+		                                    : "the recording was cut short");
 	int res = 0;
 	if (!j && unknown)
 		printf("  not written in the intervals the trace describes\n");
@@ -409,8 +406,81 @@ int rdb_cmd_flowback(int argc, char **argv)
 			printf(" (intervals %llu to %llu did not write them)", (unsigned long long)j + 1,
 			       (unsigned long long)at - 1);
 		printf("\n");
-		if (q.replay)
-			res = replay_interval(&q, &im, x, j);
+		if (q->replay)
+			res = replay_interval(q, im, x, j, NULL, NULL);
+	}
+	return res;
+}
+
+/* The trace's written ranges, at least up to interval `upto`. */
+static struct rdb_ivx *written_index(const char *dir, uint64_t *last)
+{
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	*last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
+	if (!*last)
+		rdb_fatal("%s: the trace has no written ranges (recorded by an rdb without "
+		          "flowback)", dir);
+	return x;
+}
+
+int rdb_cmd_flowback(int argc, char **argv)
+{
+	struct query q;
+	parse(argc, argv, &q);
+	struct rdb_header h;
+	rdb_read_header(q.dir, &h);
+	rdb_check_buildid(q.dir, &h); /* symbols of another build would lie */
+	struct image im;
+	image_open(&im, &h);
+	resolve(&q, &im);
+	uint64_t last;
+	struct rdb_ivx *x = written_index(q.dir, &last);
+	uint64_t at = q.at ? q.at : last + 1;
+	if (at > last + 1)
+		rdb_fatal("%s: --at %llu: the trace has %llu intervals", q.dir,
+		          (unsigned long long)at, (unsigned long long)last);
+	if (q.at)
+		printf("%s, before interval %llu:\n", q.label, (unsigned long long)at);
+	else
+		printf("%s, at the end of the run (interval %llu):\n", q.label,
+		       (unsigned long long)last);
+	int res = answer(&q, &im, x, at, &h);
+	rdb_ivx_free(x);
+	image_close(&im);
+	return res;
+}
+
+int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t interval,
+                      const char *here, rdb_flowback_before before, void *ctx)
+{
+	struct query q;
+	memset(&q, 0, sizeof q);
+	q.dir = dir;
+	q.what = what;
+	q.size = size;
+	q.replay = 1;
+	struct rdb_header h;
+	rdb_read_header(q.dir, &h);
+	rdb_check_buildid(q.dir, &h);
+	struct image im;
+	image_open(&im, &h);
+	resolve(&q, &im);
+	uint64_t last;
+	struct rdb_ivx *x = written_index(q.dir, &last);
+	printf("%s, before %s:\n", q.label, here);
+	int res = 2;
+	/* the current interval first: its writes before here */
+	uint64_t unknown, known;
+	if (interval <= last &&
+	    rdb_written_last(q.dir, x, interval + 1, q.addr, q.addr + q.size, &unknown, &known) ==
+	        interval && !unknown)
+		res = replay_interval(&q, &im, x, interval, before, ctx);
+	if (res == 2) {
+		printf("  not written in interval %llu before here\n", (unsigned long long)interval);
+		res = interval > 1 ? answer(&q, &im, x, interval, &h) : 0;
+		if (interval == 1)
+			printf("  not written since the program started: the value comes from the "
+			       "executable or the kernel's start-up\n");
 	}
 	rdb_ivx_free(x);
 	image_close(&im);

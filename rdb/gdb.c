@@ -1,7 +1,8 @@
-/* gdb.c: gdb on programs built with rdb-cc.  `rdb gdb -- PROG ARGS` runs
- * gdb on an unrecorded run; `rdb record|replay --gdb` starts gdb attached
- * to the recorded or replayed process, which waits for it before its
- * first instruction (runtime/gdb.c).  Either way gdb runs with
+/* gdb.c: gdb on programs built with rdb-cc.  Replays: rdb is gdb's
+ * target (rdb_gdb_serve: gdbserver.c and its parts).  The attach path:
+ * `rdb gdb -- PROG ARGS` runs gdb on an unrecorded run; `rdb record
+ * --gdb` starts gdb attached to the recorded process, which waits for it
+ * before its first instruction (runtime/gdb.c); gdb runs with
  * librdb-gdb.so preloaded (gdbshim.c: it lets gdb write the registers and
  * keeps the instrumentation's own stops from it). */
 #include <errno.h>
@@ -29,7 +30,7 @@ static char *self_path(void)
 	return rdb_xstrdup(self);
 }
 
-/* A file rdb ships for gdb (librdb-gdb.so, rdb-gdb.py): next to rdb in
+/* A file rdb ships for gdb (librdb-gdb.so): next to rdb in
  * the build folder, PREFIX/lib/rdb when installed. */
 static char *lib_path(const char *name)
 {
@@ -48,22 +49,9 @@ static char *lib_path(const char *name)
 
 static char *shim_path(void) { return lib_path("librdb-gdb.so"); }
 
-/* "python NAME = bytes.fromhex('...').decode()": any string, quoted. */
-static char *py_str(const char *name, const char *val)
-{
-	size_t n = strlen(name) + 2 * strlen(val) + 64;
-	char *s = rdb_xmalloc(n);
-	int o = snprintf(s, n, "python %s = bytes.fromhex('", name);
-	for (const unsigned char *c = (const unsigned char *)val; *c; c++)
-		o += snprintf(s + o, n - (size_t)o, "%02x", *c);
-	snprintf(s + o, n - (size_t)o, "').decode('utf-8', 'surrogateescape')");
-	return s;
-}
-
 void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
-	free(lib_path("rdb-gdb.py"));
 	char *gdb = rdb_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
@@ -112,9 +100,8 @@ static pid_t fork_gdb(void)
 	return g;
 }
 
-pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char *replay_dir)
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script)
 {
-	int recording = !replay_dir;
 	static char pidbuf[24];
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	rdb_no_progress = 1; /* gdb has the terminal */
@@ -123,14 +110,12 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char 
 		return g;
 	char *a[40];
 	int n = common_args(a, 0);
-	if (recording) {
-		/* the snapshot children, cloned at each boundary, are not the
-		 * program's: gdb sees them come and go quietly */
-		a[n++] = "-iex";
-		a[n++] = "set print inferior-events off";
-		a[n++] = "-iex";
-		a[n++] = "set print thread-events off";
-	}
+	/* the snapshot children, cloned at each boundary, are not the
+	 * program's: gdb sees them come and go quietly */
+	a[n++] = "-iex";
+	a[n++] = "set print inferior-events off";
+	a[n++] = "-iex";
+	a[n++] = "set print thread-events off";
 	/* attached: the program, waiting in rdb_gdb_wait, may go on when
 	 * gdb's user says so, or at once should gdb end */
 	static char attached[64];
@@ -138,25 +123,6 @@ pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char 
 	         (unsigned long long)RDB_STATE_ADDR + RDB_STATE_GDB_IN);
 	a[n++] = "-ex";
 	a[n++] = attached;
-	if (replay_dir) {
-		/* rdb-reverse-continue, rdb-where: rdb-gdb.py, told where the
-		 * trace, rdb and the runtime's state are */
-		char real[PATH_MAX];
-		a[n++] = "-iex";
-		a[n++] = py_str("rdb_trace_dir", realpath(replay_dir, real) ? real : replay_dir);
-		a[n++] = "-iex";
-		a[n++] = py_str("rdb_exe", self_path());
-		static char state[160];
-		snprintf(state, sizeof state,
-		         "python rdb_state, rdb_off_gdb_in, rdb_off_sic_origin, rdb_off_interval = "
-		         "%#llx, %d, %d, %d",
-		         (unsigned long long)RDB_STATE_ADDR, RDB_STATE_GDB_IN, RDB_STATE_SIC_ORIGIN,
-		         RDB_STATE_INTERVAL);
-		a[n++] = "-iex";
-		a[n++] = state;
-		a[n++] = "-x";
-		a[n++] = lib_path("rdb-gdb.py");
-	}
 	if (script) {
 		a[n++] = "-batch";
 		a[n++] = "-x";
@@ -314,6 +280,8 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 	rsp_close(c);
 	if (g > 0)
 		rdb_gdb_reap(g);
+	rdb_tl_free(l);
 	rdb_tg_kill(t);
+	rdb_tg_reap(t, 1);
 	return status;
 }

@@ -339,6 +339,100 @@ static int monitor_out(struct srv *s, const char *text)
 	return rsp_put(s->c, o, 2 * n + 1);
 }
 
+/* monitor flowback: where a write the replay of the current interval
+ * reports lies against here (the current count's positions walked). */
+struct fb_here {
+	const struct rdb_pos *seg;
+	size_t n;
+	uint64_t bias;
+};
+
+static int fb_before(void *ctx, const struct rdb_tf_watch_hit *h)
+{
+	const struct fb_here *f = ctx;
+	const struct rdb_pos *cur = &f->seg[f->n - 1];
+	if (h->sic < f->seg[0].count)
+		return 1;
+	if (h->sic > cur->count)
+		return 0;
+	if (h->kind != RDB_TF_WH_PROGRAM) {
+		/* a syscall's (or the runtime's) writes: in the call that began
+		 * count h->sic, after its check */
+		int first = 1;
+		for (size_t i = 0; i + 1 < f->n; i++)
+			first &= f->seg[i].count != cur->count;
+		return h->sic < cur->count || !first;
+	}
+	/* the writer's pc as the runtime saw it may be past the instruction's
+	 * start (a rep instruction's): the closest position at or below it,
+	 * unless here is closer (the write is yet to come) */
+	uint64_t hp = h->pc + f->bias, best = 0;
+	int found = 0;
+	for (size_t i = 0; i + 1 < f->n; i++) {
+		uint64_t pc = f->seg[i].pc;
+		if (f->seg[i].count == h->sic && pc <= hp && hp - pc < 16 && (!found || pc > best)) {
+			best = pc;
+			found = 1;
+		}
+	}
+	return found && !(cur->count == h->sic && cur->pc <= hp && cur->pc > best);
+}
+
+/* rdb flowback WHAT [SIZE] from here, in a child process (bad input ends
+ * it, not the session): its output, to free. */
+static char *flowback(struct srv *s, const char *args)
+{
+	char what[256] = "";
+	unsigned long long size = 0;
+	if (sscanf(args, "%255s %llu", what, &size) < 1)
+		return rdb_xstrdup("usage: monitor flowback ADDRESS|SYMBOL[+OFFSET] [SIZE]\n"
+		                   "(an expression: eval \"monitor flowback %p %d\", &x, sizeof x)\n");
+	struct fb_here f;
+	if (rdb_tl_here(s->l, &f.seg, &f.n) || !f.n)
+		return rdb_xstrdup("flowback: the current position cannot be found again\n");
+	f.bias = rdb_tg_bias(s->t);
+	const struct rdb_pos *cur = &f.seg[f.n - 1];
+	char here[128];
+	snprintf(here, sizeof here, "interval %llu count %llu pc %#llx",
+	         (unsigned long long)cur->interval, (unsigned long long)cur->count,
+	         (unsigned long long)cur->pc);
+	int pfd[2];
+	if (pipe(pfd))
+		return rdb_xstrdup("flowback: pipe failed\n");
+	fflush(NULL);
+	pid_t c = fork();
+	if (c == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		close(pfd[1]);
+		int r = rdb_flowback_here(rdb_tg_dir(s->t), what, size, cur->interval, here, fb_before,
+		                          &f);
+		fflush(NULL);
+		_exit(r);
+	}
+	close(pfd[1]);
+	size_t n = 0, cap = 4096;
+	char *out = rdb_xmalloc(cap);
+	ssize_t r;
+	while (c > 0 && (r = read(pfd[0], out + n, cap - n - 1)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		n += (size_t)r;
+		if (cap - n < 2)
+			out = rdb_xrealloc(out, cap *= 2);
+	}
+	out[n] = 0;
+	close(pfd[0]);
+	int st;
+	if (c > 0)
+		while (waitpid(c, &st, 0) < 0 && errno == EINTR)
+			;
+	return out;
+}
+
 static int monitor(struct srv *s, const char *hexcmd)
 {
 	size_t n = strlen(hexcmd) / 2;
@@ -356,9 +450,26 @@ static int monitor(struct srv *s, const char *hexcmd)
 			         (unsigned long long)p.interval, (unsigned long long)p.count,
 			         (unsigned long long)p.pc);
 	} else if (!strcmp(cmd, "info")) {
+		/* also gdb's `info record` for the replay: gdb asks only a
+		 * record target of its own, never a remote one */
 		const struct rdb_header *h = rdb_tg_header(s->t);
-		snprintf(msg, sizeof msg, "trace: %s\nexecutable: %s\nintervals: %llu complete\n",
-		         rdb_tg_dir(s->t), h->exe, (unsigned long long)rdb_tg_last_interval(s->t));
+		int k = snprintf(msg, sizeof msg,
+		                 "trace: %s\nexecutable: %s\nintervals: %llu complete\n"
+		                 "history: from interval 1's first instruction to the end of the run\n",
+		                 rdb_tg_dir(s->t), h->exe,
+		                 (unsigned long long)rdb_tg_last_interval(s->t));
+		if (rdb_tg_pos(s->t, &p) == 0)
+			k += snprintf(msg + k, sizeof msg - (size_t)k,
+			              "now: interval %llu count %llu pc %#llx\n",
+			              (unsigned long long)p.interval, (unsigned long long)p.count,
+			              (unsigned long long)p.pc);
+		snprintf(msg + k, sizeof msg - (size_t)k, "checkpoints: %d\n",
+		         rdb_tl_checkpoints(s->l));
+	} else if (!strncmp(cmd, "flowback", 8) && (!cmd[8] || cmd[8] == ' ')) {
+		char *out = flowback(s, cmd + 8);
+		int r = monitor_out(s, out);
+		rdb_free(out);
+		return r ? -1 : reply(s, "OK");
 	} else if (sscanf(cmd, "goto %llu %llu", &iv, &count) >= 1) {
 		if (!iv || iv > rdb_tg_last_interval(s->t))
 			snprintf(msg, sizeof msg, "goto: no interval %llu (1 to %llu)\n", iv,
@@ -369,7 +480,8 @@ static int monitor(struct srv *s, const char *hexcmd)
 			snprintf(msg, sizeof msg, "at interval %llu count %llu (gdb: run `flushregs`)\n",
 			         iv, count);
 	} else {
-		snprintf(msg, sizeof msg, "rdb monitor commands: where, info, goto INTERVAL [COUNT]\n");
+		snprintf(msg, sizeof msg, "rdb monitor commands: where, info, goto INTERVAL [COUNT], "
+		                          "flowback ADDRESS [SIZE]\n");
 	}
 	if (monitor_out(s, msg))
 		return -1;

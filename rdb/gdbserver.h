@@ -30,8 +30,10 @@ int rsp_putf(struct rsp *c, const char *fmt, ...) __attribute__((format(printf, 
 void rsp_noack(struct rsp *c);
 
 /* ---- target.c: one replay, traced ---------------------------------------- */
+/* sp: a ret does not count, so a pc may run again in the same count, in
+ * a caller's frame (a recursion's returns): its stack pointer is higher. */
 struct rdb_pos {
-	uint64_t interval, count, pc, rcx; /* rcx: only for a rep instruction */
+	uint64_t interval, count, pc, sp, rcx; /* rcx: only for a rep instruction */
 };
 
 enum rdb_tg_kind {
@@ -54,6 +56,8 @@ struct rdb_tg *rdb_tg_new(const char *dir);
  * last interval it runs), stopped at its first program instruction. */
 int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet);
 void rdb_tg_kill(struct rdb_tg *t);
+/* Reaps the replays and checkpoints killed (wait: all, else those gone). */
+void rdb_tg_reap(struct rdb_tg *t, int wait);
 /* Lets the program run on to its end untraced: rdb's exit status. */
 int rdb_tg_detach(struct rdb_tg *t);
 /* rdb's exit status for how the last replay ended (125: killed). */
@@ -97,6 +101,19 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx);
  * count) and whether the instruction at pc is a rep string one. */
 int rdb_tg_is_check(struct rdb_tg *t, uint64_t pc);
 int rdb_tg_is_rep(struct rdb_tg *t, uint64_t pc);
+/* Checkpoints: frozen copies of the replay where it is (NULL if it
+ * cannot be copied there: a replay that writes the program's output or
+ * ends early, a signal on its way); resuming one kills the replay and
+ * makes a new copy of it the replay. */
+struct rdb_ck;
+struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t);
+int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k);
+void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k);
+int rdb_tg_ck_pid(const struct rdb_ck *k);
+/* Whether the replay stops at an interval's end (rdb_tg_start's to). */
+int rdb_tg_bounded(const struct rdb_tg *t);
+/* Run-time address minus link address. */
+uint64_t rdb_tg_bias(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there
  * (0: not yet). */
 uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
@@ -104,6 +121,8 @@ uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
 /* ---- timeline.c: positions, going back ----------------------------------- */
 struct rdb_tl;
 struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first);
+void rdb_tl_free(struct rdb_tl *l); /* its checkpoints killed */
+int rdb_tl_checkpoints(const struct rdb_tl *l);
 /* Replays again to exactly p: 0, or -1 (message said). */
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p);
 /* ... to the first position of count `count` of interval `interval`. */
@@ -114,6 +133,9 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s);
 /* Back to the last breakpoint stop before here: TG_BREAK, or 0 at the
  * start of history. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* The positions from the start of the current count (or an earlier
+ * one's) to here, the last one here: 0, or -1. */
+int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n);
 /* The session's first replay, from interval `from` (quiet: without the
  * program's output; later replays never have it). */
 int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet);

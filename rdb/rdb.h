@@ -138,8 +138,6 @@ struct rdb_replay_opts {
 	const struct rdb_tf_watch *watch; /* rdb flowback: NULL, or the watched bytes */
 	int gdb;            /* --gdb: start gdb on the replay */
 	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
-	const char *gdb_wait; /* --gdb-wait FILE: no gdb; the program waits for a
-	                         debugger, FILE gets its pid once it does */
 	const char *gdbserver; /* --gdbserver [HOST:]PORT: rdb serves gdb there */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
@@ -148,10 +146,13 @@ struct rdb_replay_opts {
 int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
                size_t *nhits);
 /* The program of a replay, started for rdb's gdb server: traced, stopped
- * at its exec; *feeder: the process feeding it.  o->dir's header is h
- * (its exit filled in for a trace cut short). */
-pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
-                       pid_t *feeder);
+ * at its exec; *chan: rdb's end of its channel, for rdb_replay_feeder.
+ * o->dir's header is h (its exit filled in for a trace cut short). */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h, int *chan);
+/* A process that feeds replay o on chan, its first skip bytes left out
+ * (a copy of a replay that had read them): its pid. */
+pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
+                        uint64_t skip);
 
 /* ---- show.c ----------------------------------------------------------- */
 int rdb_cmd_info(int argc, char **argv);
@@ -168,6 +169,14 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
+/* Whether a write the replay reports came before the question's point. */
+typedef int (*rdb_flowback_before)(void *ctx, const struct rdb_tf_watch_hit *h);
+/* rdb flowback from a point in interval `interval` (here: how to name it):
+ * the writes of that interval the replay reports that `before` says came
+ * before it, else the last write before the interval (on stdout; bad
+ * input is fatal).  rdb's exit status. */
+int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t interval,
+                      const char *here, rdb_flowback_before before, void *ctx);
 
 /* ---- run.c: shared -------------------------------------------------- */
 /* The real path of the executable named prog (no '/') in PATH, or NULL. */
@@ -175,11 +184,10 @@ char *rdb_in_path(const char *prog);
 
 /* ---- gdb.c ------------------------------------------------------------ */
 int rdb_cmd_gdb(int argc, char **argv);
-/* Starts gdb attached to pid (exe: its executable), which waits for it
- * (RDB_TF_HELLO_GDB); with script, gdb runs it in batch mode.  replay_dir:
- * the trace set a replay replays (gdb loads rdb-gdb.py, its reverse
- * commands), or NULL: a recording.  gdb's pid. */
-pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script, const char *replay_dir);
+/* Starts gdb attached to pid (exe: its executable), a recording that
+ * waits for it (RDB_TF_HELLO_GDB); with script, gdb runs it in batch
+ * mode.  gdb's pid. */
+pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script);
 /* Dies with a clear message unless gdb, the shim and script (NULL: none)
  * are there: before the program starts. */
 void rdb_gdb_check(const char *script);

@@ -692,7 +692,7 @@ int rdb_cmd_record(int argc, char **argv)
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
 	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
 	send_all(sv[0], &hello, sizeof hello);
-	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script, NULL) : -1;
+	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script) : -1;
 
 	struct recorder rc;
 	memset(&rc, 0, sizeof rc);
@@ -730,8 +730,8 @@ int rdb_cmd_record(int argc, char **argv)
 static void replay_usage(FILE *f)
 {
 	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
-	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdbserver [HOST:]PORT |\n"
-	      "                  --gdb-wait FILE] DIR\n"
+	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdbserver [HOST:]PORT]\n"
+	      "                  DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
 	      "their recorded results without entering the kernel (except those that shape\n"
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
@@ -754,10 +754,7 @@ static void replay_usage(FILE *f)
 	      "                work (reverse-stepi, reverse-continue, ...)\n"
 	      "  --gdb-batch FILE  the same, gdb running the commands in FILE (-batch -x)\n"
 	      "  --gdbserver [HOST:]PORT  the same target, waiting for a gdb or an IDE to\n"
-	      "                connect (target extended-remote HOST:PORT; HOST: loopback)\n"
-	      "  --gdb-wait FILE   start no gdb: the program waits for a debugger as with\n"
-	      "                --gdb, and FILE gets its pid (\"PID\\n\") once it waits\n"
-	      "                (rdb-gdb.py's rdb-reverse-continue attaches to such replays)\n",
+	      "                connect (target extended-remote HOST:PORT; HOST: loopback)\n",
 	      f);
 }
 
@@ -784,8 +781,6 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			;
 		else if (opt_arg(argc, argv, &i, "--gdbserver", NULL, &v))
 			o->gdbserver = v;
-		else if (opt_arg(argc, argv, &i, "--gdb-wait", NULL, &v))
-			o->gdb_wait = v;
 		else if (opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
 		else if (opt_arg(argc, argv, &i, "--to", NULL, &v)) {
@@ -807,11 +802,8 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 	if (o->to && o->to < o->from)
 		rdb_fatal("%s: --to %llu is before --from %llu", o->dir, (unsigned long long)o->to,
 		          (unsigned long long)o->from);
-	if (o->gdb && o->gdb_wait)
-		rdb_fatal("--gdb-wait starts no gdb: not with --gdb or --gdb-batch");
-	if (o->gdbserver && (o->gdb || o->gdb_wait))
-		rdb_fatal("--gdbserver waits for a gdb to connect: not with --gdb, --gdb-batch or "
-		          "--gdb-wait");
+	if (o->gdbserver && o->gdb)
+		rdb_fatal("--gdbserver waits for a gdb to connect: not with --gdb or --gdb-batch");
 	if ((o->gdb || o->gdbserver) && (o->flags & RDB_TF_HELLO_VERIFY))
 		rdb_fatal("--verify checks the replay's memory; not under gdb");
 	if (o->gdb)
@@ -841,10 +833,20 @@ void rdb_check_buildid(const char *dir, const struct rdb_header *h)
 	}
 }
 
+/* A feeder's bytes to leave out (rdb_replay_feeder). */
+static uint64_t feed_skip;
+
+static int feed_out(int fd, const void *p, size_t n)
+{
+	size_t k = feed_skip < n ? (size_t)feed_skip : n;
+	feed_skip -= k;
+	return n > k ? send_all(fd, (const char *)p + k, n - k) : 0;
+}
+
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return send_all(fd, &h, sizeof h) || (n && send_all(fd, p, n)) ? -1 : 0;
+	return feed_out(fd, &h, sizeof h) || (n && feed_out(fd, p, n)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
@@ -860,8 +862,7 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	 * environment is the recorded one) */
 	const char *dbg = getenv("RDB_DEBUG");
 	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
-	                 (o->watch ? RDB_TF_HELLO_WATCH : 0) |
-	                 (o->gdb || o->gdb_wait ? RDB_TF_HELLO_GDB : 0);
+	                 (o->watch ? RDB_TF_HELLO_WATCH : 0);
 	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from,
 	                         (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0};
@@ -893,12 +894,6 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 		         (unsigned long long)o->to, what, val);
 		return how == RDB_TF_EXIT_STATUS ? val : 125;
 	}
-	if (o->gdb && how == RDB_TF_EXIT_SIGNAL && val == SIGKILL &&
-	    (h->exit.how != RDB_TF_EXIT_SIGNAL || h->exit.value != SIGKILL)) {
-		rdb_warn("the replay was killed under gdb (kill, or rdb-reverse-continue "
-		         "went on in another replay)");
-		return 125;
-	}
 	if (how != (int)h->exit.how || val != h->exit.value) {
 		rdb_warn("replay ended with %s %d, the recording with %s %d", what, val,
 		         h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h->exit.value);
@@ -925,48 +920,6 @@ static size_t read_hits(int fd, struct rdb_tf_watch_hit *hits, size_t cap)
 			break;
 	}
 	return n;
-}
-
-/* --gdb-wait FILE: a helper process writes "PID\n" to FILE (whole, by a
- * rename) once the program sleeps in rdb_gdb_wait (runtime/gdb.c: the
- * only nanosleep a replay makes, after its hooks are made no-ops and
- * after PR_SET_PTRACER), so that a debugger attaching then finds it
- * there.  The helper's pid, or -1; it gives up when the program ends or
- * after a minute (as rdb_gdb_wait does). */
-static pid_t gdb_wait_helper(pid_t pid, const char *file)
-{
-	pid_t w = fork();
-	if (w < 0)
-		rdb_fatal("fork: %s", strerror(errno));
-	if (w > 0)
-		return w;
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
-	for (int tries = 0; tries < 6000; tries++) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			_exit(1); /* the program is gone */
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			if (!strncmp(buf, "35 ", 3)) { /* __NR_nanosleep */
-				size_t l = strlen(file) + 8;
-				char *tmp = rdb_xmalloc(l);
-				snprintf(tmp, l, "%s.tmp", file);
-				FILE *f = fopen(tmp, "w");
-				if (!f || fprintf(f, "%d\n", (int)pid) < 0 || fclose(f) || rename(tmp, file)) {
-					rdb_warn("--gdb-wait %s: %s", file, strerror(errno));
-					_exit(1);
-				}
-				_exit(0);
-			}
-		}
-		usleep(10000);
-	}
-	rdb_warn("--gdb-wait %s: the program did not wait for a debugger within a minute", file);
-	_exit(1);
 }
 
 int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
@@ -1012,12 +965,6 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	close(sv[1]);
 	int fd = sv[0];
 	int hello_failed = send_hello(fd, &h, o);
-	pid_t gdb = o->gdb && !hello_failed ? rdb_gdb_attach(pid, h.exe, o->gdb_script, o->dir) : -1;
-	pid_t waiter = -1;
-	if (o->gdb_wait && !hello_failed) {
-		rdb_no_progress = 1; /* the debugger has the terminal */
-		waiter = gdb_wait_helper(pid, o->gdb_wait);
-	}
 	int end = hello_failed ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
 	shutdown(fd, SHUT_WR);
 	if (o->watch)
@@ -1029,21 +976,17 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 			rdb_fatal("waitpid: %s", strerror(errno));
 	close(fd);
 	rdb_feed_close(f);
-	if (gdb > 0)
-		rdb_gdb_reap(gdb);
-	if (waiter > 0)
-		rdb_gdb_reap(waiter);
 	return replay_status(&h, o, end, status);
 }
 
 /* A replay for rdb's gdb server (gdbserver.c): the program traced from
- * its exec (PTRACE_TRACEME: it stops there), killed should rdb die, and
- * fed by a process of its own, so that the server answers gdb while the
- * feed blocks on a full channel, and a replay the server kills takes its
- * feeder with it (the feed fails, the feeder exits). */
-pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h,
-                       pid_t *feeder)
+ * its exec (PTRACE_TRACEME: it stops there), killed should rdb die.  Its
+ * feeder (rdb_replay_feeder) is a process of its own, so that the server
+ * answers gdb while the feed blocks on a full channel; the server keeps
+ * its end of the channel, to feed forked copies of the replay again. */
+pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h, int *chan)
 {
+	(void)o;
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		rdb_fatal("socketpair: %s", strerror(errno));
@@ -1062,6 +1005,14 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 		            h->have_rlimit ? h->rlimit_stack : NULL);
 	}
 	close(sv[1]);
+	*chan = sv[0];
+	return pid;
+}
+
+pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
+                        uint64_t skip)
+{
+	fflush(NULL);
 	pid_t f = fork();
 	if (f < 0)
 		rdb_fatal("fork: %s", strerror(errno));
@@ -1070,16 +1021,14 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 		setpgid(0, 0);
 		/* only the channel: not gdb's connection, not other replays' */
 		for (int fd = 3; fd < 1024; fd++)
-			if (fd != sv[0])
+			if (fd != chan)
 				close(fd);
+		feed_skip = skip;
 		struct rdb_feed *fe = rdb_feed_open(o->dir, &h->exit, o->from, o->to);
-		int fd = sv[0];
-		int end = send_hello(fd, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &fd);
+		int end = send_hello(chan, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &chan);
 		_exit(end);
 	}
-	close(sv[0]);
-	*feeder = f;
-	return pid;
+	return f;
 }
 
 int rdb_cmd_replay(int argc, char **argv)

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -33,13 +35,30 @@
 #include "gdbserver.h"
 #include "layout.h"
 
-enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16 };
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64 };
+#define UR_(f) offsetof(struct user_regs_struct, f)
+
+/* One start of a replay (rdb_tg_start): the checkpoints cloned from it
+ * and the replay share its channel; rdb keeps its own end of it. */
+struct launch {
+	uint64_t from, to;
+	int quiet, chan, refs;
+};
+
+struct rdb_ck {
+	pid_t pid;
+	struct launch *ln;
+	uint64_t chan_in; /* bytes of the channel it had read */
+	uint64_t rets[NRETS];
+};
 
 struct rdb_tg {
 	const char *dir;
 	struct rdb_header h;
 	uint64_t last; /* the last interval a replay can start at */
 	pid_t pid, feeder;
+	struct launch *ln; /* the replay's */
+	uint64_t sc_insn;  /* a syscall instruction of the runtime's (link address) */
 	int memfd;
 	int alive;       /* pid is a stopped tracee */
 	struct rdb_tg_stop end;
@@ -60,9 +79,16 @@ struct rdb_tg {
 	uint64_t start_pc[MAXIV];  /* each interval's first pc, as seen */
 	uint64_t rets[NRETS];      /* return addresses of calls into the runtime */
 	unsigned nrets;
+	/* replays and checkpoints killed and not reaped yet: the kernel frees
+	 * a big program's memory meanwhile (a replay's step back need not
+	 * wait for it) */
+	pid_t dying[MAXDYING];
+	int ndying;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
+
+static void bury(struct rdb_tg *t, pid_t pid);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -255,9 +281,15 @@ static void ended(struct rdb_tg *t, int st, struct rdb_tg_stop *s)
 	if (t->memfd >= 0)
 		close(t->memfd);
 	t->memfd = -1;
+	/* its feed is over: rdb's end of the channel (and checkpoints' ends)
+	 * stay open, so a feeder with more to write would wait for good */
 	int fs;
-	if (t->feeder > 0 && waitpid(t->feeder, &fs, 0) == t->feeder)
-		t->feeder = 0;
+	if (t->feeder > 0) {
+		kill(t->feeder, SIGKILL);
+		while (waitpid(t->feeder, &fs, 0) < 0 && errno == EINTR)
+			;
+	}
+	t->feeder = 0;
 }
 
 /* ---- breakpoints ---------------------------------------------------------- */
@@ -425,6 +457,7 @@ int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
 		return -1;
 	p->count = t->regs.r15 - origin;
 	p->pc = t->regs.rip;
+	p->sp = t->regs.rsp;
 	p->rcx = rdb_tg_is_rep(t, p->pc) ? t->regs.rcx : 0;
 	return 0;
 }
@@ -812,17 +845,230 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	}
 }
 
+/* ---- checkpoints: forked copies of a replay --------------------------------------- */
+
+/* A checkpoint is a copy of the replay, frozen where it was taken: rdb
+ * makes the program clone itself (a clone syscall run at a syscall
+ * instruction of the runtime's, the registers put back after), as
+ * rdb's child (CLONE_PARENT) and traced by rdb (CLONE_PTRACE).  Going
+ * back to it clones it again: the copy runs, the checkpoint stays.
+ * Memory is shared copy-on-write; the channel is not: the copy's feeder
+ * sends the launch's feed again without the bytes the checkpoint had
+ * read (the runtime counts them, RDB_STATE_CHAN_IN), after rdb drained
+ * what the replay killed before it left unread. */
+
+/* A launch's channel is closed with the last replay or checkpoint of it. */
+static void release(struct launch *ln)
+{
+	if (ln && --ln->refs == 0) {
+		close(ln->chan);
+		rdb_free(ln);
+	}
+}
+
+/* A syscall instruction (0f 05) in the runtime's code: its link address. */
+static uint64_t syscall_insn(struct rdb_tg *t)
+{
+	if (t->sc_insn)
+		return t->sc_insn;
+	uint8_t b[4096];
+	for (uint64_t a = t->rt_lo; a < t->rt_hi; a += sizeof b - 1) {
+		size_t n = rdb_tg_read(t, a + t->bias, b, sizeof b);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (b[i] == 0x0f && b[i + 1] == 0x05)
+				return t->sc_insn = a + i;
+		if (!n)
+			break;
+	}
+	return 0;
+}
+
+/* The registers a clone syscall run in pid changes, put back from r. */
+static int put_regs(pid_t pid, const struct user_regs_struct *r)
+{
+	static const size_t offs[] = {UR_(rip), UR_(rax), UR_(orig_rax), UR_(rcx), UR_(r11),
+	                              UR_(rdi), UR_(rsi), UR_(rdx), UR_(r10), UR_(r8), UR_(eflags)};
+	for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)r + offs[i], 8);
+		if (offs[i] == UR_(eflags))
+			v &= ~0x10100ull; /* no trap or resume flag of rdb's */
+		if (ptrace(PTRACE_POKEUSER, pid, (void *)offs[i], (void *)v))
+			return -1;
+	}
+	return 0;
+}
+
+/* A copy of pid (stopped, no breakpoint in its memory), stopped where it
+ * is: its pid, or -1. */
+static pid_t clone_of(struct rdb_tg *t, pid_t pid)
+{
+	struct user_regs_struct saved, r;
+	uint64_t sc = syscall_insn(t);
+	if (!sc || ptrace(PTRACE_GETREGS, pid, NULL, &saved))
+		return -1;
+	r = saved;
+	r.rip = sc + t->bias;
+	r.rax = 56; /* clone */
+	r.rdi = 0x8000 | 0x2000 | SIGCHLD; /* CLONE_PARENT | CLONE_PTRACE */
+	r.rsi = r.rdx = r.r10 = r.r8 = 0;
+	r.orig_rax = (uint64_t)-1;
+	int st;
+	if (put_regs(pid, &r) || ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
+	    waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st) || ptrace(PTRACE_GETREGS, pid, NULL, &r))
+		return -1;
+	pid_t c = (pid_t)(long)r.rax;
+	if (put_regs(pid, &saved) || c <= 0)
+		return -1;
+	while (waitpid(c, &st, __WALL) != c)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFSTOPPED(st) || put_regs(c, &saved)) {
+		kill(c, SIGKILL);
+		waitpid(c, &st, __WALL);
+		return -1;
+	}
+	return c;
+}
+
+/* Signals the kernel holds for pid: a copy would not have them. */
+static int pending(pid_t pid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	const char *p = strstr(buf, "SigPnd:\t"), *q = strstr(buf, "ShdPnd:\t");
+	return !p || !q || strtoull(p + 8, NULL, 16) || strtoull(q + 8, NULL, 16);
+}
+
+struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t)
+{
+	/* a replay that writes the program's output, or stops at an
+	 * interval's end, is no start for another */
+	if (!t->alive || !t->ln || !t->ln->quiet || t->ln->to || get_regs(t))
+		return NULL;
+	/* a SIC check's fault, not delivered yet: the copy faults again
+	 * there, with the kernel's siginfo (a signal rdb passes has none) */
+	if (t->sig && !(t->sig == SIGSEGV && rdb_tg_is_check(t, t->regs.rip)))
+		return NULL;
+	if (pending(t->pid))
+		return NULL;
+	remove_bps(t);
+	uint64_t in;
+	if (peek(t, RDB_STATE_ADDR + RDB_STATE_CHAN_IN, &in))
+		return NULL;
+	pid_t c = clone_of(t, t->pid);
+	t->have_regs = 0;
+	if (c < 0)
+		return NULL;
+	t->sig = 0;
+	struct rdb_ck *k = rdb_xmalloc(sizeof *k);
+	k->pid = c;
+	k->ln = t->ln;
+	k->ln->refs++;
+	k->chan_in = in;
+	memcpy(k->rets, t->rets, sizeof k->rets);
+	return k;
+}
+
+void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k)
+{
+	if (!k)
+		return;
+	bury(t, k->pid);
+	release(k->ln);
+	rdb_free(k);
+}
+
+int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
+{
+	rdb_tg_kill(t);
+	pid_t c = clone_of(t, k->pid);
+	if (c < 0) {
+		rdb_warn("gdb server: a copy of checkpoint %d failed: %s", (int)k->pid, strerror(errno));
+		return -1;
+	}
+	t->pid = c;
+	t->alive = 1;
+	t->have_regs = 0;
+	t->sig = 0;
+	t->bp_in = 0;
+	t->ln = k->ln;
+	t->ln->refs++;
+	memcpy(t->rets, k->rets, sizeof t->rets);
+	/* what the killed replay left in the channel, out: through the
+	 * copy's end of it */
+	int pfd = (int)syscall(SYS_pidfd_open, c, 0);
+	int b = pfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pfd, RDB_CHAN_FD, 0) : -1;
+	if (pfd >= 0)
+		close(pfd);
+	struct rdb_tg_stop s;
+	if (b < 0)
+		return fail(t, &s, "pidfd_getfd");
+	char buf[65536];
+	while (recv(b, buf, sizeof buf, MSG_DONTWAIT) > 0)
+		;
+	close(b);
+	struct rdb_replay_opts o;
+	memset(&o, 0, sizeof o);
+	o.dir = t->dir;
+	o.from = k->ln->from;
+	o.to = k->ln->to;
+	o.flags = k->ln->quiet ? RDB_TF_HELLO_QUIET : 0;
+	t->feeder = rdb_replay_feeder(&o, &t->h, k->ln->chan, k->chan_in);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/mem", (int)c);
+	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->memfd < 0)
+		return fail(t, &s, path);
+	return 0;
+}
+
+int rdb_tg_ck_pid(const struct rdb_ck *k) { return k ? (int)k->pid : 0; }
+
 /* ---- starting and ending a replay --------------------------------------------- */
+
+void rdb_tg_reap(struct rdb_tg *t, int wait)
+{
+	int st;
+	for (int i = 0; i < t->ndying;) {
+		pid_t r;
+		while ((r = waitpid(t->dying[i], &st, __WALL | (wait ? 0 : WNOHANG))) < 0 &&
+		       errno == EINTR)
+			;
+		if (r == 0) {
+			i++;
+			continue;
+		}
+		t->dying[i] = t->dying[--t->ndying];
+	}
+}
+
+/* Kills pid (a replay or checkpoint: stopped, so it reads nothing more
+ * from its channel), reaped later. */
+static void bury(struct rdb_tg *t, pid_t pid)
+{
+	kill(pid, SIGKILL);
+	if (t->ndying == MAXDYING)
+		rdb_tg_reap(t, 1);
+	t->dying[t->ndying++] = pid;
+	rdb_tg_reap(t, 0);
+}
 
 void rdb_tg_kill(struct rdb_tg *t)
 {
 	int st;
-	if (t->pid > 0 && t->alive) {
-		kill(t->pid, SIGKILL);
-		while (waitpid(t->pid, &st, __WALL) < 0 && errno == EINTR)
-			;
-	}
+	if (t->pid > 0 && t->alive)
+		bury(t, t->pid);
 	t->alive = 0;
+	/* the feeder is waited for: it may be writing, and the channel is
+	 * drained for a checkpoint's copy after it */
 	if (t->feeder > 0) {
 		kill(t->feeder, SIGKILL);
 		while (waitpid(t->feeder, &st, 0) < 0 && errno == EINTR)
@@ -835,6 +1081,8 @@ void rdb_tg_kill(struct rdb_tg *t)
 	t->bp_in = 0;
 	t->sig = 0;
 	memset(t->rets, 0, sizeof t->rets);
+	release(t->ln);
+	t->ln = NULL;
 }
 
 int rdb_tg_status(const struct rdb_tg *t)
@@ -898,7 +1146,11 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	o.from = from;
 	o.to = to;
 	o.flags = quiet ? RDB_TF_HELLO_QUIET : 0;
-	t->pid = rdb_replay_spawn(&o, &t->h, &t->feeder);
+	struct launch *ln = rdb_xmalloc(sizeof *ln);
+	*ln = (struct launch){from, to, quiet, -1, 1};
+	t->pid = rdb_replay_spawn(&o, &t->h, &ln->chan);
+	t->feeder = rdb_replay_feeder(&o, &t->h, ln->chan, 0);
+	t->ln = ln;
 	t->have_regs = 0;
 	t->sig = 0;
 	t->bp_in = 0;
@@ -935,3 +1187,6 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 		t->start_pc[p.interval] = p.pc;
 	return 0;
 }
+
+int rdb_tg_bounded(const struct rdb_tg *t) { return !t->ln || t->ln->to != 0; }
+uint64_t rdb_tg_bias(const struct rdb_tg *t) { return t->bias; }

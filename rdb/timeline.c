@@ -1,10 +1,12 @@
 /* timeline.c: positions in a replayed run and going back to them.  A
- * position is (interval, SIC count, pc, and a rep instruction's %rcx):
- * every back edge and call counts, so within one count each pc runs at
- * most once, and rdb replays any interval from its start, the same way
- * every time.  Going back is therefore a new replay of the right
- * interval, run forward to the position: to the count without stepping
- * (target.c arms the SIC's check), then to the pc under a breakpoint.
+ * position is (interval, SIC count, pc, %rsp, and a rep instruction's
+ * %rcx): every back edge and call counts, so within one count each pc
+ * runs at most once in each frame (a ret does not count: a caller may
+ * run the pc again, at a higher %rsp), and rdb replays any interval from
+ * its start, the same way every time.  Going back is therefore a replay
+ * of the right interval, from its start or from a checkpoint (below),
+ * run forward to the position: to the count without stepping (target.c
+ * arms the SIC's check), then to the pc under a breakpoint.
  *   - reverse-stepi: the position before the current one.  The first
  *     position of a count is its check, right after the increment (the
  *     position before); an interval's first comes after the boundary's
@@ -12,14 +14,29 @@
  *     by stepping the count's segment from its start (remembered, for the
  *     steps back after it).
  *   - reverse-continue: the last breakpoint stop before the current
- *     position: the current interval replayed up to it, else the ones
- *     before it, each to its end, until one has stops; then a replay to
- *     the last of them.
+ *     position: windows of the current interval back from here (scan_back),
+ *     else the intervals before it, each whole, until one has stops; then
+ *     a replay to the last of them.
  * History starts at interval 1's first instruction. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gdbserver.h"
 #include "layout.h"
+
+/* Checkpoints (target.c: frozen forked copies of a replay), each at the
+ * program's first position of a count, or at an interval's first
+ * position.  Going to a count starts from the latest one before it
+ * instead of the interval's start, and leaves new ones on the way, closer
+ * and closer to where it goes (at half the distance left, while that is
+ * more than GAP counts), as rr does: the steps back after it start
+ * near.  The least recently used goes when there are MAXCK. */
+enum { MAXCK = 32, GAP = 200000 };
+struct ckpt {
+	struct rdb_pos pos;
+	struct rdb_ck *ck;
+	uint64_t used;
+};
 
 struct rdb_tl {
 	struct rdb_tg *t;
@@ -27,6 +44,9 @@ struct rdb_tl {
 	/* the positions of the last count segment stepped through */
 	struct rdb_pos *seg;
 	size_t nseg, cap;
+	struct ckpt ck[MAXCK];
+	int nck, no_ck; /* RDB_GDB_CHECKPOINTS=0: none (to compare) */
+	uint64_t clock;
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -37,13 +57,31 @@ struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first)
 	memset(l, 0, sizeof *l);
 	l->t = t;
 	(void)first;
+	const char *e = getenv("RDB_GDB_CHECKPOINTS");
+	l->no_ck = e && !strcmp(e, "0");
 	return l;
 }
+
+static void drop_ck(struct rdb_tl *l, int i)
+{
+	rdb_tg_ck_drop(l->t, l->ck[i].ck);
+	l->ck[i] = l->ck[--l->nck];
+}
+
+void rdb_tl_free(struct rdb_tl *l)
+{
+	while (l->nck)
+		drop_ck(l, 0);
+	rdb_free(l->seg);
+	rdb_free(l);
+}
+
+int rdb_tl_checkpoints(const struct rdb_tl *l) { return l->nck; }
 
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
 	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
-	       a->rcx == b->rcx;
+	       a->sp == b->sp && a->rcx == b->rcx;
 }
 
 static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
@@ -59,20 +97,91 @@ int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet)
 	return rdb_tg_start(l->t, from, 0, quiet);
 }
 
-/* A new replay at the program's first position of count `count` of
+/* The latest checkpoint of interval at count `count` or before (below:
+ * before it), or -1. */
+static int ck_before(struct rdb_tl *l, uint64_t interval, uint64_t count, int below)
+{
+	int best = -1;
+	for (int i = 0; i < l->nck; i++) {
+		const struct rdb_pos *p = &l->ck[i].pos;
+		if (p->interval == interval && (below ? p->count < count : p->count <= count) &&
+		    (best < 0 || p->count > l->ck[best].pos.count))
+			best = i;
+	}
+	return best;
+}
+
+/* A checkpoint where the replay is (the first position of a count, or
+ * of an interval), unless one is near before it. */
+static void ck_here(struct rdb_tl *l)
+{
+	struct rdb_pos p;
+	if (l->no_ck || rdb_tg_pos(l->t, &p))
+		return;
+	int b = ck_before(l, p.interval, p.count, 0);
+	if (b >= 0 && p.count - l->ck[b].pos.count < GAP / 2)
+		return;
+	struct rdb_ck *k = rdb_tg_ck_take(l->t);
+	if (!k)
+		return;
+	if (l->nck == MAXCK) {
+		int old = 0;
+		for (int i = 1; i < l->nck; i++)
+			if (l->ck[i].used < l->ck[old].used)
+				old = i;
+		drop_ck(l, old);
+	}
+	l->ck[l->nck++] = (struct ckpt){p, k, ++l->clock};
+}
+
+/* The replay at interval's first position, or count `count` or before:
+ * the replay that is there already, a checkpoint's copy, or a new one.
+ * 0, or -1 (message said). */
+static int start_near(struct rdb_tl *l, uint64_t interval, uint64_t count)
+{
+	struct rdb_pos cur;
+	int here = rdb_tg_pos(l->t, &cur) == 0 && !rdb_tg_bounded(l->t) &&
+	           cur.interval == interval && cur.count < count;
+	int b = ck_before(l, interval, count, 0);
+	if (here && (b < 0 || cur.count >= l->ck[b].pos.count))
+		return 0;
+	if (b >= 0) {
+		l->ck[b].used = ++l->clock;
+		if (rdb_tg_ck_resume(l->t, l->ck[b].ck) == 0)
+			return 0;
+		drop_ck(l, b);
+	}
+	if (launch(l, interval, 0))
+		return -1;
+	ck_here(l);
+	return 0;
+}
+
+/* A replay at the program's first position of count `count` of
  * `interval`, or a later count's (then *at says which). */
 static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struct rdb_pos *at)
 {
-	if (launch(l, interval, 0))
+	if (start_near(l, interval, count))
 		return -1;
 	struct rdb_tg_stop s = {TG_COUNT, 0, 0};
-	if (count) {
+	struct rdb_pos p;
+	if (count && (rdb_tg_pos(l->t, &p) || p.count < count)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, 0);
-		rdb_tg_cont(l->t, count, &s);
+		for (;;) {
+			uint64_t want = count;
+			if (rdb_tg_pos(l->t, &p) == 0 && p.count < count && count - p.count > 2 * GAP)
+				want = count - (count - p.count) / 2;
+			rdb_tg_cont(l->t, want, &s);
+			if (want == count || s.kind != TG_COUNT)
+				break;
+			ck_here(l);
+		}
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
+		if (s.kind == TG_COUNT)
+			ck_here(l);
 	}
 	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach count %llu",
@@ -99,14 +208,16 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		if (at.count <= p->count)
 			break;
 	}
-	/* then to the pc, in that count */
-	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count)) {
+	/* then to the pc, in that count, in p's frame (the pc's first time
+	 * there may be in a callee's, before returns) */
+	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count || at.sp != p->sp)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, p->pc);
 		do
 			rdb_tg_cont(l->t, p->count + 1, &s);
-		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 && at.count < p->count);
+		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 &&
+		       (at.count < p->count || (at.count == p->count && at.sp != p->sp)));
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
@@ -147,6 +258,7 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 				last->interval = interval - 1;
 				last->count = b.sic;
 				last->pc = b.pc;
+				last->sp = 0;
 				last->rcx = 0;
 				found = 1;
 			}
@@ -226,6 +338,21 @@ static int before(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *p
 	return -1;
 }
 
+int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n)
+{
+	struct rdb_pos cur;
+	if (rdb_tg_pos(l->t, &cur))
+		return -1;
+	for (uint64_t k = 0; k <= cur.count && k < 64; k++)
+		if (walk(l, cur.interval, cur.count - k, &cur) == 0) {
+			*seg = l->seg;
+			*n = l->nseg;
+			return 0;
+		}
+	rdb_tl_goto(l, &cur);
+	return -1;
+}
+
 void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
 	struct rdb_pos cur, prev;
@@ -239,7 +366,7 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
 	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
 		/* a check: right after its increment */
-		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, 0};
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0};
 		found = 1;
 	} else {
 		/* the positions walked last time, or a walk to here */
@@ -266,40 +393,44 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	s->kind = TG_STEPPED;
 }
 
-/* Replays interval `interval` with the user's breakpoints, up to `upto`
- * (NULL: to its end), and leaves the last breakpoint stop before it in
- * *hit: 1 if there was one. */
-static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
-                struct rdb_pos *hit)
+/* Runs the replay on with the user's breakpoints (it is in upto's
+ * interval, before upto) up to upto: exactly there (exact), or to the
+ * first position of upto's count.  The last breakpoint stop before it
+ * goes to *hit: 1 if there was one, 0 if none. */
+static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, struct rdb_pos *hit)
 {
 	int n = 0;
-	if (launch(l, interval, upto ? 0 : interval))
-		return -1;
-	rdb_tg_quiet_signals(l->t, 1);
 	struct rdb_tg_stop s;
 	struct rdb_pos at;
-	int phase2 = upto && upto->count == 0;
-	if (phase2)
-		rdb_tg_temp_bp(l->t, upto->pc);
-	for (;;) {
-		if (rdb_tg_pos(l->t, &at) == 0 && upto && same(&at, upto))
-			break;
-		if (phase2)
-			rdb_tg_cont(l->t, upto->count + 1, &s);
-		else
-			rdb_tg_cont(l->t, upto ? upto->count : 0, &s);
-		if (s.kind == TG_COUNT && !phase2) {
+	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_temp_bp(l->t, 0);
+	int phase2 = 0;
+	if (rdb_tg_pos(l->t, &at) == 0) {
+		/* a breakpoint where it starts: the segment's first stop */
+		if (!same(&at, upto) && at.count < upto->count + (exact ? 1 : 0) &&
+		    rdb_tg_bp_at(l->t, at.pc)) {
+			*hit = at;
+			n = 1;
+		}
+		if (exact && at.count >= upto->count) {
 			phase2 = 1;
 			rdb_tg_temp_bp(l->t, upto->pc);
-			if (rdb_tg_pos(l->t, &at) == 0 && !same(&at, upto) && rdb_tg_bp_at(l->t, at.pc)) {
-				*hit = at;
-				n = 1;
-			}
+		}
+	}
+	for (;;) {
+		if (rdb_tg_pos(l->t, &at) == 0 && exact && same(&at, upto))
+			break;
+		rdb_tg_cont(l->t, phase2 ? upto->count + 1 : upto->count, &s);
+		if (s.kind == TG_COUNT && !phase2) {
+			if (!exact)
+				break;
+			phase2 = 1;
+			rdb_tg_temp_bp(l->t, upto->pc);
 			continue;
 		}
 		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at))
 			break;
-		if (upto && same(&at, upto))
+		if (exact ? same(&at, upto) : at.count >= upto->count)
 			break;
 		if (rdb_tg_bp_at(l->t, at.pc)) {
 			*hit = at;
@@ -311,6 +442,66 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 	return n;
 }
 
+/* Replays interval `interval` whole with the user's breakpoints and
+ * leaves the last breakpoint stop in *hit: 1 if there was one. */
+static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hit)
+{
+	int n = 0;
+	if (launch(l, interval, interval))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_temp_bp(l->t, 0);
+	struct rdb_tg_stop s;
+	struct rdb_pos at;
+	if (rdb_tg_pos(l->t, &at) == 0 && rdb_tg_bp_at(l->t, at.pc)) {
+		*hit = at;
+		n = 1;
+	}
+	for (;;) {
+		rdb_tg_cont(l->t, 0, &s);
+		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.interval != interval)
+			break;
+		if (rdb_tg_bp_at(l->t, at.pc)) {
+			*hit = at;
+			n = 1;
+		}
+	}
+	rdb_tg_quiet_signals(l->t, 0);
+	return n;
+}
+
+/* The last breakpoint stop before cur in its interval: windows of counts
+ * back from cur replayed with the breakpoints, each four times as long as
+ * the one after it (a breakpoint hit at every call costs a stop each time
+ * only in the windows replayed; each window starts from a checkpoint's
+ * copy, run to its first count without breakpoints), up to a few million
+ * counts, then the rest of the interval at once.  1 and *hit, 0, or -1. */
+static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *hit)
+{
+	struct rdb_pos hi = *cur, at;
+	int exact = 1; /* to hi itself; later windows: to hi's count */
+	for (uint64_t d = 256;; d *= 4) {
+		/* past a few million counts without a stop the breakpoints are
+		 * no hot ones here: the rest of the interval in one replay */
+		uint64_t lo = hi.count > d && d < (1u << 22) ? hi.count - d : 0;
+		if (lo) {
+			/* to the window's first count (or a later one, where
+			 * counts had no check: then a longer window) */
+			if (to_segment(l, cur->interval, lo, &at))
+				return -1;
+			if (at.count >= hi.count)
+				continue;
+		} else if (start_near(l, cur->interval, 0) || rdb_tg_pos(l->t, &at)) {
+			return -1;
+		}
+		int r = scan_to(l, &hi, exact, hit);
+		if (r || !lo)
+			return r;
+		hi = at;
+		exact = 0;
+	}
+}
+
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
 	struct rdb_pos cur, hit;
@@ -319,14 +510,12 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
-	int found = 0;
-	for (uint64_t k = cur.interval; k >= 1 && !found; k--) {
-		int r = scan(l, k, k == cur.interval ? &cur : NULL, &hit);
-		if (r < 0) {
-			s->kind = TG_ERROR;
-			return;
-		}
-		found = r;
+	int found = scan_back(l, &cur, &hit);
+	for (uint64_t k = cur.interval - 1; k >= 1 && !found; k--)
+		found = scan_interval(l, k, &hit);
+	if (found < 0) {
+		s->kind = TG_ERROR;
+		return;
 	}
 	if (!found) {
 		if (rdb_tl_restart(l))

@@ -1,7 +1,6 @@
-/* gdb.c: rdb record|replay --gdb.  rdb starts gdb on this process once it
- * runs; the runtime, set up (and, replaying, with its hooks made no-ops:
- * unhook.c rewrites the text, which must not happen under a debugger's
- * breakpoints), waits here before the program's first instruction until
+/* gdb.c: rdb record --gdb (a replay's gdb has rdb as its target instead:
+ * rdb/gdbserver.c).  rdb starts gdb on this process once it runs; the
+ * runtime, set up, waits here before the program's first instruction until
  * gdb has attached, so that breakpoints are in place before the program
  * runs.  Nothing of the wait is recorded or changes the program's
  * memory: record and replay stay the same run. */

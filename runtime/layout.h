@@ -52,10 +52,13 @@
 #define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
 #define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
 #define RDB_STATE_GDB_IN 96     /* long: gdb has attached (rdb gdb.c sets it) */
-/* Read by gdb (rdb/rdb-gdb.py): a position in the run is (interval,
- * %r15 - sic_origin, pc). */
+/* Read by rdb's gdb server (rdb/target.c): a position in the run is
+ * (interval, %r15 - sic_origin, pc). */
 #define RDB_STATE_SIC_ORIGIN 104 /* u64 */
 #define RDB_STATE_INTERVAL 112   /* u64: the current interval, from 1 */
+/* Read by rdb's gdb server: the bytes read from the channel so far (a
+ * forked copy of a replay is fed again from there). */
+#define RDB_STATE_CHAN_IN 120    /* u64 */
 
 /* The runtime's tables whose length the program decides (its mappings,
  * MAP_SHARED mappings, signals waiting, the regions a syscall wrote):

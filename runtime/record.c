@@ -118,6 +118,7 @@ int rdb_chan_read(void *d, size_t n)
 					continue;
 				if (r <= 0)
 					return got ? -1 : 0;
+				RT->chan_in += (uint64_t)r;
 				got += (size_t)r;
 				continue;
 			}
@@ -126,6 +127,7 @@ int rdb_chan_read(void *d, size_t n)
 				continue;
 			if (r <= 0)
 				return got ? -1 : 0;
+			RT->chan_in += (uint64_t)r;
 			RT->rpos = 0;
 			RT->rend = (size_t)r;
 		}
@@ -159,6 +161,7 @@ int rdb_chan_peek_n(void *d, size_t n)
 			continue;
 		if (r <= 0)
 			return 0;
+		RT->chan_in += (uint64_t)r;
 		RT->rend += (size_t)r;
 	}
 	rdb_memcpy(d, RT->rbuf + RT->rpos, n);

@@ -106,10 +106,11 @@ struct rdb_state {
 	                        below it (interval.c dead_stack) ends at dead_cut:
 	                        another stack a switch went to lies above */
 	long gdb_in;         /* RDB_STATE_GDB_IN: rdb --gdb's gdb has attached */
-	/* sic.c and interval.c, here at fixed offsets for rdb-gdb.py (a
+	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
 	 * position in the run is (interval, %r15 - sic_origin, pc)) */
 	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
 	uint64_t interval;    /* RDB_STATE_INTERVAL: the current interval (1: the program's start) */
+	uint64_t chan_in;     /* RDB_STATE_CHAN_IN: bytes read from the channel (record.c) */
 	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
 	                         interrupted */
@@ -293,6 +294,8 @@ _Static_assert(__builtin_offsetof(struct rdb_state, gdb_in) == RDB_STATE_GDB_IN,
 _Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
                    __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
                "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
+_Static_assert(__builtin_offsetof(struct rdb_state, chan_in) == RDB_STATE_CHAN_IN,
+               "layout.h RDB_STATE_CHAN_IN");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 

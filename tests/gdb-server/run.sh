@@ -3,7 +3,8 @@
 # scripted gdb sessions on small programs of progs/.
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
-#       gdbserver | garbage | writes.
+#       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
+#       by default).
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -156,7 +157,7 @@ gdbserver)
 	"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 	srv=$!
 	i=0
-	while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! grep -qs "waiting for gdb on" srv.err && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
 	[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
 	timeout 120 gdb -q -batch -ex "target extended-remote 127.0.0.1:$port" -ex 'break work' \
@@ -176,10 +177,13 @@ garbage)
 	build steps $p
 	"$RDB" record -o "$W/t" -- ./$p > rec.out 2>&1 || fail "record"
 	for what in garbage cut; do
+		# (not the last server's srv.err: the new one may not have
+		# opened it yet when the loop below reads it)
+		rm -f srv.err
 		"$RDB" replay --gdbserver 127.0.0.1:0 "$W/t" > srv.out 2> srv.err &
 		srv=$!
 		i=0
-		while ! grep -q "waiting for gdb on" srv.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		while ! grep -qs "waiting for gdb on" srv.err && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 		port=$(sed -n 's/^rdb: waiting for gdb on 127.0.0.1:\([0-9]*\) .*/\1/p' srv.err)
 		[ -n "$port" ] || { cat srv.err; kill $srv; fail "no port"; }
 		if [ $what = garbage ]; then data='$qSupported#37+hello'; else data='$qSupported#37+$m1234,'; fi
@@ -211,6 +215,79 @@ writes)
 	expect w.out "^gdb: error: Could not write register"
 	expect w.out "^gdb: n 5\$"
 	expect w.out "exited normally"
+	;;
+flowback)
+	# monitor flowback ADDRESS [SIZE]: the last write before here, in
+	# this interval (a write in the current count before here, not one
+	# after it) or before it; bad input ends no session
+	build steps prog
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	rep=$(grep -n 'rep movsb' "$SRC/steps.c" | cut -d: -f1)
+	sig=$(grep -n 'got += sig' "$SRC/steps.c" | cut -d: -f1)
+	printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break work' continue \
+		'monitor flowback got' 'break steps.c:22' continue next \
+		'echo gdb: s\n' 'eval "monitor flowback %p 4", &s' \
+		delete 'break steps.c:46' continue 'echo gdb: got\n' 'monitor flowback got' \
+		'echo gdb: dst\n' 'monitor flowback dst 20' 'monitor flowback nosuchsym' \
+		'monitor where' 'info record' 'monitor info' > fb.gdb
+	session fb.gdb fb.out t || { cat fb.out; fail "replay --gdb-batch"; }
+	# before the signal: got never written
+	expect fb.out "^got (0x[0-9a-f]*, 4 bytes), before interval 1 count [0-9]* pc 0x"
+	sed -n '/^got (/,/^Breakpoint 2,/p' fb.out | grep -q "not written since the program started" ||
+		{ cat fb.out; fail "got before the signal: not 'not written'"; }
+	# s in the loop's first round, after i++: line 22's write, in this count
+	sed -n '/^gdb: s$/,/^Breakpoint 3,/p' fb.out > s.out
+	expect s.out "by:  *work+0x[0-9a-f]* (.*steps.c:22)"
+	c=$(sed -n 's/.*, before interval 1 count \([0-9]*\) pc .*/\1/p' s.out)
+	expect s.out "when:  *interval 1, SIC count $c "
+	sed -n '/^gdb: got$/,/^gdb: dst$/p' fb.out > got.out
+	expect got.out "by:  *on_usr1+0x[0-9a-f]* (.*steps.c:$sig)"
+	sed -n '/^gdb: dst$/,$p' fb.out > dst.out
+	expect dst.out "by:  *copy+0x[0-9a-f]* (.*steps.c:$rep)"
+	expect fb.out "no symbol 'nosuchsym' in the recorded executable"
+	expect fb.out "^interval 1 count [0-9]* pc 0x"
+	# gdb asks no remote target for `info record` (docs/gdb.md): monitor info
+	expect fb.out "^No recording is currently active."
+	expect fb.out "^intervals: 1 complete"
+	expect fb.out "^now: interval 1 count [0-9]* pc 0x"
+	expect fb.out "^checkpoints: [0-9]"
+	;;
+life)
+	# reverse-next over a call of a function called a million times
+	# (examples/life.c's neighbours, at the end of an interval): gdb then
+	# reverse-continues to a breakpoint at the callee's start, which a
+	# replay from the interval's start would hit at every call.  Each
+	# command must return within seconds, at the lines going forward
+	# passed through.
+	"$RDB_CC" -O0 -g "$HERE/../../examples/life.c" -o life 2> cc.err ||
+		{ status=77; echo "SKIP: rdb-cc cannot build life.c"; cat cc.err; exit 77; }
+	"$RDB" record -o t -- ./life 3000 > rec.out 2>&1 || fail "record"
+	{ printf '%s\n' "source $HERE/timed.py" 'break show' continue delete 'break life.c:41' \
+		'timed 20 reverse-continue' delete
+	  for c in reverse-next reverse-next reverse-next reverse-next reverse-step \
+		reverse-finish reverse-next reverse-next reverse-next reverse-next reverse-next; do
+		echo "timed 5 $c"; done; } > life.gdb
+	session life.gdb life.out t || { tail -20 life.out; fail "replay --gdb-batch"; }
+	clean life.out
+	grep "^rdb-test: " life.out
+	! grep -q "^rdb-test: .* took " life.out || { tail -20 life.out; fail "too slow"; }
+	[ "$(sed -n 's/^rdb-test: .* -> //p' life.out | tr '\n' ' ')" = \
+	  "step:41 step:35 step:36 step:39 step:38 neighbours:30 step:37 step:37 step:36 step:39 step:38 step:37 " ] ||
+		{ tail -30 life.out; fail "not the lines expected"; }
+	;;
+leaks)
+	# going back 10,000 times in a row on one replay (leaks.py): no
+	# process, open file or memory of rdb's more at the end than after
+	# the first thousand
+	build steps prog
+	"$RDB" record -o t -- ./prog > rec.out 2>&1 || fail "record"
+	printf '%s\n' 'break work' continue delete next next "set \$n = ${LEAKS_N:-10000}" \
+		"source $HERE/leaks.py" > l.gdb
+	session l.gdb l.out t || { tail -20 l.out; fail "replay --gdb-batch"; }
+	clean l.out
+	grep "^rdb-test: " l.out
+	grep -q "^rdb-test: [0-9]* times back: at interval 1 count" l.out &&
+		grep -q "^rdb-test: no leak\$" l.out || { tail -20 l.out; fail "leaks"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac
