@@ -182,6 +182,15 @@ void rdb_kids_exec_start(void)
 
 /* ---- a descendant's syscalls --------------------------------------------- */
 
+long rdb_kids_wanted(long nr, const long a[6])
+{
+	long fd = nr == __NR_dup2 || nr == __NR_dup3 ? a[1]
+	        : nr == __NR_fcntl && (a[1] == 0 /* F_DUPFD */ || a[1] == 1030 /* _CLOEXEC */)
+	            ? a[2]
+	            : -1;
+	return (unsigned long)fd - RDB_CHAN_FD <= RDB_KID_LOCK_FD - RDB_CHAN_FD ? fd : -1;
+}
+
 int rdb_kids_hidden(long nr, const long a[6])
 {
 	for (long fd = RDB_CHAN_FD; fd <= RDB_KID_LOCK_FD; fd++)
@@ -280,6 +289,17 @@ static void capture(long nr, const long *a, long r)
 
 long rdb_kids_syscall(long nr, const long a[6])
 {
+	long want = rdb_kids_wanted(nr, a);
+	if (want >= 0) {
+		/* Natively the program gets that fd: it does, and this process's
+		 * output is no longer recorded (the trace stays whole). */
+		rdb_printf("rdb: process %ld asks for fd %ld, which rdb holds: its output is no "
+		           "longer recorded from here on\n", rdb_sys0(__NR_getpid), want);
+		RT->kid = RT->kid_locking = 0;
+		rdb_sys1(__NR_close, RDB_KID_FD);
+		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
+		return rdb_run_syscall(nr, a, 0);
+	}
 	if (rdb_kids_hidden(nr, a))
 		return -RDB_EBADF;
 	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&

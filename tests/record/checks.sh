@@ -5,7 +5,7 @@
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
 #       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse |
-#       pipe-hup | refused | sig-at-start.
+#       pipe-hup | refused | sig-at-start | callbacks.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet, unless
 # RDB_TEST_NO_SKIP=1; snapfail: no seccomp here, which no machine the
 # README names lacks: tests/allowed-skips.txt does not list it).
@@ -428,6 +428,24 @@ refused)
 	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
 	cmp -s rec.out rep.out || fail "the replay printed something else"
 	! grep -q refused rep.err || fail "the replay refused again"
+	;;
+callbacks)
+	# An instrumentation library that registers 40 signal and 40
+	# termination callbacks (progs/callbacks-lib.c, built like librdb):
+	# every one is taken and runs, unrecorded, recorded and replayed (the
+	# runtime's tables held 16 of each and refused the rest).
+	gcc -O2 -fPIE -fvisibility=hidden -fno-stack-protector -ffreestanding -fno-builtin \
+		-mgeneral-regs-only -fcf-protection=none -ffixed-r12 -ffixed-r13 -ffixed-r14 \
+		-ffixed-r15 -Wall -Wextra -I"$SRC/../../../runtime" -c "$SRC/callbacks-lib.c" \
+		-o lib.o || fail "gcc callbacks-lib.c"
+	build callbacks prog -O1 "$W/lib.o"
+	./prog > nat.out 2> nat.err || { cat nat.err; fail "the unrecorded run"; }
+	expect nat.out "^refused 0, signal callbacks ran 40, handler 1$"
+	expect nat.out "^term callbacks: 40$"
+	"$RDB" record --checksum -o t -- ./prog > rec.out 2> rec.err || { cat rec.err; fail "record"; }
+	cmp -s nat.out rec.out || { cat rec.out; fail "recorded, the program printed something else"; }
+	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
+	cmp -s rec.out rep.out || { cat rep.out; fail "the replay printed something else"; }
 	;;
 sig-at-start)
 	# Signals at count 1 of an interval (a boundary on the stub's check
