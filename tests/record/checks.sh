@@ -5,7 +5,7 @@
 #       help | flowback | sigkill-intervals | execfail | snapfail | everysic-signals |
 #       unhook | segv-retry | queued-sig | stale-stack | sic-overflow | restart |
 #       sigstack-guard | altstack-from-k | green-threads | gdb | timing | reverse |
-#       pipe-hup | refused | sig-at-start | callbacks.
+#       pipe-hup | refused | sig-at-start | callbacks | xstate-from-k.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet, unless
 # RDB_TEST_NO_SKIP=1; snapfail: no seccomp here, which no machine the
 # README names lacks: tests/allowed-skips.txt does not list it).
@@ -446,6 +446,24 @@ callbacks)
 	cmp -s nat.out rec.out || { cat rec.out; fail "recorded, the program printed something else"; }
 	"$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay"; }
 	cmp -s rec.out rep.out || { cat rep.out; fail "the replay printed something else"; }
+	;;
+xstate-from-k)
+	# Handlers print their frame's xsave image (XSTATE_BV and a hash of
+	# it) after the AVX upper halves were put in their initial state, in
+	# use with values or with zeros, or x87 code ran, with boundaries
+	# between that and the signal: a replay from every interval rebuilds
+	# the frames the recording saw (the xsave "in use" bits come back from
+	# the boundary's image).  Both kinds of image must occur.
+	grep -qw avx /proc/cpuinfo || { status=77; echo "SKIP: no AVX on this processor"; exit 77; }
+	build xstate-frames prog
+	"$RDB" record --checksum --every-sic 4000 -o t -- ./prog > rec.out 2> rec.err ||
+		{ cat rec.err; fail "record"; }
+	expect rec.out "^sum "
+	for bv in 3 7; do
+		grep -q "^round .* signal 10: size .* bv [0-9a-f]*$bv " rec.out ||
+			fail "no frame with XSTATE_BV ...$bv (AVX in use: 7): the case tests nothing"
+	done
+	from_each t rec.out 0
 	;;
 sig-at-start)
 	# Signals at count 1 of an interval (a boundary on the stub's check
