@@ -1,22 +1,21 @@
 /* api.c: registration of an instrumentation library's callbacks (paper
  * 3.2).  Init callbacks are named at link time (RDB_INIT, start.c runs
  * them); these add termination and signal callbacks at run time.  The
- * tables live in the runtime state, so the pointers stored are the
- * relocated ones the caller computed. */
+ * table grows (grow.c RDB_G_CB): a library may register as many as it
+ * likes.  The pointers stored are the relocated ones the caller
+ * computed. */
 #include "rt.h"
 
-int rdb_on_term(rdb_term_fn *fn)
+static int add(rdb_term_fn *term, rdb_signal_fn *sig)
 {
-	if (RT->n_term >= RDB_MAX_CB)
+	if (!rdb_grow(RDB_G_CB, (uint64_t)(RT->n_cb + 1) * sizeof RT->cb[0]))
 		return -1;
-	RT->term[RT->n_term++] = fn;
+	RT->cb[RT->n_cb].term = term;
+	RT->cb[RT->n_cb].sig = sig;
+	RT->n_cb++;
 	return 0;
 }
 
-int rdb_on_signal(rdb_signal_fn *fn)
-{
-	if (RT->n_sig >= RDB_MAX_CB)
-		return -1;
-	RT->sig[RT->n_sig++] = fn;
-	return 0;
-}
+int rdb_on_term(rdb_term_fn *fn) { return add(fn, 0); }
+
+int rdb_on_signal(rdb_signal_fn *fn) { return add(0, fn); }

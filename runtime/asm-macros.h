@@ -20,4 +20,21 @@
 	.endr
 .endm
 
+/* Moves %rsp to the top of the runtime's syscall stack, 16-byte aligned,
+ * unless calls nest there (a handler interrupted the runtime's part of a
+ * call, unrecorded) or %rsp is on it already: the runtime's C code never
+ * runs below the program's %rsp (layout.h).  Clobbers %rcx and %r11. */
+.macro ON_SCSTACK
+	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
+	cmpq $0, (%rcx)
+	jne 1f
+	mov %rsp, %r11
+	movabs $RDB_SCSTACK_ADDR, %rcx
+	sub %rcx, %r11
+	cmp $RDB_SCSTACK_SIZE, %r11
+	jb 1f
+	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
+1:	and $-16, %rsp
+.endm
+
 #endif

@@ -108,22 +108,48 @@ static void std_ids(void)
 	}
 }
 
+/* RLIMIT_NOFILE's soft limit, raised while the runtime makes the fork
+ * children's fds: a program may set it below them, or hold every fd it
+ * allows.  To past RDB_KID_LOCK_FD and one past the program's, as far as
+ * the hard limit lets it; old gets the limits to set back.  0: no room
+ * for RDB_KID_LOCK_FD under the hard limit. */
+static int fd_room(uint64_t old[2])
+{
+	if (rdb_sys4(__NR_prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, old) < 0)
+		return 0;
+	uint64_t up[2] = {old[0] < old[1] ? old[0] + 1 : old[1], old[1]};
+	if (up[0] <= RDB_KID_LOCK_FD)
+		up[0] = RDB_KID_LOCK_FD + 1 < old[1] ? RDB_KID_LOCK_FD + 1 : old[1];
+	if (up[0] <= RDB_KID_LOCK_FD)
+		return 0;
+	rdb_sys4(__NR_prlimit64, 0, 7, up, 0);
+	return 1;
+}
+
 /* The recorded process forks for the first time: make the lock (its
- * memfd says what stdout and stderr are) and use it from now on. */
+ * memfd says what stdout and stderr are) and use it from now on.  If the
+ * children's fds cannot be had (RLIMIT_NOFILE's hard limit), their output
+ * could not be recorded: the recording stops here. */
 void rdb_kids_prefork(void)
 {
 	rdb_shared_prefork();
 	if (RT->kid_locking)
 		return;
+	uint64_t lim[2];
+	if (!fd_room(lim)) {
+		rdb_record_limit("RLIMIT_NOFILE's hard limit leaves no room for fds 1002-1003, "
+		                 "which recording a fork child's output needs");
+		return;
+	}
 	long fd = rdb_sys2(__NR_memfd_create, (long)"rdb-kids", 1 /* MFD_CLOEXEC */);
-	if (fd < 0)
-		return; /* the children stay silent, as before */
-	if (fd != RDB_KID_LOCK_FD) {
+	if (fd >= 0 && fd != RDB_KID_LOCK_FD) {
 		long r = rdb_sys3(__NR_dup3, fd, RDB_KID_LOCK_FD, RDB_O_CLOEXEC);
 		rdb_sys1(__NR_close, fd);
-		if (r < 0)
-			return;
+		fd = r;
 	}
+	rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
+	if (fd < 0)
+		return; /* the children stay silent, as before */
 	if (rdb_sys2(__NR_ftruncate, RDB_KID_LOCK_FD, 4096) < 0 || !map_lock()) {
 		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
 		return;
@@ -149,8 +175,11 @@ void rdb_kids_child_start(void)
 	RT->nshared = 0;
 	RT->kid_depth = 0;
 	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
-	RT->kid = RT->kid_locking &&
-	          rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
+	uint64_t lim[2];
+	int room = RT->kid_locking && fd_room(lim);
+	RT->kid = room && rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
+	if (room)
+		rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
 	RT->kid_locking = RT->kid;
 	rdb_sys1(__NR_close, RDB_CHAN_FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
@@ -181,6 +210,15 @@ void rdb_kids_exec_start(void)
 }
 
 /* ---- a descendant's syscalls --------------------------------------------- */
+
+long rdb_kids_wanted(long nr, const long a[6])
+{
+	long fd = nr == __NR_dup2 || nr == __NR_dup3 ? a[1]
+	        : nr == __NR_fcntl && (a[1] == 0 /* F_DUPFD */ || a[1] == 1030 /* _CLOEXEC */)
+	            ? a[2]
+	            : -1;
+	return (unsigned long)fd - RDB_CHAN_FD <= RDB_KID_LOCK_FD - RDB_CHAN_FD ? fd : -1;
+}
 
 int rdb_kids_hidden(long nr, const long a[6])
 {
@@ -280,6 +318,17 @@ static void capture(long nr, const long *a, long r)
 
 long rdb_kids_syscall(long nr, const long a[6])
 {
+	long want = rdb_kids_wanted(nr, a);
+	if (want >= 0) {
+		/* Natively the program gets that fd: it does, and this process's
+		 * output is no longer recorded (the trace stays whole). */
+		rdb_printf("rdb: process %ld asks for fd %ld, which rdb holds: its output is no "
+		           "longer recorded from here on\n", rdb_sys0(__NR_getpid), want);
+		RT->kid = RT->kid_locking = 0;
+		rdb_sys1(__NR_close, RDB_KID_FD);
+		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
+		return rdb_run_syscall(nr, a, 0);
+	}
 	if (rdb_kids_hidden(nr, a))
 		return -RDB_EBADF;
 	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&

@@ -3,8 +3,9 @@
  * recorded one (CONTEXT).  Compared: the x87 control, status and tag
  * words, %st(0)-%st(7) (their 80 bits), MXCSR, %xmm0-15, and the xsave
  * components the processor has: the upper halves of %ymm0-15, %k0-7, the
- * upper halves of %zmm0-15 and %zmm16-31.  A component in its initial
- * state (XSTATE_BV clear) reads as zeros: the bytes of the image are then
+ * upper halves of %zmm0-15 and %zmm16-31, and which components are in
+ * use (XSTATE_BV but x87 and SSE).  A component in its initial state
+ * (XSTATE_BV clear) reads as zeros: the bytes of the image are then
  * stale.  Left out: the last x87 instruction's opcode and its code and
  * data addresses, which a processor may leave unsaved (AMD's FXSAVE, when
  * no x87 exception is pending), so they would differ without a cause. */
@@ -73,6 +74,13 @@ int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, ch
 			rdb_snprintf(what, cap, p->name, p->first + i);
 			return 1;
 		}
+	}
+	/* Which components are in use: a handler's frame shows it (in its
+	 * XSTATE_BV), also with zeros in them; x87 and SSE the kernel marks
+	 * in use in every image. */
+	if ((xstate_bv(a, na) ^ xstate_bv(b, nb)) & ~3ull) {
+		rdb_snprintf(what, cap, "the xsave in-use bitmap (XSTATE_BV)");
+		return 1;
 	}
 	return 0;
 }

@@ -1,12 +1,13 @@
 /* grow.c: the runtime's tables whose length the program decides: its
  * mappings (a heap of a million objects made 4,096 and more), the
  * MAP_SHARED ones, the signals waiting for a check or queued again, the
- * regions one syscall wrote.  The runtime has no malloc, and a fixed
- * array killed recordings of programs that run natively.  Each table
- * has a slot of RDB_GROW_SLOT bytes at a fixed address outside the
- * covered range (layout.h: no restore of an interval touches it), mapped
- * from its start as it grows, so a pointer into it stays valid; fork
- * children get their copy as of the rest of the state. */
+ * regions one syscall wrote, an instrumentation library's callbacks.  The
+ * runtime has no malloc, and a fixed array killed recordings of programs
+ * that run natively.  Each table has a slot of RDB_GROW_SLOT bytes at a
+ * fixed address outside the covered range (layout.h: no restore of an
+ * interval touches it), mapped from its start as it grows, so a pointer
+ * into it stays valid; fork children get their copy as of the rest of the
+ * state. */
 #include "rt.h"
 
 _Static_assert(RDB_G_N <= sizeof RT->grown / sizeof RT->grown[0], "grown[]");
@@ -24,6 +25,7 @@ void rdb_grow_init(void)
 	RT->pending = (struct rdb_pending *)slot_addr(RDB_G_PENDING);
 	RT->queued = (struct rdb_tf_queued *)slot_addr(RDB_G_QUEUED);
 	RT->ctx.q = (struct rdb_tf_queued *)slot_addr(RDB_G_CTXQ);
+	RT->cb = (struct rdb_cb *)slot_addr(RDB_G_CB);
 }
 
 /* Doubling, so a table of n bytes cost O(log n) calls; in place (mremap

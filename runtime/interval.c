@@ -870,7 +870,8 @@ void rdb_interval_exec(void)
 	b->exec_full = b->full;
 	if (!rdb_procmaps()) {
 		rdb_set_mask(old);
-		rdb_record_limit("the program's mappings before its exec");
+		rdb_record_limit("the program's mappings before its exec cannot grow (no memory "
+		                 "for it)");
 		return;
 	}
 	scan_into(cur);

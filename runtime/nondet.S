@@ -28,16 +28,7 @@ __rdb_nd_\name:
 	 * frames differ between record and replay, and below the program's
 	 * %rsp they would be what the program's next uninitialised slots
 	 * hold (replay --verify hashes the live stack). */
-	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
-	cmpq $0, (%rcx)
-	jne 1f
-	mov %rsp, %r11
-	movabs $RDB_SCSTACK_ADDR, %rcx
-	sub %rcx, %r11
-	cmp $RDB_SCSTACK_SIZE, %r11
-	jb 1f
-	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
-1:	and $-16, %rsp
+	ON_SCSTACK
 	cld
 	call rdb_nondet
 	mov %rbp, %rsp

@@ -30,7 +30,8 @@ typedef int rdb_signal_fn(int signo, void *siginfo, void *ucontext);
  * once, just before exit/exit_group enters the kernel (status >= 0,
  * signo 0) or before a signal's default action kills the process
  * (status -1, signo the signal).  Signal callbacks see every signal
- * before the program does.  Return 0, or -1 when the table is full. */
+ * before the program does.  Return 0, or -1 when the kernel refuses the
+ * memory for one more (the table has no fixed size). */
 int rdb_on_term(rdb_term_fn *fn);
 int rdb_on_signal(rdb_signal_fn *fn);
 

@@ -55,9 +55,8 @@ void rdb_record_stop(void)
 	RT->mode = 0;
 	rdb_sys1(__NR_close, FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
-	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
 	for (int i = 0; i < RT->npending; i++)
-		rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, RT->pending[i].signo, RT->pending[i].info);
+		rdb_signal_send_self(RT->pending[i].signo, RT->pending[i].info);
 	RT->npending = 0;
 	RT->nqueued = 0;
 }
@@ -70,8 +69,8 @@ void rdb_record_limit(const char *what)
 	rdb_interval_end(); /* the interval's values, up to here */
 	struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
 	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
-	rdb_printf("rdb: %s cannot grow (no memory for it): the recording stops "
-	           "after syscall #%lu, the program runs on unrecorded\n", what,
+	rdb_printf("rdb: %s: the recording stops after syscall #%lu, the program runs on "
+	           "unrecorded\n", what,
 	           (unsigned long)RT->sc_id);
 	rdb_record_stop();
 	rdb_set_mask(old);
@@ -459,7 +458,7 @@ static long record(long nr, const long *a)
 	uint64_t old = rdb_block_all();
 	if (RT->reg_full) {
 		RT->reg_full = 0;
-		rdb_record_limit("the list of regions a syscall wrote");
+		rdb_record_limit("the list of regions a syscall wrote cannot grow (no memory for it)");
 	}
 	t.id = ++RT->sc_id;
 	t.ret = r;

@@ -23,7 +23,6 @@
 #include "trace_format.h"
 
 #define RDB_NSIG 65 /* signals 1..64 */
-#define RDB_MAX_CB 16
 #define RDB_EFLAGS_STATUS 0xcd5ull /* CF PF AF ZF SF DF OF */
 #define RDB_SBUF (64 << 10)
 #define RDB_RBUF (256 << 10)
@@ -131,9 +130,9 @@ struct rdb_state {
 	int iot_offsets; /* 1: entries hold image offsets, sorted */
 
 	/* callbacks */
-	int n_term, n_sig, terminated;
-	rdb_term_fn *term[RDB_MAX_CB];
-	rdb_signal_fn *sig[RDB_MAX_CB];
+	int n_cb, terminated;
+	/* in the order registered, one of the two set (grow.c RDB_G_CB) */
+	struct rdb_cb { rdb_term_fn *term; rdb_signal_fn *sig; } *cb;
 
 	/* signals: the program's view */
 	struct rdb_ksigaction view[RDB_NSIG];
@@ -347,7 +346,7 @@ _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 /* Each has a slot of RDB_GROW_SLOT bytes at a fixed address (layout.h),
  * mapped as it grows: its pointer in RT never changes. */
 enum rdb_grow_slot { RDB_G_MAPS, RDB_G_REGIONS, RDB_G_SHARED, RDB_G_PENDING, RDB_G_QUEUED,
-                     RDB_G_CTXQ, RDB_G_N };
+                     RDB_G_CTXQ, RDB_G_CB, RDB_G_N };
 void rdb_grow_init(void); /* in __rdb_start: the pointers */
 /* Makes the first n bytes of the table usable: 1, or 0 when the kernel
  * refuses the memory (the caller stops recording, never the program). */
@@ -386,9 +385,9 @@ void rdb_run_term(int status, int signo);
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m);
 void rdb_chan_flush(void);
 void rdb_record_stop(void);
-/* A table of the runtime could not grow (what it holds): the recording
- * stops at the last complete syscall, with a NOTE and a message, and the
- * program runs on unrecorded. */
+/* A limit the recording cannot pass (what: which, and why): it stops at
+ * the last complete syscall, with a NOTE and a message, and the program
+ * runs on unrecorded. */
 void rdb_record_limit(const char *what);
 /* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
 int rdb_chan_read(void *d, size_t n);
@@ -448,6 +447,9 @@ void rdb_set_mask(uint64_t m);
 /* Delivers signo with the recorded siginfo to the program's handler at the
  * next return to the program (the signal is queued, blocked until then). */
 void rdb_signal_requeue(int signo, const uint8_t info[128]);
+/* signo to this thread, past RLIMIT_SIGPENDING's soft limit; at the hard
+ * one without its siginfo (as the kernel sends such a kill). */
+long rdb_signal_send_self(int signo, const uint8_t info[128]);
 void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n);
 long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp);
 void rdb_signal_reserve_timer(void);
@@ -582,6 +584,9 @@ void rdb_kids_prefork(void); /* record: the program is about to fork */
 void rdb_kids_child_start(void); /* record: in the new child */
 void rdb_kids_exec_start(void);  /* start-up without a channel: a descendant? */
 int rdb_kids_hidden(long nr, const long args[6]); /* fds 1000-1003 */
+/* The fd of 1000-1003 the call asks for as its new fd (dup2, dup3,
+ * fcntl F_DUPFD*), else -1: natively the program would get it. */
+long rdb_kids_wanted(long nr, const long args[6]);
 long rdb_kids_syscall(long nr, const long args[6]); /* a descendant's syscall */
 /* Replay: a CHILD_OUTPUT or SHARED record is next (h, unread): consume it
  * (write the output, apply the memory); 0 if h is another record. */

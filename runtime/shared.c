@@ -93,7 +93,7 @@ static int room(void)
 	if (RT->mode == RDB_TF_MODE_REPLAY)
 		rdb_die("replay: no memory for the list of MAP_SHARED mappings (%lu)\n",
 		        (unsigned long)RT->nshared);
-	rdb_record_limit("the list of MAP_SHARED mappings");
+	rdb_record_limit("the list of MAP_SHARED mappings cannot grow (no memory for it)");
 	return 0;
 }
 

@@ -183,6 +183,40 @@ void rdb_signal_reinstall(void)
 			install(sig);
 }
 
+/* signo with info to this thread.  The kernel counts the signals queued
+ * for the user against RLIMIT_SIGPENDING: the runtime took this one off
+ * the queue, and others may have come since (several requeued together,
+ * another process's), so at the soft limit it raises it to the hard one
+ * for this call and sets it back. */
+static long queue_self(int signo, const uint8_t info[128])
+{
+	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
+	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
+	uint64_t lim[2], up[2];
+	if (r != -RDB_EAGAIN ||
+	    rdb_sys4(__NR_prlimit64, 0, 11 /* RLIMIT_SIGPENDING */, 0, lim) < 0 || lim[0] >= lim[1])
+		return r;
+	up[0] = up[1] = lim[1];
+	if (rdb_sys4(__NR_prlimit64, 0, 11, up, 0) < 0)
+		return r;
+	r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
+	rdb_sys4(__NR_prlimit64, 0, 11, lim, 0);
+	return r;
+}
+
+long rdb_signal_send_self(int signo, const uint8_t info[128])
+{
+	long r = queue_self(signo, info);
+	if (r != -RDB_EAGAIN)
+		return r;
+	/* The hard limit too: it comes without its siginfo, as one the
+	 * kernel has no room for (si_code SI_USER: never refused). */
+	uint8_t bare[128];
+	rdb_memset(bare, 0, sizeof bare);
+	*(int *)bare = signo;
+	return queue_self(signo, bare);
+}
+
 /* Each requeued signal is on RT->queued until the kernel delivers it: the
  * handler that comes then is the one the event queued, not another
  * process's (defer), and one still blocked at a boundary is in its
@@ -200,10 +234,14 @@ void rdb_signal_requeue(int signo, const uint8_t info[128])
 	} else if (RT->mode == RDB_TF_MODE_REPLAY) {
 		rdb_die("no memory for the %d signals queued again\n", RT->nqueued);
 	} else {
-		rdb_record_limit("the list of signals queued again"); /* (this one: untracked) */
+		/* (this one: untracked) */
+		rdb_record_limit("the list of signals queued again cannot grow (no memory for it)");
 	}
-	long pid = rdb_sys0(__NR_getpid), tid = rdb_sys0(__NR_gettid);
-	long r = rdb_sys4(__NR_rt_tgsigqueueinfo, pid, tid, signo, info);
+	long r = queue_self(signo, info);
+	if (r == -RDB_EAGAIN && RT->mode == RDB_TF_MODE_RECORD) {
+		rdb_record_limit("the kernel's queue of pending signals is full (RLIMIT_SIGPENDING)");
+		r = rdb_signal_send_self(signo, info);
+	}
 	if (r < 0)
 		rdb_die("cannot queue signal %d again (error %ld)\n", signo, -r);
 }
@@ -821,8 +859,11 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		return;
 	if (sig == RDB_SIGTRAP && rdb_watch_trap(si, uc))
 		return;
-	for (int i = 0; i < RT->n_sig; i++)
-		if (RT->sig[i](sig, si, uc))
+	/* Recording, a signal defer() queued again comes twice: the
+	 * callbacks saw it when it first came (replay: once, queued). */
+	int again = RT->mode == RDB_TF_MODE_RECORD && queued_at(sig) >= 0;
+	for (int i = 0; !again && i < RT->n_cb; i++)
+		if (RT->cb[i].sig && RT->cb[i].sig(sig, si, uc))
 			return;
 	struct rdb_ksigaction v = RT->view[sig];
 	int code = *(int *)((char *)si + SI_CODE);

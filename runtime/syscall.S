@@ -64,16 +64,7 @@ __rdb_syscall:
 	/* The runtime's part runs on its syscall stack, not below the
 	 * program's %rsp (layout.h); a call of a handler that interrupted
 	 * the runtime's part of a call (unrecorded) on its own stack. */
-	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
-	cmpq $0, (%rcx)
-	jne 1f
-	mov %rsp, %r11
-	movabs $RDB_SCSTACK_ADDR, %rcx
-	sub %rcx, %r11
-	cmp $RDB_SCSTACK_SIZE, %r11
-	jb 1f
-	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
-1:	and $-16, %rsp
+	ON_SCSTACK
 	cld
 	call rdb_syscall_dispatch
 	mov %rbp, %rsp

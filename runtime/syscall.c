@@ -22,8 +22,9 @@ void rdb_run_term(int status, int signo)
 	RT->terminated = 1;
 	if (RT->mode)
 		rdb_rr_term(status, signo);
-	for (int i = 0; i < RT->n_term; i++)
-		RT->term[i](status, signo);
+	for (int i = 0; i < RT->n_cb; i++)
+		if (RT->cb[i].term)
+			RT->cb[i].term(status, signo);
 }
 
 /* brk: the kernel's heap lies outside the covered range, so the runtime
@@ -160,6 +161,16 @@ static int self_mem_for_writing(const char *path, long flags)
 
 static long dispatch(long nr, const long a[6])
 {
+	long want = RT->mode == RDB_TF_MODE_RECORD ? rdb_kids_wanted(nr, a) : -1;
+	if (want >= 0) {
+		/* The program would get that fd natively, and does: the
+		 * recording gives its fds up (the lock's too, once it forked). */
+		char what[80];
+		rdb_snprintf(what, sizeof what, "the program asks for fd %ld, which the recording holds",
+		             want);
+		rdb_record_limit(what);
+		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
+	}
 	if (RT->mode) {
 		if (rdb_rr_hidden(nr, a))
 			return -RDB_EBADF;

@@ -293,6 +293,7 @@ void rdb_grow_init(void)
 	RT->pending = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
 	RT->queued = (struct rdb_tf_queued *)grow_slots[RDB_G_QUEUED];
 	RT->ctx.q = (struct rdb_tf_queued *)grow_slots[RDB_G_CTXQ];
+	RT->cb = (struct rdb_cb *)grow_slots[RDB_G_CB];
 }
 int rdb_grow_slow(int slot, uint64_t n)
 {
@@ -350,6 +351,11 @@ uint64_t rdb_sic_set(uint64_t count, uint64_t stop) { (void)stop; return count; 
 void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n) { (void)q, (void)n; }
 void rdb_signal_reinstall(void) {}
 void rdb_signal_requeue(int signo, const uint8_t info[128]) { (void)signo, (void)info; }
+long rdb_signal_send_self(int signo, const uint8_t info[128])
+{
+	(void)signo, (void)info;
+	return 0;
+}
 unsigned rdb_systab_attrs(long nr) { (void)nr; return 0; }
 const char *rdb_systab_name(long nr) { (void)nr; return NULL; }
 int rdb_systab_nargs(long nr) { (void)nr; return 6; }

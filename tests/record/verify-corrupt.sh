@@ -6,8 +6,8 @@
 # changes one field of one record in a copy, and the replay must exit 125
 # with the expected message.  The undamaged trace must replay clean.
 #   verify-corrupt.sh RDB RDB_CC TRACE_EDIT CASE
-# CASE: clean | context | values | syscall | checksum | signal | ymm | x87 |
-#       stack | written | exit | nochecksum.
+# CASE: clean | context | values | syscall | checksum | signal | ymm | xinuse |
+#       x87 | stack | written | exit | nochecksum.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet; no AVX: ymm).
 set -u
 RDB=$1 RDB_CC=$2 EDIT=$3 case=$4
@@ -118,6 +118,14 @@ ymm)
 	damage context 11 -m 0=3 -o $((2344 + 576 + 15 * 16)) -w 1 -x 1
 	diverges "a YMM upper half" "in interval 2: --verify: at boundary 3 the upper half of %ymm15 differs"
 	diverges "a YMM upper half" "at boundary 3 the upper half of %ymm15 differs" --from 2
+	;;
+xinuse)
+	# Bit 9 of XSTATE_BV (PKRU's, byte 513 of the image) in boundary 3's
+	# CONTEXT: which components are in use, which a handler's frame shows;
+	# no register compared differs (PKRU is not one of them).
+	damage context 11 -m 0=3 -o $((2344 + 513)) -w 1 -x 2
+	diverges "an xsave in-use bit" "in interval 2: --verify: at boundary 3 the xsave in-use bitmap \(XSTATE_BV\) differs"
+	diverges "an xsave in-use bit" "at boundary 3 the xsave in-use bitmap \(XSTATE_BV\) differs" --from 2
 	;;
 x87)
 	# %st(0) (fxsave offset 32) and the x87 control word (offset 0).

@@ -1,0 +1,36 @@
+/* rr: a program that lowers RLIMIT_NOFILE's soft limit to 64, below the
+ * fds 1002-1003 a fork child's recorded output needs, then forks: the
+ * child's output was missing from the trace (the runtime's dup3 failed,
+ * silently), so the replay printed only the parent's.  The runtime raises
+ * the soft limit while it makes those fds.
+ * rr-expect-out: ^child: hello$
+ * rr-expect-out: ^parent: child status 0$ */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(void)
+{
+	struct rlimit rl;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	rl.rlim_cur = 64;
+	if (rl.rlim_max < 1004) {
+		printf("the hard limit is already low\n");
+		return 2;
+	}
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		perror("setrlimit");
+		return 2;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		printf("child: hello\n");
+		return 0;
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	printf("parent: child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return 0;
+}
