@@ -287,6 +287,10 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 		return reply(s, "T05thread:%lx;", s->tid);
 	case TG_BREAK:
 		return reply(s, "T05swbreak:;thread:%lx;", s->tid);
+	case TG_WATCH:
+		return reply(s, "T05%swatch:%llx;thread:%lx;",
+		             st->value == 3 ? "r" : st->value == 4 ? "a" : "",
+		             (unsigned long long)st->addr, s->tid);
 	case TG_SIGNAL:
 		return reply(s, "T%02xthread:%lx;", gdb_signal(st->sig), s->tid);
 	case TG_INTR:
@@ -494,7 +498,17 @@ static int packet(struct srv *s, char *p, size_t n)
 			int r = p[0] == 'Z' ? rdb_tg_bp_add(s->t, a) : rdb_tg_bp_del(s->t, a);
 			return reply(s, r && p[0] == 'Z' ? "E01" : "OK");
 		}
-		return empty(s); /* watchpoints: not yet */
+		/* watchpoints: Z2 write, Z3 read, Z4 access, ADDR,LENGTH */
+		if (p[1] >= '2' && p[1] <= '4' && p[2] == ',' &&
+		    sscanf(p + 3, "%llx,%llx", &a, &l) == 2) {
+			int k = p[1] - '0';
+			if (p[0] == 'z') {
+				rdb_tg_watch_del(s->t, k, a, l);
+				return reply(s, "OK");
+			}
+			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");
+		}
+		return empty(s);
 	case 'c':
 	case 'C':
 		return resume(s, 0);

@@ -16,6 +16,7 @@
  *     before it, each to its end, until one has stops; then a replay to
  *     the last of them.
  * History starts at interval 1's first instruction. */
+#include <stdio.h>
 #include <string.h>
 
 #include "gdbserver.h"
@@ -65,13 +66,15 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 {
 	if (launch(l, interval, 0))
 		return -1;
-	struct rdb_tg_stop s = {TG_COUNT, 0, 0};
+	struct rdb_tg_stop s = {TG_COUNT, 0, 0, 0};
 	if (count) {
 		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_cont(l->t, count, &s);
 		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
 	}
 	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval) {
@@ -91,7 +94,7 @@ int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
-	struct rdb_tg_stop s = {0, 0, 0};
+	struct rdb_tg_stop s = {0, 0, 0, 0};
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -102,6 +105,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 	/* then to the pc, in that count */
 	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count)) {
 		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, p->pc);
 		do
@@ -109,6 +113,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 && at.count < p->count);
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
 		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.count != p->count) {
 			rdb_warn("gdb server: interval %llu count %llu: pc %#llx not reached",
@@ -118,11 +123,13 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		}
 	}
 	/* a rep instruction: its iterations, one step each */
+	rdb_tg_watch_enable(l->t, 0);
 	while (at.rcx != p->rcx && at.pc == p->pc) {
 		rdb_tg_step(l->t, &s);
 		if (s.kind != TG_STEPPED || rdb_tg_pos(l->t, &at))
-			return -1;
+			break;
 	}
+	rdb_tg_watch_enable(l->t, 1);
 	return same(&at, p) ? 0 : -1;
 }
 
@@ -170,6 +177,7 @@ static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struc
 	    (at.interval == p->interval && at.count > p->count))
 		return -1;
 	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_watch_enable(l->t, 0);
 	int ok = -1;
 	for (long steps = 0; steps < 10000000; steps++) {
 		if (rdb_tg_pos(l->t, &at))
@@ -193,6 +201,7 @@ static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struc
 			break;
 	}
 	rdb_tg_quiet_signals(l->t, 0);
+	rdb_tg_watch_enable(l->t, 1);
 	if (ok)
 		l->nseg = 0;
 	return ok;
@@ -266,11 +275,20 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	s->kind = TG_STEPPED;
 }
 
-/* Replays interval `interval` with the user's breakpoints, up to `upto`
- * (NULL: to its end), and leaves the last breakpoint stop before it in
- * *hit: 1 if there was one. */
+/* A stop going back: where (for a watchpoint, the position after the
+ * access) and what. */
+struct event {
+	struct rdb_pos at;
+	struct rdb_tg_stop st;
+};
+
+/* Replays interval `interval` with the user's breakpoints and the
+ * current group of watchpoints, up to `upto` (NULL: to its end), and
+ * leaves the last stop before it in *ev (a watchpoint's hit at `upto`
+ * itself is before it: the access was the instruction before): 1 if
+ * there was one. */
 static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
-                struct rdb_pos *hit)
+                struct event *ev)
 {
 	int n = 0;
 	if (launch(l, interval, upto ? 0 : interval))
@@ -292,17 +310,25 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 			phase2 = 1;
 			rdb_tg_temp_bp(l->t, upto->pc);
 			if (rdb_tg_pos(l->t, &at) == 0 && !same(&at, upto) && rdb_tg_bp_at(l->t, at.pc)) {
-				*hit = at;
+				ev->at = at;
+				memset(&ev->st, 0, sizeof ev->st);
+				ev->st.kind = TG_BREAK;
 				n = 1;
 			}
 			continue;
 		}
-		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at))
+		if ((s.kind != TG_BREAK && s.kind != TG_WATCH) || rdb_tg_pos(l->t, &at))
 			break;
+		if (s.kind == TG_WATCH) {
+			ev->at = at;
+			ev->st = s;
+			n = 1;
+		}
 		if (upto && same(&at, upto))
 			break;
-		if (rdb_tg_bp_at(l->t, at.pc)) {
-			*hit = at;
+		if (s.kind == TG_BREAK && rdb_tg_bp_at(l->t, at.pc)) {
+			ev->at = at;
+			ev->st = s;
 			n = 1;
 		}
 	}
@@ -311,31 +337,136 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 	return n;
 }
 
+/* Whether a came after b (both of one interval, from different replays
+ * of it): by count, else by a walk of their count from its start. */
+static int later(struct rdb_tl *l, const struct event *a, const struct event *b)
+{
+	if (a->at.count != b->at.count)
+		return a->at.count > b->at.count;
+	if (same(&a->at, &b->at)) /* a breakpoint there comes after the access */
+		return a->st.kind == TG_BREAK;
+	if (walk(l, a->at.interval, a->at.count, &a->at))
+		return 0;
+	for (size_t i = 0; i < l->nseg; i++)
+		if (same(&l->seg[i], &b->at))
+			return 1;
+	return 0;
+}
+
+/* Whether addr may be written by %rsp-based stores, which the WRITTEN
+ * records miss (docs/flowback.md "Limits"): in the main stack's
+ * mapping, or in the one %rsp is in now. */
+static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)rdb_tg_pid(l->t));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	const struct user_regs_struct *u = rdb_tg_regs(l->t);
+	uint64_t sp = u ? u->rsp : 0;
+	int r = 0;
+	while (!r && fgets(line, sizeof line, f)) {
+		unsigned long long a, b;
+		if (sscanf(line, "%llx-%llx", &a, &b) != 2)
+			continue;
+		int stack = strstr(line, "[stack]") != NULL || (sp >= a && sp < b);
+		r = stack && lo < b && a < hi;
+	}
+	fclose(f);
+	return r;
+}
+
+/* Whether interval j can be left out going back: no breakpoints, and
+ * the trace says it neither wrote nor (for read and access watchpoints)
+ * read any watched byte, and none is where %rsp-based stores could go. */
+struct skip {
+	struct rdb_ivx *x;
+	struct rdb_tr *w, *v;
+	int ok;
+};
+
+static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
+{
+	if (!k->ok)
+		return 0;
+	int kind;
+	uint64_t a, n;
+	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
+		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+			return 0;
+		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Back to the last breakpoint stop or watchpoint access before the
+ * current position: the intervals from the current one back are each
+ * replayed once per group of watchpoints (four debug registers' worth),
+ * unless the trace shows the interval can have no stop; the latest
+ * event wins.  A watchpoint's stop is before its access, as gdb's
+ * record full reports it going back. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
-	struct rdb_pos cur, hit;
+	struct rdb_pos cur;
+	struct event best, ev;
 	memset(s, 0, sizeof *s);
 	if (rdb_tg_pos(l->t, &cur)) {
 		s->kind = TG_ERROR;
 		return;
 	}
-	int found = 0;
-	for (uint64_t k = cur.interval; k >= 1 && !found; k--) {
-		int r = scan(l, k, k == cur.interval ? &cur : NULL, &hit);
-		if (r < 0) {
-			s->kind = TG_ERROR;
-			return;
+	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0};
+	int kind;
+	uint64_t a, n;
+	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
+		k.ok = !stacky(l, a, a + n);
+	if (k.ok) {
+		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
+		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
+		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
+	}
+	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
+	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
+		if (j < cur.interval && skippable(l, &k, j))
+			continue;
+		for (int g = 0; g < (groups ? groups : 1) && !err; g++) {
+			rdb_tg_watch_group(l->t, g);
+			int r = scan(l, j, j == cur.interval ? &cur : NULL, &ev);
+			if (r < 0)
+				err = 1;
+			else if (r && (!found || later(l, &ev, &best))) {
+				best = ev;
+				found = 1;
+			}
 		}
-		found = r;
+	}
+	rdb_tg_watch_group(l->t, 0);
+	if (k.ok) {
+		rdb_tr_close(k.w);
+		rdb_tr_close(k.v);
+		rdb_ivx_free(k.x);
+	}
+	if (err) {
+		s->kind = TG_ERROR;
+		return;
 	}
 	if (!found) {
 		if (rdb_tl_restart(l))
 			s->kind = TG_ERROR;
 		return; /* the start of history */
 	}
-	if (rdb_tl_goto(l, &hit)) {
+	if (rdb_tl_goto(l, &best.at)) {
 		s->kind = TG_ERROR;
 		return;
 	}
-	s->kind = TG_BREAK;
+	if (best.st.kind == TG_WATCH) {
+		struct rdb_tg_stop st;
+		rdb_tl_reverse_step(l, &st);
+		if (st.kind != TG_STEPPED) {
+			s->kind = TG_ERROR;
+			return;
+		}
+	}
+	*s = best.st;
 }
