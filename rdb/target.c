@@ -62,9 +62,10 @@ struct rdb_tg {
 	int have_regs;
 	int sig;                   /* to deliver at the next resume */
 	uint64_t bp[MAXBP];
-	uint8_t bp_orig[MAXBP];
+	uint8_t bp_orig[MAXBP + 2];
 	int nbp, bp_in, bp_on;
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
+	uint64_t sysbp;            /* __rdb_syscall's entry, while watching (0: none) */
 	int quiet_sigs;
 	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
 	int noted;                 /* a signal the runtime delivered while it ran */
@@ -79,6 +80,7 @@ struct rdb_tg {
 	int npieces;
 	uint64_t dr[4], dr7;       /* what the tracee's debug registers hold */
 	int dr_set;                /* ... once written in this replay */
+	int snap;                  /* the watchpoints' values taken in this replay */
 	struct rdb_tg_stop pend;   /* a hit in the runtime: reported in program code */
 };
 
@@ -322,9 +324,11 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx)
 }
 
 /* The breakpoints in effect: the user's (when on) and the temporary one. */
-static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 1; }
+static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 2; }
 static uint64_t bp_addr(const struct rdb_tg *t, int i)
 {
+	if (i == nbps(t) - 1)
+		return t->sysbp;
 	return i < (t->bp_on ? t->nbp : 0) ? t->bp[i] : t->temp;
 }
 
@@ -467,6 +471,32 @@ static void arm_watch(struct rdb_tg *t)
 	}
 	for (int i = 0; t->wp_on && i < t->nwp; i++)
 		rdb_tg_read(t, t->wp[i].addr, t->wp[i].old, t->wp[i].len);
+	t->snap = t->wp_on;
+}
+
+/* Back in the program after the runtime ran: a watchpoint whose value
+ * changed was written by the program's syscall (most of a replayed
+ * syscall's data comes into the program's memory through the kernel,
+ * which debug registers set by ptrace do not see).  Into t->pend. */
+static void runtime_wrote(struct rdb_tg *t)
+{
+	for (int i = 0; t->snap && t->wp_on && i < t->nwp; i++) {
+		struct wp *w = &t->wp[i];
+		uint8_t now[64];
+		int changed = 0;
+		for (uint64_t o = 0; o < w->len; o += sizeof now) {
+			size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
+			if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
+				changed = 1;
+				memcpy(w->old + o, now, n);
+			}
+		}
+		if (changed && w->kind != 3 && !t->pend.kind) {
+			t->pend.kind = TG_WATCH;
+			t->pend.value = w->kind;
+			t->pend.addr = w->addr;
+		}
+	}
 }
 
 /* After a SIGTRAP: the debug registers' hits (DR6 B0-B3), cleared.  A
@@ -739,6 +769,8 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		if (t->rets[k] && old[k] != 0xcc)
 			poke_byte(t, t->rets[k], old[k], NULL);
 	get_regs(t);
+	if (!r)
+		runtime_wrote(t);
 	return r;
 }
 
@@ -905,6 +937,34 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 	return 1;
 }
 
+/* A hit in the middle of a rep string instruction (its %rdi or %rsi next
+ * to the bytes): reported once the instruction is done, as one
+ * instruction, the way record full sees it (each of its iterations may
+ * change part of a value that another build's libc writes whole). */
+static void rep_done(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	uint64_t pc = t->regs.rip, a = s->addr;
+	if (get_regs(t) || !rdb_tg_is_rep(t, pc))
+		return;
+	uint64_t len = 8;
+	for (int i = 0; i < t->nwp; i++)
+		if (t->wp[i].addr == a)
+			len = t->wp[i].len;
+	int near = (t->regs.rdi + 16 > a && t->regs.rdi < a + len + 16) ||
+	           (t->regs.rsi + 16 > a && t->regs.rsi < a + len + 16);
+	if (!near)
+		return;
+	while (get_regs(t) == 0 && t->regs.rip == pc) {
+		int st, intr = 0;
+		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL) || wait_tracee(t, &st, &intr) ||
+		    !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
+			break;
+		struct rdb_tg_stop h;
+		dr_hit(t, 0, &h);
+	}
+	get_regs(t);
+}
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	memset(s, 0, sizeof *s);
@@ -914,8 +974,12 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	}
 	if (get_regs(t))
 		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	remove_bps(t);
 	arm_watch(t);
 	memset(&t->pend, 0, sizeof t->pend);
+	/* a replayed syscall may write watched bytes: each one stops, on its
+	 * way into the runtime */
+	t->sysbp = t->wp_on && t->nwp ? t->rdb_syscall + t->bias : 0;
 	/* off a breakpoint, or with a signal to deliver: a step first */
 	if (t->sig || is_bp(t, t->regs.rip)) {
 		int fault = t->sig == SIGSEGV;
@@ -943,6 +1007,18 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		int stop = WSTOPSIG(st);
 		if (get_regs(t))
 			return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+		if (stop == SIGTRAP && t->sysbp && t->regs.rip - 1 == t->sysbp) {
+			uint64_t ret;
+			remove_bps(t);
+			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->sysbp))
+				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
+			get_regs(t);
+			if (peek(t, t->regs.rsp, &ret) || through_runtime(t, 0, ret, s))
+				return;
+			if (stop_here(t, s))
+				return;
+			continue;
+		}
 		if (stop == SIGTRAP && is_bp(t, t->regs.rip - 1)) {
 			remove_bps(t);
 			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->regs.rip - 1))
@@ -958,6 +1034,7 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (dh > 0 && !rt) {
 				remove_bps(t);
 				*s = h;
+				rep_done(t, s);
 				return;
 			}
 			if (dh > 0) { /* the program's syscall: reported back in the program */

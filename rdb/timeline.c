@@ -462,10 +462,24 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	if (best.st.kind == TG_WATCH) {
 		struct rdb_tg_stop st;
+		struct rdb_pos at;
 		rdb_tl_reverse_step(l, &st);
-		if (st.kind != TG_STEPPED) {
+		if (st.kind != TG_STEPPED || rdb_tg_pos(l->t, &at)) {
 			s->kind = TG_ERROR;
 			return;
+		}
+		/* a rep instruction: before its first iteration (target.c
+		 * reports it whole) */
+		size_t i = 0;
+		while (i < l->nseg && !same(&l->seg[i], &at))
+			i++;
+		if (at.rcx && i < l->nseg) {
+			while (i > 0 && l->seg[i - 1].pc == at.pc && l->seg[i - 1].count == at.count)
+				i--;
+			if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i])) {
+				s->kind = TG_ERROR;
+				return;
+			}
 		}
 	}
 	*s = best.st;
