@@ -282,7 +282,17 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 	switch (st->kind) {
 	case 0:
 		return reply(s, "T05replaylog:begin;thread:%lx;", s->tid);
-	case TG_STEPPED:
+	case TG_STEPPED: {
+		/* gdb checks a write watchpoint's value at every step, as it
+		 * does a software one's (record full's: its stops list the
+		 * watchpoint, silent while the value stays) */
+		int kind;
+		uint64_t a, len;
+		for (int i = 0; rdb_tg_watch_get(s->t, i, &kind, &a, &len); i++)
+			if (kind == 2)
+				return reply(s, "T05watch:%llx;thread:%lx;", (unsigned long long)a, s->tid);
+		return reply(s, "T05thread:%lx;", s->tid);
+	}
 	case TG_COUNT:
 		return reply(s, "T05thread:%lx;", s->tid);
 	case TG_BREAK:
