@@ -48,6 +48,9 @@ enum rdb_tg_kind {
 struct rdb_tg_stop {
 	int kind, sig, value;
 	uint64_t addr; /* TG_WATCH */
+	/* TG_WATCH by a call into the runtime (a syscall): the call's
+	 * position, where the access is going back (pc 0: none) */
+	struct rdb_pos before;
 };
 
 struct rdb_tg;

@@ -82,6 +82,7 @@ struct rdb_tg {
 	int dr_set;                /* ... once written in this replay */
 	int snap;                  /* the watchpoints' values taken in this replay */
 	struct rdb_tg_stop pend;   /* a hit in the runtime: reported in program code */
+	struct rdb_pos entry;      /* the program's call into the runtime (pc 0: none) */
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -771,6 +772,9 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 	get_regs(t);
 	if (!r)
 		runtime_wrote(t);
+	if (t->pend.kind && !t->pend.before.pc)
+		t->pend.before = t->entry;
+	memset(&t->entry, 0, sizeof t->entry);
 	return r;
 }
 
@@ -833,6 +837,9 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	arm_watch(t);
 	memset(&t->pend, 0, sizeof t->pend);
 	uint64_t pc = t->regs.rip, sp = t->regs.rsp;
+	struct rdb_pos step_from;
+	if (rdb_tg_pos(t, &step_from))
+		memset(&step_from, 0, sizeof step_from);
 	int sig = t->sig;
 	t->sig = 0;
 	t->noted = 0;
@@ -868,6 +875,7 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 			if (t->regs.rsp == sp - 8 && peek(t, t->regs.rsp, &r) == 0 &&
 			    (r <= pc || r > pc + 15 || in_rt(t, r)))
 				r = 0;
+			t->entry = step_from;
 			if (through_runtime(t, 0, r, s))
 				return;
 		}
@@ -1013,7 +1021,11 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->sysbp))
 				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
 			get_regs(t);
-			if (peek(t, t->regs.rsp, &ret) || through_runtime(t, 0, ret, s))
+			if (peek(t, t->regs.rsp, &ret) || rdb_tg_pos(t, &t->entry))
+				return (void)fail(t, s, "ptrace(PTRACE_PEEKDATA)");
+			t->entry.pc = ret - 5; /* the call: count and position as at its entry */
+			t->entry.rcx = 0;
+			if (through_runtime(t, 0, ret, s))
 				return;
 			if (stop_here(t, s))
 				return;
@@ -1118,6 +1130,7 @@ void rdb_tg_kill(struct rdb_tg *t)
 	t->sig = 0;
 	memset(t->rets, 0, sizeof t->rets);
 	t->dr_set = 0;
+	t->snap = 0;
 	memset(&t->pend, 0, sizeof t->pend);
 }
 

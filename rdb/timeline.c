@@ -66,7 +66,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 {
 	if (launch(l, interval, 0))
 		return -1;
-	struct rdb_tg_stop s = {TG_COUNT, 0, 0, 0};
+	struct rdb_tg_stop s = {TG_COUNT, 0, 0, 0, {0, 0, 0, 0}};
 	if (count) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_watch_enable(l->t, 0);
@@ -94,7 +94,7 @@ int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
-	struct rdb_tg_stop s = {0, 0, 0, 0};
+	struct rdb_tg_stop s = {0, 0, 0, 0, {0, 0, 0, 0}};
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -455,6 +455,15 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		if (rdb_tl_restart(l))
 			s->kind = TG_ERROR;
 		return; /* the start of history */
+	}
+	/* a syscall's write: before its call (the position after it may
+	 * begin in the runtime) */
+	if (best.st.kind == TG_WATCH && best.st.before.pc) {
+		if (rdb_tl_goto(l, &best.st.before))
+			s->kind = TG_ERROR;
+		else
+			*s = best.st;
+		return;
 	}
 	if (rdb_tl_goto(l, &best.at)) {
 		s->kind = TG_ERROR;
