@@ -282,21 +282,23 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 	switch (st->kind) {
 	case 0:
 		return reply(s, "T05replaylog:begin;thread:%lx;", s->tid);
-	case TG_STEPPED: {
-		/* gdb checks a write watchpoint's value at every step, as it
-		 * does a software one's (record full's: its stops list the
-		 * watchpoint, silent while the value stays) */
+	case TG_STEPPED:
+	case TG_BREAK: {
+		/* While a write watchpoint is set, gdb checks its value at every
+		 * stop, silent while it stays, as it does a software
+		 * watchpoint's (record full's transcripts list it at each stop).
+		 * The pc is a breakpoint's already: no swbreak needed. */
 		int kind;
 		uint64_t a, len;
 		for (int i = 0; rdb_tg_watch_get(s->t, i, &kind, &a, &len); i++)
 			if (kind == 2)
 				return reply(s, "T05watch:%llx;thread:%lx;", (unsigned long long)a, s->tid);
+		if (st->kind == TG_BREAK)
+			return reply(s, "T05swbreak:;thread:%lx;", s->tid);
 		return reply(s, "T05thread:%lx;", s->tid);
 	}
 	case TG_COUNT:
 		return reply(s, "T05thread:%lx;", s->tid);
-	case TG_BREAK:
-		return reply(s, "T05swbreak:;thread:%lx;", s->tid);
 	case TG_WATCH:
 		return reply(s, "T05%swatch:%llx;thread:%lx;",
 		             st->value == 3 ? "r" : st->value == 4 ? "a" : "",

@@ -945,34 +945,6 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 	return 1;
 }
 
-/* A hit in the middle of a rep string instruction (its %rdi or %rsi next
- * to the bytes): reported once the instruction is done, as one
- * instruction, the way record full sees it (each of its iterations may
- * change part of a value that another build's libc writes whole). */
-static void rep_done(struct rdb_tg *t, struct rdb_tg_stop *s)
-{
-	uint64_t pc = t->regs.rip, a = s->addr;
-	if (get_regs(t) || !rdb_tg_is_rep(t, pc))
-		return;
-	uint64_t len = 8;
-	for (int i = 0; i < t->nwp; i++)
-		if (t->wp[i].addr == a)
-			len = t->wp[i].len;
-	int near = (t->regs.rdi + 16 > a && t->regs.rdi < a + len + 16) ||
-	           (t->regs.rsi + 16 > a && t->regs.rsi < a + len + 16);
-	if (!near)
-		return;
-	while (get_regs(t) == 0 && t->regs.rip == pc) {
-		int st, intr = 0;
-		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL) || wait_tracee(t, &st, &intr) ||
-		    !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP)
-			break;
-		struct rdb_tg_stop h;
-		dr_hit(t, 0, &h);
-	}
-	get_regs(t);
-}
-
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	memset(s, 0, sizeof *s);
@@ -1046,7 +1018,6 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (dh > 0 && !rt) {
 				remove_bps(t);
 				*s = h;
-				rep_done(t, s);
 				return;
 			}
 			if (dh > 0) { /* the program's syscall: reported back in the program */

@@ -337,6 +337,20 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 	return n;
 }
 
+/* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
+ * replay leaves of a read or write hook, runtime/unhook.c) or a store to
+ * the shadow planes (%gs:). */
+static int is_hook(struct rdb_tl *l, uint64_t pc)
+{
+	uint8_t b[4];
+	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
+		return 0;
+	size_t i = b[0] == 0x66 ? 1 : 0;
+	return b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
+	       (b[0] == 0x66 && b[1] == 0x65) || ((b[0] & 0xf0) == 0x40 && b[1] == 0x65) ||
+	       (b[0] == 0x65);
+}
+
 /* Whether a came after b (both of one interval, from different replays
  * of it): by count, else by a walk of their count from its start. */
 static int later(struct rdb_tl *l, const struct event *a, const struct event *b)
@@ -477,13 +491,14 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			s->kind = TG_ERROR;
 			return;
 		}
-		/* a rep instruction: before its first iteration (target.c
-		 * reports it whole) */
+		/* before the instruction's hooks (no-ops in a replay, or %gs:
+		 * stores): where its line begins, if it is the line's first */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &at))
 			i++;
-		if (at.rcx && i < l->nseg) {
-			while (i > 0 && l->seg[i - 1].pc == at.pc && l->seg[i - 1].count == at.count)
+		if (i < l->nseg) {
+			while (i > 0 && l->seg[i - 1].count == at.count && l->seg[i - 1].pc < l->seg[i].pc &&
+			       l->seg[i].pc - l->seg[i - 1].pc <= 15 && is_hook(l, l->seg[i - 1].pc))
 				i--;
 			if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i])) {
 				s->kind = TG_ERROR;
