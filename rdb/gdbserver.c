@@ -401,7 +401,7 @@ static int resume(struct srv *s, int step)
 	if (step)
 		rdb_tg_step(s->t, &st);
 	else
-		rdb_tg_cont(s->t, 0, &st);
+		rdb_tl_cont(s->l, &st);
 	rdb_tg_on_interrupt(s->t, NULL, NULL);
 	return stop_reply(s, &st);
 }

@@ -131,6 +131,9 @@ int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count);
 /* Back one instruction: TG_STEPPED, TG_EXITED..., or 0 at the start of
  * history (the program stays there). */
 void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* On (gdb's continue) to the next stop, with every watchpoint even when
+ * they need more than the four debug registers. */
+void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s);
 /* Back to the last breakpoint stop before here: TG_BREAK, or 0 at the
  * start of history. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s);

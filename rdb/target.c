@@ -808,6 +808,8 @@ void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask) { t->pass = mask; }
  * program is at its handler) is gdb's to see, unless gdb passes it. */
 static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
+	if (!t->pend.kind && t->npieces > 4)
+		runtime_wrote(t); /* the groups not armed: writes by their values */
 	if (t->pend.kind) { /* a watchpoint hit on the way */
 		*s = t->pend;
 		memset(&t->pend, 0, sizeof t->pend);

@@ -508,3 +508,56 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	*s = best.st;
 }
+
+/* Continue with more watchpoints than the debug registers hold: the
+ * run from here once per group of four pieces, each to its first stop (a
+ * replay is the same every time, so a breakpoint or signal stops every
+ * group alike); the earliest stop wins, and a last run with its group
+ * leaves the program exactly as that stop.  Cost: a replay of the
+ * stretch per group. */
+void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
+{
+	int groups = rdb_tg_watch_groups(l->t);
+	struct rdb_pos cur;
+	if (groups <= 1 || rdb_tg_pos(l->t, &cur)) {
+		rdb_tg_watch_group(l->t, 0);
+		rdb_tg_cont(l->t, 0, s);
+		return;
+	}
+	struct event best, ev;
+	int bestg = -1;
+	for (int g = 0; g < groups; g++) {
+		if (g > 0 && rdb_tl_goto(l, &cur)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_watch_group(l->t, g);
+		rdb_tg_cont(l->t, 0, &ev.st);
+		if (ev.st.kind == TG_INTR || ev.st.kind == TG_ERROR) {
+			*s = ev.st;
+			rdb_tg_watch_group(l->t, 0);
+			return;
+		}
+		int ended = ev.st.kind == TG_EXITED || rdb_tg_pos(l->t, &ev.at);
+		if (ended)
+			memset(&ev.at, 0, sizeof ev.at);
+		/* earlier than the best so far: by interval, count, or a walk */
+		int first = bestg < 0 || (!ended && (!best.at.interval || best.at.interval > ev.at.interval ||
+		                                     (best.at.interval == ev.at.interval &&
+		                                      later(l, &best, &ev))));
+		if (first) {
+			best = ev;
+			bestg = g;
+		}
+	}
+	if (bestg != groups - 1) {
+		if (rdb_tl_goto(l, &cur)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_watch_group(l->t, bestg);
+		rdb_tg_cont(l->t, 0, &best.st);
+	}
+	*s = best.st;
+	rdb_tg_watch_group(l->t, 0);
+}
