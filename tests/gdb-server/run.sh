@@ -256,11 +256,12 @@ watch f'
 	;;
 watch-stack)
 	# a local written through %rsp (no hook: the trace's WRITTEN records
-	# do not have it), intervals back: reverse-continue finds it
+	# do not have it), intervals back: reverse-continue finds it (-l: gdb
+	# sets no scope breakpoint, so intervals may be left out by the trace)
 	build watches prog
 	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
 	line=$(grep -n 'big.x\[1\] = 9;' "$SRC/watches.c" | cut -d: -f1)
-	printf '%s\n' "break watches.c:$line" continue delete 'monitor where' 'watch local' \
+	printf '%s\n' "break watches.c:$line" continue delete 'monitor where' 'watch -l local' \
 		reverse-continue 'monitor where' 'printf "gdb: local %ld\n", local' > w.gdb
 	session w.gdb w.out t || { cat w.out; fail "replay --gdb-batch"; }
 	clean w.out
