@@ -290,7 +290,8 @@ struct event {
 static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
                 struct event *ev)
 {
-	int n = 0;
+	int n = 0, unsure = 0;
+	struct event maybe;
 	if (launch(l, interval, upto ? 0 : interval))
 		return -1;
 	rdb_tg_quiet_signals(l->t, 1);
@@ -319,6 +320,17 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 		}
 		if ((s.kind != TG_BREAK && s.kind != TG_WATCH) || rdb_tg_pos(l->t, &at))
 			break;
+		if (!phase2 && upto && at.count >= upto->count) {
+			/* upto's count began with no stop (a runtime that moved the
+			 * SIC's window, delivering a signal): a stop in that count
+			 * may be before upto or after it (a walk tells, below) */
+			if (at.count == upto->count && (s.kind == TG_WATCH || rdb_tg_bp_at(l->t, at.pc))) {
+				maybe.at = at;
+				maybe.st = s;
+				unsure = 1;
+			}
+			break;
+		}
 		if (s.kind == TG_WATCH) {
 			ev->at = at;
 			ev->st = s;
@@ -334,6 +346,12 @@ static int scan(struct rdb_tl *l, uint64_t interval, const struct rdb_pos *upto,
 	}
 	rdb_tg_temp_bp(l->t, 0);
 	rdb_tg_quiet_signals(l->t, 0);
+	if (unsure && walk(l, interval, upto->count, upto) == 0)
+		for (size_t i = 0; i < l->nseg; i++)
+			if (same(&l->seg[i], &maybe.at)) {
+				*ev = maybe;
+				n = 1;
+			}
 	return n;
 }
 
