@@ -25,6 +25,7 @@
 struct rdb_tl {
 	struct rdb_tg *t;
 	int replays; /* the first replay writes the program's output, later ones not */
+	int walked;  /* later() replayed: the program is not where it was */
 	/* the positions of the last count segment stepped through */
 	struct rdb_pos *seg;
 	size_t nseg, cap;
@@ -365,8 +366,7 @@ static int is_hook(struct rdb_tl *l, uint64_t pc)
 		return 0;
 	size_t i = b[0] == 0x66 ? 1 : 0;
 	return b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
-	       (b[0] == 0x66 && b[1] == 0x65) || ((b[0] & 0xf0) == 0x40 && b[1] == 0x65) ||
-	       (b[0] == 0x65);
+	       (b[0] == 0x66 && b[1] == 0x65);
 }
 
 /* Whether a came after b (both of one interval, from different replays
@@ -377,6 +377,7 @@ static int later(struct rdb_tl *l, const struct event *a, const struct event *b)
 		return a->at.count > b->at.count;
 	if (same(&a->at, &b->at)) /* a breakpoint there comes after the access */
 		return a->st.kind == TG_BREAK;
+	l->walked = 1;
 	if (walk(l, a->at.interval, a->at.count, &a->at))
 		return 0;
 	for (size_t i = 0; i < l->nseg; i++)
@@ -551,6 +552,7 @@ void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		}
 		rdb_tg_watch_group(l->t, g);
 		rdb_tg_cont(l->t, 0, &ev.st);
+		l->walked = 0;
 		if (ev.st.kind == TG_INTR || ev.st.kind == TG_ERROR) {
 			*s = ev.st;
 			rdb_tg_watch_group(l->t, 0);
@@ -568,7 +570,7 @@ void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			bestg = g;
 		}
 	}
-	if (bestg != groups - 1) {
+	if (bestg != groups - 1 || l->walked) {
 		if (rdb_tl_goto(l, &cur)) {
 			s->kind = TG_ERROR;
 			return;
