@@ -33,7 +33,7 @@
 #include "gdbserver.h"
 #include "layout.h"
 
-enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXWP = 256, MAXPIECE = 4096 };
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXWP = 256, MAXPIECE = 4096, MAXBYTES = 16384 };
 
 /* A watchpoint of gdb's, and its value when the program last resumed
  * (a hit that changed it was a write). */
@@ -397,7 +397,8 @@ int rdb_tg_watch_add(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len)
 	uint64_t pieces = 0;
 	for (int i = 0; i < t->nwp; i++)
 		pieces += t->wp[i].len;
-	if (pieces + len > MAXPIECE) /* at most a piece per byte */
+	/* at most len / 8 + 6 pieces each: 16 KiB and 256 watchpoints fit */
+	if (pieces + len > MAXBYTES)
 		return -1;
 	if (!t->pieces)
 		t->pieces = rdb_xmalloc(MAXPIECE * sizeof *t->pieces);
