@@ -283,10 +283,26 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 	case 0:
 		return reply(s, "T05replaylog:begin;thread:%lx;", s->tid);
 	case TG_STEPPED:
+	case TG_BREAK: {
+		/* While a write watchpoint is set, gdb checks its value at every
+		 * stop, silent while it stays, as it does a software
+		 * watchpoint's (record full's transcripts list it at each stop).
+		 * The pc is a breakpoint's already: no swbreak needed. */
+		int kind;
+		uint64_t a, len;
+		for (int i = 0; rdb_tg_watch_get(s->t, i, &kind, &a, &len); i++)
+			if (kind == 2)
+				return reply(s, "T05watch:%llx;thread:%lx;", (unsigned long long)a, s->tid);
+		if (st->kind == TG_BREAK)
+			return reply(s, "T05swbreak:;thread:%lx;", s->tid);
+		return reply(s, "T05thread:%lx;", s->tid);
+	}
 	case TG_COUNT:
 		return reply(s, "T05thread:%lx;", s->tid);
-	case TG_BREAK:
-		return reply(s, "T05swbreak:;thread:%lx;", s->tid);
+	case TG_WATCH:
+		return reply(s, "T05%swatch:%llx;thread:%lx;",
+		             st->value == 3 ? "r" : st->value == 4 ? "a" : "",
+		             (unsigned long long)st->addr, s->tid);
 	case TG_SIGNAL:
 		return reply(s, "T%02xthread:%lx;", gdb_signal(st->sig), s->tid);
 	case TG_INTR:
@@ -497,7 +513,7 @@ static int resume(struct srv *s, int step)
 	if (step)
 		rdb_tg_step(s->t, &st);
 	else
-		rdb_tg_cont(s->t, 0, &st);
+		rdb_tl_cont(s->l, &st);
 	rdb_tg_on_interrupt(s->t, NULL, NULL);
 	return stop_reply(s, &st);
 }
@@ -606,7 +622,17 @@ static int packet(struct srv *s, char *p, size_t n)
 			int r = p[0] == 'Z' ? rdb_tg_bp_add(s->t, a) : rdb_tg_bp_del(s->t, a);
 			return reply(s, r && p[0] == 'Z' ? "E01" : "OK");
 		}
-		return empty(s); /* watchpoints: not yet */
+		/* watchpoints: Z2 write, Z3 read, Z4 access, ADDR,LENGTH */
+		if (p[1] >= '2' && p[1] <= '4' && p[2] == ',' &&
+		    sscanf(p + 3, "%llx,%llx", &a, &l) == 2) {
+			int k = p[1] - '0';
+			if (p[0] == 'z') {
+				rdb_tg_watch_del(s->t, k, a, l);
+				return reply(s, "OK");
+			}
+			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");
+		}
+		return empty(s);
 	case 'c':
 	case 'C':
 		return resume(s, 0);

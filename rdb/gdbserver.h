@@ -44,9 +44,15 @@ enum rdb_tg_kind {
 	TG_INTR,        /* interrupted (gdb's ^C) */
 	TG_EXITED,      /* ended: value is the status, or sig the signal */
 	TG_ERROR,       /* ptrace failed or the replay is gone: message said */
+	TG_WATCH,       /* after an access to a watchpoint's bytes: value is its
+	                 * kind (2 write, 3 read, 4 access), addr its address */
 };
 struct rdb_tg_stop {
 	int kind, sig, value;
+	uint64_t addr; /* TG_WATCH */
+	/* TG_WATCH by a call into the runtime (a syscall): the call's
+	 * position, where the access is going back (pc 0: none) */
+	struct rdb_pos before;
 };
 
 struct rdb_tg;
@@ -82,6 +88,20 @@ int rdb_tg_bp_add(struct rdb_tg *t, uint64_t addr);
 int rdb_tg_bp_del(struct rdb_tg *t, uint64_t addr);
 int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr);
 void rdb_tg_bp_enable(struct rdb_tg *t, int on); /* 0: resume without them */
+/* Watchpoints of the user's (gdb's Z2/Z3/Z4: kind 2 write, 3 read, 4
+ * access), any number, any size: their bytes split into aligned pieces
+ * of 1, 2, 4 or 8, armed four at a time in the debug registers (the
+ * group: 0 .. rdb_tg_watch_groups() - 1).  A hit in the runtime is the
+ * program's syscall writing (reported once back in program code) or the
+ * runtime's own read (never reported). */
+int rdb_tg_watch_add(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len);
+int rdb_tg_watch_del(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len);
+int rdb_tg_watch_groups(const struct rdb_tg *t);
+void rdb_tg_watch_group(struct rdb_tg *t, int group);
+void rdb_tg_watch_enable(struct rdb_tg *t, int on); /* 0: resume without them */
+/* The watched ranges, for the timeline: the i-th (0: none left). */
+int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
+int rdb_tg_nbps(const struct rdb_tg *t);
 /* One program instruction (the runtime's, between, run whole). */
 void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s);
 /* On until a breakpoint, a signal, the end, gdb's interrupt or, with want
@@ -130,6 +150,9 @@ int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count);
 /* Back one instruction: TG_STEPPED, TG_EXITED..., or 0 at the start of
  * history (the program stays there). */
 void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s);
+/* On (gdb's continue) to the next stop, with every watchpoint even when
+ * they need more than the four debug registers. */
+void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s);
 /* Back to the last breakpoint stop before here: TG_BREAK, or 0 at the
  * start of history. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s);

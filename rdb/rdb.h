@@ -166,6 +166,14 @@ void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
  * have written them too), or 0; *known: intervals with records seen. */
 uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
                           uint64_t hi, uint64_t *unknown, uint64_t *known);
+/* Whether interval j's WRITTEN records (r: the written stream) touch
+ * [lo, hi): 1 or 0, -1 when it has none. */
+int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                   uint64_t hi);
+/* Whether interval j read bytes of [lo, hi) (its VALUES records; r: the
+ * values stream): 1 or 0, -1 when they are not all there. */
+int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                  uint64_t hi);
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);

@@ -35,7 +35,8 @@
 #include "gdbserver.h"
 #include "layout.h"
 
-enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64 };
+enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64, MAXWP = 256, MAXPIECE = 4096,
+       MAXBYTES = 16384 };
 #define UR_(f) offsetof(struct user_regs_struct, f)
 
 /* One start of a replay (rdb_tg_start): the checkpoints cloned from it
@@ -50,6 +51,19 @@ struct rdb_ck {
 	struct launch *ln;
 	uint64_t chan_in; /* bytes of the channel it had read */
 	uint64_t rets[NRETS];
+};
+
+/* A watchpoint of gdb's, and its value when the program last resumed
+ * (a hit that changed it was a write). */
+struct wp {
+	uint64_t addr, len;
+	int kind;
+	uint8_t *old;
+};
+/* One aligned piece of a watchpoint: a debug register's worth. */
+struct piece {
+	uint64_t addr;
+	int len, w;
 };
 
 struct rdb_tg {
@@ -68,9 +82,10 @@ struct rdb_tg {
 	int have_regs;
 	int sig;                   /* to deliver at the next resume */
 	uint64_t bp[MAXBP];
-	uint8_t bp_orig[MAXBP];
+	uint8_t bp_orig[MAXBP + 2];
 	int nbp, bp_in, bp_on;
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
+	uint64_t sysbp;            /* __rdb_syscall's entry, while watching (0: none) */
 	int quiet_sigs;
 	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
 	int noted;                 /* a signal the runtime delivered while it ran */
@@ -84,6 +99,15 @@ struct rdb_tg {
 	 * wait for it) */
 	pid_t dying[MAXDYING];
 	int ndying;
+	struct wp wp[MAXWP];
+	int nwp, wp_on, group;
+	struct piece *pieces;
+	int npieces;
+	uint64_t dr[4], dr7;       /* what the tracee's debug registers hold */
+	int dr_set;                /* ... once written in this replay */
+	int snap;                  /* the watchpoints' values taken in this replay */
+	struct rdb_tg_stop pend;   /* a hit in the runtime: reported in program code */
+	struct rdb_pos entry;      /* the program's call into the runtime (pc 0: none) */
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -161,6 +185,7 @@ struct rdb_tg *rdb_tg_new(const char *dir)
 	rdb_ivx_free(x);
 	read_image(t);
 	t->bp_on = 1;
+	t->wp_on = 1;
 	return t;
 }
 
@@ -333,9 +358,11 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx)
 }
 
 /* The breakpoints in effect: the user's (when on) and the temporary one. */
-static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 1; }
+static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 2; }
 static uint64_t bp_addr(const struct rdb_tg *t, int i)
 {
+	if (i == nbps(t) - 1)
+		return t->sysbp;
 	return i < (t->bp_on ? t->nbp : 0) ? t->bp[i] : t->temp;
 }
 
@@ -375,6 +402,174 @@ static void remove_bps(struct rdb_tg *t)
 			poke_byte(t, a, t->bp_orig[i], NULL);
 	}
 	t->bp_in = 0;
+}
+
+/* ---- watchpoints ------------------------------------------------------------ */
+
+/* The pieces of every watchpoint, in order: at each address the biggest
+ * aligned 8, 4, 2 or 1 bytes that fit. */
+static void split(struct rdb_tg *t)
+{
+	t->npieces = 0;
+	for (int i = 0; i < t->nwp; i++)
+		for (uint64_t a = t->wp[i].addr, e = a + t->wp[i].len; a < e;) {
+			int n = 8;
+			while (n > 1 && (a % (uint64_t)n || a + (uint64_t)n > e))
+				n /= 2;
+			if (t->npieces == MAXPIECE)
+				return;
+			t->pieces[t->npieces++] = (struct piece){a, n, i};
+			a += (uint64_t)n;
+		}
+}
+
+int rdb_tg_watch_add(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len)
+{
+	if (!len || addr + len < addr || t->nwp == MAXWP)
+		return -1;
+	uint64_t pieces = 0;
+	for (int i = 0; i < t->nwp; i++)
+		pieces += t->wp[i].len;
+	/* at most len / 8 + 6 pieces each: 16 KiB and 256 watchpoints fit */
+	if (pieces + len > MAXBYTES)
+		return -1;
+	if (!t->pieces)
+		t->pieces = rdb_xmalloc(MAXPIECE * sizeof *t->pieces);
+	struct wp *w = &t->wp[t->nwp++];
+	w->addr = addr;
+	w->len = len;
+	w->kind = kind;
+	w->old = rdb_xmalloc(len);
+	memset(w->old, 0, len);
+	split(t);
+	t->group = 0;
+	return 0;
+}
+
+int rdb_tg_watch_del(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len)
+{
+	for (int i = 0; i < t->nwp; i++)
+		if (t->wp[i].kind == kind && t->wp[i].addr == addr && t->wp[i].len == len) {
+			rdb_free(t->wp[i].old);
+			t->wp[i] = t->wp[--t->nwp];
+			split(t);
+			t->group = 0;
+			return 0;
+		}
+	return -1;
+}
+
+int rdb_tg_watch_groups(const struct rdb_tg *t) { return (t->npieces + 3) / 4; }
+void rdb_tg_watch_group(struct rdb_tg *t, int group) { t->group = group; }
+void rdb_tg_watch_enable(struct rdb_tg *t, int on) { t->wp_on = on; }
+int rdb_tg_nbps(const struct rdb_tg *t) { return t->nbp; }
+
+int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
+{
+	if (i < 0 || i >= t->nwp)
+		return 0;
+	*kind = t->wp[i].kind;
+	*addr = t->wp[i].addr;
+	*len = t->wp[i].len;
+	return 1;
+}
+
+#define DR_OFF(i) (offsetof(struct user, u_debugreg) + (size_t)(i) * sizeof(long))
+
+/* The debug registers for the current group (none while the watchpoints
+ * are off), written only when they change; and each watchpoint's value
+ * now, the reference for the next hit.  DR7: per slot i, local enable
+ * (bit 2i), RW at 16+4i (01 write, 11 read or write: x86 has no
+ * read-only), LEN at 18+4i (00 1, 01 2, 11 4, 10 8 bytes). */
+static void arm_watch(struct rdb_tg *t)
+{
+	uint64_t dr[4] = {0, 0, 0, 0}, dr7 = 0;
+	static const int lenbits[9] = {0, 0, 1, 0, 3, 0, 0, 0, 2};
+	for (int i = 0; t->wp_on && i < 4 && 4 * t->group + i < t->npieces; i++) {
+		const struct piece *p = &t->pieces[4 * t->group + i];
+		dr[i] = p->addr;
+		dr7 |= 1ull << (2 * i) | (uint64_t)(t->wp[p->w].kind == 2 ? 1 : 3) << (16 + 4 * i) |
+		       (uint64_t)lenbits[p->len] << (18 + 4 * i);
+	}
+	if (!t->dr_set || dr7 != t->dr7 || memcmp(dr, t->dr, sizeof dr)) {
+		int bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(7), NULL);
+		for (int i = 0; !bad && i < 4; i++)
+			bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(i), (void *)dr[i]);
+		if (!bad && dr7)
+			bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(7), (void *)dr7);
+		if (bad)
+			rdb_warn("gdb server: the debug registers (pid %d): %s: watchpoints not armed",
+			         (int)t->pid, strerror(errno));
+		memcpy(t->dr, dr, sizeof dr);
+		t->dr7 = dr7;
+		t->dr_set = 1;
+	}
+	for (int i = 0; t->wp_on && i < t->nwp; i++)
+		rdb_tg_read(t, t->wp[i].addr, t->wp[i].old, t->wp[i].len);
+	t->snap = t->wp_on;
+}
+
+/* Back in the program after the runtime ran: a watchpoint whose value
+ * changed was written by the program's syscall (most of a replayed
+ * syscall's data comes into the program's memory through the kernel,
+ * which debug registers set by ptrace do not see).  Into t->pend. */
+static void runtime_wrote(struct rdb_tg *t)
+{
+	for (int i = 0; t->snap && t->wp_on && i < t->nwp; i++) {
+		struct wp *w = &t->wp[i];
+		uint8_t now[64];
+		int changed = 0;
+		for (uint64_t o = 0; o < w->len; o += sizeof now) {
+			size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
+			if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
+				changed = 1;
+				memcpy(w->old + o, now, n);
+			}
+		}
+		if (changed && w->kind != 3 && !t->pend.kind) {
+			t->pend.kind = TG_WATCH;
+			t->pend.value = w->kind;
+			t->pend.addr = w->addr;
+		}
+	}
+}
+
+/* After a SIGTRAP: the debug registers' hits (DR6 B0-B3), cleared.  A
+ * hit whose watchpoint's value changed was a write; one that did not, a
+ * read (or a write of the same value: then taken for a read).  Reported
+ * (1 and *s): a write to a write or access watchpoint; a read of a read
+ * or access one by the program (the runtime's own reads, hashing or
+ * checking, are not the program's).  0: nothing to report; -1: no hit. */
+static int dr_hit(struct rdb_tg *t, int runtime, struct rdb_tg_stop *s)
+{
+	errno = 0;
+	long dr6 = ptrace(PTRACE_PEEKUSER, t->pid, (void *)DR_OFF(6), NULL);
+	if (errno || !(dr6 & 0xf) || !t->dr7)
+		return -1;
+	ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(6), NULL);
+	int r = 0;
+	for (int i = 0; i < 4; i++) {
+		if (!(dr6 >> i & 1) || 4 * t->group + i >= t->npieces)
+			continue;
+		struct wp *w = &t->wp[t->pieces[4 * t->group + i].w];
+		uint8_t now[64];
+		int changed = 0;
+		for (uint64_t o = 0; o < w->len; o += sizeof now) {
+			size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
+			if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
+				changed = 1;
+				memcpy(w->old + o, now, n);
+			}
+		}
+		int hit = w->kind == 2 ? 1 : w->kind == 3 ? !changed && !runtime : changed || !runtime;
+		if (hit && !r) {
+			s->kind = TG_WATCH;
+			s->value = w->kind;
+			s->addr = w->addr;
+			r = 1;
+		}
+	}
+	return r;
 }
 
 /* ---- memory and registers ---------------------------------------------------- */
@@ -589,7 +784,13 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 					r = fail(t, s, "ptrace(PTRACE_POKEUSER)");
 				break;
 			}
-			continue; /* the runtime's own (none expected) */
+			/* a watchpoint: the program's syscall writing, for gdb once
+			 * back in the program, or the runtime's read */
+			struct rdb_tg_stop h;
+			memset(&h, 0, sizeof h);
+			if (dr_hit(t, in_rt(t, t->regs.rip), &h) > 0 && !t->pend.kind)
+				t->pend = h;
+			continue;
 		}
 		if (stop == SIGSTOP && intr)
 			continue; /* our interrupt: reported once back in the program */
@@ -604,6 +805,11 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		if (t->rets[k] && old[k] != 0xcc)
 			poke_byte(t, t->rets[k], old[k], NULL);
 	get_regs(t);
+	if (!r)
+		runtime_wrote(t);
+	if (t->pend.kind && !t->pend.before.pc)
+		t->pend.before = t->entry;
+	memset(&t->entry, 0, sizeof t->entry);
 	return r;
 }
 
@@ -637,6 +843,13 @@ void rdb_tg_pass_signals(struct rdb_tg *t, uint64_t mask) { t->pass = mask; }
  * program is at its handler) is gdb's to see, unless gdb passes it. */
 static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
+	if (!t->pend.kind && t->npieces > 4)
+		runtime_wrote(t); /* the groups not armed: writes by their values */
+	if (t->pend.kind) { /* a watchpoint hit on the way */
+		*s = t->pend;
+		memset(&t->pend, 0, sizeof t->pend);
+		return;
+	}
 	int n = t->noted;
 	t->noted = 0;
 	if (n && !t->quiet_sigs && !passed(t, n)) {
@@ -658,7 +871,12 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	remove_bps(t);
 	if (get_regs(t))
 		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	arm_watch(t);
+	memset(&t->pend, 0, sizeof t->pend);
 	uint64_t pc = t->regs.rip, sp = t->regs.rsp;
+	struct rdb_pos step_from;
+	if (rdb_tg_pos(t, &step_from))
+		memset(&step_from, 0, sizeof step_from);
 	int sig = t->sig;
 	t->sig = 0;
 	t->noted = 0;
@@ -666,8 +884,7 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 		if (through_runtime(t, sig, 0, s))
 			return;
 		t->noted = 0; /* gdb saw it already */
-		s->kind = TG_STEPPED;
-		return;
+		return stepped(t, s);
 	}
 	int op = opcode_at(t, pc);
 	if (op == 0x9d) /* popf: not with our trap flag */
@@ -685,12 +902,17 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	if (stop == SIGTRAP) {
 		if (op == 0x9c) /* pushf saved our trap flag */
 			clean_flags_image(t);
+		struct rdb_tg_stop h;
+		memset(&h, 0, sizeof h);
+		if (dr_hit(t, in_rt(t, t->regs.rip), &h) > 0)
+			t->pend = h;
 		if (in_rt(t, t->regs.rip)) {
 			/* a call into the runtime: on to its return */
 			uint64_t r = 0;
 			if (t->regs.rsp == sp - 8 && peek(t, t->regs.rsp, &r) == 0 &&
 			    (r <= pc || r > pc + 15 || in_rt(t, r)))
 				r = 0;
+			t->entry = step_from;
 			if (through_runtime(t, 0, r, s))
 				return;
 		}
@@ -748,6 +970,11 @@ static int noted(struct rdb_tg *t, struct rdb_tg_stop *s)
  * noted on the way (reported as such) or a breakpoint is here. */
 static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
+	if (t->pend.kind) {
+		*s = t->pend;
+		memset(&t->pend, 0, sizeof t->pend);
+		return 1;
+	}
 	if (!noted(t, s) && !is_bp(t, t->regs.rip))
 		return 0;
 	if (s->kind != TG_SIGNAL)
@@ -764,6 +991,12 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	}
 	if (get_regs(t))
 		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	remove_bps(t);
+	arm_watch(t);
+	memset(&t->pend, 0, sizeof t->pend);
+	/* a replayed syscall may write watched bytes: each one stops, on its
+	 * way into the runtime */
+	t->sysbp = t->wp_on && t->nwp ? t->rdb_syscall + t->bias : 0;
 	/* off a breakpoint, or with a signal to deliver: a step first */
 	if (t->sig || is_bp(t, t->regs.rip)) {
 		int fault = t->sig == SIGSEGV;
@@ -791,6 +1024,22 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		int stop = WSTOPSIG(st);
 		if (get_regs(t))
 			return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+		if (stop == SIGTRAP && t->sysbp && t->regs.rip - 1 == t->sysbp) {
+			uint64_t ret;
+			remove_bps(t);
+			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->sysbp))
+				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
+			get_regs(t);
+			if (peek(t, t->regs.rsp, &ret) || rdb_tg_pos(t, &t->entry))
+				return (void)fail(t, s, "ptrace(PTRACE_PEEKDATA)");
+			t->entry.pc = ret - 5; /* the call: count and position as at its entry */
+			t->entry.rcx = 0;
+			if (through_runtime(t, 0, ret, s))
+				return;
+			if (stop_here(t, s))
+				return;
+			continue;
+		}
 		if (stop == SIGTRAP && is_bp(t, t->regs.rip - 1)) {
 			remove_bps(t);
 			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->regs.rip - 1))
@@ -798,6 +1047,26 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			get_regs(t);
 			s->kind = TG_BREAK;
 			return;
+		}
+		if (stop == SIGTRAP) {
+			struct rdb_tg_stop h;
+			memset(&h, 0, sizeof h);
+			int rt = in_rt(t, t->regs.rip), dh = dr_hit(t, rt, &h);
+			if (dh > 0 && !rt) {
+				remove_bps(t);
+				*s = h;
+				return;
+			}
+			if (dh > 0) { /* the program's syscall: reported back in the program */
+				t->pend = h;
+				if (through_runtime(t, 0, 0, s))
+					return;
+				if (stop_here(t, s))
+					return;
+				continue;
+			}
+			if (dh == 0)
+				continue; /* the runtime's read, or a read watchpoint's write */
 		}
 		if (stop == SIGSEGV && sic_fault(t)) {
 			struct rdb_pos p;
@@ -1083,6 +1352,9 @@ void rdb_tg_kill(struct rdb_tg *t)
 	memset(t->rets, 0, sizeof t->rets);
 	release(t->ln);
 	t->ln = NULL;
+	t->dr_set = 0;
+	t->snap = 0;
+	memset(&t->pend, 0, sizeof t->pend);
 }
 
 int rdb_tg_status(const struct rdb_tg *t)

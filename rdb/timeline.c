@@ -18,6 +18,7 @@
  *     else the intervals before it, each whole, until one has stops; then
  *     a replay to the last of them.
  * History starts at interval 1's first instruction. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ struct ckpt {
 struct rdb_tl {
 	struct rdb_tg *t;
 	int replays; /* the first replay writes the program's output, later ones not */
+	int walked;  /* later() replayed: the program is not where it was */
 	/* the positions of the last count segment stepped through */
 	struct rdb_pos *seg;
 	size_t nseg, cap;
@@ -163,10 +165,11 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 {
 	if (start_near(l, interval, count))
 		return -1;
-	struct rdb_tg_stop s = {TG_COUNT, 0, 0};
+	struct rdb_tg_stop s = {.kind = TG_COUNT};
 	struct rdb_pos p;
 	if (count && (rdb_tg_pos(l->t, &p) || p.count < count)) {
 		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, 0);
 		for (;;) {
@@ -179,6 +182,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 			ck_here(l);
 		}
 		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
 		if (s.kind == TG_COUNT)
 			ck_here(l);
@@ -200,7 +204,7 @@ int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
-	struct rdb_tg_stop s = {0, 0, 0};
+	struct rdb_tg_stop s = {.kind = 0};
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -212,6 +216,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 	 * there may be in a callee's, before returns) */
 	if (!same(&at, p) && (at.pc != p->pc || at.count != p->count || at.sp != p->sp)) {
 		rdb_tg_bp_enable(l->t, 0);
+		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, p->pc);
 		do
@@ -220,6 +225,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		       (at.count < p->count || (at.count == p->count && at.sp != p->sp)));
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
+		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
 		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.count != p->count) {
 			rdb_warn("gdb server: interval %llu count %llu: pc %#llx not reached",
@@ -229,11 +235,13 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		}
 	}
 	/* a rep instruction: its iterations, one step each */
+	rdb_tg_watch_enable(l->t, 0);
 	while (at.rcx != p->rcx && at.pc == p->pc) {
 		rdb_tg_step(l->t, &s);
 		if (s.kind != TG_STEPPED || rdb_tg_pos(l->t, &at))
-			return -1;
+			break;
 	}
+	rdb_tg_watch_enable(l->t, 1);
 	return same(&at, p) ? 0 : -1;
 }
 
@@ -282,6 +290,7 @@ static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struc
 	    (at.interval == p->interval && at.count > p->count))
 		return -1;
 	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_watch_enable(l->t, 0);
 	int ok = -1;
 	for (long steps = 0; steps < 10000000; steps++) {
 		if (rdb_tg_pos(l->t, &at))
@@ -305,6 +314,7 @@ static int walk(struct rdb_tl *l, uint64_t interval, uint64_t count, const struc
 			break;
 	}
 	rdb_tg_quiet_signals(l->t, 0);
+	rdb_tg_watch_enable(l->t, 1);
 	if (ok)
 		l->nseg = 0;
 	return ok;
@@ -393,13 +403,30 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 	s->kind = TG_STEPPED;
 }
 
-/* Runs the replay on with the user's breakpoints (it is in upto's
- * interval, before upto) up to upto: exactly there (exact), or to the
- * first position of upto's count.  The last breakpoint stop before it
- * goes to *hit: 1 if there was one, 0 if none. */
-static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, struct rdb_pos *hit)
+/* A stop going back: where (for a watchpoint, the position after the
+ * access) and what. */
+struct event {
+	struct rdb_pos at;
+	struct rdb_tg_stop st;
+};
+
+static void event_break(struct event *ev, const struct rdb_pos *at)
 {
-	int n = 0;
+	ev->at = *at;
+	memset(&ev->st, 0, sizeof ev->st);
+	ev->st.kind = TG_BREAK;
+}
+
+/* Runs the replay on with the user's breakpoints and the current group
+ * of watchpoints (it is in upto's interval, before upto) up to upto:
+ * exactly there (exact), or to the first position of upto's count.  The
+ * last stop before it goes to *ev (a watchpoint's hit at upto itself is
+ * before it: the access was the instruction before): 1 if there was
+ * one, 0 if none. */
+static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, struct event *ev)
+{
+	int n = 0, unsure = 0;
+	struct event maybe;
 	struct rdb_tg_stop s;
 	struct rdb_pos at;
 	rdb_tg_quiet_signals(l->t, 1);
@@ -409,7 +436,7 @@ static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, stru
 		/* a breakpoint where it starts: the segment's first stop */
 		if (!same(&at, upto) && at.count < upto->count + (exact ? 1 : 0) &&
 		    rdb_tg_bp_at(l->t, at.pc)) {
-			*hit = at;
+			event_break(ev, &at);
 			n = 1;
 		}
 		if (exact && at.count >= upto->count) {
@@ -426,25 +453,54 @@ static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, stru
 				break;
 			phase2 = 1;
 			rdb_tg_temp_bp(l->t, upto->pc);
+			if (rdb_tg_pos(l->t, &at) == 0 && !same(&at, upto) && rdb_tg_bp_at(l->t, at.pc)) {
+				event_break(ev, &at);
+				n = 1;
+			}
 			continue;
 		}
-		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at))
+		if ((s.kind != TG_BREAK && s.kind != TG_WATCH) || rdb_tg_pos(l->t, &at))
 			break;
-		if (exact ? same(&at, upto) : at.count >= upto->count)
+		if (!phase2 && at.count >= upto->count) {
+			/* upto's count began with no stop (a runtime that moved the
+			 * SIC's window, delivering a signal): a stop in that count
+			 * may be before upto or after it (a walk tells, below) */
+			if (exact && at.count == upto->count &&
+			    (s.kind == TG_WATCH || rdb_tg_bp_at(l->t, at.pc))) {
+				maybe.at = at;
+				maybe.st = s;
+				unsure = 1;
+			}
 			break;
-		if (rdb_tg_bp_at(l->t, at.pc)) {
-			*hit = at;
+		}
+		if (s.kind == TG_WATCH) {
+			ev->at = at;
+			ev->st = s;
+			n = 1;
+		}
+		if (exact && same(&at, upto))
+			break;
+		if (s.kind == TG_BREAK && rdb_tg_bp_at(l->t, at.pc)) {
+			ev->at = at;
+			ev->st = s;
 			n = 1;
 		}
 	}
 	rdb_tg_temp_bp(l->t, 0);
 	rdb_tg_quiet_signals(l->t, 0);
+	if (unsure && walk(l, upto->interval, upto->count, upto) == 0)
+		for (size_t i = 0; i < l->nseg; i++)
+			if (same(&l->seg[i], &maybe.at)) {
+				*ev = maybe;
+				n = 1;
+			}
 	return n;
 }
 
-/* Replays interval `interval` whole with the user's breakpoints and
- * leaves the last breakpoint stop in *hit: 1 if there was one. */
-static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hit)
+/* Replays interval `interval` whole with the user's breakpoints and the
+ * current group of watchpoints and leaves the last stop in *ev: 1 if
+ * there was one. */
+static int scan_interval(struct rdb_tl *l, uint64_t interval, struct event *ev)
 {
 	int n = 0;
 	if (launch(l, interval, interval))
@@ -454,15 +510,17 @@ static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hi
 	struct rdb_tg_stop s;
 	struct rdb_pos at;
 	if (rdb_tg_pos(l->t, &at) == 0 && rdb_tg_bp_at(l->t, at.pc)) {
-		*hit = at;
+		event_break(ev, &at);
 		n = 1;
 	}
 	for (;;) {
 		rdb_tg_cont(l->t, 0, &s);
-		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.interval != interval)
+		if ((s.kind != TG_BREAK && s.kind != TG_WATCH) || rdb_tg_pos(l->t, &at) ||
+		    at.interval != interval)
 			break;
-		if (rdb_tg_bp_at(l->t, at.pc)) {
-			*hit = at;
+		if (s.kind == TG_WATCH || rdb_tg_bp_at(l->t, at.pc)) {
+			ev->at = at;
+			ev->st = s;
 			n = 1;
 		}
 	}
@@ -470,13 +528,14 @@ static int scan_interval(struct rdb_tl *l, uint64_t interval, struct rdb_pos *hi
 	return n;
 }
 
-/* The last breakpoint stop before cur in its interval: windows of counts
- * back from cur replayed with the breakpoints, each four times as long as
- * the one after it (a breakpoint hit at every call costs a stop each time
- * only in the windows replayed; each window starts from a checkpoint's
- * copy, run to its first count without breakpoints), up to a few million
- * counts, then the rest of the interval at once.  1 and *hit, 0, or -1. */
-static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos *hit)
+/* The last stop before cur in its interval: windows of counts back from
+ * cur replayed with the breakpoints and watchpoints, each four times as
+ * long as the one after it (a breakpoint hit at every call costs a stop
+ * each time only in the windows replayed; each window starts from a
+ * checkpoint's copy, run to its first count without breakpoints), up to
+ * a few million counts, then the rest of the interval at once.  1 and
+ * *ev, 0, or -1. */
+static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *ev)
 {
 	struct rdb_pos hi = *cur, at;
 	int exact = 1; /* to hi itself; later windows: to hi's count */
@@ -494,7 +553,7 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos
 		} else if (start_near(l, cur->interval, 0) || rdb_tg_pos(l->t, &at)) {
 			return -1;
 		}
-		int r = scan_to(l, &hi, exact, hit);
+		int r = scan_to(l, &hi, exact, ev);
 		if (r || !lo)
 			return r;
 		hi = at;
@@ -502,18 +561,131 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct rdb_pos
 	}
 }
 
+/* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
+ * replay leaves of a read or write hook, runtime/unhook.c) or a store to
+ * the shadow planes (%gs:). */
+static int is_hook(struct rdb_tl *l, uint64_t pc)
+{
+	uint8_t b[4];
+	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
+		return 0;
+	size_t i = b[0] == 0x66 ? 1 : 0;
+	return b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
+	       (b[0] == 0x66 && b[1] == 0x65);
+}
+
+/* Whether a came after b (both of one interval, from different replays
+ * of it): by count, else by a walk of their count from its start. */
+static int later(struct rdb_tl *l, const struct event *a, const struct event *b)
+{
+	if (a->at.count != b->at.count)
+		return a->at.count > b->at.count;
+	if (same(&a->at, &b->at)) /* a breakpoint there comes after the access */
+		return a->st.kind == TG_BREAK;
+	l->walked = 1;
+	if (walk(l, a->at.interval, a->at.count, &a->at))
+		return 0;
+	for (size_t i = 0; i < l->nseg; i++)
+		if (same(&l->seg[i], &b->at))
+			return 1;
+	return 0;
+}
+
+/* Whether addr may be written by %rsp-based stores, which the WRITTEN
+ * records miss (docs/flowback.md "Limits"): in the main stack's
+ * mapping, or in the one %rsp is in now. */
+static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)rdb_tg_pid(l->t));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	const struct user_regs_struct *u = rdb_tg_regs(l->t);
+	uint64_t sp = u ? u->rsp : 0;
+	int r = 0;
+	while (!r && fgets(line, sizeof line, f)) {
+		unsigned long long a, b;
+		if (sscanf(line, "%llx-%llx", &a, &b) != 2)
+			continue;
+		int stack = strstr(line, "[stack]") != NULL || (sp >= a && sp < b);
+		r = stack && lo < b && a < hi;
+	}
+	fclose(f);
+	return r;
+}
+
+/* Whether interval j can be left out going back: no breakpoints, and
+ * the trace says it neither wrote nor (for read and access watchpoints)
+ * read any watched byte, and none is where %rsp-based stores could go. */
+struct skip {
+	struct rdb_ivx *x;
+	struct rdb_tr *w, *v;
+	int ok;
+};
+
+static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
+{
+	if (!k->ok)
+		return 0;
+	int kind;
+	uint64_t a, n;
+	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
+		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+			return 0;
+		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Back to the last breakpoint stop or watchpoint access before the
+ * current position: the intervals from the current one back are each
+ * replayed once per group of watchpoints (four debug registers' worth),
+ * unless the trace shows the interval can have no stop; the latest
+ * event wins.  A watchpoint's stop is before its access, as gdb's
+ * record full reports it going back. */
 void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 {
-	struct rdb_pos cur, hit;
+	struct rdb_pos cur;
+	struct event best, ev;
 	memset(s, 0, sizeof *s);
 	if (rdb_tg_pos(l->t, &cur)) {
 		s->kind = TG_ERROR;
 		return;
 	}
-	int found = scan_back(l, &cur, &hit);
-	for (uint64_t k = cur.interval - 1; k >= 1 && !found; k--)
-		found = scan_interval(l, k, &hit);
-	if (found < 0) {
+	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0};
+	int kind;
+	uint64_t a, n;
+	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
+		k.ok = !stacky(l, a, a + n);
+	if (k.ok) {
+		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
+		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
+		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
+	}
+	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
+	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
+		if (j < cur.interval && skippable(l, &k, j))
+			continue;
+		for (int g = 0; g < (groups ? groups : 1) && !err; g++) {
+			rdb_tg_watch_group(l->t, g);
+			int r = j == cur.interval ? scan_back(l, &cur, &ev) : scan_interval(l, j, &ev);
+			if (r < 0)
+				err = 1;
+			else if (r && (!found || later(l, &ev, &best))) {
+				best = ev;
+				found = 1;
+			}
+		}
+	}
+	rdb_tg_watch_group(l->t, 0);
+	if (k.ok) {
+		rdb_tr_close(k.w);
+		rdb_tr_close(k.v);
+		rdb_ivx_free(k.x);
+	}
+	if (err) {
 		s->kind = TG_ERROR;
 		return;
 	}
@@ -522,9 +694,95 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			s->kind = TG_ERROR;
 		return; /* the start of history */
 	}
-	if (rdb_tl_goto(l, &hit)) {
+	/* a syscall's write: before its call (the position after it may
+	 * begin in the runtime) */
+	if (best.st.kind == TG_WATCH && best.st.before.pc) {
+		if (rdb_tl_goto(l, &best.st.before))
+			s->kind = TG_ERROR;
+		else
+			*s = best.st;
+		return;
+	}
+	if (rdb_tl_goto(l, &best.at)) {
 		s->kind = TG_ERROR;
 		return;
 	}
-	s->kind = TG_BREAK;
+	if (best.st.kind == TG_WATCH) {
+		struct rdb_tg_stop st;
+		struct rdb_pos at;
+		rdb_tl_reverse_step(l, &st);
+		if (st.kind != TG_STEPPED || rdb_tg_pos(l->t, &at)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		/* before the instruction's hooks (no-ops in a replay, or %gs:
+		 * stores): where its line begins, if it is the line's first */
+		size_t i = 0;
+		while (i < l->nseg && !same(&l->seg[i], &at))
+			i++;
+		if (i < l->nseg) {
+			while (i > 0 && l->seg[i - 1].count == at.count && l->seg[i - 1].pc < l->seg[i].pc &&
+			       l->seg[i].pc - l->seg[i - 1].pc <= 15 && is_hook(l, l->seg[i - 1].pc))
+				i--;
+			if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i])) {
+				s->kind = TG_ERROR;
+				return;
+			}
+		}
+	}
+	*s = best.st;
+}
+
+/* Continue with more watchpoints than the debug registers hold: the
+ * run from here once per group of four pieces, each to its first stop (a
+ * replay is the same every time, so a breakpoint or signal stops every
+ * group alike); the earliest stop wins, and a last run with its group
+ * leaves the program exactly as that stop.  Cost: a replay of the
+ * stretch per group. */
+void rdb_tl_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
+{
+	int groups = rdb_tg_watch_groups(l->t);
+	struct rdb_pos cur;
+	if (groups <= 1 || rdb_tg_pos(l->t, &cur)) {
+		rdb_tg_watch_group(l->t, 0);
+		rdb_tg_cont(l->t, 0, s);
+		return;
+	}
+	struct event best, ev;
+	int bestg = -1;
+	for (int g = 0; g < groups; g++) {
+		if (g > 0 && rdb_tl_goto(l, &cur)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_watch_group(l->t, g);
+		rdb_tg_cont(l->t, 0, &ev.st);
+		l->walked = 0;
+		if (ev.st.kind == TG_INTR || ev.st.kind == TG_ERROR) {
+			*s = ev.st;
+			rdb_tg_watch_group(l->t, 0);
+			return;
+		}
+		int ended = ev.st.kind == TG_EXITED || rdb_tg_pos(l->t, &ev.at);
+		if (ended)
+			memset(&ev.at, 0, sizeof ev.at);
+		/* earlier than the best so far: by interval, count, or a walk */
+		int first = bestg < 0 || (!ended && (!best.at.interval || best.at.interval > ev.at.interval ||
+		                                     (best.at.interval == ev.at.interval &&
+		                                      later(l, &best, &ev))));
+		if (first) {
+			best = ev;
+			bestg = g;
+		}
+	}
+	if (bestg != groups - 1 || l->walked) {
+		if (rdb_tl_goto(l, &cur)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_watch_group(l->t, bestg);
+		rdb_tg_cont(l->t, 0, &best.st);
+	}
+	*s = best.st;
+	rdb_tg_watch_group(l->t, 0);
 }

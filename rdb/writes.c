@@ -38,6 +38,39 @@ static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uin
 	return seen ? 0 : -1;
 }
 
+int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                   uint64_t hi)
+{
+	return wrote(NULL, r, x, j, lo, hi);
+}
+
+int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                  uint64_t hi)
+{
+	if (!rdb_tr_seek_interval(r, x, j))
+		return -1;
+	uint32_t t;
+	const void *p;
+	size_t n;
+	while (rdb_tr_next(r, &t, &p, &n)) {
+		if ((t != RDB_TF_VALUES && t != RDB_TF_VALUES_END) || !rdb_rec_ok(t, p, n))
+			rdb_fatal("%s: a record of type %u and %zu bytes where VALUES records belong",
+			          rdb_tr_where(r), t, n);
+		if (t == RDB_TF_VALUES_END) {
+			struct rdb_tf_values_end e;
+			memcpy(&e, p, sizeof e);
+			return e.interval == j ? 0 : -1;
+		}
+		struct rdb_tf_blob b;
+		memcpy(&b, p, sizeof b);
+		if (b.interval != j)
+			return -1;
+		if (b.addr < hi && lo < b.addr + b.len)
+			return 1;
+	}
+	return -1;
+}
+
 uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
                           uint64_t hi, uint64_t *unknown, uint64_t *known)
 {

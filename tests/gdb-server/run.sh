@@ -4,7 +4,7 @@
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
-#       by default).
+#       by default) | watch-many | watch-big | watch-stack.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -288,6 +288,65 @@ leaks)
 	grep "^rdb-test: " l.out
 	grep -q "^rdb-test: [0-9]* times back: at interval 1 count" l.out &&
 		grep -q "^rdb-test: no leak\$" l.out || { tail -20 l.out; fail "leaks"; }
+	;;
+watch-many | watch-big)
+	# more watchpoints than the four debug registers (six longs), or one
+	# of 64 bytes (eight pieces): every write stops, forward in the order
+	# made, then back in the reverse order, across intervals
+	build watches prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	[ "$("$RDB" info --complete t)" -ge 10 ] || fail "too few intervals"
+	if [ "$case" = watch-many ]; then
+		w='watch a
+watch b
+watch c
+watch d
+watch e
+watch f'
+		n=7 want_f="a b c d e f a " want_b="a f e d c b a " at="a 0 f 0 big 0 0"
+	else
+		# (a and f: what a replay from the interval has of them)
+		w='watch big'
+		n=2 want_f="big big " want_b="big big " at="a [0-9]* f [0-9]* big 0 0"
+	fi
+	{ printf '%s\n' 'break main' continue delete "$w"
+	  i=0; while [ $i -lt $n ]; do printf '%s\n' continue 'monitor where'; i=$((i + 1)); done
+	  echo 'echo gdb: back\n'
+	  i=0; while [ $i -lt $n ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done
+	  printf '%s\n' 'printf "gdb: a %ld f %ld big %ld %ld\n", a, f, big.x[1], big.x[6]'; } > w.gdb
+	session w.gdb w.out t || { cat w.out; fail "replay --gdb-batch"; }
+	clean w.out
+	# a stop: "Hardware watchpoint N: NAME", then its old value
+	hits() { awk '/^Hardware watchpoint [0-9]*: / { w = $4 } /^Old value = / { printf "%s ", w }'; }
+	sed '/^gdb: back/q' w.out | hits > fw
+	sed -n '/^gdb: back/,$p' w.out | hits > bw
+	[ "$(cat fw)" = "$want_f" ] || { cat w.out; fail "forward stops: '$(cat fw)', not '$want_f'"; }
+	[ "$(cat bw)" = "$want_b" ] || { cat w.out; fail "backward stops: '$(cat bw)', not '$want_b'"; }
+	expect w.out "^gdb: $at\$"
+	if [ "$case" = watch-big ]; then
+		expect w.out "^New value = {x = {0, 0, 0, 0, 0, 0, 7, 0}}\$"
+		expect w.out "^New value = {x = {0, 9, 0, 0, 0, 0, 7, 0}}\$"
+	fi
+	# the stops are intervals apart
+	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
+	[ "$(sed -n 1p iv)" -lt "$(sed -n ${n}p iv)" ] || { cat w.out; fail "the writes are not in different intervals"; }
+	;;
+watch-stack)
+	# a local written through %rsp (no hook: the trace's WRITTEN records
+	# do not have it), intervals back: reverse-continue finds it (-l: gdb
+	# sets no scope breakpoint, so intervals may be left out by the trace)
+	build watches prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	line=$(grep -n 'big.x\[1\] = 9;' "$SRC/watches.c" | cut -d: -f1)
+	printf '%s\n' "break watches.c:$line" continue delete 'monitor where' 'watch -l local' \
+		reverse-continue 'monitor where' 'printf "gdb: local %ld\n", local' > w.gdb
+	session w.gdb w.out t || { cat w.out; fail "replay --gdb-batch"; }
+	clean w.out
+	expect w.out "^Old value = 8\$"
+	expect w.out "^New value = 1\$"
+	expect w.out "^gdb: local 1\$"
+	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
+	[ "$(sed -n 2p iv)" -le "$(($(sed -n 1p iv) - 2))" ] || { cat w.out; fail "the write is not 2 intervals back or more"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac

@@ -11,9 +11,10 @@ print st2.st_size
 reverse-next
 print st.st_size
 print st.st_nlink
-watch st.st_size
+watch st.st_mode
 continue
-print st.st_size
+print st.st_mode & 0777
+stepi-out
 advance @end
 reverse-continue
-print st.st_size
+print st.st_mode & 0777

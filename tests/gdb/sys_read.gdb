@@ -25,4 +25,4 @@ delete
 advance @sum
 reverse-next
 reverse-next
-print n
+print n == 8

@@ -15,8 +15,8 @@ print mh.msg_flags
 watch data[3]
 continue
 print data
-continue
+advance @end
 print data
 reverse-continue
-reverse-continue
+stepi-out reverse
 print data
