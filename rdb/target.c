@@ -1032,7 +1032,10 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			get_regs(t);
 			if (peek(t, t->regs.rsp, &ret) || rdb_tg_pos(t, &t->entry))
 				return (void)fail(t, s, "ptrace(PTRACE_PEEKDATA)");
-			t->entry.pc = ret - 5; /* the call: count and position as at its entry */
+			/* the call: count as at its entry, %rsp before the call
+			 * pushed its return address */
+			t->entry.pc = ret - 5;
+			t->entry.sp += 8;
 			t->entry.rcx = 0;
 			if (through_runtime(t, 0, ret, s))
 				return;
