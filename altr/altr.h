@@ -3,7 +3,8 @@
  * GNU as) assembly-to-assembly translator.  A section per source file, in
  * pipeline order: util, regs, asm (reading), insndb (what an instruction
  * does), analyze (CFG, flag liveness, branch facts), rules (the rules
- * language), match (rules against instructions), emit (writing assembly and
+ * language), prefilter and regex (a rule's regex test), match (rules
+ * against instructions), emit (writing assembly and
  * the instrumentation offset table).  Everything not listed here is static.
  */
 #ifndef ALTR_H
@@ -175,6 +176,11 @@ char *altr_map_file(const char *path, size_t *len, size_t *mapped);
 extern const char *altr_progname;
 extern unsigned long altr_nwarnings;
 extern bool altr_quiet_warnings;
+/* The speed shortcuts (the regex prefilter, the memos and caches of
+ * results, plans shared between statements) are on; off (altr
+ * --no-shortcuts, or ALTR_NO_SHORTCUTS=1 in the environment) every result
+ * is worked out the long way, which must give the same output. */
+extern bool altr_shortcuts;
 void altr_warn(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
@@ -639,7 +645,7 @@ struct altr_expr {
 	char *re_src;
 	int nsub;                /* capture groups in re */
 	struct altr_refilter *filter; /* what a subject must hold for re to
-	                            match (altr_re_prefilter), or NULL */
+	                            match (altr_prefilter_make), or NULL */
 };
 
 enum altr_place { PLACE_BEFORE, PLACE_AFTER, PLACE_REPLACE };
@@ -703,6 +709,73 @@ void altr_rules_free(struct altr_ruleset *rs);
  * "seg", "mnemonic", "label", "label1".."label9", "c1".."c9". */
 bool altr_tmpl_name_ok(const struct altr_ruleset *rs, const char *name);
 
+/* ------------------------------------------------------------- prefilter.c */
+
+/* Works out e->filter for the EX_MATCH node e from its source: literals
+ * one of which any match holds (regexec is then called only on subjects
+ * holding one); leaves it NULL for a regular expression it does not fully
+ * understand, or when the shortcuts are off (altr_shortcuts).  One
+ * allocation: free() frees it. */
+void altr_prefilter_make(struct altr_expr *e);
+#define ALTR_LIT_MAX 16 /* strings in a set */
+#define ALTR_LIT_LEN 16 /* bytes in a string; longer ones are cut (still needed) */
+
+/* The literals, and by byte which of them start with it. */
+struct altr_refilter {
+	bool exact;              /* the regex is these strings, "a|bc|d": a
+	                            match is the leftmost, then longest */
+	bool whole;              /* the regex is "^M$" and M at most these
+	                            strings (all of them, none left out): a
+	                            subject must be one of them */
+	bool whole_exact;        /* ... and M exactly these, without groups */
+	int nwhole;              /* whole: how many strings */
+	int nlit;                /* else: how many literals */
+	uint64_t wlens;          /* whole: bit n set if a string is n bytes
+	                            long (n < 64; bit 63: any longer) */
+	uint64_t wfirst[4];      /* whole: bit c set if one starts with c */
+	int nfirst;              /* distinct first bytes, if at most 4 */
+	uint8_t firsts[4];
+	uint16_t first[256];
+	uint16_t next[2][256];   /* literals whose byte 1 (2) is this, or
+	                            that end before it (by index: a bit) */
+	uint8_t len[ALTR_LIT_MAX];
+	uint32_t pre[ALTR_LIT_MAX], mask[ALTR_LIT_MAX]; /* first 4 bytes, as loaded */
+	char str[ALTR_LIT_MAX][ALTR_LIT_LEN];
+	int ntail;               /* not whole: the regex is "R$" and any match
+	                            ends with one of these strings, or 0 */
+	uint64_t tlast[4];       /* bit c set if one ends with c */
+	uint8_t tlen[ALTR_LIT_MAX];
+	char tstr[ALTR_LIT_MAX][ALTR_LIT_LEN];
+};
+/* Whether subj holds one of f's literals (f->exact: the leftmost, then
+ * longest, at *at, its index in *k; either may be NULL). */
+bool altr_prefilter_find(const struct altr_refilter *f, struct altr_str subj,
+                         size_t *at, int *k);
+/* f->whole: the index of the string subj is, or -1. */
+int altr_prefilter_whole(const struct altr_refilter *f, struct altr_str subj);
+/* False if e cannot match subj (true when e has no filter). */
+bool altr_prefilter_may_match(const struct altr_expr *e, struct altr_str subj);
+
+/* ----------------------------------------------------------------- regex.c */
+
+/* A regex leaf's cache of results on short subjects (opaque; free()
+ * frees it). */
+struct altr_regex_cache;
+/* (NULL when the shortcuts are off) */
+struct altr_regex_cache *altr_regex_cache_new(void);
+/* Regex test e (with its negation) on subj; on a match caps gets the
+ * captures (10 slices, [0] the whole match) unless caps is NULL.  cache
+ * may be NULL. */
+bool altr_regex_test(const struct altr_expr *e, struct altr_str subj,
+                     struct altr_str caps[10], struct altr_regex_cache *cache);
+/* Between these, regex results are remembered by subject text; the
+ * rules evaluated must stay alive and unchanged until the end. */
+void altr_regex_memo_begin(void);
+void altr_regex_memo_end(void);
+/* t (at most 16 bytes) packed into *a and *b, an exact key, and its slot
+ * in a direct-mapped table of size entries (a power of two). */
+size_t altr_short_key(struct altr_str t, uint64_t *a, uint64_t *b, size_t size);
+
 /* ----------------------------------------------------------------- match.c */
 
 /* The explicit memory operand the database found, or NULL. */
@@ -711,11 +784,6 @@ const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in);
  * implicit access's (push, string element); 0 if unknown. */
 unsigned altr_insn_access_size(const struct altr_insn *in);
 
-/* Works out e->filter for the EX_MATCH node e from its source: literals
- * one of which any match holds (regexec is then called only on subjects
- * holding one); leaves it NULL for a regular expression it does not fully
- * understand.  One allocation: free() frees it. */
-void altr_re_prefilter(struct altr_expr *e);
 /* What of statement s besides its instruction and text evaluation may
  * read, as a number: statements alike in all three evaluate alike. */
 unsigned altr_match_ctx(const struct altr_stmt *s);
@@ -758,10 +826,6 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
 int altr_matcher_first(const struct altr_matcher *m, const int *entries,
                        int n, int from, struct altr_eval *ev);
 void altr_matcher_free(struct altr_matcher *m);
-/* Between these, regex results are remembered by subject text; the
- * rules evaluated must stay alive and unchanged until the end. */
-void altr_match_begin(void);
-void altr_match_end(void);
 
 /* ------------------------------------------------------------------ emit.c */
 

@@ -965,7 +965,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 	int src = -1;
 	struct xcent *slot = NULL;
 	uint32_t h = 0;
-	if (matched) {
+	if (matched && altr_shortcuts) {
 		h = altr_hash(em->xkey.p, em->xkey.len);
 		xcache_grow(em);
 		src = xcache_find(em, h, &slot);
@@ -1135,7 +1135,15 @@ static int apply_rules(struct emitter *em, int si)
 	int pi;
 	size_t nrules, nlisted;
 	bool code;
-	if (c->plan1 && c->ctx == ctx && c->nrules != PC_BIG) {
+	if (!altr_shortcuts) {
+		/* each statement its own plan, its rules evaluated anew */
+		pi = make_plan(em, s, ctx);
+		const struct plan *p = &em->plans[pi];
+		nrules = p->nrules;
+		nlisted = p->nlisted;
+		code = p->code;
+		em->uses[pi]++;
+	} else if (c->plan1 && c->ctx == ctx && c->nrules != PC_BIG) {
 		pi = c->plan1 - 1;
 		nrules = c->nrules;
 		nlisted = c->nlisted;
@@ -1354,8 +1362,19 @@ static bool may_move_rsp(struct altr_str t)
 	return false;
 }
 
+/* The %rsp delta of inserted line p[0..n), worked out from its text. */
+static long parsed_delta(const char *p, size_t n)
+{
+	struct altr_str t = {p, n};
+	struct altr_insn in;
+	struct altr_operand ops[ALTR_MAXOPS];
+	return altr_asm_parse_insn(t, &in, ops) ? rsp_push_delta(&in) : 0;
+}
+
 static long line_delta(struct emitter *em, const char *p, size_t n)
 {
+	if (!altr_shortcuts)
+		return parsed_delta(p, n);
 	/* most inserted lines neither push nor pop nor name %rsp: they
 	 * need no decoding (rsp_push_delta returns 0 for them) */
 	if (!may_move_rsp((struct altr_str){p, n}))
@@ -1377,12 +1396,7 @@ static long line_delta(struct emitter *em, const char *p, size_t n)
 	                               h, p, n);
 	if (e->hash)
 		return e->delta;
-	long d = 0;
-	struct altr_str t = {p, n};
-	struct altr_insn in;
-	struct altr_operand ops[ALTR_MAXOPS];
-	if (altr_asm_parse_insn(t, &in, ops))
-		d = rsp_push_delta(&in);
+	long d = parsed_delta(p, n);
 	*e = (struct cfa_memo){h, em->memokeys.len, n, d};
 	altr_buf_put(&em->memokeys, p, n);
 	em->nmemo++;
@@ -1825,7 +1839,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 {
 	struct emitter em = {.u = u, .rs = rs, .o = o, .st = st};
 	compile_rules(&em);
-	altr_match_begin();
+	altr_regex_memo_begin();
 	size_t npc = ((size_t)u->ninsn_ids + 1) * sizeof *em.pc;
 	size_t nheads = ((size_t)u->ninsn_ids + 1) * sizeof *em.heads;
 	em.pc = altr_big_alloc(npc);
@@ -1868,7 +1882,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		if (rules && apply_rules(&em, i) >= 0)
 			st->matched_insns++;
 	}
-	altr_match_end();
+	altr_regex_memo_end();
 	tally(&em);
 	int rc = 0;
 	if (em.errors) {

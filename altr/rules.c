@@ -425,7 +425,7 @@ struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
 	e->negate = negate;
 	e->re_src = re;
 	e->nsub = (int)e->re.re_nsub;
-	altr_re_prefilter(e);
+	altr_prefilter_make(e);
 	re = NULL;
 out:
 	free(subject);

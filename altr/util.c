@@ -16,6 +16,7 @@
 const char *altr_progname = "altr";
 unsigned long altr_nwarnings;
 bool altr_quiet_warnings;
+bool altr_shortcuts = true;
 
 void *altr_xmalloc(size_t n)
 {
