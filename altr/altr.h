@@ -165,6 +165,48 @@ void *altr_big_realloc(void *p, size_t old, size_t n);
 void *altr_big_alloc_raw(size_t n);
 void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
+/* The one hash table of altr (names, statement texts, jump shapes,
+ * templates, plan codes, plan shapes, %rsp deltas, regex results): open
+ * addressing with linear probing over a power of two of the caller's
+ * entries, size bytes each.  The caller's entry type says which entries
+ * are in use (an all-zero entry is not) and holds each one's hash;
+ * altr_map_slot is inline, so that its tests are inlined where it is
+ * used.  The caller fills an empty slot and counts it in n. */
+enum altr_map_mem {
+	ALTR_MAP_HEAP,           /* calloc'ed */
+	ALTR_MAP_BIG,            /* altr_big_alloc: its pages faulted in */
+	ALTR_MAP_SPARSE,         /* altr_big_alloc_sparse: as used */
+};
+struct altr_map {
+	char *e;
+	size_t cap, n;           /* cap a power of two, or 0 */
+	size_t bytes;            /* allocated */
+	size_t first;            /* entries of the first table */
+	size_t room;             /* bytes of the first allocation, at least */
+	uint32_t size;           /* of an entry */
+	uint8_t load;            /* in quarters: grown past load/4 full */
+	uint8_t mem;             /* enum altr_map_mem */
+};
+/* The slot for a key of hash h: the first from h on for which stop (an
+ * empty entry, or one holding the key) holds.  The map must have room. */
+static inline __attribute__((always_inline)) void *
+altr_map_slot(const struct altr_map *m, size_t size,
+              uint32_t h, const void *key,
+              bool (*stop)(const void *ent, const void *key))
+{
+	for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		void *e = m->e + i * size;
+		if (stop(e, key))
+			return e;
+	}
+}
+/* Makes room for more new entries (grows the table, moving the used
+ * entries, used(e), to the slots hash(e) gives); on the first call,
+ * makes the table. */
+void altr_map_reserve(struct altr_map *m, size_t more,
+                      uint32_t (*hash)(const void *ent),
+                      bool (*used)(const void *ent));
+void altr_map_free(struct altr_map *m);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
 /* The same, but a large regular file is mapped read-only, followed by a

@@ -161,7 +161,7 @@ struct shape {
 };
 
 /* A plan whose code others share: its key's hash and bytes (in
- * em->xkeys), and the plan (-1: a free slot). */
+ * em->xkeys; len 0: a free slot), and the plan. */
 struct xcent {
 	uint32_t hash, len;
 	size_t off;
@@ -197,14 +197,14 @@ struct emitter {
 	struct holes phole[3];   /* their holes */
 	struct altr_buf line;    /* a template line being expanded */
 	struct holes lhole;      /* its holes */
-	struct tmpl *tm;         /* compiled templates, hashed by action */
-	size_t captm;
-	struct cfa_memo *memo;   /* inserted line -> %rsp delta */
+	struct altr_map tm;      /* of struct tmpl: compiled templates, by
+	                            action */
+	struct altr_map memo;    /* of struct cfa_memo: inserted line ->
+	                            %rsp delta */
 	struct altr_str *gonames; /* label_used: the names statements that may
 	                            go to a label mention, sorted; NULL: not
 	                            made yet (most units never need them) */
 	size_t ngonames;
-	size_t capmemo, nmemo;
 	struct altr_buf memokeys;
 	int ngroups;
 	struct dec gdec;         /* ngroups, in decimal */
@@ -219,11 +219,11 @@ struct emitter {
 	struct applied *app;     /* make_plan: the rules that applied */
 	size_t capapp;
 	struct altr_buf xkey;    /* make_plan: what their code depends on */
-	struct xcent *xc;        /* plans by that key (hashed), their code */
-	size_t nxc, capxc;
+	struct altr_map xc;      /* of struct xcent: plans by that key, their
+	                            code */
 	struct altr_buf xkeys;   /* the keys' bytes */
-	struct shape *shapes;    /* branches to labels, by shape (hashed) */
-	size_t nshapes, capshapes;
+	struct altr_map shapes;  /* of struct shape: branches to labels, by
+	                            shape */
 	int errors;
 	/* unknown mnemonics already warned about (once each per file) */
 	char **warned;
@@ -420,38 +420,38 @@ static void compile(struct emitter *em, struct tmpl *tm)
 	}
 }
 
+static bool tmpl_stop(const void *ent, const void *key)
+{
+	const struct tmpl *e = ent;
+	return !e->a || e->a == key;
+}
+
+static uint32_t tmpl_hash(const void *ent)
+{
+	return (uint32_t)((uintptr_t)((const struct tmpl *)ent)->a >> 4);
+}
+
+static bool tmpl_used(const void *ent)
+{
+	return ((const struct tmpl *)ent)->a != NULL;
+}
+
 static const struct tmpl *template_of(struct emitter *em,
                                       const struct altr_action *a)
 {
-	if (!em->captm) {
-		em->captm = 64;
-		em->tm = altr_xcalloc(em->captm, sizeof *em->tm);
+	uint32_t h = (uint32_t)((uintptr_t)a >> 4);
+	struct tmpl *e;
+	if (em->tm.cap) {
+		e = altr_map_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
+		if (e->a)
+			return e;
 	}
-	size_t mask = em->captm - 1, i = ((uintptr_t)a >> 4) & mask;
-	for (; em->tm[i].a; i = (i + 1) & mask)
-		if (em->tm[i].a == a)
-			return &em->tm[i];
-	size_t used = 0;
-	for (size_t k = 0; k < em->captm; k++)
-		used += em->tm[k].a != NULL;
-	if (2 * (used + 1) > em->captm) { /* grow, then look again */
-		struct tmpl *old = em->tm;
-		size_t oldcap = em->captm;
-		em->captm *= 2;
-		em->tm = altr_xcalloc(em->captm, sizeof *em->tm);
-		for (size_t k = 0; k < oldcap; k++)
-			if (old[k].a) {
-				size_t j = ((uintptr_t)old[k].a >> 4) & (em->captm - 1);
-				while (em->tm[j].a)
-					j = (j + 1) & (em->captm - 1);
-				em->tm[j] = old[k];
-			}
-		free(old);
-		return template_of(em, a);
-	}
-	em->tm[i].a = a;
-	compile(em, &em->tm[i]);
-	return &em->tm[i];
+	altr_map_reserve(&em->tm, 1, tmpl_hash, tmpl_used);
+	e = altr_map_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
+	e->a = a;
+	em->tm.n++;
+	compile(em, e);
+	return e;
 }
 
 static const struct tpiece *compiled(struct emitter *em,
@@ -882,42 +882,46 @@ static bool expand_applied(struct emitter *em, struct plan *p,
 	return ok;
 }
 
+/* The key of an xcent lookup: its bytes, and where the kept keys are. */
+struct xkey {
+	const char *p, *keys;
+	size_t len;
+	uint32_t hash;
+};
+
+static bool xcent_stop(const void *ent, const void *key)
+{
+	const struct xcent *e = ent;
+	const struct xkey *k = key;
+	return !e->len || (e->hash == k->hash && e->len == k->len &&
+	                   memcmp(k->keys + e->off, k->p, e->len) == 0);
+}
+
+static uint32_t xcent_hash(const void *ent)
+{
+	return ((const struct xcent *)ent)->hash;
+}
+
+static bool xcent_used(const void *ent)
+{
+	return ((const struct xcent *)ent)->len != 0;
+}
+
 /* The plan kept earlier whose code is that of the key in em->xkey (hash
  * h); else -1, with *slot the free entry where a new one goes. */
 static int xcache_find(struct emitter *em, uint32_t h, struct xcent **slot)
 {
-	size_t mask = em->capxc - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct xcent *e = &em->xc[i];
-		if (e->plan < 0) {
-			*slot = e;
-			return -1;
-		}
-		if (e->hash == h && e->len == em->xkey.len &&
-		    memcmp(em->xkeys.p + e->off, em->xkey.p, e->len) == 0)
-			return e->plan;
-	}
+	struct xkey key = {em->xkey.p, em->xkeys.p, em->xkey.len, h};
+	struct xcent *e = altr_map_slot(&em->xc, sizeof *e, h, &key, xcent_stop);
+	if (e->len)
+		return e->plan;
+	*slot = e;
+	return -1;
 }
 
 static void xcache_grow(struct emitter *em)
 {
-	if (2 * (em->nxc + 1) <= em->capxc)
-		return;
-	struct xcent *old = em->xc;
-	size_t cap = em->capxc;
-	em->capxc = cap ? 2 * cap : 1024;
-	em->xc = altr_xmalloc(em->capxc * sizeof *em->xc);
-	for (size_t i = 0; i < em->capxc; i++)
-		em->xc[i].plan = -1;
-	for (size_t i = 0; i < cap; i++) {
-		if (old[i].plan < 0)
-			continue;
-		size_t j = old[i].hash & (em->capxc - 1);
-		while (em->xc[j].plan >= 0)
-			j = (j + 1) & (em->capxc - 1);
-		em->xc[j] = old[i];
-	}
-	free(old);
+	altr_map_reserve(&em->xc, 1, xcent_hash, xcent_used);
 }
 
 /* Works out the plan for statement s of context ctx: evaluates the rules
@@ -1002,7 +1006,7 @@ static int make_plan(struct emitter *em, const struct altr_stmt *s,
 			*slot = (struct xcent){.hash = h, .len = (uint32_t)em->xkey.len,
 			                       .off = em->xkeys.len, .plan = i};
 			altr_buf_put(&em->xkeys, em->xkey.p, em->xkey.len);
-			em->nxc++;
+			em->xc.n++;
 		}
 	}
 	em->plans[i] = p;
@@ -1078,18 +1082,22 @@ static bool label_blind(struct emitter *em, const struct plan *p,
 	return true;
 }
 
-static struct shape *shape_slot(const struct emitter *em, const char *p,
-                                size_t plen, uint32_t ctx, uint32_t h,
-                                const struct altr_insn *in)
+static bool shape_stop(const void *ent, const void *key)
 {
-	size_t mask = em->capshapes - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct shape *e = &em->shapes[i];
-		if (!e->p || (e->hash == h && e->plen == plen && e->ctx == ctx &&
-		              memcmp(e->p, p, plen) == 0 &&
-		              same_but_label(e->insn, in)))
-			return e;
-	}
+	const struct shape *e = ent, *k = key;
+	return !e->p || (e->hash == k->hash && e->plen == k->plen &&
+	                 e->ctx == k->ctx && memcmp(e->p, k->p, k->plen) == 0 &&
+	                 same_but_label(e->insn, k->insn));
+}
+
+static uint32_t shape_hash(const void *ent)
+{
+	return ((const struct shape *)ent)->hash;
+}
+
+static bool shape_used(const void *ent)
+{
+	return ((const struct shape *)ent)->p != NULL;
 }
 
 /* The plan for statement s of context ctx, not kept for its instruction:
@@ -1100,19 +1108,10 @@ static int shaped_plan(struct emitter *em, const struct altr_stmt *s,
 	size_t plen;
 	if (!label_shaped(s, &plen))
 		return make_plan(em, s, ctx);
-	if (2 * (em->nshapes + 1) > em->capshapes) {
-		struct shape *old = em->shapes;
-		size_t cap = em->capshapes;
-		em->capshapes = cap ? 2 * cap : 256;
-		em->shapes = altr_xcalloc(em->capshapes, sizeof *em->shapes);
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].p)
-				*shape_slot(em, old[i].p, old[i].plen, old[i].ctx,
-				            old[i].hash, old[i].insn) = old[i];
-		free(old);
-	}
+	altr_map_reserve(&em->shapes, 1, shape_hash, shape_used);
 	uint32_t h = altr_hash(s->text_p, plen) ^ ctx * 0x9e3779b9u;
-	struct shape *e = shape_slot(em, s->text_p, plen, ctx, h, s->insn);
+	struct shape key = {s->text_p, (uint32_t)plen, ctx, h, -1, s->insn};
+	struct shape *e = altr_map_slot(&em->shapes, sizeof *e, h, &key, shape_stop);
 	if (e->p)
 		return e->plan >= 0 ? e->plan : make_plan(em, s, ctx);
 	int pi = make_plan(em, s, ctx);
@@ -1120,7 +1119,7 @@ static int shaped_plan(struct emitter *em, const struct altr_stmt *s,
 	bool share = p->kept && label_blind(em, p, s, plen);
 	*e = (struct shape){s->text_p, (uint32_t)plen, ctx, h, share ? pi : -1,
 	                    s->insn};
-	em->nshapes++;
+	em->shapes.n++;
 	return pi;
 }
 
@@ -1292,14 +1291,29 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return (uint64_t)altr_hash(p, n) << 1 | 1;
 }
 
-static struct cfa_memo *memo_slot(struct cfa_memo *m, size_t cap,
-                                  const struct altr_buf *keys, uint64_t h,
-                                  const char *p, size_t n)
+/* The key of a cfa_memo lookup: the line, and where the kept lines are. */
+struct line_key {
+	const char *p, *keys;
+	size_t len;
+	uint64_t hash;
+};
+
+static bool cfa_stop(const void *ent, const void *key)
 {
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (!m[i].hash || (m[i].hash == h && m[i].len == n &&
-		                   memcmp(keys->p + m[i].off, p, n) == 0))
-			return &m[i];
+	const struct cfa_memo *e = ent;
+	const struct line_key *k = key;
+	return !e->hash || (e->hash == k->hash && e->len == k->len &&
+	                    memcmp(k->keys + e->off, k->p, k->len) == 0);
+}
+
+static uint32_t cfa_hash(const void *ent)
+{
+	return (uint32_t)((const struct cfa_memo *)ent)->hash;
+}
+
+static bool cfa_used(const void *ent)
+{
+	return ((const struct cfa_memo *)ent)->hash != 0;
 }
 
 /* Whether a line may move %rsp for rsp_push_delta: only if it holds
@@ -1379,27 +1393,17 @@ static long line_delta(struct emitter *em, const char *p, size_t n)
 	 * need no decoding (rsp_push_delta returns 0 for them) */
 	if (!may_move_rsp((struct altr_str){p, n}))
 		return 0;
-	if (2 * (em->nmemo + 1) > em->capmemo) {
-		size_t cap = em->capmemo ? 2 * em->capmemo : 1024;
-		struct cfa_memo *m = altr_xcalloc(cap, sizeof *m);
-		for (size_t i = 0; i < em->capmemo; i++)
-			if (em->memo[i].hash)
-				*memo_slot(m, cap, &em->memokeys, em->memo[i].hash,
-				           em->memokeys.p + em->memo[i].off,
-				           em->memo[i].len) = em->memo[i];
-		free(em->memo);
-		em->memo = m;
-		em->capmemo = cap;
-	}
+	altr_map_reserve(&em->memo, 1, cfa_hash, cfa_used);
 	uint64_t h = hash_bytes(p, n);
-	struct cfa_memo *e = memo_slot(em->memo, em->capmemo, &em->memokeys,
-	                               h, p, n);
+	struct line_key key = {p, em->memokeys.p, n, h};
+	struct cfa_memo *e = altr_map_slot(&em->memo, sizeof *e, (uint32_t)h,
+	                                   &key, cfa_stop);
 	if (e->hash)
 		return e->delta;
 	long d = parsed_delta(p, n);
 	*e = (struct cfa_memo){h, em->memokeys.len, n, d};
 	altr_buf_put(&em->memokeys, p, n);
-	em->nmemo++;
+	em->memo.n++;
 	return d;
 }
 
@@ -1837,7 +1841,13 @@ static void emit_lists(struct emitter *em, struct altr_buf *out, FILE *f, int *r
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *f, struct altr_stats *st)
 {
-	struct emitter em = {.u = u, .rs = rs, .o = o, .st = st};
+	struct emitter em = {
+		.u = u, .rs = rs, .o = o, .st = st,
+		.tm = {.size = sizeof(struct tmpl), .load = 2, .first = 64},
+		.memo = {.size = sizeof(struct cfa_memo), .load = 2, .first = 1024},
+		.xc = {.size = sizeof(struct xcent), .load = 2, .first = 1024},
+		.shapes = {.size = sizeof(struct shape), .load = 2, .first = 256},
+	};
 	compile_rules(&em);
 	altr_regex_memo_begin();
 	size_t npc = ((size_t)u->ninsn_ids + 1) * sizeof *em.pc;
@@ -1938,15 +1948,16 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 			rc = -1;
 		altr_buf_free(&out);
 	}
-	for (size_t i = 0; i < em.captm; i++) {
-		free(em.tm[i].p);
-		free(em.tm[i].names);
-		free(em.tm[i].lstate);
-		free(em.tm[i].ldelta);
+	struct tmpl *tms = (struct tmpl *)em.tm.e;
+	for (size_t i = 0; i < em.tm.cap; i++) {
+		free(tms[i].p);
+		free(tms[i].names);
+		free(tms[i].lstate);
+		free(tms[i].ldelta);
 	}
-	free(em.tm);
-	free(em.shapes);
-	free(em.memo);
+	altr_map_free(&em.tm);
+	altr_map_free(&em.shapes);
+	altr_map_free(&em.memo);
 	free(em.gonames);
 	altr_buf_free(&em.memokeys);
 	altr_buf_free(&em.line);
@@ -1965,7 +1976,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	altr_big_free(em.app, em.capapp * sizeof *em.app);
 	altr_buf_free(&em.xkey);
 	altr_buf_free(&em.xkeys);
-	free(em.xc);
+	altr_map_free(&em.xc);
 	altr_big_free(em.pholes, em.cappholes * sizeof *em.pholes);
 	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
 	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);

@@ -26,8 +26,7 @@ struct re_memo {
 
 static struct {
 	bool on;
-	struct re_memo *m;
-	size_t cap, n;
+	struct altr_map m;           /* of struct re_memo */
 	int16_t *caps;
 	size_t ncaps, capcaps;
 	struct {
@@ -44,35 +43,35 @@ void altr_regex_memo_begin(void)
 
 void altr_regex_memo_end(void)
 {
-	altr_big_free(memo.m, memo.cap * sizeof *memo.m);
+	altr_map_free(&memo.m);
 	free(memo.caps);
 	memset(&memo, 0, sizeof memo);
 }
 
-static struct re_memo *re_slot(struct re_memo *m, size_t cap,
-                               const struct altr_expr *e, uint32_t h,
-                               const char *p, size_t len)
+static bool re_stop(const void *ent, const void *key)
 {
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (!m[i].e || (m[i].e == e && m[i].hash == h && m[i].len == len &&
-		                (m[i].p == p || memcmp(m[i].p, p, len) == 0)))
-			return &m[i];
+	const struct re_memo *m = ent, *k = key;
+	return !m->e || (m->e == k->e && m->hash == k->hash && m->len == k->len &&
+	                 (m->p == k->p || memcmp(m->p, k->p, k->len) == 0));
+}
+
+static uint32_t re_hash(const void *ent)
+{
+	return ((const struct re_memo *)ent)->hash;
+}
+
+static bool re_used(const void *ent)
+{
+	return ((const struct re_memo *)ent)->e != NULL;
 }
 
 /* The entry for (e, subj); empty (e NULL, hash set) if there is none. */
 static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
 {
-	if (4 * (memo.n + 1) > 3 * memo.cap) {
-		size_t cap = memo.cap ? 2 * memo.cap : 4096;
-		struct re_memo *m = altr_big_alloc_sparse(cap * sizeof *m);
-		for (size_t i = 0; i < memo.cap; i++)
-			if (memo.m[i].e)
-				*re_slot(m, cap, memo.m[i].e, memo.m[i].hash, memo.m[i].p,
-				         memo.m[i].len) = memo.m[i];
-		altr_big_free(memo.m, memo.cap * sizeof *memo.m);
-		memo.m = m;
-		memo.cap = cap;
-	}
+	if (!memo.m.size)
+		memo.m = (struct altr_map){.size = sizeof(struct re_memo), .load = 3,
+		                           .first = 4096, .mem = ALTR_MAP_SPARSE};
+	altr_map_reserve(&memo.m, 1, re_hash, re_used);
 	/* Several expressions test the same subject (the mnemonic, op1): its
 	 * hash is kept for the text last hashed at the same place. */
 	unsigned k = (unsigned)(((uintptr_t)subj.p >> 2) ^ subj.len) & 3;
@@ -87,7 +86,9 @@ static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
 	}
 	h = (h ^ (uint64_t)(uintptr_t)e) * 0x9e3779b97f4a7c15ull;
 	uint32_t h32 = (uint32_t)(h ^ (h >> 32));
-	struct re_memo *r = re_slot(memo.m, memo.cap, e, h32, subj.p, subj.len);
+	struct re_memo key = {.e = e, .p = subj.p, .hash = h32,
+	                      .len = (uint16_t)subj.len};
+	struct re_memo *r = altr_map_slot(&memo.m, sizeof key, h32, &key, re_stop);
 	if (!r->e)
 		r->hash = h32; /* for the caller to fill in */
 	return r;
@@ -272,7 +273,7 @@ found:
 				memo.caps[memo.ncaps++] = (int16_t)eo[i];
 			}
 		}
-		memo.n++;
+		memo.m.n++;
 	}
 	return e->negate ? !hit : hit;
 }

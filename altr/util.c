@@ -459,3 +459,59 @@ char *altr_map_file(const char *path, size_t *len, size_t *mapped)
 	*mapped = span;
 	return p;
 }
+
+/* -------------------------------------------------------------- the map */
+
+static void *map_alloc(const struct altr_map *m, size_t bytes)
+{
+	switch (m->mem) {
+	case ALTR_MAP_BIG: return altr_big_alloc(bytes);
+	case ALTR_MAP_SPARSE: return altr_big_alloc_sparse(bytes);
+	default: return altr_xcalloc(1, bytes);
+	}
+}
+
+static void map_release(const struct altr_map *m)
+{
+	if (m->mem == ALTR_MAP_HEAP)
+		free(m->e);
+	else
+		altr_big_free(m->e, m->bytes);
+}
+
+void altr_map_reserve(struct altr_map *m, size_t more,
+                      uint32_t (*hash)(const void *ent),
+                      bool (*used)(const void *ent))
+{
+	ALTR_ASSERT(m->size && m->load && m->first);
+	size_t cap = m->cap ? m->cap : m->first;
+	while (4 * (m->n + more) > m->load * cap)
+		cap *= 2;
+	if (cap == m->cap)
+		return;
+	struct altr_map old = *m;
+	m->cap = cap;
+	m->bytes = cap * m->size;
+	if (!old.cap && m->bytes < m->room)
+		m->bytes = m->room;
+	m->e = map_alloc(m, m->bytes);
+	for (size_t i = 0; i < old.cap; i++) {
+		const char *e = old.e + i * m->size;
+		if (!used(e))
+			continue;
+		size_t j = hash(e) & (cap - 1);
+		while (used(m->e + j * m->size))
+			j = (j + 1) & (cap - 1);
+		memcpy(m->e + j * m->size, e, m->size);
+	}
+	if (old.cap)
+		map_release(&old);
+}
+
+void altr_map_free(struct altr_map *m)
+{
+	if (m->cap)
+		map_release(m);
+	m->e = NULL;
+	m->cap = m->n = m->bytes = 0;
+}
