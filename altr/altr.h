@@ -4,8 +4,9 @@
  * pipeline order: util, regs, asm (reading), insndb (what an instruction
  * does), analyze (CFG, flag liveness, branch facts), rules (the rules
  * language), prefilter and regex (a rule's regex test), match (rules
- * against instructions), emit (writing assembly and
- * the instrumentation offset table).  Everything not listed here is static.
+ * against instructions), template, plan, share and cfi (what the rules
+ * insert), emit (writing assembly and the instrumentation offset
+ * table).  Everything not listed here is static.
  */
 #ifndef ALTR_H
 #define ALTR_H
@@ -165,6 +166,31 @@ void *altr_big_realloc(void *p, size_t old, size_t n);
 void *altr_big_alloc_raw(size_t n);
 void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
+/* Arrays that grow in big-block memory (altr_big_free them with cap *
+ * size): *cap doubles (from first) when n items fill it, and freed blocks
+ * of the earlier stages are reused.  The new room is zeroed, or with _raw
+ * left as it is (an array written before it is read: zeroing the plans'
+ * room alone was 4 MB on sqlite3.s). */
+static inline void *altr_big_grow_as(void *p, size_t *cap, size_t n,
+                                     size_t size, size_t first, bool raw)
+{
+	if (n < *cap)
+		return p;
+	size_t old = *cap;
+	*cap = *cap ? 2 * *cap : first;
+	return raw ? altr_big_realloc_raw(p, old * size, *cap * size)
+	           : altr_big_realloc(p, old * size, *cap * size);
+}
+static inline void *altr_big_grow(void *p, size_t *cap, size_t n,
+                                  size_t size, size_t first)
+{
+	return altr_big_grow_as(p, cap, n, size, first, false);
+}
+static inline void *altr_big_grow_raw(void *p, size_t *cap, size_t n,
+                                      size_t size, size_t first)
+{
+	return altr_big_grow_as(p, cap, n, size, first, true);
+}
 /* The one hash table of altr (names, statement texts, jump shapes,
  * templates, plan codes, plan shapes, %rsp deltas, regex results): open
  * addressing with linear probing over a power of two of the caller's
@@ -886,5 +912,295 @@ struct altr_stats {
  * reporting an error (strict mode, bad template expansion). */
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *out, struct altr_stats *st);
+
+/* ---------------------------------------------------- the emitter's state
+ * (emit.c writes the output; template.c, plan.c, share.c and cfi.c work
+ * out what it inserts: a section each below) */
+
+/* What the rules decide for an instruction depends on the instruction
+ * (and so its text: one instruction, one text, asm.c) and the statement
+ * facts altr_match_ctx names, nothing else: it is worked out once per
+ * (insn, ctx) as a plan and applied to every statement of that key.
+ * Evaluating every rule for every statement was most of a trace run.
+ * The numbers in inserted code that differ between such statements are
+ * holes in the plan's text, filled in as it is written out. */
+/* The labels altr makes: "${label}"s (.LR<n>_<k>), listed code's
+ * (.LRlb<n> .. .LRle<n>) and IOT groups' (.LRb<g> .. .LRe<g>).  ".LR" is
+ * no prefix gcc's or clang's labels have.  Short, as are the tables' lines
+ * that name them: they were a third of a trace run's output, and the
+ * output's size is the time to write it and to assemble it. */
+#define LBL_APP ".LR"
+#define LBL_LIST ".LRl"
+#define LBL_GROUP_B ".LRb"
+#define LBL_GROUP_E ".LRe"
+
+enum { X_BEFORE, X_REPLACE, X_AFTER };
+enum { H_APP, H_LIST, H_CFI };
+struct hole {
+	uint32_t pos, len;       /* where the digits are in the part's text */
+	long delta;              /* the number: the statement's base + delta */
+	uint8_t kind;            /* H_APP: a rule application's label number
+	                            (base: the count before the statement);
+	                            H_LIST: listed code's (base: likewise);
+	                            H_CFI: a line ".cfi_adjust_cfa_offset
+	                            delta" inserted at pos (len 0) when the
+	                            CFA is %rsp-based */
+};
+
+struct holes {
+	struct hole *h;
+	size_t n, cap;
+};
+
+/* The part texts (X_*) follow one another in em->ptext, their holes in
+ * em->pholes.  Parts end with '\n'. */
+
+/* The plan an instruction had last, by altr_stmt.iid: nearly all have
+ * one context, and this array is small (the plans are not, and looking
+ * there was most of applying).  Its other plans are chained from its
+ * plan kept last (em->heads): no table of all plans (whose pages alone
+ * cost more than its lookups).  16 bytes: what a statement of the plan
+ * needs is here, counting it too (the count by plan was a cache miss
+ * for each). */
+struct pcache {
+	uint32_t ctx;
+	int32_t plan1;           /* 1 + the plan, or 0: it has none (kept) */
+	uint32_t uses;           /* statements it was applied to since it
+	                            became plan1 (em->uses has the others) */
+	uint8_t nrules, nlisted; /* the plan's, unless nrules is PC_BIG */
+	bool code;
+	uint8_t acc;             /* 0: not known yet; else 1 + whether the
+	                            instruction accesses memory (--stats) */
+};
+enum { PC_BIG = UINT8_MAX }; /* nrules or nlisted too big for a pcache */
+_Static_assert(sizeof(struct pcache) == 16, "a pcache entry is 16 bytes");
+
+struct plan {
+	const struct altr_insn *insn; /* the key: instruction and context */
+	uint32_t ctx;
+	uint32_t rule0, nrules;  /* rules applied, in em->prules */
+	uint32_t sect0, nlisted; /* sections of listed code, in em->psect */
+	uint32_t hole0;
+	size_t off;
+	uint32_t len[3], nholes[3];
+	bool code;               /* inserts or replaces something */
+	bool has_replace;
+	bool kept;               /* chained (no error making it) */
+	int32_t next;            /* kept: the instruction's plan kept before
+	                            it (another context), or -1 */
+};
+
+/* A statement the rules insert code for. */
+struct expansion {
+	int stmt;                /* its statement */
+	int line;                /* and the statement's line number */
+	bool flags_dead;         /* no status flag live before the instruction */
+	int plan;                /* index into em->plans */
+	int group;               /* IOT group number */
+	unsigned long app0;      /* bases of its holes */
+	unsigned long list0;
+};
+
+/* A template compiled once per run: literal runs, line ends and ${names}
+ * resolved to what they stand for.  Expanding by re-reading the text and
+ * comparing names was a fifth of the emitter's time. */
+enum tkind {
+	T_END, T_NL, T_LIT, T_STMT, T_OPND, T_MEM, T_ADDR, T_SIZE, T_BASE,
+	T_INDEX, T_SCALE, T_DISP, T_SEG, T_SFX, T_SREG, T_MNEM, T_LABEL, T_CAP,
+	T_VAR, T_BAD,
+};
+
+struct tpiece {
+	uint8_t kind;            /* enum tkind */
+	int arg;                 /* T_OPND, T_CAP: number; T_LABEL: suffix
+	                            digit; T_SREG: register (-1: bad) */
+	const char *s;           /* T_LIT, T_VAR: text; else the name */
+	size_t n;
+};
+
+struct tmpl {
+	const struct altr_action *a;
+	struct tpiece *p;
+	char *names;             /* the names' text, NUL-separated */
+	/* By line of the template: L_* and, when known, how far the line
+	 * moves %rsp (line_delta).  A line of literal text and labels is
+	 * the same wherever it is put but for the labels' digits, which no
+	 * push, pop or %rsp is made of: its delta is worked out once, not
+	 * for every plan (that was a tenth of a trace run's rule work). */
+	uint8_t *lstate;
+	long *ldelta;
+	uint32_t needs;          /* N_*: what of the statement its pieces show */
+};
+enum { L_VARIES, L_FIXED, L_KNOWN };
+/* What a template's expansion depends on (beside the numbers in holes):
+ * the statement's text, its memory operand's (whose parts ${addr} ...
+ * ${seg} show), its access size, mnemonic, operands (N_OPND << i for
+ * ${i+1}) and captures (N_CAP << i for ${ci}). */
+enum {
+	N_STMT = 1 << 0, N_MEM = 1 << 1, N_SIZE = 1 << 2, N_MNEM = 1 << 3,
+	N_OPND = 1 << 4, N_CAP = 1 << 14,
+};
+
+/* A decimal number counted up in place: the group and table numbers
+ * follow one another, and formatting each was a tenth of writing. */
+struct dec {
+	char d[24];
+	int n;
+};
+
+/* A branch or call to a plain label ("jne .L5") without the label: the
+ * plan made for the first instruction of that shape and context, shared
+ * by the others when no rule can see which label it is (sqlite3.s: 26,000
+ * of 56,000 instruction texts, some hundred shapes). */
+struct shape {
+	const char *p;           /* the text before the label; NULL: free */
+	uint32_t plen, ctx, hash;
+	int plan;                /* or -1: not to be shared */
+	const struct altr_insn *insn; /* the first instruction's */
+};
+
+/* A plan whose code others share: its key's hash and bytes (in
+ * em->xkeys; len 0: a free slot), and the plan. */
+struct xcent {
+	uint32_t hash, len;
+	size_t off;
+	int plan;
+};
+
+struct emitter {
+	struct altr_unit *u;
+	struct altr_ruleset *rs;
+	const struct altr_opts *o;
+	struct altr_stats *st;
+	struct expansion *xs;    /* in statement order */
+	size_t nxs, capxs;
+	size_t xcur;             /* the output's place in xs (exp_of) */
+	struct plan *plans;
+	size_t nplans, capplans;
+	struct pcache *pc;       /* by altr_stmt.iid */
+	int32_t *heads;          /* and 1 + its plan kept last, or 0: none */
+	struct altr_buf ptext;   /* the plans' texts */
+	struct hole *pholes;     /* their holes */
+	size_t npholes, cappholes;
+	struct altr_matcher *m;  /* the rules' expressions, compiled */
+	struct altr_rule **rule; /* the rules in order */
+	int nr;
+	int *rmatch;             /* per rule in order: its match's entry */
+	int *rcase;              /* and the index of its first case's in */
+	int *cwhen;              /* these: each case's when's entry */
+	struct altr_rule **prules;
+	size_t nprules, capprules;
+	const char **psect;
+	size_t npsect, cappsect;
+	struct altr_buf part[3]; /* X_*: a plan's, being built */
+	struct holes phole[3];   /* their holes */
+	struct altr_buf line;    /* a template line being expanded */
+	struct holes lhole;      /* its holes */
+	struct altr_map tm;      /* of struct tmpl: compiled templates, by
+	                            action */
+	struct altr_map memo;    /* of struct cfa_memo: inserted line ->
+	                            %rsp delta */
+	struct altr_str *gonames; /* label_used: the names statements that may
+	                            go to a label mention, sorted; NULL: not
+	                            made yet (most units never need them) */
+	size_t ngonames;
+	struct altr_buf memokeys;
+	int ngroups;
+	struct dec gdec;         /* ngroups, in decimal */
+	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
+	size_t capgdead;
+	unsigned long nlabels;
+	const char **listed;     /* per code of a rule with 'list' (.LRlb<n>
+	                            .. .LRle<n>, n its index): its section */
+	size_t nlisted, caplisted;
+	uint32_t *uses;          /* per plan: statements it was applied to */
+	size_t capuses;
+	struct applied *app;     /* make_plan: the rules that applied */
+	size_t capapp;
+	struct altr_buf xkey;    /* make_plan: what their code depends on */
+	struct altr_map xc;      /* of struct xcent: plans by that key, their
+	                            code */
+	struct altr_buf xkeys;   /* the keys' bytes */
+	struct altr_map shapes;  /* of struct shape: branches to labels, by
+	                            shape */
+	int errors;
+	/* unknown mnemonics already warned about (once each per file) */
+	char **warned;
+	int nwarned, capwarned;
+};
+
+
+/* A rule that applied to the statement a plan is made for: its case
+ * (NULL: it has none) and the captures its code may show, as they were
+ * when it matched (later rules' regexes overwrite them). */
+struct applied {
+	const struct altr_rule *r;
+	const struct altr_case *c;
+	struct altr_str caps[10];
+};
+
+/* The %rsp delta of an inserted line, remembered by its text: parsing
+ * each inserted line again was a tenth of the emitter's time, and the
+ * lines repeat. */
+struct cfa_memo {
+	uint64_t hash;           /* 0: empty slot */
+	size_t off, len;         /* the text, in em->memokeys */
+	long delta;
+};
+
+/* -------------------------------------------------------- template.c */
+
+/* The compiled template of action a (compiled on first use). */
+const struct tmpl *altr_tmpl_of(struct emitter *em,
+                                      const struct altr_action *a);
+/* Its pieces, ended by T_END. */
+const struct tpiece *altr_tmpl_pieces(struct emitter *em,
+                                     const struct altr_action *a);
+/* A CFI hole at the end of b (the line just put there moves %rsp by d). */
+void altr_tmpl_add_cfi_hole(struct holes *hs, const struct altr_buf *b, long d);
+/* Writes a number of the given H_* kind as a hole: n + delta, delta
+ * the statement's own. */
+void altr_tmpl_put_hole(struct altr_buf *b, struct holes *hs, uint8_t kind,
+                     unsigned long v, unsigned long delta);
+/* Expands action a for statement s into dst, its holes into hs; false
+ * (reported) on a bad substitution. */
+bool altr_tmpl_expand(struct emitter *em, const struct altr_action *a,
+                   const struct altr_stmt *s, unsigned long app,
+                   unsigned long napp, const struct altr_str caps[10],
+                   struct altr_buf *out, struct holes *ohs);
+
+/* ------------------------------------------------------------ plan.c */
+
+/* The rules' expressions compiled for the matcher (em->m). */
+void altr_plan_compile_rules(struct emitter *em);
+/* A new plan for statement s of context ctx; its index. */
+int altr_plan_make(struct emitter *em, const struct altr_stmt *s,
+                     unsigned ctx);
+/* Applies the rules to statement si; its expansion's index into
+ * em->xs, or -1 when nothing is inserted. */
+int altr_plan_apply(struct emitter *em, int si);
+/* The rules' match counts and the listed code's sections, from the
+ * plans applied. */
+void altr_plan_tally(struct emitter *em);
+/* Warns once per mnemonic about an unknown instruction (an error in
+ * strict mode). */
+void altr_plan_warn_unknown(struct emitter *em, const struct altr_stmt *s);
+
+/* ----------------------------------------------------------- share.c */
+
+/* The plan kept earlier whose code is that of the key in em->xkey
+ * (hash h); else -1, with *slot the free entry where a new one goes. */
+int altr_share_code_find(struct emitter *em, uint32_t h, struct xcent **slot);
+/* Room in the table of codes for one more. */
+void altr_share_code_room(struct emitter *em);
+/* The plan for s (of context ctx) not kept for its instruction: that of
+ * its shape, or a new one. */
+int altr_share_shaped_plan(struct emitter *em, const struct altr_stmt *s,
+                       unsigned ctx);
+
+/* ------------------------------------------------------------- cfi.c */
+
+/* How far inserted line p[0..n) moves %rsp. */
+long altr_cfi_line_delta(struct emitter *em, const char *p, size_t n);
 
 #endif
