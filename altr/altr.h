@@ -233,6 +233,25 @@ void altr_map_reserve(struct altr_map *m, size_t more,
                       uint32_t (*hash)(const void *ent),
                       bool (*used)(const void *ent));
 void altr_map_free(struct altr_map *m);
+/* A map from byte strings, copied into a buffer of its own (the texts
+ * looked up need not outlive the lookup), to a number: the %rsp deltas of
+ * inserted lines (cfi.c), the plans of codes (share.c). */
+struct altr_kept {
+	uint32_t hash, len;      /* len 0: a free slot (no key is empty) */
+	size_t off;              /* the key, in the map's keys */
+	long val;
+};
+struct altr_keptmap {
+	struct altr_map m;       /* of struct altr_kept; zeroed: empty */
+	struct altr_buf keys;
+};
+/* The entry for p[0..n) (n > 0, hash h), or the free one (len 0) where
+ * altr_kept_add may put it before any other lookup. */
+struct altr_kept *altr_kept_find(struct altr_keptmap *km, const char *p,
+                                 size_t n, uint32_t h);
+void altr_kept_add(struct altr_keptmap *km, struct altr_kept *e,
+                   const char *p, size_t n, uint32_t h, long val);
+void altr_kept_free(struct altr_keptmap *km);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
 /* The same, but a large regular file is mapped read-only, followed by a
@@ -1059,14 +1078,6 @@ struct shape {
 	const struct altr_insn *insn; /* the first instruction's */
 };
 
-/* A plan whose code others share: its key's hash and bytes (in
- * em->xkeys; len 0: a free slot), and the plan. */
-struct xcent {
-	uint32_t hash, len;
-	size_t off;
-	int plan;
-};
-
 struct emitter {
 	struct altr_unit *u;
 	struct altr_ruleset *rs;
@@ -1098,13 +1109,13 @@ struct emitter {
 	struct holes lhole;      /* its holes */
 	struct altr_map tm;      /* of struct tmpl: compiled templates, by
 	                            action */
-	struct altr_map memo;    /* of struct cfa_memo: inserted line ->
-	                            %rsp delta */
+	struct altr_keptmap deltas; /* inserted line -> %rsp delta (its
+	                            text parsed once: that was a tenth of the
+	                            emitter's time, and the lines repeat) */
 	struct altr_str *gonames; /* label_used: the names statements that may
 	                            go to a label mention, sorted; NULL: not
 	                            made yet (most units never need them) */
 	size_t ngonames;
-	struct altr_buf memokeys;
 	int ngroups;
 	struct dec gdec;         /* ngroups, in decimal */
 	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
@@ -1118,9 +1129,7 @@ struct emitter {
 	struct applied *app;     /* make_plan: the rules that applied */
 	size_t capapp;
 	struct altr_buf xkey;    /* make_plan: what their code depends on */
-	struct altr_map xc;      /* of struct xcent: plans by that key, their
-	                            code */
-	struct altr_buf xkeys;   /* the keys' bytes */
+	struct altr_keptmap codes; /* plans by that key, their code */
 	struct altr_map shapes;  /* of struct shape: branches to labels, by
 	                            shape */
 	int errors;
@@ -1137,15 +1146,6 @@ struct applied {
 	const struct altr_rule *r;
 	const struct altr_case *c;
 	struct altr_str caps[10];
-};
-
-/* The %rsp delta of an inserted line, remembered by its text: parsing
- * each inserted line again was a tenth of the emitter's time, and the
- * lines repeat. */
-struct cfa_memo {
-	uint64_t hash;           /* 0: empty slot */
-	size_t off, len;         /* the text, in em->memokeys */
-	long delta;
 };
 
 /* -------------------------------------------------------- template.c */
@@ -1190,9 +1190,7 @@ void altr_plan_warn_unknown(struct emitter *em, const struct altr_stmt *s);
 
 /* The plan kept earlier whose code is that of the key in em->xkey
  * (hash h); else -1, with *slot the free entry where a new one goes. */
-int altr_share_code_find(struct emitter *em, uint32_t h, struct xcent **slot);
-/* Room in the table of codes for one more. */
-void altr_share_code_room(struct emitter *em);
+int altr_share_code_find(struct emitter *em, uint32_t h, struct altr_kept **slot);
 /* The plan for s (of context ctx) not kept for its instruction: that of
  * its shape, or a new one. */
 int altr_share_shaped_plan(struct emitter *em, const struct altr_stmt *s,

@@ -52,37 +52,6 @@ static long rsp_push_delta(const struct altr_insn *in)
 }
 
 
-/* altr_hash, never 0 (0 marks an empty slot). */
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-	return (uint64_t)altr_hash(p, n) << 1 | 1;
-}
-
-/* The key of a cfa_memo lookup: the line, and where the kept lines are. */
-struct line_key {
-	const char *p, *keys;
-	size_t len;
-	uint64_t hash;
-};
-
-static bool cfa_stop(const void *ent, const void *key)
-{
-	const struct cfa_memo *e = ent;
-	const struct line_key *k = key;
-	return !e->hash || (e->hash == k->hash && e->len == k->len &&
-	                    memcmp(k->keys + e->off, k->p, k->len) == 0);
-}
-
-static uint32_t cfa_hash(const void *ent)
-{
-	return (uint32_t)((const struct cfa_memo *)ent)->hash;
-}
-
-static bool cfa_used(const void *ent)
-{
-	return ((const struct cfa_memo *)ent)->hash != 0;
-}
-
 /* Whether a line may move %rsp for rsp_push_delta: only if it holds
  * (in any case) the name of a push or pop row or of the 64-bit %rsp.  Most
  * inserted lines hold none, and then need no decoding. */
@@ -160,17 +129,12 @@ long altr_cfi_line_delta(struct emitter *em, const char *p, size_t n)
 	 * need no decoding (rsp_push_delta returns 0 for them) */
 	if (!may_move_rsp((struct altr_str){p, n}))
 		return 0;
-	altr_map_reserve(&em->memo, 1, cfa_hash, cfa_used);
-	uint64_t h = hash_bytes(p, n);
-	struct line_key key = {p, em->memokeys.p, n, h};
-	struct cfa_memo *e = altr_map_slot(&em->memo, sizeof *e, (uint32_t)h,
-	                                   &key, cfa_stop);
-	if (e->hash)
-		return e->delta;
+	uint32_t h = altr_hash(p, n);
+	struct altr_kept *e = altr_kept_find(&em->deltas, p, n, h);
+	if (e->len)
+		return e->val;
 	long d = parsed_delta(p, n);
-	*e = (struct cfa_memo){h, em->memokeys.len, n, d};
-	altr_buf_put(&em->memokeys, p, n);
-	em->memo.n++;
+	altr_kept_add(&em->deltas, e, p, n, h, d);
 	return d;
 }
 

@@ -455,8 +455,6 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	struct emitter em = {
 		.u = u, .rs = rs, .o = o, .st = st,
 		.tm = {.size = sizeof(struct tmpl), .load = 2, .first = 64},
-		.memo = {.size = sizeof(struct cfa_memo), .load = 2, .first = 1024},
-		.xc = {.size = sizeof(struct xcent), .load = 2, .first = 1024},
 		.shapes = {.size = sizeof(struct shape), .load = 2, .first = 256},
 	};
 	altr_plan_compile_rules(&em);
@@ -568,9 +566,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	}
 	altr_map_free(&em.tm);
 	altr_map_free(&em.shapes);
-	altr_map_free(&em.memo);
+	altr_kept_free(&em.deltas);
 	free(em.gonames);
-	altr_buf_free(&em.memokeys);
 	altr_buf_free(&em.line);
 	free(em.lhole.h);
 	for (int k = 0; k < 3; k++) {
@@ -586,8 +583,7 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 	altr_buf_free(&em.ptext);
 	altr_big_free(em.app, em.capapp * sizeof *em.app);
 	altr_buf_free(&em.xkey);
-	altr_buf_free(&em.xkeys);
-	altr_map_free(&em.xc);
+	altr_kept_free(&em.codes);
 	altr_big_free(em.pholes, em.cappholes * sizeof *em.pholes);
 	altr_big_free(em.prules, em.capprules * sizeof *em.prules);
 	altr_big_free(em.psect, em.cappsect * sizeof *em.psect);

@@ -255,11 +255,10 @@ int altr_plan_make(struct emitter *em, const struct altr_stmt *s,
 			break;
 	}
 	int src = -1;
-	struct xcent *slot = NULL;
+	struct altr_kept *slot = NULL;
 	uint32_t h = 0;
 	if (matched && altr_shortcuts) {
 		h = altr_hash(em->xkey.p, em->xkey.len);
-		altr_share_code_room(em);
 		src = altr_share_code_find(em, h, &slot);
 	}
 	if (src >= 0) {
@@ -291,10 +290,7 @@ int altr_plan_make(struct emitter *em, const struct altr_stmt *s,
 		p.next = em->heads[s->iid] - 1;
 		em->heads[s->iid] = i + 1;
 		if (slot) {
-			*slot = (struct xcent){.hash = h, .len = (uint32_t)em->xkey.len,
-			                       .off = em->xkeys.len, .plan = i};
-			altr_buf_put(&em->xkeys, em->xkey.p, em->xkey.len);
-			em->xc.n++;
+			altr_kept_add(&em->codes, slot, em->xkey.p, em->xkey.len, h, i);
 		}
 	}
 	em->plans[i] = p;

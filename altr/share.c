@@ -10,46 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The key of an xcent lookup: its bytes, and where the kept keys are. */
-struct xkey {
-	const char *p, *keys;
-	size_t len;
-	uint32_t hash;
-};
-
-static bool xcent_stop(const void *ent, const void *key)
-{
-	const struct xcent *e = ent;
-	const struct xkey *k = key;
-	return !e->len || (e->hash == k->hash && e->len == k->len &&
-	                   memcmp(k->keys + e->off, k->p, e->len) == 0);
-}
-
-static uint32_t xcent_hash(const void *ent)
-{
-	return ((const struct xcent *)ent)->hash;
-}
-
-static bool xcent_used(const void *ent)
-{
-	return ((const struct xcent *)ent)->len != 0;
-}
-
 /* The plan kept earlier whose code is that of the key in em->xkey (hash
  * h); else -1, with *slot the free entry where a new one goes. */
-int altr_share_code_find(struct emitter *em, uint32_t h, struct xcent **slot)
+int altr_share_code_find(struct emitter *em, uint32_t h, struct altr_kept **slot)
 {
-	struct xkey key = {em->xkey.p, em->xkeys.p, em->xkey.len, h};
-	struct xcent *e = altr_map_slot(&em->xc, sizeof *e, h, &key, xcent_stop);
+	struct altr_kept *e = altr_kept_find(&em->codes, em->xkey.p, em->xkey.len, h);
 	if (e->len)
-		return e->plan;
+		return (int)e->val;
 	*slot = e;
 	return -1;
-}
-
-void altr_share_code_room(struct emitter *em)
-{
-	altr_map_reserve(&em->xc, 1, xcent_hash, xcent_used);
 }
 
 /* Whether s is a branch or call whose one operand is a plain label that

@@ -65,41 +65,34 @@ static int sized_gpr(int num, unsigned n)
 	return num >= 0 && num < 16 && n <= 8 ? tab[num][n] : -1;
 }
 
+/* The names that stand for one thing of the statement, whole. */
+static const struct {
+	const char *name;
+	uint8_t kind;
+} fixed_names[] = {
+	{"0", T_STMT}, {"mem", T_MEM}, {"addr", T_ADDR}, {"size", T_SIZE},
+	{"base", T_BASE}, {"index", T_INDEX}, {"scale", T_SCALE},
+	{"disp", T_DISP}, {"seg", T_SEG}, {"sfx", T_SFX}, {"mnemonic", T_MNEM},
+};
+
 /* What ${name} stands for, decided once per template; the order of the
  * tests is that of the names' meaning (a variable named "label_x" is a
  * label, as it always was). */
 static struct tpiece classify_name(struct emitter *em, const char *name)
 {
 	struct tpiece t = {.kind = T_BAD, .s = name, .n = strlen(name)};
-	if (strcmp(name, "0") == 0) {
-		t.kind = T_STMT;
-	} else if (name[0] >= '0' && name[0] <= '9' && !name[1]) {
+	for (size_t k = 0; k < sizeof fixed_names / sizeof fixed_names[0]; k++)
+		if (strcmp(name, fixed_names[k].name) == 0) {
+			t.kind = fixed_names[k].kind;
+			return t;
+		}
+	if (name[0] >= '0' && name[0] <= '9' && !name[1]) {
 		t.kind = T_OPND;
 		t.arg = name[0] - '0';
-	} else if (strcmp(name, "mem") == 0) {
-		t.kind = T_MEM;
-	} else if (strcmp(name, "addr") == 0) {
-		t.kind = T_ADDR;
-	} else if (strcmp(name, "size") == 0) {
-		t.kind = T_SIZE;
-	} else if (strcmp(name, "base") == 0) {
-		t.kind = T_BASE;
-	} else if (strcmp(name, "index") == 0) {
-		t.kind = T_INDEX;
-	} else if (strcmp(name, "scale") == 0) {
-		t.kind = T_SCALE;
-	} else if (strcmp(name, "disp") == 0) {
-		t.kind = T_DISP;
-	} else if (strcmp(name, "seg") == 0) {
-		t.kind = T_SEG;
-	} else if (strcmp(name, "sfx") == 0) {
-		t.kind = T_SFX;
 	} else if (strncmp(name, "sreg:", 5) == 0) {
 		int r = altr_reg_lookup(name + 5, strlen(name + 5));
 		t.kind = T_SREG;
 		t.arg = r >= 0 && altr_regs[r].cls == RC_GPR ? altr_regs[r].num : -1;
-	} else if (strcmp(name, "mnemonic") == 0) {
-		t.kind = T_MNEM;
 	} else if (strncmp(name, "label", 5) == 0) {
 		t.kind = T_LABEL;
 		t.arg = name[5] ? name[5] - '0' : 0;
@@ -305,12 +298,11 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		altr_buf_putl(b, altr_insn_access_size(in));
 		return true;
 	case T_BASE:
-		if (m)
-			put_reg(b, m->base);
-		return true;
 	case T_INDEX:
+	case T_SEG:
 		if (m)
-			put_reg(b, m->index);
+			put_reg(b, x->kind == T_BASE ? m->base :
+			           x->kind == T_INDEX ? m->index : m->seg);
 		return true;
 	case T_SCALE:
 		altr_buf_putl(b, m ? m->scale : 1);
@@ -320,10 +312,6 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 			altr_buf_put(b, altr_op_disp(m).p, m->disp_len);
 		else
 			altr_buf_putc(b, '0');
-		return true;
-	case T_SEG:
-		if (m)
-			put_reg(b, m->seg);
 		return true;
 	case T_SFX:
 	case T_SREG: {

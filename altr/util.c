@@ -515,3 +515,55 @@ void altr_map_free(struct altr_map *m)
 	m->e = NULL;
 	m->cap = m->n = m->bytes = 0;
 }
+
+/* A key of the kept map: its text, and where the kept keys are. */
+struct kept_key {
+	const char *p, *keys;
+	size_t len;
+	uint32_t hash;
+};
+
+static bool kept_stop(const void *ent, const void *key)
+{
+	const struct altr_kept *e = ent;
+	const struct kept_key *k = key;
+	return !e->len || (e->hash == k->hash && e->len == k->len &&
+	                   memcmp(k->keys + e->off, k->p, k->len) == 0);
+}
+
+static uint32_t kept_hash(const void *ent)
+{
+	return ((const struct altr_kept *)ent)->hash;
+}
+
+static bool kept_used(const void *ent)
+{
+	return ((const struct altr_kept *)ent)->len != 0;
+}
+
+struct altr_kept *altr_kept_find(struct altr_keptmap *km, const char *p,
+                                 size_t n, uint32_t h)
+{
+	ALTR_ASSERT(n > 0 && n <= UINT32_MAX);
+	if (!km->m.size)
+		km->m = (struct altr_map){.size = sizeof(struct altr_kept), .load = 2,
+		                          .first = 1024};
+	altr_map_reserve(&km->m, 1, kept_hash, kept_used);
+	struct kept_key key = {p, km->keys.p, n, h};
+	return altr_map_slot(&km->m, sizeof(struct altr_kept), h, &key, kept_stop);
+}
+
+void altr_kept_add(struct altr_keptmap *km, struct altr_kept *e,
+                   const char *p, size_t n, uint32_t h, long val)
+{
+	ALTR_ASSERT(!e->len);
+	*e = (struct altr_kept){h, (uint32_t)n, km->keys.len, val};
+	altr_buf_put(&km->keys, p, n);
+	km->m.n++;
+}
+
+void altr_kept_free(struct altr_keptmap *km)
+{
+	altr_map_free(&km->m);
+	altr_buf_free(&km->keys);
+}
