@@ -196,14 +196,14 @@ static inline void *altr_big_grow_raw(void *p, size_t *cap, size_t n,
  * addressing with linear probing over a power of two of the caller's
  * entries, size bytes each.  The caller's entry type says which entries
  * are in use (an all-zero entry is not) and holds each one's hash;
- * altr_map_slot is inline, so that its tests are inlined where it is
+ * altr_table_slot is inline, so that its tests are inlined where it is
  * used.  The caller fills an empty slot and counts it in n. */
-enum altr_map_mem {
-	ALTR_MAP_HEAP,           /* calloc'ed */
-	ALTR_MAP_BIG,            /* altr_big_alloc: its pages faulted in */
-	ALTR_MAP_SPARSE,         /* altr_big_alloc_sparse: as used */
+enum altr_table_mem {
+	ALTR_TABLE_HEAP,           /* calloc'ed */
+	ALTR_TABLE_BIG,            /* altr_big_alloc: its pages faulted in */
+	ALTR_TABLE_SPARSE,         /* altr_big_alloc_sparse: as used */
 };
-struct altr_map {
+struct altr_table {
 	char *e;
 	size_t cap, n;           /* cap a power of two, or 0 */
 	size_t bytes;            /* allocated */
@@ -211,12 +211,12 @@ struct altr_map {
 	size_t room;             /* bytes of the first allocation, at least */
 	uint32_t size;           /* of an entry */
 	uint8_t load;            /* in quarters: grown past load/4 full */
-	uint8_t mem;             /* enum altr_map_mem */
+	uint8_t mem;             /* enum altr_table_mem */
 };
 /* The slot for a key of hash h: the first from h on for which stop (an
  * empty entry, or one holding the key) holds.  The map must have room. */
 static inline __attribute__((always_inline)) void *
-altr_map_slot(const struct altr_map *m, size_t size,
+altr_table_slot(const struct altr_table *m, size_t size,
               uint32_t h, const void *key,
               bool (*stop)(const void *ent, const void *key))
 {
@@ -229,10 +229,10 @@ altr_map_slot(const struct altr_map *m, size_t size,
 /* Makes room for more new entries (grows the table, moving the used
  * entries, used(e), to the slots hash(e) gives); on the first call,
  * makes the table. */
-void altr_map_reserve(struct altr_map *m, size_t more,
+void altr_table_reserve(struct altr_table *m, size_t more,
                       uint32_t (*hash)(const void *ent),
                       bool (*used)(const void *ent));
-void altr_map_free(struct altr_map *m);
+void altr_table_free(struct altr_table *m);
 /* A map from byte strings, copied into a buffer of its own (the texts
  * looked up need not outlive the lookup), to a number: the %rsp deltas of
  * inserted lines (cfi.c), the plans of codes (share.c). */
@@ -241,17 +241,17 @@ struct altr_kept {
 	size_t off;              /* the key, in the map's keys */
 	long val;
 };
-struct altr_keptmap {
-	struct altr_map m;       /* of struct altr_kept; zeroed: empty */
+struct altr_kept_table {
+	struct altr_table m;       /* of struct altr_kept; zeroed: empty */
 	struct altr_buf keys;
 };
 /* The entry for p[0..n) (n > 0, hash h), or the free one (len 0) where
  * altr_kept_add may put it before any other lookup. */
-struct altr_kept *altr_kept_find(struct altr_keptmap *km, const char *p,
+struct altr_kept *altr_kept_find(struct altr_kept_table *km, const char *p,
                                  size_t n, uint32_t h);
-void altr_kept_add(struct altr_keptmap *km, struct altr_kept *e,
+void altr_kept_add(struct altr_kept_table *km, struct altr_kept *e,
                    const char *p, size_t n, uint32_t h, long val);
-void altr_kept_free(struct altr_keptmap *km);
+void altr_kept_free(struct altr_kept_table *km);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
 /* The same, but a large regular file is mapped read-only, followed by a
@@ -578,10 +578,10 @@ struct altr_unit {
 	int nfuncs;
 	unsigned long ninsns, nunknown;
 	uint32_t ninsn_ids;      /* distinct instructions (altr_stmt.iid) */
-	uint32_t *iclass;        /* by iid: altr_insn_class of the first
+	uint32_t *iclass;        /* by iid: altr_analyze_insn_class of the first
 	                            statement of each */
 	uint32_t *ilabel;        /* by iid: 1 + n when its direct target is
-	                            gcc's label .L<n> (altr_insn_label), or 0 */
+	                            gcc's label .L<n> (altr_analyze_insn_label), or 0 */
 	size_t cap_iclass;       /* of both */
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
 	size_t src_mapped;       /* nonzero: src is a mapping of this size
@@ -670,11 +670,11 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target);
 void altr_cycles(struct altr_unit *u, const int *func, const int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
-uint32_t altr_insn_class(const struct altr_stmt *s);
+uint32_t altr_analyze_insn_class(const struct altr_stmt *s);
 /* 1 + n when the direct target of s's instruction, of class c, is .L<n>,
  * else 0; the reader keeps it in unit->ilabel (the analysis then reads
  * neither instruction nor text for it). */
-uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c);
+uint32_t altr_analyze_insn_label(const struct altr_stmt *s, uint32_t c);
 
 /* ----------------------------------------------------------------- rules.c
  * (rules.l and rules.y build this; rules.c holds the tables and helpers) */
@@ -861,15 +861,15 @@ void altr_regex_memo_begin(void);
 void altr_regex_memo_end(void);
 /* t (at most 16 bytes) packed into *a and *b, an exact key, and its slot
  * in a direct-mapped table of size entries (a power of two). */
-size_t altr_short_key(struct altr_str t, uint64_t *a, uint64_t *b, size_t size);
+size_t altr_regex_short_key(struct altr_str t, uint64_t *a, uint64_t *b, size_t size);
 
 /* ----------------------------------------------------------------- match.c */
 
 /* The explicit memory operand the database found, or NULL. */
-const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in);
+const struct altr_operand *altr_match_mem_operand(const struct altr_insn *in);
 /* Bytes the instruction accesses: its explicit operand's, else the
  * implicit access's (push, string element); 0 if unknown. */
-unsigned altr_insn_access_size(const struct altr_insn *in);
+unsigned altr_match_access_size(const struct altr_insn *in);
 
 /* What of statement s besides its instruction and text evaluation may
  * read, as a number: statements alike in all three evaluate alike. */
@@ -885,7 +885,7 @@ static inline bool altr_label_char(char c)
  * after its first plen bytes.  Whether every regex test in e on a subject
  * holding the label fails whatever label is there (their filters show
  * it): e then evaluates alike for all of them. */
-bool altr_expr_label_blind(const struct altr_expr *e,
+bool altr_match_label_blind(const struct altr_expr *e,
                            const struct altr_stmt *s, size_t plen);
 /* Rule expressions compiled for evaluation: altr_matcher_add compiles e
  * (NULL: always true) and returns its entry; altr_matcher_run evaluates
@@ -1107,9 +1107,9 @@ struct emitter {
 	struct holes phole[3];   /* their holes */
 	struct altr_buf line;    /* a template line being expanded */
 	struct holes lhole;      /* its holes */
-	struct altr_map tm;      /* of struct tmpl: compiled templates, by
+	struct altr_table tm;      /* of struct tmpl: compiled templates, by
 	                            action */
-	struct altr_keptmap deltas; /* inserted line -> %rsp delta (its
+	struct altr_kept_table deltas; /* inserted line -> %rsp delta (its
 	                            text parsed once: that was a tenth of the
 	                            emitter's time, and the lines repeat) */
 	struct altr_str *gonames; /* label_used: the names statements that may
@@ -1129,8 +1129,8 @@ struct emitter {
 	struct applied *app;     /* make_plan: the rules that applied */
 	size_t capapp;
 	struct altr_buf xkey;    /* make_plan: what their code depends on */
-	struct altr_keptmap codes; /* plans by that key, their code */
-	struct altr_map shapes;  /* of struct shape: branches to labels, by
+	struct altr_kept_table codes; /* plans by that key, their code */
+	struct altr_table shapes;  /* of struct shape: branches to labels, by
 	                            shape */
 	int errors;
 	/* unknown mnemonics already warned about (once each per file) */

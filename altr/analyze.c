@@ -15,7 +15,7 @@
 
 /* ------------------------------------------------- names to statements */
 
-/* Map from a name (a slice of the source) to an int (altr_map).  The
+/* Map from a name (a slice of the source) to an int (altr_table).  The
  * hash is kept so that a probe rarely touches the text itself.  The
  * tables are big-block memory: the labels' is megabytes. */
 struct smap_ent {
@@ -25,7 +25,7 @@ struct smap_ent {
 };
 
 struct smap {
-	struct altr_map m;       /* of struct smap_ent; zeroed: empty */
+	struct altr_table m;       /* of struct smap_ent; zeroed: empty */
 };
 
 static bool smap_stop(const void *ent, const void *key)
@@ -49,7 +49,7 @@ static struct smap_ent *smap_slot(const struct smap *m, struct altr_str s,
                                   uint32_t h)
 {
 	struct smap_ent key = {s.p, (uint32_t)s.len, h, 0};
-	return altr_map_slot(&m->m, sizeof key, h, &key, smap_stop);
+	return altr_table_slot(&m->m, sizeof key, h, &key, smap_stop);
 }
 
 /* Value for name, or -1. */
@@ -65,9 +65,9 @@ static int smap_get(const struct smap *m, struct altr_str s)
 static void smap_reserve(struct smap *m, size_t n)
 {
 	if (!m->m.size)
-		m->m = (struct altr_map){.size = sizeof(struct smap_ent), .load = 2,
-		                         .first = 64, .mem = ALTR_MAP_BIG};
-	altr_map_reserve(&m->m, n, smap_hash, smap_used);
+		m->m = (struct altr_table){.size = sizeof(struct smap_ent), .load = 2,
+		                         .first = 64, .mem = ALTR_TABLE_BIG};
+	altr_table_reserve(&m->m, n, smap_hash, smap_used);
 }
 
 /* Sets name to val; with keep, an existing entry is left as it is. */
@@ -92,7 +92,7 @@ static void smap_put(struct smap *m, struct altr_str s, int val)
 
 static void smap_free(struct smap *m)
 {
-	altr_map_free(&m->m);
+	altr_table_free(&m->m);
 }
 
 /* --------------------------------------------------------- small helpers */
@@ -402,7 +402,7 @@ _Static_assert(sizeof(struct aux) <= sizeof(struct altr_stmt),
                "an aux fits where a statement does");
 
 /* What the walks need of an instruction depends on it alone: the reader
- * works it out (altr_insn_class) for the first statement of each
+ * works it out (altr_analyze_insn_class) for the first statement of each
  * instruction, while that is in the cache, and keeps it by altr_stmt.iid
  * (the instructions are spread over megabytes: reading them here was a
  * third of the analysis). */
@@ -515,10 +515,10 @@ static const struct altr_operand *direct_target(const struct altr_insn *in)
 
 static bool fusable(const struct altr_stmt *s);
 
-/* altr_insn_class packs ctl, fr, fw, tgt + 1 and IB_* in a word. */
+/* altr_analyze_insn_class packs ctl, fr, fw, tgt + 1 and IB_* in a word. */
 enum { IC_FR = 8, IC_FW = 16, IC_TGT = 24, IC_IB = 28 };
 
-uint32_t altr_insn_class(const struct altr_stmt *s)
+uint32_t altr_analyze_insn_class(const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
 	if (!in || !in->desc || (s->facts & SF_OPAQUE))
@@ -583,7 +583,7 @@ static struct altr_str target_name(const struct altr_operand *op)
 	return t;
 }
 
-uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c)
+uint32_t altr_analyze_insn_label(const struct altr_stmt *s, uint32_t c)
 {
 	int tgt = (int)((c >> IC_TGT) & 15) - 1;
 	if (tgt < 0)
@@ -1079,7 +1079,7 @@ static void analyze(struct altr_unit *u, int **funcp, int **targetp,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
-			                 ? altr_insn_class(s) : u->iclass[s->iid]);
+			                 ? altr_analyze_insn_class(s) : u->iclass[s->iid]);
 			if (x->tgt >= 0) /* for resolve_target */
 				x->target = (int)s->iid;
 		} else if (s->kind == STMT_LABEL) {

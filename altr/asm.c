@@ -540,14 +540,14 @@ struct reader {
 	bool exec;                /* current section holds code */
 	bool prev_exec, stack_exec[64];
 	int stack_n;
-	struct altr_map memo;     /* of struct memo: statement text -> what
+	struct altr_table memo;     /* of struct memo: statement text -> what
 	                             it was.  Its first size: about what one
 	                             instruction text in four lines needs
 	                             (each doubling faulted in a new table);
 	                             its first room: the statements' bytes
 	                             (see read_unit) */
 	struct memo scratch;      /* for a text too long for the memo */
-	struct altr_map jshapes;  /* of struct jshape: branches to .L<n> by
+	struct altr_table jshapes;  /* of struct jshape: branches to .L<n> by
 	                             the text before */
 	bool colon;               /* the line being read may hold a label */
 	bool plain;               /* it holds no special byte (LINE_PLAIN) */
@@ -592,13 +592,13 @@ static struct memo *memo_slot(const struct reader *r, uint32_t h,
                               struct altr_str t)
 {
 	struct text_key key = {t, h};
-	return altr_map_slot(&r->memo, sizeof(struct memo), h, &key, memo_stop);
+	return altr_table_slot(&r->memo, sizeof(struct memo), h, &key, memo_stop);
 }
 
 /* Makes the table (bigger) if it has no room for one more entry. */
 static void memo_reserve(struct reader *r)
 {
-	altr_map_reserve(&r->memo, 1, memo_hash, memo_used);
+	altr_table_reserve(&r->memo, 1, memo_hash, memo_used);
 }
 
 /* The entry for t (what == M_NONE if new), with room to fill it in. */
@@ -634,8 +634,8 @@ static void new_iid(struct altr_unit *u, struct altr_stmt *s)
 		u->cap_iclass = n;
 	}
 	s->iid = u->ninsn_ids++;
-	u->iclass[s->iid] = altr_insn_class(s);
-	u->ilabel[s->iid] = altr_insn_label(s, u->iclass[s->iid]);
+	u->iclass[s->iid] = altr_analyze_insn_class(s);
+	u->ilabel[s->iid] = altr_analyze_insn_label(s, u->iclass[s->iid]);
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
@@ -880,7 +880,7 @@ static struct jshape *jshape_slot(const struct reader *r, const char *p,
                                   size_t len, uint32_t h)
 {
 	struct text_key key = {{p, len}, h};
-	return altr_map_slot(&r->jshapes, sizeof(struct jshape), h, &key,
+	return altr_table_slot(&r->jshapes, sizeof(struct jshape), h, &key,
 	                     jshape_stop);
 }
 
@@ -913,7 +913,7 @@ static void jshape_keep(struct reader *r, struct altr_str t,
 	    op->text.len != t.len - n || op->disp_off ||
 	    op->disp_len != t.len - n)
 		return;
-	altr_map_reserve(&r->jshapes, 1, jshape_hash, jshape_used);
+	altr_table_reserve(&r->jshapes, 1, jshape_hash, jshape_used);
 	uint32_t h = altr_hash(t.p, n);
 	struct jshape *e = jshape_slot(r, t.p, n, h);
 	if (!e->p) {
@@ -1252,10 +1252,10 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	u->lines = altr_big_alloc(u->cap_lines * sizeof *u->lines);
 	u->cap_stmts = nl + 64;
 	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
-	r.memo = (struct altr_map){.size = sizeof(struct memo), .load = 3,
-	                           .first = 4096, .mem = ALTR_MAP_SPARSE};
-	r.jshapes = (struct altr_map){.size = sizeof(struct jshape), .load = 2,
-	                              .first = 64, .mem = ALTR_MAP_HEAP};
+	r.memo = (struct altr_table){.size = sizeof(struct memo), .load = 3,
+	                           .first = 4096, .mem = ALTR_TABLE_SPARSE};
+	r.jshapes = (struct altr_table){.size = sizeof(struct jshape), .load = 2,
+	                              .first = 64, .mem = ALTR_TABLE_HEAP};
 	while (3 * r.memo.first < 4 * (nl / 4))
 		r.memo.first *= 2;
 	/* The table's block is freed after reading, for the analysis's record
@@ -1303,8 +1303,8 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		}
 	}
 	u->nlines = (int)n;
-	altr_map_free(&r.memo);
-	altr_map_free(&r.jshapes);
+	altr_table_free(&r.memo);
+	altr_table_free(&r.jshapes);
 	return r.macro_line;
 }
 

@@ -564,8 +564,8 @@ int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
 		free(tms[i].lstate);
 		free(tms[i].ldelta);
 	}
-	altr_map_free(&em.tm);
-	altr_map_free(&em.shapes);
+	altr_table_free(&em.tm);
+	altr_table_free(&em.shapes);
 	altr_kept_free(&em.deltas);
 	free(em.gonames);
 	altr_buf_free(&em.line);

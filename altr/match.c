@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned altr_insn_access_size(const struct altr_insn *in)
+unsigned altr_match_access_size(const struct altr_insn *in)
 {
 	if (in->info.mem >= 0 && in->info.mem_acc)
 		return in->info.mem_size;
 	return in->info.impl_size;
 }
 
-const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in)
+const struct altr_operand *altr_match_mem_operand(const struct altr_insn *in)
 {
 	if (in->info.mem < 0 || in->info.mem >= in->nops)
 		return NULL;
@@ -47,23 +47,23 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_store: return a & ATTR_STORE;
 	case PRED_rmw: return a & ATTR_RMW;
 	case PRED_mem:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && in->info.mem_acc;
 	case PRED_mem_read:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && (in->info.mem_acc & ACC_READ);
 	case PRED_mem_write:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && (in->info.mem_acc & ACC_WRITE);
 	case PRED_implicit: return a & (ATTR_STACK | ATTR_STRING);
 	case PRED_partial:
-		size = altr_insn_access_size(in);
+		size = altr_match_access_size(in);
 		return accessed && (size == 1 || size == 2 || size == 4);
 	case PRED_full:
-		size = altr_insn_access_size(in);
+		size = altr_match_access_size(in);
 		return accessed && size == 8;
 	case PRED_wide:
-		size = altr_insn_access_size(in);
+		size = altr_match_access_size(in);
 		return accessed && size > 8;
 	case PRED_atomic: return a & ATTR_ATOMIC;
 	case PRED_string: return a & ATTR_STRING;
@@ -94,26 +94,26 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_nondet: return a & ATTR_NONDET;
 	case PRED_nop: return a & ATTR_NOP;
 	case PRED_addr_only:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && !in->info.mem_acc;
 	case PRED_x87: return a & ATTR_X87;
 	case PRED_sse: return a & ATTR_SSE;
 	case PRED_avx: return a & ATTR_AVX;
 	case PRED_avx512: return a & ATTR_AVX512;
 	case PRED_rip_relative:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && is_reg_class(m->base, RC_IP);
 	case PRED_has_base:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && m->base >= 0;
 	case PRED_has_index:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && m->index >= 0;
 	case PRED_has_segment:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && m->seg >= 0;
 	case PRED_absolute:
-		m = altr_insn_mem_operand(in);
+		m = altr_match_mem_operand(in);
 		return m && m->base < 0 && m->index < 0;
 	case PRED_sets_rsp: return a & ATTR_SETS_RSP;
 	case PRED_flags_live: return s->flags_live_in != 0;
@@ -161,11 +161,11 @@ static bool cmp_num(long x, enum altr_cmp c, long y)
 
 static bool eval_cmp(const struct altr_expr *e, const struct altr_insn *in)
 {
-	const struct altr_operand *m = altr_insn_mem_operand(in);
+	const struct altr_operand *m = altr_match_mem_operand(in);
 	int reg = -1;
 	long num = 0;
 	switch (e->field) {
-	case FIELD_SIZE: num = altr_insn_access_size(in); break;
+	case FIELD_SIZE: num = altr_match_access_size(in); break;
 	case FIELD_SCALE: num = m ? m->scale : 0; break;
 	case FIELD_NOPS: num = in->nops; break;
 	case FIELD_BASE: reg = m ? m->base : -1; break;
@@ -192,7 +192,7 @@ static struct altr_str subject(const struct altr_expr *e,
 	case SUBJ_MNEM: return in->mnem;
 	case SUBJ_INSN: return altr_stmt_text(s);
 	case SUBJ_MEM: {
-		const struct altr_operand *m = altr_insn_mem_operand(in);
+		const struct altr_operand *m = altr_match_mem_operand(in);
 		return m ? m->text : none;
 	}
 	case SUBJ_OP:
@@ -315,7 +315,7 @@ static uint64_t mn_dead(const struct altr_matcher *m, struct altr_str mn)
 	if (!mn.len || mn.len > 16)
 		return 0;
 	uint64_t a, b;
-	struct mnent *c = &m->mncache[altr_short_key(mn, &a, &b, MN_SIZE)];
+	struct mnent *c = &m->mncache[altr_regex_short_key(mn, &a, &b, MN_SIZE)];
 	if (c->valid && c->a == a && c->b == b && c->len == mn.len)
 		return c->dead;
 	uint64_t dead = 0;
@@ -552,7 +552,7 @@ static int blind_eval(const struct altr_expr *e, const struct altr_stmt *s,
 	}
 	bool label = e->subj == SUBJ_INSN ||
 	             (e->subj == SUBJ_OP && e->opnd == 1) ||
-	             (e->subj == SUBJ_MEM && altr_insn_mem_operand(in) == &in->ops[0]);
+	             (e->subj == SUBJ_MEM && altr_match_mem_operand(in) == &in->ops[0]);
 	if (!label)
 		return eval_match(e, s, caps, NULL);
 	if (e->subj == SUBJ_INSN ? fails_for_any_label(e, s->text_p, plen)
@@ -561,7 +561,7 @@ static int blind_eval(const struct altr_expr *e, const struct altr_stmt *s,
 	return -1;
 }
 
-bool altr_expr_label_blind(const struct altr_expr *e,
+bool altr_match_label_blind(const struct altr_expr *e,
                            const struct altr_stmt *s, size_t plen)
 {
 	return !e || blind_eval(e, s, plen) >= 0;

@@ -132,14 +132,14 @@ static void key_actions(struct emitter *em, const struct applied *a,
 	if (needs & N_STMT)
 		key_put(k, s->text_p, s->text_len);
 	if (needs & N_MEM) {
-		const struct altr_operand *m = altr_insn_mem_operand(in);
+		const struct altr_operand *m = altr_match_mem_operand(in);
 		if (m)
 			key_put(k, m->text.p, m->text.len);
 		else
 			altr_buf_put(k, (const char *)&absent, sizeof absent);
 	}
 	if (needs & N_SIZE) {
-		unsigned n = altr_insn_access_size(in);
+		unsigned n = altr_match_access_size(in);
 		altr_buf_put(k, (const char *)&n, sizeof n);
 	}
 	if (needs & N_MNEM)

@@ -26,7 +26,7 @@ struct re_memo {
 
 static struct {
 	bool on;
-	struct altr_map m;           /* of struct re_memo */
+	struct altr_table m;           /* of struct re_memo */
 	int16_t *caps;
 	size_t ncaps, capcaps;
 	struct {
@@ -43,7 +43,7 @@ void altr_regex_memo_begin(void)
 
 void altr_regex_memo_end(void)
 {
-	altr_map_free(&memo.m);
+	altr_table_free(&memo.m);
 	free(memo.caps);
 	memset(&memo, 0, sizeof memo);
 }
@@ -69,9 +69,9 @@ static bool re_used(const void *ent)
 static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
 {
 	if (!memo.m.size)
-		memo.m = (struct altr_map){.size = sizeof(struct re_memo), .load = 3,
-		                           .first = 4096, .mem = ALTR_MAP_SPARSE};
-	altr_map_reserve(&memo.m, 1, re_hash, re_used);
+		memo.m = (struct altr_table){.size = sizeof(struct re_memo), .load = 3,
+		                           .first = 4096, .mem = ALTR_TABLE_SPARSE};
+	altr_table_reserve(&memo.m, 1, re_hash, re_used);
 	/* Several expressions test the same subject (the mnemonic, op1): its
 	 * hash is kept for the text last hashed at the same place. */
 	unsigned k = (unsigned)(((uintptr_t)subj.p >> 2) ^ subj.len) & 3;
@@ -88,7 +88,7 @@ static struct re_memo *re_find(const struct altr_expr *e, struct altr_str subj)
 	uint32_t h32 = (uint32_t)(h ^ (h >> 32));
 	struct re_memo key = {.e = e, .p = subj.p, .hash = h32,
 	                      .len = (uint16_t)subj.len};
-	struct re_memo *r = altr_map_slot(&memo.m, sizeof key, h32, &key, re_stop);
+	struct re_memo *r = altr_table_slot(&memo.m, sizeof key, h32, &key, re_stop);
 	if (!r->e)
 		r->hash = h32; /* for the caller to fill in */
 	return r;
@@ -141,7 +141,7 @@ static void pack(struct altr_str t, uint64_t *a, uint64_t *b)
 
 /* t's packed key, and its slot in a direct-mapped table of size entries
  * (a power of two). */
-size_t altr_short_key(struct altr_str t, uint64_t *a, uint64_t *b,
+size_t altr_regex_short_key(struct altr_str t, uint64_t *a, uint64_t *b,
                          size_t size)
 {
 	pack(t, a, b);
@@ -160,7 +160,7 @@ bool altr_regex_test(const struct altr_expr *e, struct altr_str subj,
 		return e->negate;
 	if (cache && subj.len <= 16) {
 		uint64_t a, b;
-		c = &cache[altr_short_key(subj, &a, &b, REGEX_CACHE_SIZE)];
+		c = &cache[altr_regex_short_key(subj, &a, &b, REGEX_CACHE_SIZE)];
 		if (c->valid && c->a == a && c->b == b && c->len == subj.len) {
 			if (c->hit) {
 				for (int i = 0; i < 10; i++)

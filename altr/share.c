@@ -68,10 +68,10 @@ static bool label_blind(struct emitter *em, const struct plan *p,
 {
 	for (int ri = 0; ri < em->nr; ri++) {
 		const struct altr_rule *r = em->rule[ri];
-		if (!altr_expr_label_blind(r->match, s, plen))
+		if (!altr_match_label_blind(r->match, s, plen))
 			return false;
 		for (const struct altr_case *c = r->cases; c; c = c->next)
-			if (!altr_expr_label_blind(c->when, s, plen))
+			if (!altr_match_label_blind(c->when, s, plen))
 				return false;
 	}
 	for (uint32_t k = 0; k < p->nrules; k++) {
@@ -114,10 +114,10 @@ int altr_share_shaped_plan(struct emitter *em, const struct altr_stmt *s,
 	size_t plen;
 	if (!label_shaped(s, &plen))
 		return altr_plan_make(em, s, ctx);
-	altr_map_reserve(&em->shapes, 1, shape_hash, shape_used);
+	altr_table_reserve(&em->shapes, 1, shape_hash, shape_used);
 	uint32_t h = altr_hash(s->text_p, plen) ^ ctx * 0x9e3779b9u;
 	struct shape key = {s->text_p, (uint32_t)plen, ctx, h, -1, s->insn};
-	struct shape *e = altr_map_slot(&em->shapes, sizeof *e, h, &key, shape_stop);
+	struct shape *e = altr_table_slot(&em->shapes, sizeof *e, h, &key, shape_stop);
 	if (e->p)
 		return e->plan >= 0 ? e->plan : altr_plan_make(em, s, ctx);
 	int pi = altr_plan_make(em, s, ctx);

@@ -212,12 +212,12 @@ const struct tmpl *altr_tmpl_of(struct emitter *em,
 	uint32_t h = (uint32_t)((uintptr_t)a >> 4);
 	struct tmpl *e;
 	if (em->tm.cap) {
-		e = altr_map_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
+		e = altr_table_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
 		if (e->a)
 			return e;
 	}
-	altr_map_reserve(&em->tm, 1, tmpl_hash, tmpl_used);
-	e = altr_map_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
+	altr_table_reserve(&em->tm, 1, tmpl_hash, tmpl_used);
+	e = altr_table_slot(&em->tm, sizeof *e, h, a, tmpl_stop);
 	e->a = a;
 	em->tm.n++;
 	compile(em, e);
@@ -269,7 +269,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
                          struct holes *hs)
 {
 	const struct altr_insn *in = s->insn;
-	const struct altr_operand *m = altr_insn_mem_operand(in);
+	const struct altr_operand *m = altr_match_mem_operand(in);
 	unsigned n;
 	switch ((enum tkind)x->kind) {
 	case T_LIT:
@@ -295,7 +295,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 		put_addr(b, m);
 		return true;
 	case T_SIZE:
-		altr_buf_putl(b, altr_insn_access_size(in));
+		altr_buf_putl(b, altr_match_access_size(in));
 		return true;
 	case T_BASE:
 	case T_INDEX:
@@ -317,7 +317,7 @@ static bool expand_piece(const struct tpiece *x, const struct altr_stmt *s,
 	case T_SREG: {
 		/* Sized by the access: b w l q, and %r12b %r12w %r12d %r12. */
 		static const char sfx[] = {0, 'b', 'w', 0, 'l', 0, 0, 0, 'q'};
-		n = altr_insn_access_size(in);
+		n = altr_match_access_size(in);
 		if (n > 8 || !sfx[n])
 			return false;
 		if (x->kind == T_SFX) {

@@ -462,24 +462,24 @@ char *altr_map_file(const char *path, size_t *len, size_t *mapped)
 
 /* -------------------------------------------------------------- the map */
 
-static void *map_alloc(const struct altr_map *m, size_t bytes)
+static void *map_alloc(const struct altr_table *m, size_t bytes)
 {
 	switch (m->mem) {
-	case ALTR_MAP_BIG: return altr_big_alloc(bytes);
-	case ALTR_MAP_SPARSE: return altr_big_alloc_sparse(bytes);
+	case ALTR_TABLE_BIG: return altr_big_alloc(bytes);
+	case ALTR_TABLE_SPARSE: return altr_big_alloc_sparse(bytes);
 	default: return altr_xcalloc(1, bytes);
 	}
 }
 
-static void map_release(const struct altr_map *m)
+static void map_release(const struct altr_table *m)
 {
-	if (m->mem == ALTR_MAP_HEAP)
+	if (m->mem == ALTR_TABLE_HEAP)
 		free(m->e);
 	else
 		altr_big_free(m->e, m->bytes);
 }
 
-void altr_map_reserve(struct altr_map *m, size_t more,
+void altr_table_reserve(struct altr_table *m, size_t more,
                       uint32_t (*hash)(const void *ent),
                       bool (*used)(const void *ent))
 {
@@ -489,7 +489,7 @@ void altr_map_reserve(struct altr_map *m, size_t more,
 		cap *= 2;
 	if (cap == m->cap)
 		return;
-	struct altr_map old = *m;
+	struct altr_table old = *m;
 	m->cap = cap;
 	m->bytes = cap * m->size;
 	if (!old.cap && m->bytes < m->room)
@@ -508,7 +508,7 @@ void altr_map_reserve(struct altr_map *m, size_t more,
 		map_release(&old);
 }
 
-void altr_map_free(struct altr_map *m)
+void altr_table_free(struct altr_table *m)
 {
 	if (m->cap)
 		map_release(m);
@@ -541,19 +541,19 @@ static bool kept_used(const void *ent)
 	return ((const struct altr_kept *)ent)->len != 0;
 }
 
-struct altr_kept *altr_kept_find(struct altr_keptmap *km, const char *p,
+struct altr_kept *altr_kept_find(struct altr_kept_table *km, const char *p,
                                  size_t n, uint32_t h)
 {
 	ALTR_ASSERT(n > 0 && n <= UINT32_MAX);
 	if (!km->m.size)
-		km->m = (struct altr_map){.size = sizeof(struct altr_kept), .load = 2,
+		km->m = (struct altr_table){.size = sizeof(struct altr_kept), .load = 2,
 		                          .first = 1024};
-	altr_map_reserve(&km->m, 1, kept_hash, kept_used);
+	altr_table_reserve(&km->m, 1, kept_hash, kept_used);
 	struct kept_key key = {p, km->keys.p, n, h};
-	return altr_map_slot(&km->m, sizeof(struct altr_kept), h, &key, kept_stop);
+	return altr_table_slot(&km->m, sizeof(struct altr_kept), h, &key, kept_stop);
 }
 
-void altr_kept_add(struct altr_keptmap *km, struct altr_kept *e,
+void altr_kept_add(struct altr_kept_table *km, struct altr_kept *e,
                    const char *p, size_t n, uint32_t h, long val)
 {
 	ALTR_ASSERT(!e->len);
@@ -562,8 +562,8 @@ void altr_kept_add(struct altr_keptmap *km, struct altr_kept *e,
 	km->m.n++;
 }
 
-void altr_kept_free(struct altr_keptmap *km)
+void altr_kept_free(struct altr_kept_table *km)
 {
-	altr_map_free(&km->m);
+	altr_table_free(&km->m);
 	altr_buf_free(&km->keys);
 }
