@@ -229,9 +229,17 @@ altr_table_slot(const struct altr_table *m, size_t size,
 /* Makes room for more new entries (grows the table, moving the used
  * entries, used(e), to the slots hash(e) gives); on the first call,
  * makes the table. */
-void altr_table_reserve(struct altr_table *m, size_t more,
-                      uint32_t (*hash)(const void *ent),
-                      bool (*used)(const void *ent));
+void altr_table_grow(struct altr_table *m, size_t more,
+                     uint32_t (*hash)(const void *ent),
+                     bool (*used)(const void *ent));
+/* (the test inline: it is made before most lookups) */
+static inline void altr_table_reserve(struct altr_table *m, size_t more,
+                                      uint32_t (*hash)(const void *ent),
+                                      bool (*used)(const void *ent))
+{
+	if (4 * (m->n + more) > (size_t)m->load * m->cap)
+		altr_table_grow(m, more, hash, used);
+}
 void altr_table_free(struct altr_table *m);
 /* A map from byte strings, copied into a buffer of its own (the texts
  * looked up need not outlive the lookup), to a number: the %rsp deltas of

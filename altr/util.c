@@ -479,9 +479,9 @@ static void map_release(const struct altr_table *m)
 		altr_big_free(m->e, m->bytes);
 }
 
-void altr_table_reserve(struct altr_table *m, size_t more,
-                      uint32_t (*hash)(const void *ent),
-                      bool (*used)(const void *ent))
+void altr_table_grow(struct altr_table *m, size_t more,
+                     uint32_t (*hash)(const void *ent),
+                     bool (*used)(const void *ent))
 {
 	ALTR_ASSERT(m->size && m->load && m->first);
 	size_t cap = m->cap ? m->cap : m->first;
