@@ -20,7 +20,7 @@ fi
 w=$(mktemp -d "${TMPDIR:-/tmp}/shortcuts.XXXXXX")
 keep=
 trap '[ -n "$keep" ] || rm -rf "$w"' EXIT
-find "$corpus" -name '*.s' | LC_ALL=C sort | awk -v s="$step" '(NR - 1) % s == 0' >"$w/list"
+find "$corpus/" -name '*.s' | LC_ALL=C sort | awk -v s="$step" '(NR - 1) % s == 0' >"$w/list"
 n=0 fail=0
 while read -r f; do
 	for rules in "$rulesdir"/*.rules; do
