@@ -3,8 +3,10 @@
  * GNU as) assembly-to-assembly translator.  A section per source file, in
  * pipeline order: util, regs, asm (reading), insndb (what an instruction
  * does), analyze (CFG, flag liveness, branch facts), rules (the rules
- * language), match (rules against instructions), emit (writing assembly and
- * the instrumentation offset table).  Everything not listed here is static.
+ * language), prefilter and regex (a rule's regex test), match (rules
+ * against instructions), template, plan, share and cfi (what the rules
+ * insert), emit (writing assembly and the instrumentation offset
+ * table).  Everything not listed here is static.
  */
 #ifndef ALTR_H
 #define ALTR_H
@@ -164,6 +166,100 @@ void *altr_big_realloc(void *p, size_t old, size_t n);
 void *altr_big_alloc_raw(size_t n);
 void *altr_big_realloc_raw(void *p, size_t old, size_t n);
 void altr_big_free(void *p, size_t n);
+/* Arrays that grow in big-block memory (altr_big_free them with cap *
+ * size): *cap doubles (from first) when n items fill it, and freed blocks
+ * of the earlier stages are reused.  The new room is zeroed, or with _raw
+ * left as it is (an array written before it is read: zeroing the plans'
+ * room alone is megabytes of stores on a large input, docs/perf.md). */
+static inline void *altr_big_grow_as(void *p, size_t *cap, size_t n,
+                                     size_t size, size_t first, bool raw)
+{
+	if (n < *cap)
+		return p;
+	size_t old = *cap;
+	*cap = *cap ? 2 * *cap : first;
+	return raw ? altr_big_realloc_raw(p, old * size, *cap * size)
+	           : altr_big_realloc(p, old * size, *cap * size);
+}
+static inline void *altr_big_grow(void *p, size_t *cap, size_t n,
+                                  size_t size, size_t first)
+{
+	return altr_big_grow_as(p, cap, n, size, first, false);
+}
+static inline void *altr_big_grow_raw(void *p, size_t *cap, size_t n,
+                                      size_t size, size_t first)
+{
+	return altr_big_grow_as(p, cap, n, size, first, true);
+}
+/* The one hash table of altr (names, statement texts, jump shapes,
+ * templates, plan codes, plan shapes, %rsp deltas, regex results): open
+ * addressing with linear probing over a power of two of the caller's
+ * entries, size bytes each.  The caller's entry type says which entries
+ * are in use (an all-zero entry is not) and holds each one's hash;
+ * altr_table_slot is inline, so that its tests are inlined where it is
+ * used.  The caller fills an empty slot and counts it in n. */
+enum altr_table_mem {
+	ALTR_TABLE_HEAP,           /* calloc'ed */
+	ALTR_TABLE_BIG,            /* altr_big_alloc: its pages faulted in */
+	ALTR_TABLE_SPARSE,         /* altr_big_alloc_sparse: as used */
+};
+struct altr_table {
+	char *e;
+	size_t cap, n;           /* cap a power of two, or 0 */
+	size_t bytes;            /* allocated */
+	size_t first;            /* entries of the first table */
+	size_t room;             /* bytes of the first allocation, at least */
+	uint32_t size;           /* of an entry */
+	uint8_t load;            /* in quarters: grown past load/4 full */
+	uint8_t mem;             /* enum altr_table_mem */
+};
+/* The slot for a key of hash h: the first from h on for which stop (an
+ * empty entry, or one holding the key) holds.  The map must have room. */
+static inline __attribute__((always_inline)) void *
+altr_table_slot(const struct altr_table *m, size_t size,
+              uint32_t h, const void *key,
+              bool (*stop)(const void *ent, const void *key))
+{
+	for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		void *e = m->e + i * size;
+		if (stop(e, key))
+			return e;
+	}
+}
+/* Makes room for more new entries (grows the table, moving the used
+ * entries, used(e), to the slots hash(e) gives); on the first call,
+ * makes the table. */
+void altr_table_grow(struct altr_table *m, size_t more,
+                     uint32_t (*hash)(const void *ent),
+                     bool (*used)(const void *ent));
+/* (the test inline: it is made before most lookups) */
+static inline void altr_table_reserve(struct altr_table *m, size_t more,
+                                      uint32_t (*hash)(const void *ent),
+                                      bool (*used)(const void *ent))
+{
+	if (4 * (m->n + more) > (size_t)m->load * m->cap)
+		altr_table_grow(m, more, hash, used);
+}
+void altr_table_free(struct altr_table *m);
+/* A map from byte strings, copied into a buffer of its own (the texts
+ * looked up need not outlive the lookup), to a number: the %rsp deltas of
+ * inserted lines (cfi.c), the plans of codes (share.c). */
+struct altr_kept {
+	uint32_t hash, len;      /* len 0: a free slot (no key is empty) */
+	size_t off;              /* the key, in the map's keys */
+	long val;
+};
+struct altr_kept_table {
+	struct altr_table m;       /* of struct altr_kept; zeroed: empty */
+	struct altr_buf keys;
+};
+/* The entry for p[0..n) (n > 0, hash h), or the free one (len 0) where
+ * altr_kept_add may put it before any other lookup. */
+struct altr_kept *altr_kept_find(struct altr_kept_table *km, const char *p,
+                                 size_t n, uint32_t h);
+void altr_kept_add(struct altr_kept_table *km, struct altr_kept *e,
+                   const char *p, size_t n, uint32_t h, long val);
+void altr_kept_free(struct altr_kept_table *km);
 /* Reads a whole file ("-" is stdin); NULL with errno set on failure. */
 char *altr_read_file(const char *path, size_t *len);
 /* The same, but a large regular file is mapped read-only, followed by a
@@ -175,6 +271,11 @@ char *altr_map_file(const char *path, size_t *len, size_t *mapped);
 extern const char *altr_progname;
 extern unsigned long altr_nwarnings;
 extern bool altr_quiet_warnings;
+/* The speed shortcuts (the regex prefilter, the memos and caches of
+ * results, plans shared between statements) are on; off (altr
+ * --no-shortcuts, or ALTR_NO_SHORTCUTS=1 in the environment) every result
+ * is worked out the long way, which must give the same output. */
+extern bool altr_shortcuts;
 void altr_warn(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
@@ -485,10 +586,10 @@ struct altr_unit {
 	int nfuncs;
 	unsigned long ninsns, nunknown;
 	uint32_t ninsn_ids;      /* distinct instructions (altr_stmt.iid) */
-	uint32_t *iclass;        /* by iid: altr_insn_class of the first
+	uint32_t *iclass;        /* by iid: altr_analyze_insn_class of the first
 	                            statement of each */
 	uint32_t *ilabel;        /* by iid: 1 + n when its direct target is
-	                            gcc's label .L<n> (altr_insn_label), or 0 */
+	                            gcc's label .L<n> (altr_analyze_insn_label), or 0 */
 	size_t cap_iclass;       /* of both */
 	struct insn_chunk *arena; /* where the insns live (asm.c) */
 	size_t src_mapped;       /* nonzero: src is a mapping of this size
@@ -577,11 +678,11 @@ void altr_analyze_into(struct altr_unit *u, int *func, int *target);
 void altr_cycles(struct altr_unit *u, const int *func, const int *target);
 /* What the analyses need of statement s's instruction (the same for every
  * statement of its iid), as a word; the reader keeps it in unit->iclass. */
-uint32_t altr_insn_class(const struct altr_stmt *s);
+uint32_t altr_analyze_insn_class(const struct altr_stmt *s);
 /* 1 + n when the direct target of s's instruction, of class c, is .L<n>,
  * else 0; the reader keeps it in unit->ilabel (the analysis then reads
  * neither instruction nor text for it). */
-uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c);
+uint32_t altr_analyze_insn_label(const struct altr_stmt *s, uint32_t c);
 
 /* ----------------------------------------------------------------- rules.c
  * (rules.l and rules.y build this; rules.c holds the tables and helpers) */
@@ -639,7 +740,7 @@ struct altr_expr {
 	char *re_src;
 	int nsub;                /* capture groups in re */
 	struct altr_refilter *filter; /* what a subject must hold for re to
-	                            match (altr_re_prefilter), or NULL */
+	                            match (altr_prefilter_make), or NULL */
 };
 
 enum altr_place { PLACE_BEFORE, PLACE_AFTER, PLACE_REPLACE };
@@ -703,19 +804,81 @@ void altr_rules_free(struct altr_ruleset *rs);
  * "seg", "mnemonic", "label", "label1".."label9", "c1".."c9". */
 bool altr_tmpl_name_ok(const struct altr_ruleset *rs, const char *name);
 
-/* ----------------------------------------------------------------- match.c */
-
-/* The explicit memory operand the database found, or NULL. */
-const struct altr_operand *altr_insn_mem_operand(const struct altr_insn *in);
-/* Bytes the instruction accesses: its explicit operand's, else the
- * implicit access's (push, string element); 0 if unknown. */
-unsigned altr_insn_access_size(const struct altr_insn *in);
+/* ------------------------------------------------------------- prefilter.c */
 
 /* Works out e->filter for the EX_MATCH node e from its source: literals
  * one of which any match holds (regexec is then called only on subjects
  * holding one); leaves it NULL for a regular expression it does not fully
- * understand.  One allocation: free() frees it. */
-void altr_re_prefilter(struct altr_expr *e);
+ * understand, or when the shortcuts are off (altr_shortcuts).  One
+ * allocation: free() frees it. */
+void altr_prefilter_make(struct altr_expr *e);
+#define ALTR_LIT_MAX 16 /* strings in a set */
+#define ALTR_LIT_LEN 16 /* bytes in a string; longer ones are cut (still needed) */
+
+/* The literals, and by byte which of them start with it. */
+struct altr_refilter {
+	bool exact;              /* the regex is these strings, "a|bc|d": a
+	                            match is the leftmost, then longest */
+	bool whole;              /* the regex is "^M$" and M at most these
+	                            strings (all of them, none left out): a
+	                            subject must be one of them */
+	bool whole_exact;        /* ... and M exactly these, without groups */
+	int nwhole;              /* whole: how many strings */
+	int nlit;                /* else: how many literals */
+	uint64_t wlens;          /* whole: bit n set if a string is n bytes
+	                            long (n < 64; bit 63: any longer) */
+	uint64_t wfirst[4];      /* whole: bit c set if one starts with c */
+	int nfirst;              /* distinct first bytes, if at most 4 */
+	uint8_t firsts[4];
+	uint16_t first[256];
+	uint16_t next[2][256];   /* literals whose byte 1 (2) is this, or
+	                            that end before it (by index: a bit) */
+	uint8_t len[ALTR_LIT_MAX];
+	uint32_t pre[ALTR_LIT_MAX], mask[ALTR_LIT_MAX]; /* first 4 bytes, as loaded */
+	char str[ALTR_LIT_MAX][ALTR_LIT_LEN];
+	int ntail;               /* not whole: the regex is "R$" and any match
+	                            ends with one of these strings, or 0 */
+	uint64_t tlast[4];       /* bit c set if one ends with c */
+	uint8_t tlen[ALTR_LIT_MAX];
+	char tstr[ALTR_LIT_MAX][ALTR_LIT_LEN];
+};
+/* Whether subj holds one of f's literals (f->exact: the leftmost, then
+ * longest, at *at, its index in *k; either may be NULL). */
+bool altr_prefilter_find(const struct altr_refilter *f, struct altr_str subj,
+                         size_t *at, int *k);
+/* f->whole: the index of the string subj is, or -1. */
+int altr_prefilter_whole(const struct altr_refilter *f, struct altr_str subj);
+/* False if e cannot match subj (true when e has no filter). */
+bool altr_prefilter_may_match(const struct altr_expr *e, struct altr_str subj);
+
+/* ----------------------------------------------------------------- regex.c */
+
+/* A regex leaf's cache of results on short subjects (opaque; free()
+ * frees it). */
+struct altr_regex_cache;
+/* (NULL when the shortcuts are off) */
+struct altr_regex_cache *altr_regex_cache_new(void);
+/* Regex test e (with its negation) on subj; on a match caps gets the
+ * captures (10 slices, [0] the whole match) unless caps is NULL.  cache
+ * may be NULL. */
+bool altr_regex_test(const struct altr_expr *e, struct altr_str subj,
+                     struct altr_str caps[10], struct altr_regex_cache *cache);
+/* Between these, regex results are remembered by subject text; the
+ * rules evaluated must stay alive and unchanged until the end. */
+void altr_regex_memo_begin(void);
+void altr_regex_memo_end(void);
+/* t (at most 16 bytes) packed into *a and *b, an exact key, and its slot
+ * in a direct-mapped table of size entries (a power of two). */
+size_t altr_regex_short_key(struct altr_str t, uint64_t *a, uint64_t *b, size_t size);
+
+/* ----------------------------------------------------------------- match.c */
+
+/* The explicit memory operand the database found, or NULL. */
+const struct altr_operand *altr_match_mem_operand(const struct altr_insn *in);
+/* Bytes the instruction accesses: its explicit operand's, else the
+ * implicit access's (push, string element); 0 if unknown. */
+unsigned altr_match_access_size(const struct altr_insn *in);
+
 /* What of statement s besides its instruction and text evaluation may
  * read, as a number: statements alike in all three evaluate alike. */
 unsigned altr_match_ctx(const struct altr_stmt *s);
@@ -730,7 +893,7 @@ static inline bool altr_label_char(char c)
  * after its first plen bytes.  Whether every regex test in e on a subject
  * holding the label fails whatever label is there (their filters show
  * it): e then evaluates alike for all of them. */
-bool altr_expr_label_blind(const struct altr_expr *e,
+bool altr_match_label_blind(const struct altr_expr *e,
                            const struct altr_stmt *s, size_t plen);
 /* Rule expressions compiled for evaluation: altr_matcher_add compiles e
  * (NULL: always true) and returns its entry; altr_matcher_run evaluates
@@ -758,10 +921,6 @@ bool altr_matcher_run(const struct altr_matcher *m, int entry,
 int altr_matcher_first(const struct altr_matcher *m, const int *entries,
                        int n, int from, struct altr_eval *ev);
 void altr_matcher_free(struct altr_matcher *m);
-/* Between these, regex results are remembered by subject text; the
- * rules evaluated must stay alive and unchanged until the end. */
-void altr_match_begin(void);
-void altr_match_end(void);
 
 /* ------------------------------------------------------------------ emit.c */
 
@@ -780,5 +939,275 @@ struct altr_stats {
  * reporting an error (strict mode, bad template expansion). */
 int altr_emit(struct altr_unit *u, struct altr_ruleset *rs,
               const struct altr_opts *o, FILE *out, struct altr_stats *st);
+
+/* ---------------------------------------------------- the emitter's state
+ * (emit.c writes the output; template.c, plan.c, share.c and cfi.c work
+ * out what it inserts: a section each below) */
+
+/* What the rules decide for an instruction depends on the instruction
+ * (and so its text: one instruction, one text, asm.c) and the statement
+ * facts altr_match_ctx names, nothing else: it is worked out once per
+ * (insn, ctx) as a plan and applied to every statement of that key.
+ * Evaluating every rule for every statement was most of a trace run.
+ * The numbers in inserted code that differ between such statements are
+ * holes in the plan's text, filled in as it is written out. */
+/* The labels altr makes: "${label}"s (.LR<n>_<k>), listed code's
+ * (.LRlb<n> .. .LRle<n>) and IOT groups' (.LRb<g> .. .LRe<g>).  ".LR" is
+ * no prefix gcc's or clang's labels have.  Short, as are the tables' lines
+ * that name them: they were a large share of a trace run's output
+ * (docs/perf.md), and the output's size is the time to write it and to
+ * assemble it. */
+#define LBL_APP ".LR"
+#define LBL_LIST ".LRl"
+#define LBL_GROUP_B ".LRb"
+#define LBL_GROUP_E ".LRe"
+
+enum { X_BEFORE, X_REPLACE, X_AFTER };
+enum { H_APP, H_LIST, H_CFI };
+struct hole {
+	uint32_t pos, len;       /* where the digits are in the part's text */
+	long delta;              /* the number: the statement's base + delta */
+	uint8_t kind;            /* H_APP: a rule application's label number
+	                            (base: the count before the statement);
+	                            H_LIST: listed code's (base: likewise);
+	                            H_CFI: a line ".cfi_adjust_cfa_offset
+	                            delta" inserted at pos (len 0) when the
+	                            CFA is %rsp-based */
+};
+
+struct holes {
+	struct hole *h;
+	size_t n, cap;
+};
+
+/* The part texts (X_*) follow one another in em->ptext, their holes in
+ * em->pholes.  Parts end with '\n'. */
+
+/* The plan an instruction had last, by altr_stmt.iid: nearly all have
+ * one context, and this array is small (the plans are not, and looking
+ * there was most of applying).  Its other plans are chained from its
+ * plan kept last (em->heads): no table of all plans (whose pages alone
+ * cost more than its lookups).  16 bytes: what a statement of the plan
+ * needs is here, counting it too (the count by plan was a cache miss
+ * for each). */
+struct pcache {
+	uint32_t ctx;
+	int32_t plan1;           /* 1 + the plan, or 0: it has none (kept) */
+	uint32_t uses;           /* statements it was applied to since it
+	                            became plan1 (em->uses has the others) */
+	uint8_t nrules, nlisted; /* the plan's, unless nrules is PC_BIG */
+	bool code;
+	uint8_t acc;             /* 0: not known yet; else 1 + whether the
+	                            instruction accesses memory (--stats) */
+};
+enum { PC_BIG = UINT8_MAX }; /* nrules or nlisted too big for a pcache */
+_Static_assert(sizeof(struct pcache) == 16, "a pcache entry is 16 bytes");
+
+struct plan {
+	const struct altr_insn *insn; /* the key: instruction and context */
+	uint32_t ctx;
+	uint32_t rule0, nrules;  /* rules applied, in em->prules */
+	uint32_t sect0, nlisted; /* sections of listed code, in em->psect */
+	uint32_t hole0;
+	size_t off;
+	uint32_t len[3], nholes[3];
+	bool code;               /* inserts or replaces something */
+	bool has_replace;
+	bool kept;               /* chained (no error making it) */
+	int32_t next;            /* kept: the instruction's plan kept before
+	                            it (another context), or -1 */
+};
+
+/* A statement the rules insert code for. */
+struct expansion {
+	int stmt;                /* its statement */
+	int line;                /* and the statement's line number */
+	bool flags_dead;         /* no status flag live before the instruction */
+	int plan;                /* index into em->plans */
+	int group;               /* IOT group number */
+	unsigned long app0;      /* bases of its holes */
+	unsigned long list0;
+};
+
+/* A template compiled once per run: literal runs, line ends and ${names}
+ * resolved to what they stand for.  Expanding by re-reading the text and
+ * comparing names was a fifth of the emitter's time. */
+enum tkind {
+	T_END, T_NL, T_LIT, T_STMT, T_OPND, T_MEM, T_ADDR, T_SIZE, T_BASE,
+	T_INDEX, T_SCALE, T_DISP, T_SEG, T_SFX, T_SREG, T_MNEM, T_LABEL, T_CAP,
+	T_VAR, T_BAD,
+};
+
+struct tpiece {
+	uint8_t kind;            /* enum tkind */
+	int arg;                 /* T_OPND, T_CAP: number; T_LABEL: suffix
+	                            digit; T_SREG: register (-1: bad) */
+	const char *s;           /* T_LIT, T_VAR: text; else the name */
+	size_t n;
+};
+
+struct tmpl {
+	const struct altr_action *a;
+	struct tpiece *p;
+	char *names;             /* the names' text, NUL-separated */
+	/* By line of the template: L_* and, when known, how far the line
+	 * moves %rsp (line_delta).  A line of literal text and labels is
+	 * the same wherever it is put but for the labels' digits, which no
+	 * push, pop or %rsp is made of: its delta is worked out once, not
+	 * for every plan (that was a tenth of a trace run's rule work). */
+	uint8_t *lstate;
+	long *ldelta;
+	uint32_t needs;          /* N_*: what of the statement its pieces show */
+};
+enum { L_VARIES, L_FIXED, L_KNOWN };
+/* What a template's expansion depends on (beside the numbers in holes):
+ * the statement's text, its memory operand's (whose parts ${addr} ...
+ * ${seg} show), its access size, mnemonic, operands (N_OPND << i for
+ * ${i+1}) and captures (N_CAP << i for ${ci}). */
+enum {
+	N_STMT = 1 << 0, N_MEM = 1 << 1, N_SIZE = 1 << 2, N_MNEM = 1 << 3,
+	N_OPND = 1 << 4, N_CAP = 1 << 14,
+};
+
+/* A decimal number counted up in place: the group and table numbers
+ * follow one another, and formatting each was a tenth of writing. */
+struct dec {
+	char d[24];
+	int n;
+};
+
+/* A branch or call to a plain label ("jne .L5") without the label: the
+ * plan made for the first instruction of that shape and context, shared
+ * by the others when no rule can see which label it is: compiled code has
+ * many such texts and few shapes (docs/perf.md). */
+struct shape {
+	const char *p;           /* the text before the label; NULL: free */
+	uint32_t plen, ctx, hash;
+	int plan;                /* or -1: not to be shared */
+	const struct altr_insn *insn; /* the first instruction's */
+};
+
+struct emitter {
+	struct altr_unit *u;
+	struct altr_ruleset *rs;
+	const struct altr_opts *o;
+	struct altr_stats *st;
+	struct expansion *xs;    /* in statement order */
+	size_t nxs, capxs;
+	size_t xcur;             /* the output's place in xs (exp_of) */
+	struct plan *plans;
+	size_t nplans, capplans;
+	struct pcache *pc;       /* by altr_stmt.iid */
+	int32_t *heads;          /* and 1 + its plan kept last, or 0: none */
+	struct altr_buf ptext;   /* the plans' texts */
+	struct hole *pholes;     /* their holes */
+	size_t npholes, cappholes;
+	struct altr_matcher *m;  /* the rules' expressions, compiled */
+	struct altr_rule **rule; /* the rules in order */
+	int nr;
+	int *rmatch;             /* per rule in order: its match's entry */
+	int *rcase;              /* and the index of its first case's in */
+	int *cwhen;              /* these: each case's when's entry */
+	struct altr_rule **prules;
+	size_t nprules, capprules;
+	const char **psect;
+	size_t npsect, cappsect;
+	struct altr_buf part[3]; /* X_*: a plan's, being built */
+	struct holes phole[3];   /* their holes */
+	struct altr_buf line;    /* a template line being expanded */
+	struct holes lhole;      /* its holes */
+	struct altr_table tm;      /* of struct tmpl: compiled templates, by
+	                            action */
+	struct altr_kept_table deltas; /* inserted line -> %rsp delta (its
+	                            text parsed once: that was a tenth of the
+	                            emitter's time, and the lines repeat) */
+	struct altr_str *gonames; /* label_used: the names statements that may
+	                            go to a label mention, sorted; NULL: not
+	                            made yet (most units never need them) */
+	size_t ngonames;
+	int ngroups;
+	struct dec gdec;         /* ngroups, in decimal */
+	bool *gdead;             /* per group: its flags_dead (IOT flags bit 0) */
+	size_t capgdead;
+	unsigned long nlabels;
+	const char **listed;     /* per code of a rule with 'list' (.LRlb<n>
+	                            .. .LRle<n>, n its index): its section */
+	size_t nlisted, caplisted;
+	uint32_t *uses;          /* per plan: statements it was applied to */
+	size_t capuses;
+	struct applied *app;     /* make_plan: the rules that applied */
+	size_t capapp;
+	struct altr_buf xkey;    /* make_plan: what their code depends on */
+	struct altr_kept_table codes; /* plans by that key, their code */
+	struct altr_table shapes;  /* of struct shape: branches to labels, by
+	                            shape */
+	int errors;
+	/* unknown mnemonics already warned about (once each per file) */
+	char **warned;
+	int nwarned, capwarned;
+};
+
+
+/* A rule that applied to the statement a plan is made for: its case
+ * (NULL: it has none) and the captures its code may show, as they were
+ * when it matched (later rules' regexes overwrite them). */
+struct applied {
+	const struct altr_rule *r;
+	const struct altr_case *c;
+	struct altr_str caps[10];
+};
+
+/* -------------------------------------------------------- template.c */
+
+/* The compiled template of action a (compiled on first use). */
+const struct tmpl *altr_tmpl_of(struct emitter *em,
+                                      const struct altr_action *a);
+/* Its pieces, ended by T_END. */
+const struct tpiece *altr_tmpl_pieces(struct emitter *em,
+                                     const struct altr_action *a);
+/* A CFI hole at the end of b (the line just put there moves %rsp by d). */
+void altr_tmpl_add_cfi_hole(struct holes *hs, const struct altr_buf *b, long d);
+/* Writes a number of the given H_* kind as a hole: n + delta, delta
+ * the statement's own. */
+void altr_tmpl_put_hole(struct altr_buf *b, struct holes *hs, uint8_t kind,
+                     unsigned long v, unsigned long delta);
+/* Expands action a for statement s into dst, its holes into hs; false
+ * (reported) on a bad substitution. */
+bool altr_tmpl_expand(struct emitter *em, const struct altr_action *a,
+                   const struct altr_stmt *s, unsigned long app,
+                   unsigned long napp, const struct altr_str caps[10],
+                   struct altr_buf *out, struct holes *ohs);
+
+/* ------------------------------------------------------------ plan.c */
+
+/* The rules' expressions compiled for the matcher (em->m). */
+void altr_plan_compile_rules(struct emitter *em);
+/* A new plan for statement s of context ctx; its index. */
+int altr_plan_make(struct emitter *em, const struct altr_stmt *s,
+                     unsigned ctx);
+/* Applies the rules to statement si; its expansion's index into
+ * em->xs, or -1 when nothing is inserted. */
+int altr_plan_apply(struct emitter *em, int si);
+/* The rules' match counts and the listed code's sections, from the
+ * plans applied. */
+void altr_plan_tally(struct emitter *em);
+/* Warns once per mnemonic about an unknown instruction (an error in
+ * strict mode). */
+void altr_plan_warn_unknown(struct emitter *em, const struct altr_stmt *s);
+
+/* ----------------------------------------------------------- share.c */
+
+/* The plan kept earlier whose code is that of the key in em->xkey
+ * (hash h); else -1, with *slot the free entry where a new one goes. */
+int altr_share_code_find(struct emitter *em, uint32_t h, struct altr_kept **slot);
+/* The plan for s (of context ctx) not kept for its instruction: that of
+ * its shape, or a new one. */
+int altr_share_shaped_plan(struct emitter *em, const struct altr_stmt *s,
+                       unsigned ctx);
+
+/* ------------------------------------------------------------- cfi.c */
+
+/* How far inserted line p[0..n) moves %rsp. */
+long altr_cfi_line_delta(struct emitter *em, const char *p, size_t n);
 
 #endif

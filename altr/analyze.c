@@ -15,39 +15,59 @@
 
 /* ------------------------------------------------- names to statements */
 
-/* Open-addressing map from a name (a slice of the source) to an int.  The
+/* Map from a name (a slice of the source) to an int (altr_table).  The
  * hash is kept so that a probe rarely touches the text itself.  The
  * tables are big-block memory: the labels' is megabytes. */
 struct smap_ent {
-	const char *p;
+	const char *p;           /* NULL: empty */
 	uint32_t len, hash;
 	int val;
 };
 
 struct smap {
-	struct smap_ent *e;
-	size_t cap, n; /* cap a power of two, or 0 */
+	struct altr_table m;       /* of struct smap_ent; zeroed: empty */
 };
 
-static struct smap_ent *smap_slot(const struct smap *m, const char *p,
-                                  size_t len, uint32_t h)
+static bool smap_stop(const void *ent, const void *key)
 {
-	size_t mask = m->cap - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct smap_ent *e = &m->e[i];
-		if (!e->p || (e->hash == h && e->len == len &&
-		              memcmp(e->p, p, len) == 0))
-			return e;
-	}
+	const struct smap_ent *e = ent, *k = key;
+	return !e->p || (e->hash == k->hash && e->len == k->len &&
+	                 memcmp(e->p, k->p, k->len) == 0);
+}
+
+static uint32_t smap_hash(const void *ent)
+{
+	return ((const struct smap_ent *)ent)->hash;
+}
+
+static bool smap_used(const void *ent)
+{
+	return ((const struct smap_ent *)ent)->p != NULL;
+}
+
+static struct smap_ent *smap_slot(const struct smap *m, struct altr_str s,
+                                  uint32_t h)
+{
+	struct smap_ent key = {s.p, (uint32_t)s.len, h, 0};
+	return altr_table_slot(&m->m, sizeof key, h, &key, smap_stop);
 }
 
 /* Value for name, or -1. */
 static int smap_get(const struct smap *m, struct altr_str s)
 {
-	if (!m->cap || !s.len)
+	if (!m->m.cap || !s.len)
 		return -1;
-	struct smap_ent *e = smap_slot(m, s.p, s.len, altr_hash(s.p, s.len));
+	struct smap_ent *e = smap_slot(m, s, altr_hash(s.p, s.len));
 	return e->p ? e->val : -1;
+}
+
+/* Makes room for n more names: they are then added without growing. */
+static void smap_reserve(struct smap *m, size_t n)
+{
+	if (!m->m.size)
+		m->m = (struct altr_table){.size = sizeof(struct smap_ent), .load = 2,
+		                         .first = 64, .mem = ALTR_TABLE_BIG};
+	altr_table_reserve(&m->m, n, smap_hash, smap_used);
 }
 
 /* Sets name to val; with keep, an existing entry is left as it is. */
@@ -55,40 +75,14 @@ static void smap_set(struct smap *m, struct altr_str s, int val, bool keep)
 {
 	if (!s.len)
 		return;
-	if (2 * (m->n + 1) > m->cap) {
-		struct smap old = *m;
-		m->cap = old.cap ? 2 * old.cap : 64;
-		m->e = altr_big_alloc(m->cap * sizeof *m->e);
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.e[i].p)
-				*smap_slot(m, old.e[i].p, old.e[i].len,
-				           old.e[i].hash) = old.e[i];
-		altr_big_free(old.e, old.cap * sizeof *old.e);
-	}
+	smap_reserve(m, 1);
 	uint32_t h = altr_hash(s.p, s.len);
-	struct smap_ent *e = smap_slot(m, s.p, s.len, h);
+	struct smap_ent *e = smap_slot(m, s, h);
 	if (e->p && keep)
 		return;
 	if (!e->p)
-		m->n++;
+		m->m.n++;
 	*e = (struct smap_ent){s.p, (uint32_t)s.len, h, val};
-}
-
-/* Makes room for n names without growing. */
-static void smap_reserve(struct smap *m, size_t n)
-{
-	size_t cap = 64;
-	while (cap < 2 * (n + 1))
-		cap *= 2;
-	if (cap <= m->cap)
-		return;
-	struct smap old = *m;
-	m->cap = cap;
-	m->e = altr_big_alloc(m->cap * sizeof *m->e);
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.e[i].p)
-			*smap_slot(m, old.e[i].p, old.e[i].len, old.e[i].hash) = old.e[i];
-	altr_big_free(old.e, old.cap * sizeof *old.e);
 }
 
 static void smap_put(struct smap *m, struct altr_str s, int val)
@@ -98,8 +92,7 @@ static void smap_put(struct smap *m, struct altr_str s, int val)
 
 static void smap_free(struct smap *m)
 {
-	altr_big_free(m->e, m->cap * sizeof *m->e);
-	*m = (struct smap){0};
+	altr_table_free(&m->m);
 }
 
 /* --------------------------------------------------------- small helpers */
@@ -246,7 +239,7 @@ static enum dirkind dir_kind(const struct altr_stmt *s)
 {
 	if (s->kind != STMT_DIRECTIVE)
 		return DK_NONE;
-	if (!dir_map.cap)
+	if (!dir_map.m.cap)
 		for (size_t i = 0; i < sizeof dir_table / sizeof dir_table[0]; i++) {
 			const char *name = dir_table[i].name;
 			unsigned k = dir_key(name, strlen(name));
@@ -409,7 +402,7 @@ _Static_assert(sizeof(struct aux) <= sizeof(struct altr_stmt),
                "an aux fits where a statement does");
 
 /* What the walks need of an instruction depends on it alone: the reader
- * works it out (altr_insn_class) for the first statement of each
+ * works it out (altr_analyze_insn_class) for the first statement of each
  * instruction, while that is in the cache, and keeps it by altr_stmt.iid
  * (the instructions are spread over megabytes: reading them here was a
  * large part of the analysis, docs/perf.md). */
@@ -522,10 +515,10 @@ static const struct altr_operand *direct_target(const struct altr_insn *in)
 
 static bool fusable(const struct altr_stmt *s);
 
-/* altr_insn_class packs ctl, fr, fw, tgt + 1 and IB_* in a word. */
+/* altr_analyze_insn_class packs ctl, fr, fw, tgt + 1 and IB_* in a word. */
 enum { IC_FR = 8, IC_FW = 16, IC_TGT = 24, IC_IB = 28 };
 
-uint32_t altr_insn_class(const struct altr_stmt *s)
+uint32_t altr_analyze_insn_class(const struct altr_stmt *s)
 {
 	const struct altr_insn *in = s->insn;
 	if (!in || !in->desc || (s->facts & SF_OPAQUE))
@@ -590,7 +583,7 @@ static struct altr_str target_name(const struct altr_operand *op)
 	return t;
 }
 
-uint32_t altr_insn_label(const struct altr_stmt *s, uint32_t c)
+uint32_t altr_analyze_insn_label(const struct altr_stmt *s, uint32_t c)
 {
 	int tgt = (int)((c >> IC_TGT) & 15) - 1;
 	if (tgt < 0)
@@ -752,9 +745,9 @@ static void functions_and_targets(struct an *a)
 		}
 	}
 	/* Nf references that found no label stay unresolved */
-	for (size_t k = 0; k < nl.waiting.cap; k++)
-		for (int j = nl.waiting.e[k].p ? nl.waiting.e[k].val : -1, next;
-		     j >= 0; j = next) {
+	const struct smap_ent *we = (const struct smap_ent *)nl.waiting.m.e;
+	for (size_t k = 0; k < nl.waiting.m.cap; k++)
+		for (int j = we[k].p ? we[k].val : -1, next; j >= 0; j = next) {
 			next = a->x[j].nref;
 			a->x[j].nref = -1;
 		}
@@ -1086,7 +1079,7 @@ static void analyze(struct altr_unit *u, int **funcp, int **targetp,
 		                  .live_out = FL_STATUS, .tgt = -1};
 		if (s->kind == STMT_INSN) {
 			classify_insn(x, (s->facts & SF_OPAQUE)
-			                 ? altr_insn_class(s) : u->iclass[s->iid]);
+			                 ? altr_analyze_insn_class(s) : u->iclass[s->iid]);
 			if (x->tgt >= 0) /* for resolve_target */
 				x->target = (int)s->iid;
 		} else if (s->kind == STMT_LABEL) {

@@ -541,17 +541,15 @@ struct reader {
 	bool exec;                /* current section holds code */
 	bool prev_exec, stack_exec[64];
 	int stack_n;
-	struct memo *memo;        /* statement text -> what it was */
-	size_t capmemo, nmemo;
-	size_t firstmemo;         /* its first size: about what one instruction
-	                             text in four lines needs (each doubling
-	                             faulted in a new table) */
-	size_t memoroom;          /* bytes mapped for the first table, at least
-	                             the statements' (see read_unit) */
-	size_t memobytes;         /* mapped for this one */
+	struct altr_table memo;     /* of struct memo: statement text -> what
+	                             it was.  Its first size: about what one
+	                             instruction text in four lines needs
+	                             (each doubling faulted in a new table);
+	                             its first room: the statements' bytes
+	                             (see read_unit) */
 	struct memo scratch;      /* for a text too long for the memo */
-	struct jshape *jshapes;   /* branches to .L<n> by the text before */
-	size_t njshapes, capjshapes;
+	struct altr_table jshapes;  /* of struct jshape: branches to .L<n> by
+	                             the text before */
 	bool colon;               /* the line being read may hold a label */
 	bool plain;               /* it holds no special byte (LINE_PLAIN) */
 	bool fast;                /* plain lines may take read_unit's fast
@@ -566,37 +564,42 @@ struct reader {
 	                             texts, by line number */
 };
 
-static struct memo *memo_slot(struct memo *m, size_t cap, uint32_t h,
+/* The key of a memo or jshape lookup. */
+struct text_key {
+	struct altr_str t;
+	uint32_t hash;
+};
+
+static bool memo_stop(const void *ent, const void *key)
+{
+	const struct memo *e = ent;
+	const struct text_key *k = key;
+	return !e->len ||
+	       (e->hash == k->hash && e->len == k->t.len &&
+	        text_eq(k->t.len <= MEMO_INLINE ? e->text : e->p, k->t.p, k->t.len));
+}
+
+static uint32_t memo_hash(const void *ent)
+{
+	return ((const struct memo *)ent)->hash;
+}
+
+static bool memo_used(const void *ent)
+{
+	return ((const struct memo *)ent)->len != 0;
+}
+
+static struct memo *memo_slot(const struct reader *r, uint32_t h,
                               struct altr_str t)
 {
-	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		struct memo *e = &m[i];
-		if (!e->len)
-			return e;
-		if (e->hash == h && e->len == t.len &&
-		    text_eq(t.len <= MEMO_INLINE ? e->text : e->p, t.p, t.len))
-			return e;
-	}
+	struct text_key key = {t, h};
+	return altr_table_slot(&r->memo, sizeof(struct memo), h, &key, memo_stop);
 }
 
 /* Makes the table (bigger) if it has no room for one more entry. */
 static void memo_reserve(struct reader *r)
 {
-	if (4 * (r->nmemo + 1) > 3 * r->capmemo) {
-		size_t cap = r->capmemo ? 2 * r->capmemo : r->firstmemo;
-		size_t bytes = cap * sizeof *r->memo;
-		if (!r->capmemo && bytes < r->memoroom)
-			bytes = r->memoroom;
-		struct memo *m = altr_big_alloc_sparse(bytes);
-		for (size_t i = 0; i < r->capmemo; i++)
-			if (r->memo[i].len)
-				*memo_slot(m, cap, r->memo[i].hash,
-				           mkstr(r->memo[i].p, r->memo[i].len)) = r->memo[i];
-		altr_big_free(r->memo, r->memobytes);
-		r->memo = m;
-		r->capmemo = cap;
-		r->memobytes = bytes;
-	}
+	altr_table_reserve(&r->memo, 1, memo_hash, memo_used);
 }
 
 /* The entry for t (what == M_NONE if new), with room to fill it in. */
@@ -609,7 +612,7 @@ static struct memo *memo_find(struct reader *r, struct altr_str t)
 		h = r->pf[k].hash;
 	else
 		h = altr_hash(t.p, t.len);
-	struct memo *e = memo_slot(r->memo, r->capmemo, h, t);
+	struct memo *e = memo_slot(r, h, t);
 	if (!e->len) {
 		*e = (struct memo){.hash = h, .len = (uint16_t)t.len, .p = t.p};
 		if (t.len <= MEMO_INLINE)
@@ -632,8 +635,8 @@ static void new_iid(struct altr_unit *u, struct altr_stmt *s)
 		u->cap_iclass = n;
 	}
 	s->iid = u->ninsn_ids++;
-	u->iclass[s->iid] = altr_insn_class(s);
-	u->ilabel[s->iid] = altr_insn_label(s, u->iclass[s->iid]);
+	u->iclass[s->iid] = altr_analyze_insn_class(s);
+	u->ilabel[s->iid] = altr_analyze_insn_label(s, u->iclass[s->iid]);
 }
 
 static void memo_set(struct reader *r, struct memo *e, int what,
@@ -642,7 +645,7 @@ static void memo_set(struct reader *r, struct memo *e, int what,
 	e->what = (uint8_t)what;
 	e->insn = in;
 	e->unknown = in && !in->desc;
-	r->nmemo++;
+	r->memo.n++;
 }
 
 static bool section_is_exec(struct altr_str args)
@@ -856,16 +859,30 @@ static size_t dotl_shape(struct altr_str t)
 	return i - 2;
 }
 
+static bool jshape_stop(const void *ent, const void *key)
+{
+	const struct jshape *e = ent;
+	const struct text_key *k = key;
+	return !e->p || (e->hash == k->hash && e->len == k->t.len &&
+	                 text_eq(e->p, k->t.p, k->t.len));
+}
+
+static uint32_t jshape_hash(const void *ent)
+{
+	return ((const struct jshape *)ent)->hash;
+}
+
+static bool jshape_used(const void *ent)
+{
+	return ((const struct jshape *)ent)->p != NULL;
+}
+
 static struct jshape *jshape_slot(const struct reader *r, const char *p,
                                   size_t len, uint32_t h)
 {
-	size_t mask = r->capjshapes - 1;
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct jshape *e = &r->jshapes[i];
-		if (!e->p || (e->hash == h && e->len == len &&
-		              text_eq(e->p, p, len)))
-			return e;
-	}
+	struct text_key key = {{p, len}, h};
+	return altr_table_slot(&r->jshapes, sizeof(struct jshape), h, &key,
+	                     jshape_stop);
 }
 
 /* The instruction of text t (new to the memo), copied from one read
@@ -873,7 +890,7 @@ static struct jshape *jshape_slot(const struct reader *r, const char *p,
 static struct altr_insn *jshape_insn(struct reader *r, struct altr_str t)
 {
 	size_t n = dotl_shape(t);
-	if (!n || !r->capjshapes)
+	if (!n || !r->jshapes.cap)
 		return NULL;
 	struct jshape *e = jshape_slot(r, t.p, n, altr_hash(t.p, n));
 	if (!e->p)
@@ -897,21 +914,12 @@ static void jshape_keep(struct reader *r, struct altr_str t,
 	    op->text.len != t.len - n || op->disp_off ||
 	    op->disp_len != t.len - n)
 		return;
-	if (2 * (r->njshapes + 1) > r->capjshapes) {
-		struct jshape *old = r->jshapes;
-		size_t cap = r->capjshapes;
-		r->capjshapes = cap ? 2 * cap : 64;
-		r->jshapes = altr_xcalloc(r->capjshapes, sizeof *r->jshapes);
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].p)
-				*jshape_slot(r, old[i].p, old[i].len, old[i].hash) = old[i];
-		free(old);
-	}
+	altr_table_reserve(&r->jshapes, 1, jshape_hash, jshape_used);
 	uint32_t h = altr_hash(t.p, n);
 	struct jshape *e = jshape_slot(r, t.p, n, h);
 	if (!e->p) {
 		*e = (struct jshape){t.p, (uint32_t)n, h, in};
-		r->njshapes++;
+		r->jshapes.n++;
 	}
 }
 
@@ -1057,7 +1065,7 @@ hint_line(struct reader *r, const char *p, const char *q, int lineno)
 	r->pf[k].len = (size_t)(q - p);
 	uint32_t h = altr_hash(p, (size_t)(q - p));
 	r->pf[k].hash = h;
-	__builtin_prefetch(&r->memo[h & (r->capmemo - 1)]);
+	__builtin_prefetch(r->memo.e + (h & (r->memo.cap - 1)) * sizeof(struct memo));
 }
 
 /* A plain line (one statement: no label, no comment, no ';') whose text
@@ -1072,7 +1080,7 @@ static bool read_known(struct reader *r, int lineno, int at)
 		return true; /* blank */
 	if (t.len > UINT16_MAX)
 		return false;
-	const struct memo *e = memo_slot(r->memo, r->capmemo, r->pf[k].hash, t);
+	const struct memo *e = memo_slot(r, r->pf[k].hash, t);
 	struct altr_unit *u = r->u;
 	int what = e->what;
 	if (what == M_NONE || (size_t)u->nstmts == u->cap_stmts)
@@ -1245,14 +1253,17 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 	u->lines = altr_big_alloc(u->cap_lines * sizeof *u->lines);
 	u->cap_stmts = nl + 64;
 	u->stmts = altr_big_alloc(u->cap_stmts * sizeof *u->stmts);
-	r.firstmemo = 4096;
-	while (3 * r.firstmemo < 4 * (nl / 4))
-		r.firstmemo *= 2;
+	r.memo = (struct altr_table){.size = sizeof(struct memo), .load = 3,
+	                           .first = 4096, .mem = ALTR_TABLE_SPARSE};
+	r.jshapes = (struct altr_table){.size = sizeof(struct jshape), .load = 2,
+	                              .first = 64, .mem = ALTR_TABLE_HEAP};
+	while (3 * r.memo.first < 4 * (nl / 4))
+		r.memo.first *= 2;
 	/* The table's block is freed after reading, for the analysis's record
 	 * per statement (as big as a statement, altr_analyze_into) to reuse:
 	 * as big as the statements, it needs few new pages (most of its pages
 	 * are the table's, faulted in already: docs/perf.md). */
-	r.memoroom = u->cap_stmts * sizeof *u->stmts;
+	r.memo.room = u->cap_stmts * sizeof *u->stmts;
 	memo_reserve(&r); /* the table, for hint_line and read_known */
 	size_t n = scan_lines(src, len, u->lines);
 	struct altr_line *lines = u->lines;
@@ -1293,8 +1304,8 @@ static int read_unit(struct altr_unit *u, const char *path, char *src,
 		}
 	}
 	u->nlines = (int)n;
-	altr_big_free(r.memo, r.memobytes);
-	free(r.jshapes);
+	altr_table_free(&r.memo);
+	altr_table_free(&r.jshapes);
 	return r.macro_line;
 }
 

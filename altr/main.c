@@ -27,6 +27,9 @@ static void usage(FILE *f)
 	        "                      per rule, flags-live memory accesses\n"
 	        "      --strict        unknown instructions are errors\n"
 	        "      --no-iot        do not emit the .rdb_iot offset table\n"
+	        "      --no-shortcuts  no regex prefilter, memos or shared plans (slow;\n"
+	        "                      the output must be the same; also\n"
+	        "                      ALTR_NO_SHORTCUTS=1)\n"
 	        "  -q, --quiet         no warnings\n"
 	        "  -h, --help          this text\n"
 	        "      --version       altr's version\n");
@@ -106,7 +109,8 @@ static void print_stats(const struct altr_unit *u, const struct altr_ruleset *rs
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_STATS, OPT_STRICT, OPT_NO_IOT, OPT_VERSION };
+	enum { OPT_CHECK = 256, OPT_STATS, OPT_STRICT, OPT_NO_IOT, OPT_NO_SHORTCUTS,
+	       OPT_VERSION };
 	static const struct option longopts[] = {
 		{"rules", required_argument, 0, 'r'},
 		{"output", required_argument, 0, 'o'},
@@ -114,6 +118,7 @@ int main(int argc, char **argv)
 		{"stats", no_argument, 0, OPT_STATS},
 		{"strict", no_argument, 0, OPT_STRICT},
 		{"no-iot", no_argument, 0, OPT_NO_IOT},
+		{"no-shortcuts", no_argument, 0, OPT_NO_SHORTCUTS},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, OPT_VERSION},
@@ -125,6 +130,9 @@ int main(int argc, char **argv)
 	const char *rules[64];
 	int nrules = 0;
 	bool check = false;
+	const char *ns = getenv("ALTR_NO_SHORTCUTS");
+	if (ns && *ns && strcmp(ns, "0") != 0)
+		altr_shortcuts = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "r:o:D:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -146,6 +154,7 @@ int main(int argc, char **argv)
 		case OPT_STATS: o.stats = true; break;
 		case OPT_STRICT: o.strict = true; break;
 		case OPT_NO_IOT: o.iot = false; break;
+		case OPT_NO_SHORTCUTS: altr_shortcuts = false; break;
 		case 'q': altr_quiet_warnings = true; break;
 		case 'h': usage(stdout); return 0;
 		case OPT_VERSION: printf("altr %s\n", ALTR_VERSION); return 0;

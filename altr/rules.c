@@ -117,7 +117,7 @@ static const char *intern(const char *s)
 	return i->s;
 }
 
-void rules_error(struct rules_ctx *ctx, int line, int col, const char *fmt,
+void altr_rules_error(struct rules_ctx *ctx, int line, int col, const char *fmt,
                  ...)
 {
 	if (ctx->ld->failed)
@@ -134,12 +134,12 @@ void rules_error(struct rules_ctx *ctx, int line, int col, const char *fmt,
 
 /* ------------------------------------------------------- AST */
 
-void rules_expr_free(struct altr_expr *e)
+void altr_rules_expr_free(struct altr_expr *e)
 {
 	if (!e)
 		return;
-	rules_expr_free(e->l);
-	rules_expr_free(e->r);
+	altr_rules_expr_free(e->l);
+	altr_rules_expr_free(e->r);
 	if (e->op == EX_MATCH) {
 		regfree(&e->re);
 		free(e->re_src);
@@ -148,7 +148,7 @@ void rules_expr_free(struct altr_expr *e)
 	free(e);
 }
 
-void rules_actions_free(struct altr_action *a)
+void altr_rules_actions_free(struct altr_action *a)
 {
 	while (a) {
 		struct altr_action *n = a->next;
@@ -158,33 +158,33 @@ void rules_actions_free(struct altr_action *a)
 	}
 }
 
-void rules_case_free(struct altr_case *c)
+void altr_rules_case_free(struct altr_case *c)
 {
 	while (c) {
 		struct altr_case *n = c->next;
-		rules_expr_free(c->when);
-		rules_actions_free(c->actions);
+		altr_rules_expr_free(c->when);
+		altr_rules_actions_free(c->actions);
 		free(c);
 		c = n;
 	}
 }
 
-void rules_rule_free(struct altr_rule *r)
+void altr_rules_rule_free(struct altr_rule *r)
 {
 	if (!r)
 		return;
 	free(r->name);
 	free(r->list);
-	rules_expr_free(r->match);
-	rules_case_free(r->cases);
+	altr_rules_expr_free(r->match);
+	altr_rules_case_free(r->cases);
 	free(r);
 }
 
-void rules_build_free(struct rules_build *b)
+void altr_rules_build_free(struct rules_build *b)
 {
 	if (!b)
 		return;
-	rules_rule_free(b->r);
+	altr_rules_rule_free(b->r);
 	free(b);
 }
 
@@ -197,7 +197,7 @@ static struct altr_expr *new_expr(enum altr_exprop op)
 	return e;
 }
 
-struct altr_expr *rules_binop(enum altr_exprop op, struct altr_expr *l,
+struct altr_expr *altr_rules_binop(enum altr_exprop op, struct altr_expr *l,
                               struct altr_expr *r)
 {
 	struct altr_expr *e = new_expr(op);
@@ -251,7 +251,7 @@ static int field_of(const char *s)
 	return -1;
 }
 
-struct altr_expr *rules_atom(struct rules_ctx *ctx, char *name, int line,
+struct altr_expr *altr_rules_atom(struct rules_ctx *ctx, char *name, int line,
                              int col)
 {
 	struct altr_expr *e = NULL;
@@ -259,16 +259,16 @@ struct altr_expr *rules_atom(struct rules_ctx *ctx, char *name, int line,
 	if (strcmp(name, "true") == 0) {
 		e = new_expr(EX_TRUE);
 	} else if (strcmp(name, "false") == 0) {
-		e = rules_binop(EX_NOT, new_expr(EX_TRUE), NULL);
+		e = altr_rules_binop(EX_NOT, new_expr(EX_TRUE), NULL);
 	} else if ((p = altr_pred_lookup(name)) >= 0) {
 		e = new_expr(EX_PRED);
 		e->pred = p;
 	} else if (field_of(name) >= 0) {
-		rules_error(ctx, line, col,
+		altr_rules_error(ctx, line, col,
 		            "'%s' needs a comparison, as in '%s == VALUE'", name,
 		            name);
 	} else if (subject_of(name) >= 0) {
-		rules_error(ctx, line, col,
+		altr_rules_error(ctx, line, col,
 		            "'%s' needs a regular expression, as in '%s =~ /re/'",
 		            name, name);
 	} else {
@@ -282,11 +282,11 @@ struct altr_expr *rules_atom(struct rules_ctx *ctx, char *name, int line,
 			}
 		}
 		if (best && bd < (int)strlen(name))
-			rules_error(ctx, line, col,
+			altr_rules_error(ctx, line, col,
 			            "unknown predicate '%s'; did you mean '%s'?", name,
 			            best);
 		else
-			rules_error(ctx, line, col,
+			altr_rules_error(ctx, line, col,
 			            "unknown predicate '%s' (docs/rules.md lists them)",
 			            name);
 	}
@@ -294,7 +294,7 @@ struct altr_expr *rules_atom(struct rules_ctx *ctx, char *name, int line,
 	return e;
 }
 
-int rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
+int altr_rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
               long lo, long hi, long *out)
 {
 	const char *s = text;
@@ -312,7 +312,7 @@ int rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
 	if (neg)
 		v = -v;
 	if (errno || *end || v < lo || v > hi) {
-		rules_error(ctx, line, col, "integer '%s' out of range [%ld, %ld]",
+		altr_rules_error(ctx, line, col, "integer '%s' out of range [%ld, %ld]",
 		            text, lo, hi);
 		return -1;
 	}
@@ -320,32 +320,32 @@ int rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
 	return 0;
 }
 
-struct altr_expr *rules_value_int(struct rules_ctx *ctx, const char *text,
+struct altr_expr *altr_rules_value_int(struct rules_ctx *ctx, const char *text,
                                   int line, int col)
 {
 	long v;
-	if (rules_int(ctx, text, line, col, INT_MIN, INT_MAX, &v))
+	if (altr_rules_int(ctx, text, line, col, INT_MIN, INT_MAX, &v))
 		return NULL;
 	struct altr_expr *e = new_expr(EX_CMP);
 	e->num = v;
 	return e;
 }
 
-struct altr_expr *rules_value_reg(struct rules_ctx *ctx, const char *text,
+struct altr_expr *altr_rules_value_reg(struct rules_ctx *ctx, const char *text,
                                   bool bare, int line, int col)
 {
 	int r = -1;
 	if (bare && strcmp(text, "none") != 0) {
 		if (altr_reg_lookup(text, strlen(text)) >= 0)
-			rules_error(ctx, line, col, "registers are written with "
+			altr_rules_error(ctx, line, col, "registers are written with "
 			            "'%%': '%%%s'", text);
 		else
-			rules_error(ctx, line, col, "expected a number, a "
+			altr_rules_error(ctx, line, col, "expected a number, a "
 			            "%%register or 'none', not '%s'", text);
 		return NULL;
 	}
 	if (!bare && (r = altr_reg_lookup(text, strlen(text))) < 0) {
-		rules_error(ctx, line, col, "unknown register '%%%s'", text);
+		altr_rules_error(ctx, line, col, "unknown register '%%%s'", text);
 		return NULL;
 	}
 	struct altr_expr *e = new_expr(EX_CMP);
@@ -354,25 +354,25 @@ struct altr_expr *rules_value_reg(struct rules_ctx *ctx, const char *text,
 	return e;
 }
 
-struct altr_expr *rules_cmp(struct rules_ctx *ctx, char *field, int fline,
+struct altr_expr *altr_rules_cmp(struct rules_ctx *ctx, char *field, int fline,
                             int fcol, enum altr_cmp op,
                             struct altr_expr *val, int vline, int vcol)
 {
 	int f = field_of(field);
 	if (f < 0) {
-		rules_error(ctx, fline, fcol,
+		altr_rules_error(ctx, fline, fcol,
 		            "unknown field '%s' (fields: size base index seg "
 		            "scale nops)", field);
 		goto fail;
 	}
 	if (field_is_reg(f) != val->is_reg) {
-		rules_error(ctx, vline, vcol, "'%s' compares with %s", field,
+		altr_rules_error(ctx, vline, vcol, "'%s' compares with %s", field,
 		            field_is_reg(f) ? "a %register or 'none'"
 		                            : "a number");
 		goto fail;
 	}
 	if (val->is_reg && op != CMP_EQ && op != CMP_NE) {
-		rules_error(ctx, vline, vcol,
+		altr_rules_error(ctx, vline, vcol,
 		            "registers compare only with == and !=");
 		goto fail;
 	}
@@ -382,7 +382,7 @@ struct altr_expr *rules_cmp(struct rules_ctx *ctx, char *field, int fline,
 		        : f == FIELD_BASE ? c == RC_GPR || c == RC_IP
 		        : c == RC_GPR || c == RC_XMM || c == RC_YMM || c == RC_ZMM;
 		if (!ok) {
-			rules_error(ctx, vline, vcol,
+			altr_rules_error(ctx, vline, vcol,
 			            "'%%%s' cannot be a memory operand's %s",
 			            altr_regs[val->reg].name, field);
 			goto fail;
@@ -394,18 +394,18 @@ struct altr_expr *rules_cmp(struct rules_ctx *ctx, char *field, int fline,
 	return val;
 fail:
 	free(field);
-	rules_expr_free(val);
+	altr_rules_expr_free(val);
 	return NULL;
 }
 
-struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
+struct altr_expr *altr_rules_regex(struct rules_ctx *ctx, char *subject,
                               int sline, int scol, bool negate, char *re,
                               int rline, int rcol)
 {
 	struct altr_expr *e = NULL;
 	int s = subject_of(subject);
 	if (s < 0) {
-		rules_error(ctx, sline, scol,
+		altr_rules_error(ctx, sline, scol,
 		            "'%s' cannot be matched: use mnemonic, insn, mem or "
 		            "op1..op%d", subject, ALTR_MAXOPS);
 		goto out;
@@ -417,7 +417,7 @@ struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
 		regerror(rc, &e->re, msg, sizeof msg);
 		free(e);
 		e = NULL;
-		rules_error(ctx, rline, rcol, "bad regular expression: %s", msg);
+		altr_rules_error(ctx, rline, rcol, "bad regular expression: %s", msg);
 		goto out;
 	}
 	e->subj = s >= SUBJ_OP ? SUBJ_OP : (enum altr_subject)s;
@@ -425,7 +425,7 @@ struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
 	e->negate = negate;
 	e->re_src = re;
 	e->nsub = (int)e->re.re_nsub;
-	altr_re_prefilter(e);
+	altr_prefilter_make(e);
 	re = NULL;
 out:
 	free(subject);
@@ -442,7 +442,7 @@ static bool is_blank(char c)
 
 /* Checks every ${NAME} (and skips the $${ escape), then trims every line
  * and drops blank ones; see docs/rules.md, "Templates". */
-struct altr_action *rules_action(struct rules_ctx *ctx, enum altr_place p,
+struct altr_action *altr_rules_action(struct rules_ctx *ctx, enum altr_place p,
                                  struct rules_asm a)
 {
 	const char *t = a.text;
@@ -468,13 +468,13 @@ struct altr_action *rules_action(struct rules_ctx *ctx, enum altr_place p,
 		while (t[j] && t[j] != '}' && t[j] != '\n')
 			j++;
 		if (t[j] != '}') {
-			rules_error(ctx, line, col, "'${' without its '}'");
+			altr_rules_error(ctx, line, col, "'${' without its '}'");
 			goto fail;
 		}
 		char *name = altr_xstrndup(t + i + 2, j - i - 2);
 		bool ok = altr_tmpl_name_ok(ctx->ld->rs, name);
 		if (!ok)
-			rules_error(ctx, line, col,
+			altr_rules_error(ctx, line, col,
 			            "unknown substitution '${%s}' (not built in, "
 			            "not a variable defined above or with -D)", name);
 		free(name);
@@ -525,7 +525,7 @@ static int count_replace(const struct altr_action *a)
 
 /* The name becomes a section that the linker brackets with __start_NAME
  * and __stop_NAME, which it does only for names that are C identifiers. */
-int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
+int altr_rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
                    int line, int col)
 {
 	const char *why = NULL;
@@ -537,7 +537,7 @@ int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
 		why = "a 'list' section name must be a C identifier "
 		      "(the linker defines __start_NAME and __stop_NAME only for those)";
 	if (why) {
-		rules_error(ctx, line, col, "%s: '%s'", why, name);
+		altr_rules_error(ctx, line, col, "%s: '%s'", why, name);
 		free(name);
 		return -1;
 	}
@@ -545,13 +545,13 @@ int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
 	return 0;
 }
 
-int rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_expr *e, int line, int col)
 {
 	if (b->has_match) {
-		rules_error(ctx, line, col, "a rule has one 'match'; "
+		altr_rules_error(ctx, line, col, "a rule has one 'match'; "
 		            "combine conditions with && or ||");
-		rules_expr_free(e);
+		altr_rules_expr_free(e);
 		return -1;
 	}
 	b->has_match = true;
@@ -559,13 +559,13 @@ int rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
 	return 0;
 }
 
-int rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_action *a, int line, int col)
 {
 	if (!b->plain && b->r->cases) {
-		rules_error(ctx, line, col, "an action after 'when'/'else' must "
+		altr_rules_error(ctx, line, col, "an action after 'when'/'else' must "
 		            "be inside one");
-		rules_actions_free(a);
+		altr_rules_actions_free(a);
 		return -1;
 	}
 	if (!b->plain) {
@@ -574,9 +574,9 @@ int rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
 	}
 	struct altr_case *c = *b->ctail;
 	if (a->place == PLACE_REPLACE && count_replace(c->actions)) {
-		rules_error(ctx, line, col, "a rule replaces an instruction "
+		altr_rules_error(ctx, line, col, "a rule replaces an instruction "
 		            "once: merge the two 'replace' templates");
-		rules_actions_free(a);
+		altr_rules_actions_free(a);
 		return -1;
 	}
 	struct altr_action **p = &c->actions;
@@ -586,7 +586,7 @@ int rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
 	return 0;
 }
 
-int rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
                    struct altr_expr *when, struct altr_action *acts,
                    int line, int col)
 {
@@ -600,9 +600,9 @@ int rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
 		err = "a case replaces an instruction once: merge the two "
 		      "'replace' templates";
 	if (err) {
-		rules_error(ctx, line, col, "%s", err);
-		rules_expr_free(when);
-		rules_actions_free(acts);
+		altr_rules_error(ctx, line, col, "%s", err);
+		altr_rules_expr_free(when);
+		altr_rules_actions_free(acts);
 		return -1;
 	}
 	struct altr_case *c = altr_xcalloc(1, sizeof *c);
@@ -623,7 +623,7 @@ static const struct altr_rule *find_rule(const struct altr_rule *r,
 	return NULL;
 }
 
-int rules_add_rule(struct rules_ctx *ctx, struct rules_build *b, char *name,
+int altr_rules_add_rule(struct rules_ctx *ctx, struct rules_build *b, char *name,
                    int priority, int line, int col)
 {
 	struct rules_load *ld = ctx->ld;
@@ -632,14 +632,14 @@ int rules_add_rule(struct rules_ctx *ctx, struct rules_build *b, char *name,
 		old = find_rule(ld->head, name);
 	if (old || !b->has_match) {
 		if (old)
-			rules_error(ctx, line, col,
+			altr_rules_error(ctx, line, col,
 			            "rule '%s' is already defined at %s:%d", name,
 			            old->file, old->line);
 		else
-			rules_error(ctx, line, col, "rule '%s' has no 'match'",
+			altr_rules_error(ctx, line, col, "rule '%s' has no 'match'",
 			            name);
 		free(name);
-		rules_build_free(b);
+		altr_rules_build_free(b);
 		return -1;
 	}
 	struct altr_rule *r = b->r;
@@ -689,18 +689,18 @@ void altr_rules_define(struct altr_ruleset *rs, const char *name,
 	v->from_cmdline = true;
 }
 
-int rules_var(struct rules_ctx *ctx, char *name, char *value, int line,
+int altr_rules_add_var(struct rules_ctx *ctx, char *name, char *value, int line,
               int col)
 {
 	struct altr_ruleset *rs = ctx->ld->rs;
 	struct altr_var *v = find_var(rs, name);
 	int rc = 0;
 	if (builtin_name(name)) {
-		rules_error(ctx, line, col, "'%s' is a built-in substitution, "
+		altr_rules_error(ctx, line, col, "'%s' is a built-in substitution, "
 		            "not a variable name", name);
 		rc = -1;
 	} else if (v && !v->from_cmdline && strcmp(v->value, value) != 0) {
-		rules_error(ctx, line, col, "variable '%s' is already defined "
+		altr_rules_error(ctx, line, col, "variable '%s' is already defined "
 		            "as \"%s\"", name, v->value);
 		rc = -1;
 	} else if (!v) {
@@ -737,18 +737,18 @@ static int load_file(struct rules_load *ld, const char *path,
 	struct rules_ctx *at = from ? from : &ctx;
 	int aline = from ? line : 0, acol = from ? col : 0;
 	if (ctx.depth > MAX_INCLUDE_DEPTH) {
-		rules_error(at, aline, acol, "includes nest deeper than %d",
+		altr_rules_error(at, aline, acol, "includes nest deeper than %d",
 		            MAX_INCLUDE_DEPTH);
 		return -1;
 	}
 	char *rp = realpath(path, NULL);
 	if (!rp) {
-		rules_error(at, aline, acol, "cannot read '%s': %s", path,
+		altr_rules_error(at, aline, acol, "cannot read '%s': %s", path,
 		            strerror(errno));
 		return -1;
 	}
 	if (in_list(ld->open, ld->nopen, rp)) {
-		rules_error(at, aline, acol, "include cycle: '%s' is already "
+		altr_rules_error(at, aline, acol, "include cycle: '%s' is already "
 		            "being read", path);
 		free(rp);
 		return -1;
@@ -759,7 +759,7 @@ static int load_file(struct rules_load *ld, const char *path,
 	}
 	struct stat st;
 	if (stat(rp, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/zero... */
-		rules_error(at, aline, acol, "cannot read '%s': not a regular "
+		altr_rules_error(at, aline, acol, "cannot read '%s': not a regular "
 		            "file", path);
 		free(rp);
 		return -1;
@@ -767,7 +767,7 @@ static int load_file(struct rules_load *ld, const char *path,
 	size_t len;
 	char *src = altr_read_file(rp, &len);
 	if (!src) {
-		rules_error(at, aline, acol, "cannot read '%s': %s", path,
+		altr_rules_error(at, aline, acol, "cannot read '%s': %s", path,
 		            strerror(errno));
 		free(rp);
 		return -1;
@@ -778,7 +778,7 @@ static int load_file(struct rules_load *ld, const char *path,
 		for (const char *s = src; s < nul; s++, c++)
 			if (*s == '\n')
 				l++, c = 0;
-		rules_error(&ctx, l, c, "NUL byte in a rules file");
+		altr_rules_error(&ctx, l, c, "NUL byte in a rules file");
 		free(src);
 		free(rp);
 		return -1;
@@ -803,7 +803,7 @@ static int load_file(struct rules_load *ld, const char *path,
 	return rc || ld->failed ? -1 : 0;
 }
 
-int rules_include(struct rules_ctx *ctx, char *path, int line, int col)
+int altr_rules_include(struct rules_ctx *ctx, char *path, int line, int col)
 {
 	struct altr_buf full = {0};
 	const char *slash = strrchr(ctx->file, '/');
@@ -831,7 +831,7 @@ int altr_rules_load(struct altr_ruleset *rs, const char *path)
 	if (rc) {
 		while (ld.head) {
 			struct altr_rule *n = ld.head->next;
-			rules_rule_free(ld.head);
+			altr_rules_rule_free(ld.head);
 			ld.head = n;
 		}
 		/* new variables were pushed in front of the old ones */
@@ -883,7 +883,7 @@ void altr_rules_free(struct altr_ruleset *rs)
 {
 	while (rs->rules) {
 		struct altr_rule *n = rs->rules->next;
-		rules_rule_free(rs->rules);
+		altr_rules_rule_free(rs->rules);
 		rs->rules = n;
 	}
 	while (rs->vars) {

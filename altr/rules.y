@@ -63,44 +63,44 @@ void altr_rules_yyerror(YYLTYPE *lloc, void *scanner, struct rules_ctx *ctx,
 
 /* rules.c: the helpers the actions call.  Each reports its own error and
  * returns NULL or -1; each takes ownership of the values passed in. */
-void rules_error(struct rules_ctx *ctx, int line, int col, const char *fmt,
+void altr_rules_error(struct rules_ctx *ctx, int line, int col, const char *fmt,
                  ...) __attribute__((format(printf, 4, 5)));
-int rules_include(struct rules_ctx *ctx, char *path, int line, int col);
-int rules_var(struct rules_ctx *ctx, char *name, char *value, int line,
+int altr_rules_include(struct rules_ctx *ctx, char *path, int line, int col);
+int altr_rules_add_var(struct rules_ctx *ctx, char *name, char *value, int line,
               int col);
-struct altr_expr *rules_atom(struct rules_ctx *ctx, char *name, int line,
+struct altr_expr *altr_rules_atom(struct rules_ctx *ctx, char *name, int line,
                              int col);
-struct altr_expr *rules_cmp(struct rules_ctx *ctx, char *field, int fline,
+struct altr_expr *altr_rules_cmp(struct rules_ctx *ctx, char *field, int fline,
                             int fcol, enum altr_cmp op,
                             struct altr_expr *val, int vline, int vcol);
-struct altr_expr *rules_regex(struct rules_ctx *ctx, char *subject,
+struct altr_expr *altr_rules_regex(struct rules_ctx *ctx, char *subject,
                               int sline, int scol, bool negate, char *re,
                               int rline, int rcol);
-struct altr_expr *rules_value_int(struct rules_ctx *ctx, const char *text,
+struct altr_expr *altr_rules_value_int(struct rules_ctx *ctx, const char *text,
                                   int line, int col);
-struct altr_expr *rules_value_reg(struct rules_ctx *ctx, const char *text,
+struct altr_expr *altr_rules_value_reg(struct rules_ctx *ctx, const char *text,
                                   bool bare, int line, int col);
-struct altr_expr *rules_binop(enum altr_exprop op, struct altr_expr *l,
+struct altr_expr *altr_rules_binop(enum altr_exprop op, struct altr_expr *l,
                               struct altr_expr *r);
-struct altr_action *rules_action(struct rules_ctx *ctx, enum altr_place p,
+struct altr_action *altr_rules_action(struct rules_ctx *ctx, enum altr_place p,
                                  struct rules_asm a);
-int rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
+int altr_rules_int(struct rules_ctx *ctx, const char *text, int line, int col,
               long lo, long hi, long *out);
-void rules_expr_free(struct altr_expr *e);
-void rules_actions_free(struct altr_action *a);
-void rules_case_free(struct altr_case *c);
-void rules_rule_free(struct altr_rule *r);
-void rules_build_free(struct rules_build *b);
-int rules_add_rule(struct rules_ctx *ctx, struct rules_build *b, char *name,
+void altr_rules_expr_free(struct altr_expr *e);
+void altr_rules_actions_free(struct altr_action *a);
+void altr_rules_case_free(struct altr_case *c);
+void altr_rules_rule_free(struct altr_rule *r);
+void altr_rules_build_free(struct rules_build *b);
+int altr_rules_add_rule(struct rules_ctx *ctx, struct rules_build *b, char *name,
                    int priority, int line, int col);
-int rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_add_case(struct rules_ctx *ctx, struct rules_build *b,
                    struct altr_expr *when, struct altr_action *acts,
                    int line, int col);
-int rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_add_plain(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_action *a, int line, int col);
-int rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
+int altr_rules_set_list(struct rules_ctx *ctx, struct rules_build *b, char *name,
                    int line, int col);
-int rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
+int altr_rules_set_match(struct rules_ctx *ctx, struct rules_build *b,
                     struct altr_expr *e, int line, int col);
 enum { RULES_MAX_DEPTH = 500 };
 }
@@ -114,7 +114,7 @@ static int deep(struct rules_ctx *ctx, int d, YYLTYPE *l)
 {
 	if (d <= RULES_MAX_DEPTH)
 		return 0;
-	rules_error(ctx, l->first_line, l->first_column,
+	altr_rules_error(ctx, l->first_line, l->first_column,
 	            "expression nested deeper than %d", RULES_MAX_DEPTH);
 	return -1;
 }
@@ -152,10 +152,10 @@ static int deep(struct rules_ctx *ctx, int d, YYLTYPE *l)
 
 %destructor { free($$); } <str>
 %destructor { free($$.text); } <asm_>
-%destructor { rules_expr_free($$.e); } <ex>
-%destructor { rules_expr_free($$); } <val>
-%destructor { rules_actions_free($$); } <act>
-%destructor { rules_build_free($$); } <rb>
+%destructor { altr_rules_expr_free($$.e); } <ex>
+%destructor { altr_rules_expr_free($$); } <val>
+%destructor { altr_rules_actions_free($$); } <act>
+%destructor { altr_rules_build_free($$); } <rb>
 
 %left OROR
 %left ANDAND
@@ -170,13 +170,13 @@ file:
 
 item:
 	INCLUDE STRING
-		{ if (rules_include(ctx, $2, @2.first_line, @2.first_column))
+		{ if (altr_rules_include(ctx, $2, @2.first_line, @2.first_column))
 			YYABORT; }
 |	VAR IDENT '=' STRING
-		{ if (rules_var(ctx, $2, $4, @2.first_line, @2.first_column))
+		{ if (altr_rules_add_var(ctx, $2, $4, @2.first_line, @2.first_column))
 			YYABORT; }
 |	RULE IDENT priority '{' body '}'
-		{ if (rules_add_rule(ctx, $5, $2, $3, @1.first_line,
+		{ if (altr_rules_add_rule(ctx, $5, $2, $3, @1.first_line,
 		                     @1.first_column))
 			YYABORT; }
 |	';'
@@ -186,7 +186,7 @@ priority:
 	%empty { $$ = 0; }
 |	PRIORITY INT
 		{ long v;
-		  int rc = rules_int(ctx, $2, @2.first_line, @2.first_column,
+		  int rc = altr_rules_int(ctx, $2, @2.first_line, @2.first_column,
 		                     -1000000, 1000000, &v);
 		  free($2);
 		  if (rc)
@@ -201,41 +201,41 @@ body:
 		  $$->ctail = &$$->r->cases; }
 |	body MATCH expr
 		{ $$ = $1;
-		  if (rules_set_match(ctx, $1, $3.e, @2.first_line,
+		  if (altr_rules_set_match(ctx, $1, $3.e, @2.first_line,
 		                      @2.first_column)) {
-			rules_build_free($1);
+			altr_rules_build_free($1);
 			YYABORT;
 		  } }
 |	body FINAL
 		{ $$ = $1; $$->r->final = true; }
 |	body LIST IDENT
 		{ $$ = $1;
-		  if (rules_set_list(ctx, $1, $3, @3.first_line,
+		  if (altr_rules_set_list(ctx, $1, $3, @3.first_line,
 		                     @3.first_column)) {
-			rules_build_free($1);
+			altr_rules_build_free($1);
 			YYABORT;
 		  } }
 |	body ';'
 		{ $$ = $1; }
 |	body action
 		{ $$ = $1;
-		  if (rules_add_plain(ctx, $1, $2, @2.first_line,
+		  if (altr_rules_add_plain(ctx, $1, $2, @2.first_line,
 		                      @2.first_column)) {
-			rules_build_free($1);
+			altr_rules_build_free($1);
 			YYABORT;
 		  } }
 |	body WHEN expr '{' actions '}'
 		{ $$ = $1;
-		  if (rules_add_case(ctx, $1, $3.e, $5, @2.first_line,
+		  if (altr_rules_add_case(ctx, $1, $3.e, $5, @2.first_line,
 		                     @2.first_column)) {
-			rules_build_free($1);
+			altr_rules_build_free($1);
 			YYABORT;
 		  } }
 |	body ELSE '{' actions '}'
 		{ $$ = $1;
-		  if (rules_add_case(ctx, $1, NULL, $4, @2.first_line,
+		  if (altr_rules_add_case(ctx, $1, NULL, $4, @2.first_line,
 		                     @2.first_column)) {
-			rules_build_free($1);
+			altr_rules_build_free($1);
 			YYABORT;
 		  } }
 ;
@@ -253,57 +253,57 @@ actions:
 
 action:
 	BEFORE ASM
-		{ if (!($$ = rules_action(ctx, PLACE_BEFORE, $2))) YYABORT; }
+		{ if (!($$ = altr_rules_action(ctx, PLACE_BEFORE, $2))) YYABORT; }
 |	AFTER ASM
-		{ if (!($$ = rules_action(ctx, PLACE_AFTER, $2))) YYABORT; }
+		{ if (!($$ = altr_rules_action(ctx, PLACE_AFTER, $2))) YYABORT; }
 |	REPLACE ASM
-		{ if (!($$ = rules_action(ctx, PLACE_REPLACE, $2))) YYABORT; }
+		{ if (!($$ = altr_rules_action(ctx, PLACE_REPLACE, $2))) YYABORT; }
 ;
 
 expr:
 	expr OROR expr
 		{ $$.depth = 1 + MAX($1.depth, $3.depth);
-		  $$.e = rules_binop(EX_OR, $1.e, $3.e);
+		  $$.e = altr_rules_binop(EX_OR, $1.e, $3.e);
 		  if (deep(ctx, $$.depth, &@2)) {
-			rules_expr_free($$.e);
+			altr_rules_expr_free($$.e);
 			YYABORT;
 		  } }
 |	expr ANDAND expr
 		{ $$.depth = 1 + MAX($1.depth, $3.depth);
-		  $$.e = rules_binop(EX_AND, $1.e, $3.e);
+		  $$.e = altr_rules_binop(EX_AND, $1.e, $3.e);
 		  if (deep(ctx, $$.depth, &@2)) {
-			rules_expr_free($$.e);
+			altr_rules_expr_free($$.e);
 			YYABORT;
 		  } }
 |	'!' expr
 		{ $$.depth = 1 + $2.depth;
-		  $$.e = rules_binop(EX_NOT, $2.e, NULL);
+		  $$.e = altr_rules_binop(EX_NOT, $2.e, NULL);
 		  if (deep(ctx, $$.depth, &@1)) {
-			rules_expr_free($$.e);
+			altr_rules_expr_free($$.e);
 			YYABORT;
 		  } }
 |	'(' expr ')'
 		{ $$ = $2; }
 |	IDENT
 		{ $$.depth = 1;
-		  if (!($$.e = rules_atom(ctx, $1, @1.first_line,
+		  if (!($$.e = altr_rules_atom(ctx, $1, @1.first_line,
 		                          @1.first_column)))
 			YYABORT; }
 |	IDENT cmpop value
 		{ $$.depth = 1;
-		  if (!($$.e = rules_cmp(ctx, $1, @1.first_line, @1.first_column,
+		  if (!($$.e = altr_rules_cmp(ctx, $1, @1.first_line, @1.first_column,
 		                         $2, $3, @3.first_line,
 		                         @3.first_column)))
 			YYABORT; }
 |	IDENT RE_MATCH REGEX
 		{ $$.depth = 1;
-		  if (!($$.e = rules_regex(ctx, $1, @1.first_line,
+		  if (!($$.e = altr_rules_regex(ctx, $1, @1.first_line,
 		                           @1.first_column, false, $3,
 		                           @3.first_line, @3.first_column)))
 			YYABORT; }
 |	IDENT RE_NMATCH REGEX
 		{ $$.depth = 1;
-		  if (!($$.e = rules_regex(ctx, $1, @1.first_line,
+		  if (!($$.e = altr_rules_regex(ctx, $1, @1.first_line,
 		                           @1.first_column, true, $3,
 		                           @3.first_line, @3.first_column)))
 			YYABORT; }
@@ -320,18 +320,18 @@ cmpop:
 
 value:
 	INT
-		{ $$ = rules_value_int(ctx, $1, @1.first_line, @1.first_column);
+		{ $$ = altr_rules_value_int(ctx, $1, @1.first_line, @1.first_column);
 		  free($1);
 		  if (!$$)
 			YYABORT; }
 |	REG
-		{ $$ = rules_value_reg(ctx, $1, false, @1.first_line,
+		{ $$ = altr_rules_value_reg(ctx, $1, false, @1.first_line,
 		                       @1.first_column);
 		  free($1);
 		  if (!$$)
 			YYABORT; }
 |	IDENT
-		{ $$ = rules_value_reg(ctx, $1, true, @1.first_line,
+		{ $$ = altr_rules_value_reg(ctx, $1, true, @1.first_line,
 		                       @1.first_column);
 		  free($1);
 		  if (!$$)
@@ -344,5 +344,5 @@ void altr_rules_yyerror(YYLTYPE *lloc, void *scanner, struct rules_ctx *ctx,
                         const char *msg)
 {
 	(void)scanner;
-	rules_error(ctx, lloc->first_line, lloc->first_column, "%s", msg);
+	altr_rules_error(ctx, lloc->first_line, lloc->first_column, "%s", msg);
 }

@@ -16,6 +16,7 @@
 const char *altr_progname = "altr";
 unsigned long altr_nwarnings;
 bool altr_quiet_warnings;
+bool altr_shortcuts = true;
 
 void *altr_xmalloc(size_t n)
 {
@@ -458,4 +459,112 @@ char *altr_map_file(const char *path, size_t *len, size_t *mapped)
 	*len = n;
 	*mapped = span;
 	return p;
+}
+
+/* -------------------------------------------------------------- the map */
+
+static void *map_alloc(const struct altr_table *m, size_t bytes)
+{
+	switch (m->mem) {
+	case ALTR_TABLE_BIG: return altr_big_alloc(bytes);
+	case ALTR_TABLE_SPARSE: return altr_big_alloc_sparse(bytes);
+	default: return altr_xcalloc(1, bytes);
+	}
+}
+
+static void map_release(const struct altr_table *m)
+{
+	if (m->mem == ALTR_TABLE_HEAP)
+		free(m->e);
+	else
+		altr_big_free(m->e, m->bytes);
+}
+
+void altr_table_grow(struct altr_table *m, size_t more,
+                     uint32_t (*hash)(const void *ent),
+                     bool (*used)(const void *ent))
+{
+	ALTR_ASSERT(m->size && m->load && m->first);
+	size_t cap = m->cap ? m->cap : m->first;
+	while (4 * (m->n + more) > m->load * cap)
+		cap *= 2;
+	if (cap == m->cap)
+		return;
+	struct altr_table old = *m;
+	m->cap = cap;
+	m->bytes = cap * m->size;
+	if (!old.cap && m->bytes < m->room)
+		m->bytes = m->room;
+	m->e = map_alloc(m, m->bytes);
+	for (size_t i = 0; i < old.cap; i++) {
+		const char *e = old.e + i * m->size;
+		if (!used(e))
+			continue;
+		size_t j = hash(e) & (cap - 1);
+		while (used(m->e + j * m->size))
+			j = (j + 1) & (cap - 1);
+		memcpy(m->e + j * m->size, e, m->size);
+	}
+	if (old.cap)
+		map_release(&old);
+}
+
+void altr_table_free(struct altr_table *m)
+{
+	if (m->cap)
+		map_release(m);
+	m->e = NULL;
+	m->cap = m->n = m->bytes = 0;
+}
+
+/* A key of the kept map: its text, and where the kept keys are. */
+struct kept_key {
+	const char *p, *keys;
+	size_t len;
+	uint32_t hash;
+};
+
+static bool kept_stop(const void *ent, const void *key)
+{
+	const struct altr_kept *e = ent;
+	const struct kept_key *k = key;
+	return !e->len || (e->hash == k->hash && e->len == k->len &&
+	                   memcmp(k->keys + e->off, k->p, k->len) == 0);
+}
+
+static uint32_t kept_hash(const void *ent)
+{
+	return ((const struct altr_kept *)ent)->hash;
+}
+
+static bool kept_used(const void *ent)
+{
+	return ((const struct altr_kept *)ent)->len != 0;
+}
+
+struct altr_kept *altr_kept_find(struct altr_kept_table *km, const char *p,
+                                 size_t n, uint32_t h)
+{
+	ALTR_ASSERT(n > 0 && n <= UINT32_MAX);
+	if (!km->m.size)
+		km->m = (struct altr_table){.size = sizeof(struct altr_kept), .load = 2,
+		                          .first = 1024};
+	altr_table_reserve(&km->m, 1, kept_hash, kept_used);
+	struct kept_key key = {p, km->keys.p, n, h};
+	return altr_table_slot(&km->m, sizeof(struct altr_kept), h, &key, kept_stop);
+}
+
+void altr_kept_add(struct altr_kept_table *km, struct altr_kept *e,
+                   const char *p, size_t n, uint32_t h, long val)
+{
+	ALTR_ASSERT(!e->len);
+	*e = (struct altr_kept){h, (uint32_t)n, km->keys.len, val};
+	altr_buf_put(&km->keys, p, n);
+	km->m.n++;
+}
+
+void altr_kept_free(struct altr_kept_table *km)
+{
+	altr_table_free(&km->m);
+	altr_buf_free(&km->keys);
 }

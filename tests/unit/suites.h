@@ -12,6 +12,7 @@ Suite *suite_insndb(void);
 Suite *suite_analyze(void);
 Suite *suite_rules(void);
 Suite *suite_emit(void);
+Suite *suite_prefilter(void);
 
 /* Reads text as a unit (copying it); for tests. */
 static inline struct altr_unit *test_read_unit(const char *text)

@@ -11,6 +11,7 @@ int main(void)
 	srunner_add_suite(sr, suite_analyze());
 	srunner_add_suite(sr, suite_rules());
 	srunner_add_suite(sr, suite_emit());
+	srunner_add_suite(sr, suite_prefilter());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
