@@ -448,6 +448,7 @@ const char *rdb_systab_name(long nr);
 #define RDB_ATTR_SIGNAL (1u << 4)
 #define RDB_ATTR_PROCESS (1u << 5)
 #define RDB_ATTR_REEXEC (1u << 6)
+#define RDB_ATTR_NOCUT (1u << 9)
 unsigned rdb_systab_attrs(long nr);
 /* How many arguments the call takes (6 when unknown): the registers past
  * them hold whatever the caller left, which may differ on replay. */
@@ -461,6 +462,13 @@ void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE]);
 /* After it: calls emit for each region of program memory the kernel wrote. */
 void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
                        long ret, rdb_emit_fn *emit, void *ctx);
+/* After it (result r): whether the process may have learnt of another
+ * process's stores (syscalls.spec ACQUIRES); regular(0, fd) says whether
+ * fd is a regular file's. */
+int rdb_systab_acquires(long nr, const long args[6], long r, int (*regular)(void *, long));
+/* Before it: 1 with the address and size of the signal mask the call
+ * waits with (syscalls.spec SIGMASK), read from program memory; else 0. */
+int rdb_systab_sigmask(long nr, const long args[6], long mask[2]);
 
 /* ---- signal.c --------------------------------------------------------- */
 void rdb_signal_init(void);
