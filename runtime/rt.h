@@ -17,6 +17,7 @@
  * PC-relative, with no GOT entry to relocate before musl has relocated. */
 #pragma GCC visibility push(hidden)
 
+#include "iot_format.h" /* struct rdb_iot_entry: one .rdb_iot entry */
 #include "layout.h"
 #include "rdb.h"
 #include "sys.h"
@@ -74,13 +75,6 @@ struct rdb_sigframe {
 _Static_assert(sizeof(struct rdb_hstate) == 64 && sizeof(struct rdb_sigframe) == 440,
                "the kernel's rt_sigframe, its sigcontext's 8 reserved words");
 
-/* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
-struct rdb_iot {
-	int64_t start; /* image offset after rdb-iot; PC-relative before */
-	uint32_t len;
-	uint32_t flags; /* RDB_IOT_FLAGS_DEAD */
-};
-#define RDB_IOT_FLAGS_DEAD 1u /* no status flag is live in the group */
 
 struct rdb_state {
 	uint64_t magic;
@@ -125,7 +119,7 @@ struct rdb_state {
 	uintptr_t brk_cur, brk_mapped;
 
 	/* .rdb_iot */
-	const struct rdb_iot *iot;
+	const struct rdb_iot_entry *iot;
 	size_t n_iot;
 	int iot_offsets; /* 1: entries hold image offsets, sorted */
 
@@ -671,7 +665,7 @@ void rdb_iot_init(void);
 /* The .rdb_iot section of the ELF file fd (raw syscalls, stack buffers:
  * usable before self-relocation): 1 with its address and size, or 0. */
 int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size);
-const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
+const struct rdb_iot_entry *rdb_iot_find(uintptr_t pc, uintptr_t *start);
 /* The status flags a boundary at pc compares (--verify, checksums): none
  * where altr found them dead. */
 uint64_t rdb_live_flags(uintptr_t pc);

@@ -490,7 +490,7 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 static void note_fault(int sig, void *si, void *uc)
 {
 	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
 	RT->fault_pc = pc;
 	RT->fault_in_hook = e != 0;
 	if (!RT->debug)
