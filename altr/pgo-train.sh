@@ -19,7 +19,7 @@ mkdir -p "$work" "$prof"
 
 # The assembly to train on: a .s per program and mode, remade when its
 # source is newer.  A program gcc cannot compile alone is left out.
-. "$repo/scripts/rdb-cc-flags.sh"
+RDBCC_FLAGS=$(sh "$repo/scripts/rdb-cc-flags.sh")
 for c in "$repo"/examples/*.c "$repo"/tests/programs/*.c; do
 	b=$(basename "$c" .c)
 	for mode in O0 O2; do

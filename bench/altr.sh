@@ -62,7 +62,7 @@ cd "$d/bld"
 # (scripts/rdb-cc-flags.sh).  Without them gcc uses %r12-%r15, and
 # trace.rules leaves such instructions unhooked (or puts a .error before
 # them): less work than a real build, and output that does not assemble.
-. "$repo/scripts/rdb-cc-flags.sh"
+RDBCC_FLAGS=$(sh "$repo/scripts/rdb-cc-flags.sh")
 cflags="-O2 $RDBCC_FLAGS"
 echo "bench/altr: gcc $cflags -S sqlite3.c, best of $gcc_reps" >&2
 # shellcheck disable=SC2086 # the flags are words

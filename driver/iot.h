@@ -10,16 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One 16-byte entry, little-endian, as altr emits it and the pass leaves it. */
-struct rdb_iot_entry {
-	int64_t start;   /* before: target - &entry.start; after: image offset */
-	uint32_t len;    /* bytes of the instrumented sequence */
-	uint32_t flags;  /* RDB_IOT_RESOLVED after the pass; other bits kept */
-};
-#define RDB_IOT_ENTRY_SIZE 16
-#define RDB_IOT_RESOLVED 0x80000000u
-#define RDB_IOT_FLAGS_DEAD 1u /* altr: no status flag is live in the group */
-#define RDB_IOT_SECTION ".rdb_iot"
+/* The entry (struct rdb_iot_entry), its flags and the section's name. */
+#include "../runtime/iot_format.h"
 
 /* An executable range of the image, as image offsets [lo, hi). */
 struct rdb_iot_range {

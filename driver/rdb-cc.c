@@ -25,9 +25,9 @@
 #define RDBCC_VERSION "0.1"
 
 /* Flags that keep the compiler's hands off rdb's registers (docs/hooks.md);
- * scripts/rdb-cc-flags.sh lists them (and -fPIE) for scripts. */
+ * scripts/rdb-cc-flags.sh prints the same list (and -fPIE) for scripts. */
 static const char *const reserve_flags[] = {
-	"-ffixed-r12", "-ffixed-r13", "-ffixed-r14", "-ffixed-r15", "-mno-red-zone",
+#include "reserve_flags.def"
 };
 
 enum lang { L_NONE, L_C, L_CPPOUT, L_ASM, L_ASMCPP, L_LINK, L_UNSUPPORTED };

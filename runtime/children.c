@@ -281,13 +281,6 @@ static int send_piece(int stream, const char *p, size_t n)
 	return 0;
 }
 
-static int is_std_write(long nr, const long *a)
-{
-	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
-	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
-	       (a[0] == 1 || a[0] == 2);
-}
-
 /* The r bytes a successful write to fd 1 or 2 wrote, if they went to the
  * recording's stdout or stderr: one or more records, under the lock. */
 static void capture(long nr, const long *a, long r)
@@ -349,7 +342,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 		rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, fl);
 	}
 	long r = rdb_run_syscall(nr, a, 0);
-	if (r > 0 && RT->kid && is_std_write(nr, a))
+	if (r > 0 && RT->kid && rdb_rr_std_write(nr, a))
 		capture(nr, a, r);
 	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
 	 * not come here: syscall.S; the lock still excludes, its owner is stale) */

@@ -46,7 +46,7 @@ int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size)
 		    pread_all(fd, name, 9, strtab.offset + sh.name) != 9)
 			return 0;
 		name[9] = 0;
-		if (rdb_strcmp(name, ".rdb_iot") == 0) {
+		if (rdb_strcmp(name, RDB_IOT_SECTION) == 0) {
 			*addr = sh.addr;
 			*size = sh.size;
 			return 1;
@@ -62,14 +62,14 @@ void rdb_iot_init(void)
 		return;
 	uint64_t addr, bytes;
 	if (rdb_elf_iot_section((int)fd, &addr, &bytes) && addr) {
-		RT->iot = (const struct rdb_iot *)(RT->bias + addr);
-		RT->n_iot = bytes / sizeof(struct rdb_iot);
+		RT->iot = (const struct rdb_iot_entry *)(RT->bias + addr);
+		RT->n_iot = bytes / sizeof(struct rdb_iot_entry);
 	}
 	rdb_sys1(__NR_close, fd);
 
 	/* Offsets: all inside the image and sorted.  PC-relative entries
 	 * point back from the table into the text, so they fail this. */
-	const struct rdb_iot *t = RT->iot;
+	const struct rdb_iot_entry *t = RT->iot;
 	size_t n = RT->n_iot;
 	int64_t size = (int64_t)(RT->image_hi - RT->bias), prev = 0;
 	RT->iot_offsets = n > 0;
@@ -82,9 +82,9 @@ void rdb_iot_init(void)
 	}
 }
 
-const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start)
+const struct rdb_iot_entry *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 {
-	const struct rdb_iot *t = RT->iot;
+	const struct rdb_iot_entry *t = RT->iot;
 	size_t n = RT->n_iot;
 	if (RT->iot_offsets) {
 		int64_t off = (int64_t)(pc - RT->bias);
@@ -115,7 +115,7 @@ const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 uintptr_t rdb_iot_insn_start(uintptr_t pc)
 {
 	uintptr_t start;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
 	return e ? rdb_hooks_end(start, start + e->len) : 0;
 }
 
@@ -134,7 +134,7 @@ uintptr_t rdb_iot_insn(uintptr_t pc)
 int rdb_iot_after_hooks(uintptr_t pc)
 {
 	uintptr_t start;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
 	return e && pc != start && pc == rdb_hooks_end(start, start + e->len);
 }
 
@@ -153,6 +153,6 @@ uintptr_t rdb_iot_rerun(uintptr_t pc)
 uint64_t rdb_live_flags(uintptr_t pc)
 {
 	uintptr_t start;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
 	return e && (e->flags & RDB_IOT_FLAGS_DEAD) ? 0 : RDB_EFLAGS_STATUS;
 }

@@ -1,6 +1,6 @@
 /* nondet.S: the helpers rules/trace.rules calls in place of rdtsc,
  * rdtscp, cpuid, rdrand and rdseed.  Each saves every general register and
- * the flags in one array on the stack, lets rdb_nondet (record.c) run (on
+ * the flags in one array on the stack, lets rdb_nondet (nondet.c) run (on
  * the runtime's stack),
  * record or replay the instruction by editing the array, and restores
  * them: outputs and flags (rdrand's CF) as the instruction leaves them,

@@ -17,6 +17,7 @@
  * PC-relative, with no GOT entry to relocate before musl has relocated. */
 #pragma GCC visibility push(hidden)
 
+#include "iot_format.h" /* struct rdb_iot_entry: one .rdb_iot entry */
 #include "layout.h"
 #include "rdb.h"
 #include "sys.h"
@@ -73,18 +74,11 @@ struct rdb_sigframe {
 _Static_assert(sizeof(struct rdb_hstate) == 64 && sizeof(struct rdb_sigframe) == 440,
                "the kernel's rt_sigframe, its sigcontext's 8 reserved words");
 
-/* One .rdb_iot entry (altr/emit.c emit_iot): an instrumentation sequence. */
-struct rdb_iot {
-	int64_t start; /* image offset after rdb-iot; PC-relative before */
-	uint32_t len;
-	uint32_t flags; /* RDB_IOT_FLAGS_DEAD */
-};
-#define RDB_IOT_FLAGS_DEAD 1u /* no status flag is live in the group */
 
 struct rdb_state {
 	uint64_t magic;
 	uintptr_t vfork_ret; /* RDB_STATE_VFORK_RET: syscall.S */
-	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (record.c) */
+	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (chan.c) */
 	uintptr_t clone_sp;  /* RDB_STATE_CLONE_SP: syscall.S moves a clone child
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
@@ -125,7 +119,7 @@ struct rdb_state {
 	uintptr_t brk_cur, brk_mapped;
 
 	/* .rdb_iot */
-	const struct rdb_iot *iot;
+	const struct rdb_iot_entry *iot;
 	size_t n_iot;
 	int iot_offsets; /* 1: entries hold image offsets, sorted */
 
@@ -226,7 +220,7 @@ struct rdb_state {
 		struct rdb_tf_queued *q; /* grow.c RDB_G_CTXQ */
 	} ctx;
 
-	/* record.c: the channel to rdb (trace_format.h) */
+	/* chan.c, record.c, sysreplay.c: the channel to rdb (trace_format.h) */
 	int quiet;            /* replay: do not re-execute stdout/stderr writes */
 	int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
 	long rec_pid;         /* replay: the recorded pid */
@@ -380,34 +374,61 @@ long rdb_syscall_dispatch(long nr, const long args[6]);
 typedef void rdb_emit_fn_t(uintptr_t addr, size_t len);
 void rdb_run_term(int status, int signo);
 
-/* ---- record.c: record and replay over the channel ------------------- */
-/* The channel: records out (record), records in (replay). */
+/* ---- chan.c: the channel to rdb ---------------------------------------- */
+/* Records out (record), records in (replay). */
 void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m);
 void rdb_chan_flush(void);
-void rdb_record_stop(void);
-/* A limit the recording cannot pass (what: which, and why): it stops at
- * the last complete syscall, with a NOTE and a message, and the program
- * runs on unrecorded. */
-void rdb_record_limit(const char *what);
 /* Reads exactly n bytes (d NULL: skipped): 1, 0 at the end, -1 short. */
 int rdb_chan_read(void *d, size_t n);
 int rdb_chan_peek(struct rdb_tf_rec *h);
 int rdb_chan_peek_n(void *d, size_t n); /* n <= RDB_RBUF: may wait for them */
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
+
+/* ---- record.c: the recording of syscalls -------------------------------- */
+long rdb_record_syscall(long nr, const long *a);
+void rdb_record_stop(void);
+/* A limit the recording cannot pass (what: which, and why): it stops at
+ * the last complete syscall, with a NOTE and a message, and the program
+ * runs on unrecorded. */
+void rdb_record_limit(const char *what);
+
+/* ---- sysreplay.c: the replay of syscalls -------------------------------- */
+long rdb_replay_syscall(long nr, const long *a);
+
+/* ---- rr.c: the dispatch's entry in record or replay mode --------------- */
 /* The dispatch in record or replay mode (RT->mode != 0). */
 long rdb_rr_syscall(long nr, const long args[6]);
+/* The program's operation on the channel's fd: refused with EBADF. */
+int rdb_rr_hidden(long nr, const long args[6]);
+const char *rdb_rr_name(long nr); /* "?" if unknown */
+/* What record and replay both ask of a call (arguments a). */
+int rdb_rr_file_mmap(long nr, const long *a);
+int rdb_rr_moving_mremap(long nr, const long *a);
+int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
+int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
+/* The memory the kernel reads in a call that replay runs again (result r;
+ * hashed: its TRAP has the hash of what it wrote) counts as read. */
+void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed);
+
+/* ---- exit.c: the end of a recorded or replayed run --------------------- */
 /* rdb_run_term's part: send or check the TERM record. */
 void rdb_rr_term(int status, int signo);
 /* Replay cannot go on: "rdb: replay diverged " + fmt, exit status 125. */
 _Noreturn void rdb_replay_diverged(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Replay: the trace ends (END record h) where the program wanted more. */
 _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what);
-/* The program's operation on the channel's fd: refused with EBADF. */
-int rdb_rr_hidden(long nr, const long args[6]);
+/* Ends the replay as the recording ended (END says how); why: a message. */
+_Noreturn void rdb_replay_end(const char *why);
+/* The records up to END, END's exit into x; outputs: write the fork
+ * children's output on the way. */
+void rdb_replay_skip_to_end(struct rdb_tf_exit *x, int outputs);
+
+/* ---- nondet.c: nondeterministic instructions ---------------------------- */
 /* nondet.S's helpers: run, record or replay one instruction; g holds the
  * saved registers (r12 r11 r10 r9 r8 rbp rdi rsi rdx rcx rbx rax flags). */
 void rdb_nondet(uint32_t kind, uint64_t *g);
+const char *rdb_nondet_name(uint32_t kind); /* "rdtsc", ... */
 
 /* ---- syscall.c (continued) -------------------------------------------- */
 /* The syscall as the runtime runs it unrecorded; emit sees each region the
@@ -423,6 +444,7 @@ const char *rdb_systab_name(long nr);
 #define RDB_ATTR_SIGNAL (1u << 4)
 #define RDB_ATTR_PROCESS (1u << 5)
 #define RDB_ATTR_REEXEC (1u << 6)
+#define RDB_ATTR_NOCUT (1u << 9)
 unsigned rdb_systab_attrs(long nr);
 /* How many arguments the call takes (6 when unknown): the registers past
  * them hold whatever the caller left, which may differ on replay. */
@@ -436,6 +458,13 @@ void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE]);
 /* After it: calls emit for each region of program memory the kernel wrote. */
 void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
                        long ret, rdb_emit_fn *emit, void *ctx);
+/* After it (result r): whether the process may have learnt of another
+ * process's stores (syscalls.spec ACQUIRES); regular(0, fd) says whether
+ * fd is a regular file's. */
+int rdb_systab_acquires(long nr, const long args[6], long r, int (*regular)(void *, long));
+/* Before it: 1 with the address and size of the signal mask the call
+ * waits with (syscalls.spec SIGMASK), read from program memory; else 0. */
+int rdb_systab_sigmask(long nr, const long args[6], long mask[2]);
 
 /* ---- signal.c --------------------------------------------------------- */
 void rdb_signal_init(void);
@@ -644,7 +673,7 @@ void rdb_iot_init(void);
 /* The .rdb_iot section of the ELF file fd (raw syscalls, stack buffers:
  * usable before self-relocation): 1 with its address and size, or 0. */
 int rdb_elf_iot_section(int fd, uint64_t *addr, uint64_t *size);
-const struct rdb_iot *rdb_iot_find(uintptr_t pc, uintptr_t *start);
+const struct rdb_iot_entry *rdb_iot_find(uintptr_t pc, uintptr_t *start);
 /* The status flags a boundary at pc compares (--verify, checksums): none
  * where altr found them dead. */
 uint64_t rdb_live_flags(uintptr_t pc);

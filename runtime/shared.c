@@ -23,15 +23,16 @@
  * stores through mappings and is coarse).  So the sync runs where it is
  * needed instead of after every syscall:
  *   - all ext mappings, whole, after a call where the process may learn
- *     of another process's stores (an acquire): reads and receives on
- *     anything but a regular file (pipes, sockets, terminals, eventfd),
- *     futex other than FUTEX_WAKE, wait4/waitid, poll/select/epoll, accept,
- *     connect, fcntl's lock calls (F_*LK*), flock but LOCK_UN, semop, msgrcv,
- *     mq_timedreceive, io_uring_enter, ioctl, msync, sleeps, pause,
- *     sigsuspend, sigtimedwait, sched_yield, lock-file idioms (open with
- *     O_CREAT|O_EXCL, mkdir, link, symlink, rename), truncate by path,
- *     madvise(MADV_REMOVE); and at the first call after a signal for a
- *     handler came (its sender may have stored first);
+ *     of another process's stores (an acquire, syscalls.spec ACQUIRES):
+ *     reads and receives on anything but a regular file (pipes, sockets,
+ *     terminals, eventfd), futex other than FUTEX_WAKE, wait4/waitid,
+ *     poll/select/epoll, accept, connect, fcntl's lock calls (F_*LK*),
+ *     flock but LOCK_UN, semop, msgrcv, mq_timedreceive, ioctl, msync,
+ *     sleeps, pause, sigsuspend, sigtimedwait, sched_yield, lock-file
+ *     idioms (open with O_CREAT|O_EXCL, mkdir, link, symlink, rename),
+ *     truncate by path, madvise(MADV_REMOVE), mremap (the moved copy);
+ *     and at the first call after a signal for a handler came (its sender
+ *     may have stored first);
  *   - the part of the file the call changed, in that file's mappings
  *     (matched by st_dev and st_ino), after the process's own write,
  *     writev, pwrite*, sendfile, copy_file_range, splice to it; whole
@@ -263,7 +264,7 @@ void rdb_shared_track(long nr, const long a[6], long r)
 		/* Moved or resized: the new range, with the old one's kind, and
 		 * a copy that holds what replay has there: the old copy's bytes,
 		 * zeros where it grew (the copies' pages stay when forgotten).
-		 * The sync after the call (acquires) sends what differs; blocks
+		 * The sync after the call (an acquire) sends what differs; blocks
 		 * pending in the old copy are pending in the new one. */
 		uint64_t old = (uint64_t)a[0], olen = len, nlen = ((uint64_t)a[2] + 0xfff) & ~0xfffull;
 		int was = -1;
@@ -578,82 +579,13 @@ static void changed(long fd, uint64_t id)
 		sync_file(f.dev, f.ino, ~0ull, ~0ull, id);
 }
 
-/* Whether call nr may be where the process learns of another process's
- * stores (an acquire: it waits for, or looks at, something another
- * process did): then all ext mappings are synced. */
-static int acquires(long nr, const long a[6])
+/* syscalls.spec ACQUIRES(!regular(fd)): reads and receives on a pipe,
+ * socket, terminal, eventfd... acquire, on a regular file they do not. */
+static int regular(void *ctx, long fd)
 {
 	struct fid f;
-	switch (nr) {
-	case __NR_read:
-	case __NR_readv:
-	case __NR_pread64:
-	case __NR_preadv:
-	case __NR_preadv2:
-	case __NR_recvfrom:
-	case __NR_recvmsg:
-	case __NR_recvmmsg:
-		/* a pipe, socket, terminal, eventfd...: not a regular file */
-		return !fd_regular(a[0], &f);
-	case __NR_futex:
-		return (a[1] & 0x7f) != 1; /* not FUTEX_WAKE */
-	case __NR_fcntl:
-		/* F_GETLK, F_SETLK, F_SETLKW, the F_OFD_ ones */
-		return (a[1] >= 5 && a[1] <= 7) || (a[1] >= 36 && a[1] <= 38);
-	case __NR_flock:
-		return !(a[1] & 8); /* not LOCK_UN */
-	case __NR_open:
-		return (a[1] & 0300) == 0300; /* O_CREAT | O_EXCL: a lock file */
-	case __NR_openat:
-		return (a[2] & 0300) == 0300;
-	case __NR_futex_waitv:
-	case __NR_wait4:
-	case __NR_waitid:
-	case __NR_poll:
-	case __NR_ppoll:
-	case __NR_select:
-	case __NR_pselect6:
-	case __NR_epoll_wait:
-	case __NR_epoll_pwait:
-	case __NR_epoll_pwait2:
-	case __NR_accept:
-	case __NR_accept4:
-	case __NR_connect:
-	case __NR_ioctl:
-	case __NR_msync:
-	case __NR_nanosleep:
-	case __NR_clock_nanosleep:
-	case __NR_pause:
-	case __NR_rt_sigsuspend:
-	case __NR_rt_sigtimedwait:
-	case __NR_sched_yield:
-	case __NR_semop:
-	case __NR_semtimedop:
-	case __NR_msgrcv:
-	case __NR_mq_timedreceive:
-	case __NR_io_uring_enter:
-	case __NR_mkdir:
-	case __NR_mkdirat:
-	case __NR_rename:
-	case __NR_renameat:
-	case __NR_renameat2:
-	case __NR_link:
-	case __NR_linkat:
-	case __NR_symlink:
-	case __NR_symlinkat:
-	case __NR_truncate: /* (by path: any file) */
-	case __NR_mremap: /* a moved or grown mapping's copy is replay's (track) */
-	case __NR_io_submit:
-	case __NR_io_getevents:
-	case __NR_io_pgetevents:
-	case __NR_vmsplice:
-	case __NR_process_vm_readv:
-	case __NR_membarrier:
-		return 1;
-	case __NR_madvise:
-		return a[2] == 9; /* MADV_REMOVE: a hole, zeros */
-	}
-	return 0;
+	(void)ctx;
+	return fd_regular(fd, &f);
 }
 
 /* After syscall id (signals blocked, before the records are flushed):
@@ -669,7 +601,7 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 		return; /* (the common case: no ext mapping) */
 	/* (a signal for a handler that came during the call: its sender may
 	 * have stored first, and the handler runs before the next call) */
-	if (RT->shared_sig || RT->npending || acquires(nr, a)) {
+	if (RT->shared_sig || RT->npending || rdb_systab_acquires(nr, a, r, regular)) {
 		RT->shared_sig = 0;
 		for (i = 0; i < RT->nshared && RT->mode; i++)
 			if (RT->shared[i].ext && RT->shared[i].copy)

@@ -334,16 +334,11 @@ static int defer(int sig, void *si, void *uc)
  * delivered with it (then the mask they leave), as the kernel does. */
 static int call_mask(long nr, const long *a, uint64_t *m)
 {
-	const uint64_t *p = 0;
-	long size = 0;
-	if (nr == __NR_rt_sigsuspend)
-		p = (const uint64_t *)a[0], size = a[1];
-	else if (nr == __NR_ppoll)
-		p = (const uint64_t *)a[3], size = a[4];
-	else if ((nr == __NR_epoll_pwait || nr == __NR_epoll_pwait2))
-		p = (const uint64_t *)a[4], size = a[5];
-	else if (nr == __NR_pselect6 && a[5] && rdb_covered((uintptr_t)a[5], 16))
-		p = ((const uint64_t *const *)a[5])[0], size = ((const long *)a[5])[1];
+	long pm[2]; /* syscalls.spec SIGMASK: the mask's address and size */
+	if (!rdb_systab_sigmask(nr, a, pm))
+		return 0;
+	const uint64_t *p = (const uint64_t *)pm[0];
+	long size = pm[1];
 	if (!p || size != 8 || !rdb_covered((uintptr_t)p, 8))
 		return 0;
 	*m = *p & ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
@@ -378,18 +373,11 @@ static uint64_t handler_base_mask(void *uc)
 	return *ucmask(uc);
 }
 
-/* Calls replay runs again never return the cut: they do not block. */
+/* Calls replay runs again never return the cut: they do not block (nor
+ * do those syscalls.spec marks NOCUT). */
 static int cuttable(long nr)
 {
-	if (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC))
-		return 0;
-	switch (nr) {
-	case __NR_kill: case __NR_tkill: case __NR_tgkill: case __NR_sigaltstack:
-	case __NR_fork: case __NR_vfork: case __NR_clone: case __NR_clone3:
-	case __NR_execve: case __NR_execveat: case __NR_exit: case __NR_exit_group:
-		return 0;
-	}
-	return 1;
+	return !(rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC | RDB_ATTR_NOCUT));
 }
 
 long rdb_signal_syscall(long nr, const long a[6])
@@ -540,7 +528,7 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 static void note_fault(int sig, void *si, void *uc)
 {
 	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
-	const struct rdb_iot *e = rdb_iot_find(pc, &start);
+	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
 	RT->fault_pc = pc;
 	RT->fault_in_hook = e != 0;
 	if (!RT->debug)

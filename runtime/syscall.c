@@ -4,7 +4,7 @@
  * the runtime's: brk is emulated inside the covered range, address-space
  * calls may not reach outside it, the signal calls keep the program's
  * view (signal.c), exit runs the termination callbacks.  In record and
- * replay mode (record.c) the dispatch goes through rdb_rr_syscall, which
+ * replay mode (rr.c) the dispatch goes through rdb_rr_syscall, which
  * runs calls here with rdb_run_syscall. */
 #include "rt.h"
 

@@ -13,7 +13,8 @@
 
 _Static_assert(RDB_NPRE == RDB_SYS_NPRE, "rt.h RDB_NPRE");
 _Static_assert(RDB_ATTR_ADDRSPACE == RDB_SYS_ADDRSPACE && RDB_ATTR_SIGNAL == RDB_SYS_SIGNAL &&
-                   RDB_ATTR_PROCESS == RDB_SYS_PROCESS && RDB_ATTR_REEXEC == RDB_SYS_REEXEC,
+                   RDB_ATTR_PROCESS == RDB_SYS_PROCESS && RDB_ATTR_REEXEC == RDB_SYS_REEXEC &&
+                   RDB_ATTR_NOCUT == RDB_SYS_NOCUT,
                "rt.h RDB_ATTR_*");
 
 const char *rdb_systab_name(long nr) { return rdb_sys_name(nr); }
@@ -71,4 +72,25 @@ void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
                        long ret, rdb_emit_fn *emit, void *ctx)
 {
 	rdb_sys_writes(nr, args, pre, ret, emit, ctx);
+}
+
+int rdb_systab_acquires(long nr, const long args[6], long r, int (*regular)(void *, long))
+{
+	return rdb_sys_acquires(nr, args, r, regular, 0);
+}
+
+/* The mask's struct (pselect6's) is read as the program's own memory,
+ * where the program could have put it; elsewhere there is none. */
+static int program_peek(void *ctx, uintptr_t addr, void *out, size_t len)
+{
+	(void)ctx;
+	if (!rdb_covered(addr, len))
+		return -1;
+	rdb_memcpy(out, (const void *)addr, len);
+	return 0;
+}
+
+int rdb_systab_sigmask(long nr, const long args[6], long mask[2])
+{
+	return rdb_sys_sigmask(nr, args, mask, program_peek, 0);
 }

@@ -140,7 +140,7 @@ static size_t absorb(const struct listed *b, const struct listed *e)
 	size_t n = 0;
 	for (; b < e; b++) {
 		uintptr_t h = at(b), start;
-		const struct rdb_iot *g = b->len ? rdb_iot_find(h, &start) : 0;
+		const struct rdb_iot_entry *g = b->len ? rdb_iot_find(h, &start) : 0;
 		if (!g || start != h || g->len > 15 || g->len <= b->len)
 			continue;
 		unsigned char *p = (unsigned char *)h;
@@ -189,7 +189,7 @@ static size_t unhook_checks(const struct listed *b, const struct listed *e)
 			continue;
 		/* the program's instruction: the rest of the group after it */
 		uintptr_t h = at(b), start, insn = h + b->len;
-		const struct rdb_iot *g = rdb_iot_find(h, &start);
+		const struct rdb_iot_entry *g = rdb_iot_find(h, &start);
 		uint32_t room = 0;
 		if (g && insn < start + g->len) {
 			uint32_t ilen = (uint32_t)(start + g->len - insn);

@@ -1,5 +1,11 @@
-# rdb-cc-flags.sh, sourced: RDBCC_FLAGS, the flags rdb-cc adds to every
-# compile (driver/rdb-cc.c: reserve_flags, and -fPIE for the static-pie
-# link), for scripts that run gcc -S themselves to get the assembly
-# rdb-cc would hand altr.  Keep the two lists alike.
-RDBCC_FLAGS="-fPIE -ffixed-r12 -ffixed-r13 -ffixed-r14 -ffixed-r15 -mno-red-zone"
+#!/bin/sh
+# rdb-cc-flags.sh: prints the flags rdb-cc adds to every compile, for
+# scripts that run gcc -S themselves to get the assembly rdb-cc would hand
+# altr: -fPIE (for the static-pie link) and the flags that keep the
+# compiler off rdb's registers, read from driver/reserve_flags.def, the
+# list rdb-cc is built with.  Use: RDBCC_FLAGS=$(sh .../rdb-cc-flags.sh)
+set -eu
+def=$(cd "$(dirname "$0")/.." && pwd)/driver/reserve_flags.def
+flags=$(sed -n 's/^"\(-[^"]*\)",$/\1/p' "$def" | tr '\n' ' ')
+[ -n "$flags" ] || { echo "rdb-cc-flags: no flags in $def" >&2; exit 1; }
+echo "-fPIE ${flags% }"

@@ -361,6 +361,20 @@ static void gen_proto_fns(FILE *o, const sg_proto *p)
     }
     fputs("};\n\n", o);
   }
+  if (p->acq_cond) {
+    fprintf(o, "static int rdb_sys_acq_%s(const long args[RDB_SYS_MAXARGS], long retval)\n"
+               "{\n  (void)retval;\n  return ", p->name);
+    expr(o, p, p->acq_cond, 0);
+    fputs(" != 0;\n}\n\n", o);
+  }
+  if (p->mask_ptr) {
+    fprintf(o, "static void rdb_sys_sigmask_%s(const long args[RDB_SYS_MAXARGS], long out[2],\n"
+               "  rdb_peek_fn peek, void *ctx)\n{\n  (void)peek, (void)ctx;\n  out[0] = ", p->name);
+    expr(o, p, p->mask_ptr, 1);
+    fputs(";\n  out[1] = ", o);
+    expr(o, p, p->mask_size, 1);
+    fputs(";\n}\n\n", o);
+  }
   if (!has_writes(p))
     return;
   fprintf(o, "void rdb_sys_writes_%s%s\n{\n  (void)pre;\n", p->name, sig_writes);
@@ -416,7 +430,8 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
   static const struct { unsigned a; const char *bit; } bits[] = {
     { A_REFUSED, "RDB_SYS_REFUSED" }, { A_ADDRSPACE, "RDB_SYS_ADDRSPACE" },
     { A_SIGNAL, "RDB_SYS_SIGNAL" }, { A_PROCESS, "RDB_SYS_PROCESS" },
-    { A_REEXEC, "RDB_SYS_REEXEC" },
+    { A_REEXEC, "RDB_SYS_REEXEC" }, { A_ACQUIRES, "RDB_SYS_ACQUIRES" },
+    { A_NOCUT, "RDB_SYS_NOCUT" },
   };
   if (!(p->attrs & A_REFUSED))
     fputs(" | RDB_SYS_MODELLED", o);
@@ -425,6 +440,8 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
       fprintf(o, " | %s", bits[i].bit);
   if (p->req_sel && !(p->attrs & A_REFUSED))
     fputs(" | RDB_SYS_REQUESTS", o);
+  if (p->mask_ptr && !(p->attrs & A_REFUSED))
+    fputs(" | RDB_SYS_SIGMASK", o);
   fprintf(o, ",\n    .nargs = %d, .arg_kind = {", p->nparams);
   static const char *const kinds[] = { "0", "RDB_ARG_INT", "RDB_ARG_UINT", "RDB_ARG_LONG",
                                        "RDB_ARG_ULONG", "RDB_ARG_PTR", "RDB_ARG_STR" };
@@ -456,6 +473,12 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
     if (nrequests(p))
       fprintf(o, ", .requests = rdb_sys_req_%s", p->name);
   }
+  if (p->acq_cond)
+    fprintf(o, ",\n    .acq_cond = rdb_sys_acq_%s", p->name);
+  if (p->acq_fd >= 0)
+    fprintf(o, ",\n    .acq_fd = %d", p->acq_fd + 1);
+  if (p->mask_ptr)
+    fprintf(o, ",\n    .sigmask = rdb_sys_sigmask_%s", p->name);
   fputs(" },\n", o);
 }
 
@@ -581,6 +604,29 @@ static const char lookups[] =
   "  const struct rdb_sys_info *s = rdb_sys_info(nr);\n"
   "  if (s && s->writes)\n"
   "    s->writes(args, pre, retval, emit, ctx);\n"
+  "}\n"
+  "\n"
+  "int rdb_sys_acquires(long nr, const long args[RDB_SYS_MAXARGS], long retval,\n"
+  "  rdb_fd_regular_fn regular, void *ctx)\n"
+  "{\n"
+  "  const struct rdb_sys_info *s = rdb_sys_info(nr);\n"
+  "  if (!s || !(s->attrs & RDB_SYS_ACQUIRES))\n"
+  "    return 0;\n"
+  "  if (s->acq_cond)\n"
+  "    return s->acq_cond(args, retval);\n"
+  "  if (s->acq_fd)\n"
+  "    return !regular(ctx, args[s->acq_fd - 1]);\n"
+  "  return 1;\n"
+  "}\n"
+  "\n"
+  "int rdb_sys_sigmask(long nr, const long args[RDB_SYS_MAXARGS], long out[2],\n"
+  "  rdb_peek_fn peek, void *ctx)\n"
+  "{\n"
+  "  const struct rdb_sys_info *s = rdb_sys_info(nr);\n"
+  "  if (!s || !s->sigmask)\n"
+  "    return 0;\n"
+  "  s->sigmask(args, out, peek, ctx);\n"
+  "  return 1;\n"
   "}\n";
 
 void sg_gen_c(FILE *o, const sg_spec *s, const sg_numbers *nums)

@@ -34,6 +34,10 @@ enum rdb_sys_attr {
   RDB_SYS_PROCESS = 1u << 5,   /* process life cycle: fork, exec, exit, wait */
   RDB_SYS_REEXEC = 1u << 6,    /* re-executed on replay (kernel state, not memory) */
   RDB_SYS_REQUESTS = 1u << 7,  /* writes depend on a request argument (ioctl) */
+  RDB_SYS_ACQUIRES = 1u << 8,  /* may be where the process sees others' stores (maybe
+                                  only for some arguments: rdb_sys_acquires) */
+  RDB_SYS_NOCUT = 1u << 9,     /* never blocks: a signal never cuts it short */
+  RDB_SYS_SIGMASK = 1u << 10,  /* waits with a signal mask of its own (rdb_sys_sigmask) */
 };
 
 /* Called once per memory region [addr, addr+len) the kernel wrote; len > 0. */
@@ -48,6 +52,14 @@ typedef void rdb_sys_pre_fn(const long args[RDB_SYS_MAXARGS],
 typedef void rdb_sys_writes_fn(const long args[RDB_SYS_MAXARGS],
                                const long pre[RDB_SYS_NPRE], long retval,
                                rdb_region_fn emit, void *ctx);
+/* ACQUIRES(cond): whether the call with these arguments (result retval)
+ * acquires. */
+typedef int rdb_sys_cond_fn(const long args[RDB_SYS_MAXARGS], long retval);
+/* SIGMASK(ptr, size), before the call: out[0] = ptr, out[1] = size. */
+typedef void rdb_sys_sigmask_fn(const long args[RDB_SYS_MAXARGS], long out[2],
+                                rdb_peek_fn peek, void *ctx);
+/* Whether fd is a regular file (the runtime asks fstat). */
+typedef int (*rdb_fd_regular_fn)(void *ctx, long fd);
 
 /* One modelled request value of a REQUESTS syscall (ioctl, fcntl, ...). */
 struct rdb_sys_request {
@@ -73,6 +85,11 @@ struct rdb_sys_info {
   unsigned char req_default; /* 1: other values are modelled as writing nothing */
   unsigned short nrequests;
   const struct rdb_sys_request *requests;
+  /* RDB_SYS_ACQUIRES: always, unless acq_cond says no or argument
+   * acq_fd - 1 (when not 0) is a regular file's fd. */
+  rdb_sys_cond_fn *acq_cond;
+  unsigned char acq_fd;
+  rdb_sys_sigmask_fn *sigmask; /* RDB_SYS_SIGMASK */
 };
 
 extern const struct rdb_sys_info rdb_sys_table[];
@@ -100,5 +117,14 @@ void rdb_sys_pre(long nr, const long args[RDB_SYS_MAXARGS],
 void rdb_sys_writes(long nr, const long args[RDB_SYS_MAXARGS],
                     const long pre[RDB_SYS_NPRE], long retval,
                     rdb_region_fn emit, void *ctx);
+/* Whether the call (result retval) may be where the process learns of
+ * another process's stores to shared memory (syscalls.spec ACQUIRES):
+ * it waits for, or looks at, something another process did. */
+int rdb_sys_acquires(long nr, const long args[RDB_SYS_MAXARGS], long retval,
+                     rdb_fd_regular_fn regular, void *ctx);
+/* SIGMASK calls (sigsuspend, ppoll, ...): 1 with the mask's address and
+ * size in out (read before the call, through peek); 0 for other calls. */
+int rdb_sys_sigmask(long nr, const long args[RDB_SYS_MAXARGS], long out[2],
+                    rdb_peek_fn peek, void *ctx);
 
 #endif

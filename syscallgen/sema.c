@@ -143,7 +143,7 @@ static long type_size(const sg_type *t) { return t->ptr ? 8 : t->size; }
 typedef struct ctx {
   sg_spec *s;
   sg_proto *p;
-  int in_pre;
+  int in_pre; /* 1: inside pre(); 2: inside SIGMASK (read before the call) */
 } ctx;
 
 static int find_param(const sg_proto *p, const char *name)
@@ -178,7 +178,8 @@ static void resolve_expr(ctx *c, sg_expr *e)
     return;
   case E_RETVAL:
     if (c->in_pre)
-      sg_error(s, e->loc, "retval is not known before the call (inside pre())");
+      sg_error(s, e->loc, "retval is not known before the call (inside %s)",
+               c->in_pre == 2 ? "SIGMASK" : "pre()");
     return;
   case E_NAME: {
     e->arg = find_param(c->p, e->name);
@@ -214,6 +215,10 @@ static void resolve_expr(ctx *c, sg_expr *e)
     int sg;
     int w = load_width(e->name, &sg);
     int want = (strcmp(e->name, "min") == 0 || strcmp(e->name, "max") == 0) ? 2 : 1;
+    if (strcmp(e->name, "regular") == 0) {
+      sg_error(s, e->loc, "regular(fd) is only for ACQUIRES(!regular(fd))");
+      return;
+    }
     if (strcmp(e->name, "msghdr") == 0 || strcmp(e->name, "msg_len") == 0) {
       sg_error(s, e->loc, "'%s' is a WRITES size shape, not a function", e->name);
       return;
@@ -238,7 +243,8 @@ static void resolve_expr(ctx *c, sg_expr *e)
       resolve_expr(c, e->b);
     } else {
       if (c->in_pre) {
-        sg_error(s, e->loc, "pre() cannot be nested");
+        sg_error(s, e->loc, c->in_pre == 2 ? "SIGMASK is read before the call: no pre() in it"
+                                           : "pre() cannot be nested");
         return;
       }
       e->kind = E_PRE;
@@ -353,6 +359,24 @@ static void check_proto(sg_spec *s, sg_proto *p, const sg_numbers *nums)
   }
   for (sg_writes *w = p->writes; w; w = w->next)
     resolve_writes(&c, w);
+  if ((p->attrs & A_REFUSED) && ((p->attrs & (A_ACQUIRES | A_NOCUT)) || p->mask_ptr))
+    sg_error(s, p->loc, "'%s' is REFUSED: it never runs (no ACQUIRES, NOCUT, SIGMASK)",
+             p->name);
+  /* ACQUIRES(!regular(fd)): the runtime asks fstat, the table names fd. */
+  sg_expr *q = p->acq_cond;
+  if (q && q->kind == E_NOT && q->a->kind == E_CALL && strcmp(q->a->name, "regular") == 0) {
+    if (q->a->num != 1 || q->a->a->kind != E_NAME ||
+        (p->acq_fd = find_param(p, q->a->a->name)) < 0)
+      sg_error(s, q->a->loc, "regular() takes a parameter of '%s' (an fd)", p->name);
+    p->acq_cond = NULL;
+  }
+  resolve_expr(&c, p->acq_cond);
+  if (p->mask_ptr) {
+    c.in_pre = 2;
+    resolve_expr(&c, p->mask_ptr);
+    resolve_expr(&c, p->mask_size);
+    c.in_pre = 0;
+  }
   if (p->req_sel) {
     if (p->req_sel->kind != E_NAME || find_param(p, p->req_sel->name) < 0) {
       sg_error(s, p->req_sel->loc, "REQUESTS selects on a parameter of '%s'", p->name);

@@ -81,6 +81,13 @@ static void add_writes(sg_writes *w)
     p = &(*p)->next;
   *p = w;
 }
+static void acquires(sg_spec *S, sg_loc loc, sg_expr *cond)
+{
+  if (cur->attrs & A_ACQUIRES)
+    sg_error(S, loc, "'%s' has two ACQUIRES clauses", cur->name);
+  cur->attrs |= A_ACQUIRES;
+  cur->acq_cond = cond;
+}
 static void add_param(sg_spec *S, sg_loc loc, sg_type *t, char *name, sg_writes *w)
 {
   if (cur->nparams == 6) {
@@ -99,6 +106,7 @@ static void add_param(sg_spec *S, sg_loc loc, sg_type *t, char *name, sg_writes 
 %token <num> NUMBER "number"
 %token WRITES "WRITES" REQUESTS "REQUESTS" ADDRSPACE "ADDRSPACE" SIGNAL "SIGNAL"
 %token PROCESS "PROCESS" REEXEC "REEXEC" REFUSED "REFUSED" RETVAL "retval"
+%token ACQUIRES "ACQUIRES" NOCUT "NOCUT" SIGMASK "SIGMASK"
 %token SIZEOF "sizeof" STRUCT "struct" TYPEDEF "typedef" CONST "const"
 %token DEFAULT "default" ELLIPSIS "..." ENUM "enum"
 %token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||" SHL "<<" SHR ">>"
@@ -175,7 +183,7 @@ proto
   : type IDENT '(' {
       cur = sg_alloc(sizeof *cur);
       cur->loc = L(@1); cur->ret = $1; cur->name = $2; cur->name_loc = L(@2);
-      cur->nr = -1;
+      cur->nr = -1; cur->acq_fd = -1;
       sg_proto **p = &S->protos;
       while (*p) p = &(*p)->next;
       *p = cur; }
@@ -215,6 +223,13 @@ attr
   | PROCESS              { cur->attrs |= A_PROCESS; }
   | REEXEC               { cur->attrs |= A_REEXEC; }
   | REFUSED '(' STRING ')' { cur->attrs |= A_REFUSED; cur->refusal = $3; }
+  | ACQUIRES             { acquires(S, L(@1), NULL); }
+  | ACQUIRES '(' expr ')' { acquires(S, L(@1), $3); }
+  | NOCUT                { cur->attrs |= A_NOCUT; }
+  | SIGMASK '(' expr ',' expr ')' {
+      if (cur->mask_ptr)
+        sg_error(S, L(@1), "'%s' has two SIGMASK clauses", cur->name);
+      cur->mask_ptr = $3; cur->mask_size = $5; }
   | writes               { add_writes($1); }
   | REQUESTS '(' expr ')' '{' {
       if (cur->req_sel)

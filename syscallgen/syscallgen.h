@@ -79,7 +79,8 @@ typedef struct sg_request {
   struct sg_request *next;
 } sg_request;
 
-enum { A_ADDRSPACE = 1, A_SIGNAL = 2, A_PROCESS = 4, A_REEXEC = 8, A_REFUSED = 16 };
+enum { A_ADDRSPACE = 1, A_SIGNAL = 2, A_PROCESS = 4, A_REEXEC = 8, A_REFUSED = 16,
+       A_ACQUIRES = 32, A_NOCUT = 64 };
 
 typedef struct sg_proto {
   sg_loc loc;
@@ -93,6 +94,9 @@ typedef struct sg_proto {
   sg_writes *writes;    /* all clauses: parameter and trailing ones */
   sg_expr *req_sel;     /* REQUESTS(expr), NULL if none */
   sg_request *requests;
+  sg_expr *acq_cond;    /* ACQUIRES(cond): NULL when always (or acq_fd) */
+  int acq_fd;           /* ACQUIRES(!regular(fd)): fd's index, else -1 */
+  sg_expr *mask_ptr, *mask_size; /* SIGMASK(ptr, size), NULL if none */
   int npre;
   int nr;               /* resolved from unistd_64.h */
   struct sg_proto *next;

@@ -99,6 +99,11 @@ dry-run)
 	"$RDBCC" -### -O2 -c plain.c > out 2>&1 || fail "-### failed: $(cat out)"
 	grep -q '"-ffixed-r15"' out || fail "no -ffixed-r15 in: $(cat out)"
 	grep -q '"-mno-red-zone"' out || fail "no -mno-red-zone"
+	# what scripts/rdb-cc-flags.sh prints for scripts is what rdb-cc adds
+	flags=$(sh "$here/../../scripts/rdb-cc-flags.sh") || fail "rdb-cc-flags.sh failed"
+	for f in $flags; do
+		grep -q "\"$f\"" out || fail "no $f (scripts/rdb-cc-flags.sh) in: $(cat out)"
+	done
 	grep -q 'altr" "-r" ".*trace.rules"' out || fail "no altr step with trace.rules"
 	grep -q '"-c" "-x" "assembler"' out || fail "no assemble step"
 	[ ! -e plain.o ] || fail "-### made plain.o"

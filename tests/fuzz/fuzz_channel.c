@@ -3,15 +3,16 @@
  * input is what `rdb replay` sends a program over the channel (HELLO, its
  * auxv and AT_RANDOM bytes, then TARGET, TRAP, DATA, NONDET, BOUNDARY,
  * CONTEXT, VALUES, SIGNAL, SHARED, CHILD_OUTPUT, STOP, END records), read
- * by the runtime's own readers: runtime/record.c (rdb_chan_read/peek,
- * rdb_chan_init's HELLO, the syscall replay's next_trap and copy_data,
- * rdb_nondet, END and TERM), runtime/replay.c (read_target, the event
- * replay: BOUNDARY, read_context, load_values, SIGNAL and AT_SIC_TOO) and
- * runtime/children.c (rdb_kids_consume, rdb_kids_drain), compiled as host
- * code.  A malformed input must end in the runtime's clean exit: rdb_die
- * (status 127, "rdb: ..."), rdb_replay_diverged (125, "rdb: replay
- * diverged ..."), or the end as recorded (END, TERM, STOP: any status,
- * rdb compares it with the recording's); a crash, a sanitizer report, any
+ * by the runtime's own readers: runtime/chan.c (rdb_chan_read/peek,
+ * rdb_chan_init's HELLO), sysreplay.c (the syscall replay's next_trap
+ * and copy_data), nondet.c (rdb_nondet), exit.c (END and TERM),
+ * replay.c (read_target, the event replay: BOUNDARY, read_context,
+ * load_values, SIGNAL and AT_SIC_TOO) and children.c (rdb_kids_consume,
+ * rdb_kids_drain), compiled as host code.  A malformed input must end in
+ * the runtime's clean exit: rdb_die (status 127, "rdb: ..."),
+ * rdb_replay_diverged (125, "rdb: replay diverged ..."), or the end as
+ * recorded (END, TERM, STOP: any status, rdb compares it with the
+ * recording's); a crash, a sanitizer report, any
  * other exit or a write outside program memory is a bug.
  *
  * How the runtime runs here: channel_shim.h routes every raw syscall to
@@ -39,7 +40,8 @@
  *   clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  *     -fno-sanitize-recover=undefined \
  *     -Iruntime -Itests/fuzz -include tests/fuzz/channel_shim.h \
- *     tests/fuzz/fuzz_channel.c runtime/record.c runtime/replay.c \
+ *     tests/fuzz/fuzz_channel.c runtime/chan.c runtime/rr.c runtime/record.c \
+ *     runtime/sysreplay.c runtime/exit.c runtime/nondet.c runtime/replay.c \
  *     runtime/children.c runtime/util.c -o fuzz_channel
  * With -DFUZZ_CHANNEL_REPLAY it has its own main, which replays files and
  * folders: the ctest fuzz_channel_corpus, under ASan and UBSan, which

@@ -185,7 +185,9 @@ if [ "$seconds" -gt 0 ]; then
 		"$repo/rdb/feed.c" "$repo/rdb/show.c" "$repo/rdb/writes.c" \
 		"$build/syscallgen/rdb_syscalls_gen.c" -lzstd -o "$B/fuzz_trace"
 	clang $F -I"$repo/runtime" -I"$repo/tests/fuzz" -include "$repo/tests/fuzz/channel_shim.h" \
-		"$repo/tests/fuzz/fuzz_channel.c" "$repo/runtime/record.c" "$repo/runtime/replay.c" \
+		"$repo/tests/fuzz/fuzz_channel.c" "$repo/runtime/chan.c" "$repo/runtime/rr.c" \
+		"$repo/runtime/record.c" "$repo/runtime/sysreplay.c" "$repo/runtime/exit.c" \
+		"$repo/runtime/nondet.c" "$repo/runtime/replay.c" \
 		"$repo/runtime/children.c" "$repo/runtime/util.c" -o "$B/fuzz_channel"
 	fuzz fuzz_trace "$OUT"
 	fuzz fuzz_channel "$COUT"

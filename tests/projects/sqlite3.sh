@@ -21,7 +21,7 @@
 # mappings only after acquires and the process's own writes to the file:
 # comparing the mapping after every syscall made this recording take
 # 15 ms per syscall; and replay moves a MAYMOVE mremap where the
-# recording's went, runtime/record.c, where the kernel had chosen another
+# recording's went, runtime/sysreplay.c, where the kernel had chosen another
 # place for replay's stand-in of the file mapping.)
 set -eu
 . "$(dirname "$0")/common.sh"

@@ -12,7 +12,7 @@ ok=0
 trap 'if [ $ok = 1 ]; then rm -rf "$work"; else echo "rt_test: work kept in $work"; fi' EXIT
 cd "$work" || exit 1
 
-. "$here/../../scripts/rdb-cc-flags.sh"
+RDBCC_FLAGS=$(sh "$here/../../scripts/rdb-cc-flags.sh") || exit 1
 CFLAGS="-O2 $RDBCC_FLAGS
         -ffreestanding -fno-builtin -fno-stack-protector -fcf-protection=none
         -fno-tree-loop-distribute-patterns"

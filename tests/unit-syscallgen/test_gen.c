@@ -261,6 +261,82 @@ START_TEST(names_numbers_attributes)
 }
 END_TEST
 
+/* The runtime's attributes (syscalls.spec ACQUIRES, NOCUT, SIGMASK). */
+static int regular_fd; /* the fd the fake fstat calls a regular file */
+static int is_regular(void *ctx, long fd)
+{
+  ck_assert_ptr_eq(ctx, &ngot);
+  return fd == regular_fd;
+}
+
+static int acq(long nr, long a0, long a1, long a2)
+{
+  long a[6] = { a0, a1, a2 };
+  return rdb_sys_acquires(nr, a, 0, is_regular, &ngot);
+}
+
+START_TEST(acquires_nocut_sigmask)
+{
+  regular_fd = 3;
+  /* reads: an acquire unless the fd is a regular file's */
+  ck_assert(acq(RDB_NR_read, 4, 0, 0));
+  ck_assert(!acq(RDB_NR_read, 3, 0, 0));
+  ck_assert(acq(RDB_NR_recvmsg, 5, 0, 0));
+  ck_assert(!acq(RDB_NR_preadv2, 3, 0, 0));
+  /* conditions over the arguments */
+  ck_assert(acq(RDB_NR_futex, 0, 0 /* FUTEX_WAIT */, 0));
+  ck_assert(!acq(RDB_NR_futex, 0, 1 | 128 /* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */, 0));
+  ck_assert(acq(RDB_NR_fcntl, 3, 7 /* F_SETLKW */, 0));
+  ck_assert(acq(RDB_NR_fcntl, 3, 37 /* F_OFD_SETLK */, 0));
+  ck_assert(!acq(RDB_NR_fcntl, 3, 4 /* F_SETFL */, 0));
+  ck_assert(!acq(RDB_NR_fcntl, 3, 8, 0));
+  ck_assert(acq(RDB_NR_flock, 3, 2 /* LOCK_EX */, 0));
+  ck_assert(!acq(RDB_NR_flock, 3, 8 /* LOCK_UN */, 0));
+  ck_assert(acq(RDB_NR_open, 0, 0xc1 /* O_WRONLY|O_CREAT|O_EXCL */, 0));
+  ck_assert(!acq(RDB_NR_open, 0, 0x41, 0));
+  ck_assert(acq(RDB_NR_openat, -100, 0, 0xc0));
+  ck_assert(!acq(RDB_NR_openat, -100, 0xc0, 0));
+  ck_assert(acq(RDB_NR_madvise, 0, 4096, 9 /* MADV_REMOVE */));
+  ck_assert(!acq(RDB_NR_madvise, 0, 4096, 4 /* MADV_DONTNEED */));
+  /* always; never */
+  ck_assert(acq(RDB_NR_wait4, 0, 0, 0) && acq(RDB_NR_mremap, 0, 0, 0) &&
+            acq(RDB_NR_sched_yield, 0, 0, 0) && acq(RDB_NR_ioctl, 3, 0x5401, 0));
+  ck_assert(!acq(RDB_NR_write, 4, 0, 0) && !acq(RDB_NR_lseek, 4, 0, 0) &&
+            !acq(RDB_NR_mmap, 0, 0, 0) && !acq(-1, 0, 0, 0) && !acq(100000, 0, 0, 0));
+  /* NOCUT */
+  static const char *const nocut[] = { "kill", "tkill", "tgkill", "sigaltstack", "fork",
+                                       "vfork", "clone", "execve", "execveat", "exit",
+                                       "exit_group" };
+  for (size_t k = 0; k < sizeof nocut / sizeof *nocut; k++)
+    ck_assert_msg(rdb_sys_info(rdb_sys_number(nocut[k]))->attrs & RDB_SYS_NOCUT, "%s", nocut[k]);
+  ck_assert(!(rdb_sys_info(RDB_NR_read)->attrs & RDB_SYS_NOCUT));
+  ck_assert(!(rdb_sys_info(RDB_NR_wait4)->attrs & RDB_SYS_NOCUT));
+  /* SIGMASK: where the call's mask lies, read before the call */
+  unsigned long set = 5;
+  long st[2] = { A(&set), 8 }, out[2];
+  long ss[6] = { A(&set), 8 };
+  ck_assert(rdb_sys_sigmask(RDB_NR_rt_sigsuspend, ss, out, peek, &ngot));
+  ck_assert(out[0] == A(&set) && out[1] == 8);
+  long pp[6] = { 0, 0, 0, A(&set), 8 };
+  ck_assert(rdb_sys_sigmask(RDB_NR_ppoll, pp, out, peek, &ngot));
+  ck_assert(out[0] == A(&set) && out[1] == 8);
+  long ep[6] = { 3, 0, 1, 0, A(&set), 8 };
+  ck_assert(rdb_sys_sigmask(RDB_NR_epoll_pwait, ep, out, peek, &ngot));
+  ck_assert(out[0] == A(&set) && out[1] == 8);
+  ck_assert(rdb_sys_sigmask(RDB_NR_epoll_pwait2, ep, out, peek, &ngot));
+  ck_assert(out[0] == A(&set) && out[1] == 8);
+  long ps[6] = { 0, 0, 0, 0, 0, A(st) };
+  ck_assert(rdb_sys_sigmask(RDB_NR_pselect6, ps, out, peek, &ngot));
+  ck_assert(out[0] == A(&set) && out[1] == 8);
+  ps[5] = 0; /* no struct: no mask (peek is not asked below 4096) */
+  ck_assert(rdb_sys_sigmask(RDB_NR_pselect6, ps, out, peek, &ngot));
+  ck_assert(out[0] == 0 && out[1] == 0);
+  ck_assert(!rdb_sys_sigmask(RDB_NR_read, ss, out, peek, &ngot));
+  ck_assert(!rdb_sys_sigmask(RDB_NR_epoll_wait, ep, out, peek, &ngot));
+  ck_assert(rdb_sys_info(RDB_NR_ppoll)->attrs & RDB_SYS_SIGMASK);
+}
+END_TEST
+
 START_TEST(conditional_writes)
 {
   char ts[16];
@@ -451,6 +527,7 @@ Suite *gen_suite(void)
   tcase_add_test(tc, unknown_and_refused_syscalls);
   tcase_add_test(tc, names_numbers_attributes);
   tcase_add_test(tc, conditional_writes);
+  tcase_add_test(tc, acquires_nocut_sigmask);
   tcase_add_test(tc, select_and_poll);
   tcase_add_test(tc, sockets_and_misc);
   tcase_add_test(tc, musl_coverage);

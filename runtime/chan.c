@@ -1,0 +1,220 @@
+/* chan.c: the channel to rdb (trace_format.h, docs/trace-format.md).
+ * rdb passes one end of a socketpair as fd RDB_CHAN_FD and sends HELLO
+ * first; without that fd the program runs unrecorded.  Records go out
+ * through a buffer (rdb compresses and writes them: the runtime never
+ * touches the disk) and come in through another.  rdb_chan_init runs in
+ * __rdb_start, before musl's self-relocation: it uses no pointer in data. */
+#include "rt.h"
+
+#define FD RDB_CHAN_FD
+
+/* ---- the channel ------------------------------------------------------ */
+
+static void chan_lost(const char *why, long err)
+{
+	long was = RT->mode;
+	RT->mode = 0;
+	rdb_sys1(__NR_close, FD);
+	if (was == RDB_TF_MODE_REPLAY)
+		rdb_die("replay lost its channel to rdb (%s, error %ld)\n", why, -err);
+	rdb_printf("rdb: the recording lost its channel to rdb (%s, error %ld); "
+	           "the program continues unrecorded\n", why, -err);
+}
+
+static int send_all(const void *p, size_t n)
+{
+	long r = rdb_send_all(FD, p, n);
+	if (r < 0)
+		chan_lost("send", r);
+	return r < 0 ? -1 : 0;
+}
+
+void rdb_chan_flush(void)
+{
+	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD) {
+		rdb_kids_lock(); /* a fork child may send too (children.c) */
+		send_all(RT->sbuf, RT->sn);
+		rdb_kids_unlock();
+	}
+	RT->sn = 0;
+}
+
+/* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
+void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t m)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	struct rdb_tf_rec h = {type, (uint32_t)(n + m)};
+	size_t all = sizeof h + n + m;
+	if (RT->sn + all > RDB_SBUF)
+		rdb_chan_flush();
+	if (all <= RDB_SBUF) {
+		rdb_memcpy(RT->sbuf + RT->sn, &h, sizeof h);
+		rdb_memcpy(RT->sbuf + RT->sn + sizeof h, p, n);
+		if (m)
+			rdb_memcpy(RT->sbuf + RT->sn + sizeof h + n, q, m);
+		RT->sn += all;
+		return;
+	}
+	rdb_kids_lock(); /* the record goes out whole */
+	rdb_memcpy(RT->sbuf, &h, sizeof h);
+	rdb_memcpy(RT->sbuf + sizeof h, p, n);
+	RT->sn = sizeof h + n;
+	rdb_chan_flush();
+	if (RT->mode)
+		send_all(q, m);
+	rdb_kids_unlock();
+}
+
+/* Reads exactly n bytes (into d, or discarded when d is NULL); 0 at a
+ * clean end of stream before any byte, -1 on a short read. */
+int rdb_chan_read(void *d, size_t n)
+{
+	char *o = d;
+	size_t got = 0;
+	while (got < n) {
+		if (RT->rpos == RT->rend) {
+			if (n - got >= RDB_RBUF && o) { /* large: straight into place */
+				long r = rdb_sys3(__NR_read, FD, o + got, n - got);
+				if (r == -RDB_EINTR)
+					continue;
+				if (r <= 0)
+					return got ? -1 : 0;
+				RT->chan_in += (uint64_t)r;
+				got += (size_t)r;
+				continue;
+			}
+			long r = rdb_sys3(__NR_read, FD, RT->rbuf, RDB_RBUF);
+			if (r == -RDB_EINTR)
+				continue;
+			if (r <= 0)
+				return got ? -1 : 0;
+			RT->chan_in += (uint64_t)r;
+			RT->rpos = 0;
+			RT->rend = (size_t)r;
+		}
+		size_t k = RT->rend - RT->rpos;
+		if (k > n - got)
+			k = n - got;
+		if (o)
+			rdb_memcpy(o + got, RT->rbuf + RT->rpos, k);
+		RT->rpos += k;
+		got += k;
+	}
+	return 1;
+}
+
+/* The next record's header, left unread; 0 at the end of the channel. */
+int rdb_chan_peek(struct rdb_tf_rec *h) { return rdb_chan_peek_n(h, sizeof *h); }
+
+/* The next n (<= RDB_RBUF) bytes, left unread; 0 if the channel ends first. */
+int rdb_chan_peek_n(void *d, size_t n)
+{
+	while (RT->rend - RT->rpos < n) {
+		if (RT->rpos) {
+			size_t k = RT->rend - RT->rpos;
+			for (size_t i = 0; i < k; i++) /* down: a forward copy is safe */
+				RT->rbuf[i] = RT->rbuf[RT->rpos + i];
+			RT->rpos = 0;
+			RT->rend = k;
+		}
+		long r = rdb_sys3(__NR_read, FD, RT->rbuf + RT->rend, RDB_RBUF - RT->rend);
+		if (r == -RDB_EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		RT->chan_in += (uint64_t)r;
+		RT->rend += (size_t)r;
+	}
+	rdb_memcpy(d, RT->rbuf + RT->rpos, n);
+	return 1;
+}
+
+/* ---- start-up --------------------------------------------------------- */
+
+/* auxv entries that may differ between runs and that replay restores:
+ * ids, AT_SECURE, hardware capabilities, clock tick, page size. */
+static int restorable(uint64_t type)
+{
+	return type == 6 || type == 11 || type == 12 || type == 13 || type == 14 ||
+	       type == 16 || type == 17 || type == 23 || type == 51;
+}
+
+void rdb_chan_init(void)
+{
+	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0) {
+		rdb_kids_exec_start(); /* exec'd by a recorded process's child? */
+		return; /* no channel: unrecorded */
+	}
+	struct rdb_tf_rec h;
+	struct rdb_tf_hello hello;
+	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len < sizeof hello ||
+	    rdb_chan_read(&hello, sizeof hello) != 1)
+		rdb_die("fd %d is open but does not start with rdb's HELLO record; "
+		        "rdb uses that fd for its channel\n", FD);
+	if (hello.version != RDB_TF_HELLO_VERSION)
+		rdb_die("rdb speaks trace format %u (channel revision %u), this program's runtime "
+		        "%u (revision %u): rebuild it with this rdb-cc\n", hello.version & 0xffff,
+		        hello.version >> 16, RDB_TF_VERSION, RDB_TF_CHAN_REV);
+	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	RT->gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
+	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
+	if (hello.mode == RDB_TF_MODE_RECORD) {
+		/* The values socket too: a program the process execs must not
+		 * hold it (rdb's recording ends at its EOF).  Fork children close
+		 * it (children.c); the snapshot children never exec. */
+		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+		RT->mode = RDB_TF_MODE_RECORD;
+		rdb_sic_set(0, RT->sic_span); /* the longest interval */
+		RT->interval_us = hello.interval_us;
+		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
+			RT->every_sic = hello.interval_us, RT->interval_us = 0;
+		RT->checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
+		size_t na = 0;
+		while (RT->auxv[2 * na] != RDB_AT_NULL)
+			na++;
+		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
+		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->auxv, na * 16);
+		rdb_chan_flush();
+		return;
+	}
+	if (hello.mode != RDB_TF_MODE_REPLAY ||
+	    h.len != sizeof hello + (uint64_t)hello.nauxv * 16 + 16)
+		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
+	RT->mode = RDB_TF_MODE_REPLAY;
+	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
+	RT->verify = !(hello.flags & RDB_TF_HELLO_VERIFY) ? 0 :
+	             hello.flags & RDB_TF_HELLO_VERIFY_FULL ? 2 : 1;
+	if (hello.flags & RDB_TF_HELLO_DEBUG)
+		RT->debug = 2;
+	RT->from = hello.from;
+	RT->rec_pid = hello.pid;
+	if (hello.flags & RDB_TF_HELLO_TIMING)
+		RT->timing_t0 = hello.interval_us;
+	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
+	 * (musl's stack canary and more): before libc's start-up reads them. */
+	for (uint32_t i = 0; i < hello.nauxv; i++) {
+		uint64_t tv[2];
+		rdb_chan_read(tv, sizeof tv);
+		if (!restorable(tv[0]))
+			continue;
+		for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
+			if (a[0] == tv[0])
+				a[1] = tv[1];
+	}
+	uint64_t r[2];
+	rdb_chan_read(r, sizeof r);
+	if (rnd)
+		rnd[0] = r[0], rnd[1] = r[1];
+	if (hello.flags & RDB_TF_HELLO_WATCH) {
+		struct rdb_tf_watch w;
+		if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_WATCH || h.len != sizeof w ||
+		    rdb_chan_read(&w, sizeof w) != 1)
+			rdb_die("bad WATCH record from rdb\n");
+		rdb_watch_init(&w);
+		if (hello.from <= 1)
+			rdb_watch_arm();
+	}
+	if (RT->verify != 1) /* --verify's touched hash needs the planes */
+		rdb_unhook(!(hello.flags & RDB_TF_HELLO_WATCH));
+}

@@ -1,0 +1,135 @@
+/* rr.c: the dispatch's entry in record or replay mode (RT->mode != 0):
+ * rdb_rr_syscall sends each program syscall to the recording (record.c)
+ * or the replay (sysreplay.c); exit goes through rdb_run_term first.  And
+ * what both sides ask of a call: whether it is a spawn, a file mapping,
+ * a moving mremap, a write to stdout or stderr, which memory the kernel
+ * reads in it. */
+#include "rt.h"
+
+#define FD RDB_CHAN_FD
+
+const char *rdb_rr_name(long nr)
+{
+	const char *n = rdb_systab_name(nr);
+	return n ? n : "?";
+}
+
+int rdb_rr_file_mmap(long nr, const long *a)
+{
+	return nr == __NR_mmap && !(a[3] & RDB_MAP_ANONYMOUS) && (int)a[4] >= 0;
+}
+
+/* An mremap the kernel may move to an address of its choice: replay moves
+ * it where the recording's went.  (The kernel's choice depends on what is
+ * mapped around it, and replay's stand-in for a file mapping, anonymous
+ * and private, is not the recording's: SQLite's growing database mapping
+ * went elsewhere in replay.) */
+int rdb_rr_moving_mremap(long nr, const long *a)
+{
+	return nr == __NR_mremap && (a[3] & RDB_MREMAP_MAYMOVE) && !(a[3] & RDB_MREMAP_FIXED);
+}
+
+/* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
+ * this state and the channel with a child that runs untraced: they run as
+ * a fork instead (record.c run_spawn). */
+int rdb_rr_spawn(long nr, const long *a)
+{
+	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
+}
+
+int rdb_rr_std_write(long nr, const long *a)
+{
+	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
+	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
+	       (a[0] == 1 || a[0] == 2);
+}
+
+static void mark_read(void *ctx, uintptr_t a, size_t n)
+{
+	(void)ctx;
+	rdb_shadow_read(a, n);
+}
+
+/* Memory the kernel reads in a call that replay executes again (writes to
+ * stdout and stderr, the signal framework's structs) must hold the
+ * recorded bytes when replay starts at a later interval: it counts as read
+ * by the program (the hooks never see the kernel's reads).  So must what
+ * any write-like call wrote when its TRAP has a hash of it (hashed,
+ * whash.c), which replay --verify compares. */
+void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed)
+{
+	if (hashed && !rdb_rr_std_write(nr, a)) {
+		rdb_whash_regions(nr, a, r, 1, mark_read, 0);
+		return;
+	}
+	if (rdb_rr_std_write(nr, a) && r > 0) {
+		if (nr == __NR_write || nr == __NR_pwrite64) {
+			rdb_shadow_read((uintptr_t)a[1], (size_t)r);
+			return;
+		}
+		const uint64_t *iov = (const uint64_t *)a[1];
+		if (!rdb_covered((uintptr_t)iov, (size_t)a[2] * 16) || a[2] < 0 || a[2] > 1024)
+			return;
+		rdb_shadow_read((uintptr_t)iov, (size_t)a[2] * 16);
+		for (long i = 0, left = r; i < a[2] && left > 0; i++) {
+			size_t n = iov[2 * i + 1] < (uint64_t)left ? iov[2 * i + 1] : (size_t)left;
+			rdb_shadow_read(iov[2 * i], n);
+			left -= (long)n;
+		}
+		return;
+	}
+	if (nr == __NR_rt_sigaction && a[1])
+		rdb_shadow_read((uintptr_t)a[1], sizeof(struct rdb_ksigaction));
+	else if (nr == __NR_rt_sigprocmask && a[1])
+		rdb_shadow_read((uintptr_t)a[1], 8);
+	else if (nr == __NR_sigaltstack && a[0])
+		rdb_shadow_read((uintptr_t)a[0], 24);
+}
+
+/* ---- the dispatch's entry -------------------------------------------- */
+
+int rdb_rr_hidden(long nr, const long a[6])
+{
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
+	    (unsigned long)a[1] >= FD)
+		return 0; /* split below */
+	/* The values socket and the fork children's fds: hidden in replay
+	 * too, so the calls agree. */
+	return rdb_kids_hidden(nr, a);
+}
+
+long rdb_rr_syscall(long nr, const long a[6])
+{
+	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
+	    (unsigned long)a[1] >= FD) {
+		/* Leave the channel, the values socket and the fork children's
+		 * fds (FD .. RDB_KID_LOCK_FD) open: two ranges around them (two
+		 * records). */
+		int rec = RT->mode == RDB_TF_MODE_RECORD;
+		long lo[6] = {a[0], FD - 1, a[2], 0, 0, 0};
+		long hi[6] = {RDB_KID_LOCK_FD + 1, a[1], a[2], 0, 0, 0};
+		long r = 0;
+		if ((unsigned long)a[0] < FD)
+			r = rec ? rdb_record_syscall(nr, lo) : rdb_replay_syscall(nr, lo);
+		if (r == 0 && (unsigned long)a[1] > RDB_KID_LOCK_FD)
+			r = rec ? rdb_record_syscall(nr, hi) : rdb_replay_syscall(nr, hi);
+		return r;
+	}
+	if (nr == __NR_exit || nr == __NR_exit_group) {
+		rdb_run_term((int)a[0] & 0xff, 0);
+		if (RT->mode == RDB_TF_MODE_RECORD) {
+			rdb_chan_flush();
+			return rdb_run_syscall(nr, a, 0);
+		}
+	}
+	if (RT->mode == RDB_TF_MODE_RECORD)
+		return rdb_record_syscall(nr, a);
+	if (RT->mode == RDB_TF_MODE_REPLAY) {
+		int was = RT->watch.sys; /* watch.c: what the call writes is the kernel's */
+		RT->watch.sys = 1;
+		long r = rdb_replay_syscall(nr, a);
+		RT->watch.sys = was;
+		return r;
+	}
+	return rdb_run_syscall(nr, a, 0);
+}
