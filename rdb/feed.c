@@ -1,7 +1,7 @@
 /* feed.c: what rdb replay sends the runtime after HELLO (docs/trace-format.md
  * "Replay"): the preamble of the starting interval, TARGETs, the merged
  * program-order stream with each boundary's context and values, then STOP
- * or END.  Apart from run.c so the fuzz harness can drive it: it only
+ * or END.  Apart from replay.c so the fuzz harness can drive it: it only
  * reads the trace set and passes records to an emit callback.
  * Starting at interval K reads the ivindex and the frames of K onward:
  * the cost does not grow with K. */

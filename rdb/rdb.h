@@ -126,8 +126,28 @@ void rdb_feed_close(struct rdb_feed *f);
  * -1 if the file cannot be read as ELF (message in err). */
 long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size_t errcap);
 
-/* ---- run.c ------------------------------------------------------------ */
+/* ---- run.c: what record.c and replay.c share ------------------------- */
+/* The real path of the executable named prog (no '/') in PATH, or NULL. */
+char *rdb_in_path(const char *prog);
+/* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
+ * values socket at RDB_VALUES_FD), exec. */
+_Noreturn void rdb_start_child(int chan, int values, const char *exe, char **argv,
+                               char **envp, const uint64_t *rlim);
+/* "--name V" or "--name=V" (also a short alias "-x V"): 1 and *val, or 0. */
+int rdb_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
+                const char **val);
+/* --gdb and --gdb-batch FILE, of record and replay: 1 when argv[*i] is one. */
+int rdb_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script);
+/* All n bytes written or read: 0, or -1 at an error or the end of the stream. */
+int rdb_send_all(int fd, const void *p, size_t n);
+int rdb_read_all(int fd, void *p, size_t n);
+/* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
+int rdb_end_like(int how, int value);
+
+/* ---- record.c --------------------------------------------------------- */
 int rdb_cmd_record(int argc, char **argv);
+
+/* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);
 /* The recorded executable must be the file at its path now: fatal if not. */
 void rdb_check_buildid(const char *dir, const struct rdb_header *h);
@@ -168,10 +188,6 @@ uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at,
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);
-
-/* ---- run.c: shared -------------------------------------------------- */
-/* The real path of the executable named prog (no '/') in PATH, or NULL. */
-char *rdb_in_path(const char *prog);
 
 /* ---- gdb.c ------------------------------------------------------------ */
 int rdb_cmd_gdb(int argc, char **argv);

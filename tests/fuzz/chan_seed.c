@@ -2,7 +2,7 @@
  * chan_seed.c: writes what `rdb replay` would send a program over the
  * channel for a trace set, as one file: a seed for fuzz_channel.c.
  *   chan_seed TRACE TO FLAGS OUT
- * HELLO as rdb/run.c's send_hello builds it (replay from interval 1, the
+ * HELLO as rdb/replay.c's send_hello builds it (replay from interval 1, the
  * recorded auxv and AT_RANDOM bytes, FLAGS: RDB_TF_HELLO_* bits), then
  * every record rdb_feed_run passes (--to TO, 0: none) with its header,
  * DATA moved into fuzz_channel.c's arena (channel_arena.h).
