@@ -18,7 +18,7 @@
 #pragma GCC visibility push(hidden)
 
 #include "layout.h"
-#include "rdb.h"
+#include "librdb.h"
 #include "sys.h"
 #include "trace_format.h"
 
