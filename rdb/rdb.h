@@ -93,9 +93,19 @@ const char *rdb_ivx_path(const struct rdb_ivx *x);
 int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval);
 void rdb_ivx_free(struct rdb_ivx *x);
 
-/* Whether the payload size fits the record type (types with a variable
- * part: BOUNDARY, CONTEXT, MAPS, STACK, VALUES, VALUES_END, SIGNAL, WRITTEN; any
- * size for the others). */
+/* A record type, as trace_format.h's RDB_TF_RECORDS has it. */
+struct rdb_rec_type {
+	const char *name;  /* "TRAP", ... */
+	size_t size;       /* of the payload's struct */
+	int stream, copy;  /* enum rdb_tf_stream, or RDB_TF_S_NONE */
+	int len;           /* RDB_TF_LEN_*: what rdb_rec_ok checks */
+};
+/* The type's row, or NULL: no such type. */
+const struct rdb_rec_type *rdb_rec_type(uint32_t type);
+/* Whether records of the type go in stream (a copy too). */
+int rdb_rec_in(uint32_t type, int stream);
+/* Whether the payload size fits the record type, as its len column says
+ * (any size for types it does not know). */
 int rdb_rec_ok(uint32_t type, const void *p, size_t n);
 /* The interval field of those records (their first): p holds 8 bytes. */
 uint64_t rdb_rec_interval(const void *p);

@@ -279,6 +279,23 @@ static void on_init(struct recorder *rc, const char *p, uint32_t len)
 	rc->got_init = 1;
 }
 
+/* The stream a record of the stream socket goes to, or -1 (special or bad):
+ * the values stream is the values socket's. */
+static int stream_of(uint32_t type)
+{
+	const struct rdb_rec_type *t = rdb_rec_type(type);
+	return t && t->stream != RDB_TF_S_VALUES ? t->stream : -1;
+}
+
+/* Into its stream, and its copy's. */
+static void file_record(struct recorder *rc, int s, uint32_t type, const char *p, uint32_t len)
+{
+	rdb_tw_add(rc->w, s, type, p, len, NULL, 0);
+	int copy = rdb_rec_type(type)->copy;
+	if (copy >= 0)
+		rdb_tw_add(rc->w, copy, type, p, len, NULL, 0);
+}
+
 /* Interval i's records start new frames in every stream the channel feeds,
  * so replay --from i reads nothing of the intervals before. */
 static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
@@ -293,26 +310,7 @@ static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
 	memcpy(&b, p, sizeof b);
 	rc->untraced |= (b.flags & RDB_TF_B_UNTRACED) != 0;
 	rdb_progress("recording: interval %llu", (unsigned long long)i);
-	rdb_tw_add(rc->w, RDB_TF_S_SYSCALLS, RDB_TF_BOUNDARY, p, len, NULL, 0);
-	rdb_tw_add(rc->w, RDB_TF_S_INTERVALS, RDB_TF_BOUNDARY, p, len, NULL, 0);
-}
-
-/* The stream a record of the stream socket goes to, or -1 (special or bad). */
-static int stream_of(uint32_t type)
-{
-	switch (type) {
-	case RDB_TF_TRAP: case RDB_TF_NOTE: case RDB_TF_TERM: case RDB_TF_EXEC:
-	case RDB_TF_CHILD_OUTPUT: case RDB_TF_SHARED:
-		return RDB_TF_S_SYSCALLS;
-	case RDB_TF_DATA: return RDB_TF_S_SYSDATA;
-	case RDB_TF_NONDET: return RDB_TF_S_NONDET;
-	case RDB_TF_CONTEXT: return RDB_TF_S_CONTEXT;
-	case RDB_TF_MAPS: return RDB_TF_S_MAPPINGS;
-	case RDB_TF_STACK: return RDB_TF_S_STACK;
-	case RDB_TF_WRITTEN: return RDB_TF_S_WRITTEN;
-	case RDB_TF_SIGNAL: return RDB_TF_S_SYSCALLS; /* and signals */
-	default: return -1;
-	}
+	file_record(rc, stream_of(RDB_TF_BOUNDARY), RDB_TF_BOUNDARY, p, len);
 }
 
 static void stream_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
@@ -333,9 +331,7 @@ static void stream_record(struct recorder *rc, uint32_t type, const char *p, uin
 	}
 	if (type == RDB_TF_TRAP || type == RDB_TF_EXEC)
 		rc->exec_pending = type == RDB_TF_EXEC;
-	rdb_tw_add(rc->w, s, type, p, len, NULL, 0);
-	if (type == RDB_TF_SIGNAL)
-		rdb_tw_add(rc->w, RDB_TF_S_SIGNALS, type, p, len, NULL, 0);
+	file_record(rc, s, type, p, len);
 }
 
 /* Reads what the stream socket has: 0 at EOF. */
@@ -403,7 +399,7 @@ static void values_next(struct recorder *rc)
  * first one starts its frame and ivindex entry), kept if of a later one. */
 static void values_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
 {
-	if ((type != RDB_TF_VALUES && type != RDB_TF_VALUES_END) || !rdb_rec_ok(type, p, len))
+	if (!rdb_rec_in(type, RDB_TF_S_VALUES) || !rdb_rec_ok(type, p, len))
 		return bad_record(rc, "values", type, len);
 	uint64_t j = rdb_rec_interval(p);
 	if (j <= rc->vdone) {

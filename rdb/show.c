@@ -92,8 +92,7 @@ static void read_per_interval(const char *dir, struct ivinfo *v)
 		size_t n;
 		while (rdb_tr_next(r, &t, &p, &n)) {
 			uint64_t i = rdb_rec_ok(t, p, n) && n >= 8 ? rdb_rec_interval(p) : 0;
-			if (i < 1 || i > v->n || (k ? t != RDB_TF_SIGNAL :
-			                                 t != RDB_TF_VALUES && t != RDB_TF_VALUES_END))
+			if (i < 1 || i > v->n || !rdb_rec_in(t, streams[k]))
 				rdb_fatal("%s: not a %s record of interval 1 to %llu (type %u, %zu bytes)",
 				          rdb_tr_where(r), k ? "SIGNAL" : "VALUES",
 				          (unsigned long long)v->n, t, n);
