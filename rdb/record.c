@@ -126,7 +126,7 @@ static char *default_dir(const char *prog)
 
 struct record_opts {
 	const char *dir;
-	uint64_t interval_us;
+	uint64_t interval; /* CPU microseconds, or with RDB_TF_HELLO_EVERY_SIC SIC counts */
 	uint32_t flags;
 	int gdb;
 	const char *gdb_script;
@@ -139,7 +139,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	const char *v;
 	int i = 1;
 	o->dir = NULL;
-	o->interval_us = 1000000;
+	o->interval = 1000000;
 	o->flags = 0;
 	o->gdb = 0;
 	o->gdb_script = NULL;
@@ -155,7 +155,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		if (rdb_opt_arg(argc, argv, &i, "-o", NULL, &v))
 			o->dir = v;
 		else if (rdb_opt_arg(argc, argv, &i, "--interval", "-i", &v))
-			o->interval_us = parse_ms("--interval", v);
+			o->interval = parse_ms("--interval", v);
 		else if (rdb_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
 			char *end;
 			errno = 0;
@@ -164,7 +164,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 				rdb_warn("record: --every-sic wants a count from 1 to 2^40, not '%s'", v);
 				return 2;
 			}
-			o->interval_us = n;
+			o->interval = n;
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
@@ -551,7 +551,11 @@ int rdb_cmd_record(int argc, char **argv)
 		struct rdb_tf_rec h;
 		struct rdb_tf_hello m;
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, o.interval_us}};
+	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, {0}}};
+	if (o.flags & RDB_TF_HELLO_EVERY_SIC)
+		hello.m.every_sic = o.interval;
+	else
+		hello.m.interval_us = o.interval;
 	rdb_send_all(sv[0], &hello, sizeof hello);
 	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script, NULL) : -1;
 

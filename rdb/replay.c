@@ -169,7 +169,7 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	                 (o->gdb || o->gdb_wait ? RDB_TF_HELLO_GDB : 0);
 	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
 	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from,
-	                         (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0};
+	                         {.rdb_start_ns = (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0}};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h->auxv, h->nauxv * 16);
 	memcpy(hb + sizeof m + h->nauxv * 16, h->random, 16);

@@ -149,21 +149,23 @@ struct rdb_tf_hello {
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
 	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
 	uint32_t from;    /* replay: the interval it starts at (0 or 1: the start) */
-	/* record: the interval length in CPU microseconds (0: no intervals);
-	 * replay with RDB_TF_HELLO_TIMING: rdb's start, CLOCK_MONOTONIC ns */
-	uint64_t interval_us;
+	union {           /* one word, three meanings by mode and flags: */
+		uint64_t interval_us;  /* record: CPU microseconds per interval (0: none) */
+		uint64_t every_sic;    /* record, RDB_TF_HELLO_EVERY_SIC: SIC counts per interval */
+		uint64_t rdb_start_ns; /* replay, RDB_TF_HELLO_TIMING: when rdb started
+		                          (CLOCK_MONOTONIC): the runtime says how long
+		                          after it the program resumes */
+	};
 };
 #define RDB_TF_HELLO_QUIET 1u
 #define RDB_TF_HELLO_CHECKSUM 2u /* record: hash memory at every boundary */
 #define RDB_TF_HELLO_VERIFY 4u   /* replay: compare the hashes and registers */
 #define RDB_TF_HELLO_DEBUG 8u    /* replay: RDB_DEBUG=2 was set for rdb (runtime traces) */
-#define RDB_TF_HELLO_EVERY_SIC 16u /* record: interval_us is a SIC count per interval */
+#define RDB_TF_HELLO_EVERY_SIC 16u /* record: every_sic, not interval_us */
 #define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
 #define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
-/* replay: interval_us holds the time rdb started (CLOCK_MONOTONIC, ns):
- * the runtime says how long after it the program resumes */
-#define RDB_TF_HELLO_TIMING 256u
+#define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
