@@ -25,7 +25,7 @@ struct rdb_feed {
 	int end; /* enum rdb_feed_end, once the merge stopped for a reason */
 };
 
-uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x)
+uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x)
 {
 	uint64_t j = rdb_ivx_last(x, RDB_TF_S_VALUES);
 	if (!j)
@@ -81,7 +81,7 @@ struct rdb_feed *rdb_feed_open(const char *dir, const struct rdb_tf_exit *x, uin
 	if (!rdb_ivx_last(f->ix, RDB_TF_S_SYSCALLS))
 		rdb_warn("%s: no ivindex entries: a replay stops at the first interval boundary",
 		         dir);
-	f->last_complete = rdb_last_complete(dir, f->ix);
+	f->last_complete = rdb_feed_last_complete(dir, f->ix);
 	check_from(f);
 	f->sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	f->sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);

@@ -64,7 +64,7 @@ void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
 	free(lib_path("rdb-gdb.py"));
-	char *gdb = rdb_in_path("gdb");
+	char *gdb = rdb_run_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
 	free(gdb);
@@ -220,7 +220,7 @@ void rdb_gdb_reap(pid_t g)
 
 void rdb_gdb_server_check(const char *script)
 {
-	char *gdb = rdb_in_path("gdb");
+	char *gdb = rdb_run_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
 	free(gdb);

@@ -125,7 +125,7 @@ enum rdb_feed_end {
 /* The last interval a replay can start at: rdb record writes each
  * interval's values whole and in interval order, so it is the last one in
  * the values stream if its VALUES_END is there, else the one before. */
-uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x);
+uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x);
 /* Passes each record for the runtime to emit, in channel order. */
 int rdb_feed_run(struct rdb_feed *f, int (*emit)(void *ctx, uint32_t type, const void *p,
                                                  size_t n), void *ctx);
@@ -138,21 +138,21 @@ long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size
 
 /* ---- run.c: what record.c and replay.c share ------------------------- */
 /* The real path of the executable named prog (no '/') in PATH, or NULL. */
-char *rdb_in_path(const char *prog);
+char *rdb_run_in_path(const char *prog);
 /* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
  * values socket at RDB_VALUES_FD), exec. */
-_Noreturn void rdb_start_child(int chan, int values, const char *exe, char **argv,
-                               char **envp, const uint64_t *rlim);
+_Noreturn void rdb_run_start_child(int chan, int values, const char *exe, char **argv,
+                                   char **envp, const uint64_t *rlim);
 /* "--name V" or "--name=V" (also a short alias "-x V"): 1 and *val, or 0. */
-int rdb_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
-                const char **val);
+int rdb_run_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
+                    const char **val);
 /* --gdb and --gdb-batch FILE, of record and replay: 1 when argv[*i] is one. */
-int rdb_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script);
+int rdb_run_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script);
 /* All n bytes written or read: 0, or -1 at an error or the end of the stream. */
-int rdb_send_all(int fd, const void *p, size_t n);
-int rdb_read_all(int fd, void *p, size_t n);
+int rdb_run_send_all(int fd, const void *p, size_t n);
+int rdb_run_read_all(int fd, void *p, size_t n);
 /* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
-int rdb_end_like(int how, int value);
+int rdb_run_end_like(int how, int value);
 
 /* ---- record.c --------------------------------------------------------- */
 int rdb_cmd_record(int argc, char **argv);
@@ -160,7 +160,7 @@ int rdb_cmd_record(int argc, char **argv);
 /* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);
 /* The recorded executable must be the file at its path now: fatal if not. */
-void rdb_check_buildid(const char *dir, const struct rdb_header *h);
+void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h);
 struct rdb_replay_opts {
 	const char *dir;
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
@@ -187,14 +187,14 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 int rdb_cmd_info(int argc, char **argv);
 int rdb_cmd_truss(int argc, char **argv);
 /* One syscall, as truss prints it ("#id name(args) = ret ...\n"). */
-void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
+void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t);
 
 /* ---- writes.c: flowback's step 1 ---------------------------------------- */
 /* The last interval before `at` whose written ranges touch [lo, hi), or 0;
  * *unknown: the last interval after it without WRITTEN records (it may
  * have written them too), or 0; *known: intervals with records seen. */
-uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
-                          uint64_t hi, uint64_t *unknown, uint64_t *known);
+uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
+                         uint64_t hi, uint64_t *unknown, uint64_t *known);
 
 /* ---- flowback.c ------------------------------------------------------- */
 int rdb_cmd_flowback(int argc, char **argv);

@@ -30,7 +30,7 @@ static char *find_prog(const char *prog)
 			rdb_fatal("%s: %s", prog, strerror(errno));
 		return rdb_xstrdup(buf);
 	}
-	char *exe = rdb_in_path(prog);
+	char *exe = rdb_run_in_path(prog);
 	if (!exe)
 		rdb_fatal("%s: not found in PATH", prog);
 	return exe;
@@ -152,11 +152,11 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			i++;
 			break;
 		}
-		if (rdb_opt_arg(argc, argv, &i, "-o", NULL, &v))
+		if (rdb_run_opt_arg(argc, argv, &i, "-o", NULL, &v))
 			o->dir = v;
-		else if (rdb_opt_arg(argc, argv, &i, "--interval", "-i", &v))
+		else if (rdb_run_opt_arg(argc, argv, &i, "--interval", "-i", &v))
 			o->interval = parse_ms("--interval", v);
-		else if (rdb_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
+		else if (rdb_run_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
 			char *end;
 			errno = 0;
 			unsigned long long n = strtoull(v, &end, 10);
@@ -168,7 +168,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
-		else if (rdb_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
+		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (argv[i][0] == '-') {
 			rdb_warn("record: unknown option '%s'", argv[i]);
@@ -542,7 +542,7 @@ int rdb_cmd_record(int argc, char **argv)
 	if (pid < 0)
 		rdb_fatal("fork: %s", strerror(errno));
 	if (pid == 0)
-		rdb_start_child(sv[1], vv[1], exe, o.argv, environ, NULL);
+		rdb_run_start_child(sv[1], vv[1], exe, o.argv, environ, NULL);
 	close(sv[1]);
 	close(vv[1]); /* EOF on vv[0] once the program and its snapshot children are gone */
 	struct rdb_tf_hstart st = {t0.tv_sec, t0.tv_nsec, pid, 0};
@@ -556,7 +556,7 @@ int rdb_cmd_record(int argc, char **argv)
 		hello.m.every_sic = o.interval;
 	else
 		hello.m.interval_us = o.interval;
-	rdb_send_all(sv[0], &hello, sizeof hello);
+	rdb_run_send_all(sv[0], &hello, sizeof hello);
 	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script, NULL) : -1;
 
 	struct recorder rc;
@@ -587,5 +587,5 @@ int rdb_cmd_record(int argc, char **argv)
 		rdb_warn("the recording was cut short (%s %d): the trace holds what was "
 		         "sent until then", x.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status",
 		         x.value);
-	return rdb_end_like((int)x.how, x.value);
+	return rdb_run_end_like((int)x.how, x.value);
 }

@@ -85,15 +85,15 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 			o->flags |= RDB_TF_HELLO_VERIFY | RDB_TF_HELLO_VERIFY_FULL;
 		else if (!strcmp(argv[i], "--timing"))
 			o->flags |= RDB_TF_HELLO_TIMING;
-		else if (rdb_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
+		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
-		else if (rdb_opt_arg(argc, argv, &i, "--gdbserver", NULL, &v))
+		else if (rdb_run_opt_arg(argc, argv, &i, "--gdbserver", NULL, &v))
 			o->gdbserver = v;
-		else if (rdb_opt_arg(argc, argv, &i, "--gdb-wait", NULL, &v))
+		else if (rdb_run_opt_arg(argc, argv, &i, "--gdb-wait", NULL, &v))
 			o->gdb_wait = v;
-		else if (rdb_opt_arg(argc, argv, &i, "--from", NULL, &v))
+		else if (rdb_run_opt_arg(argc, argv, &i, "--from", NULL, &v))
 			o->from = parse_count("--from", v);
-		else if (rdb_opt_arg(argc, argv, &i, "--to", NULL, &v)) {
+		else if (rdb_run_opt_arg(argc, argv, &i, "--to", NULL, &v)) {
 			o->to = parse_count("--to", v);
 			if (!o->to)
 				rdb_fatal("--to 0: intervals count from 1");
@@ -129,7 +129,7 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 }
 
 /* The recorded executable must be the file at its path now. */
-void rdb_check_buildid(const char *dir, const struct rdb_header *h)
+void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h)
 {
 	uint8_t bid[64];
 	char err[512];
@@ -149,7 +149,7 @@ void rdb_check_buildid(const char *dir, const struct rdb_header *h)
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return rdb_send_all(fd, &h, sizeof h) || (n && rdb_send_all(fd, p, n)) ? -1 : 0;
+	return rdb_run_send_all(fd, &h, sizeof h) || (n && rdb_run_send_all(fd, p, n)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
@@ -211,7 +211,7 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 	}
 	if (o->watch) /* rdb flowback goes on to report: no re-raised signal */
 		return how == RDB_TF_EXIT_STATUS ? val : 128 + val;
-	return rdb_end_like(how, val);
+	return rdb_run_end_like(how, val);
 }
 
 /* The watch's reports (runtime/watch.c), after the feed: WATCH_HIT
@@ -220,9 +220,9 @@ static size_t read_hits(int fd, struct rdb_tf_watch_hit *hits, size_t cap)
 {
 	size_t n = 0;
 	struct rdb_tf_rec h;
-	while (rdb_read_all(fd, &h, sizeof h) == 0) {
+	while (rdb_run_read_all(fd, &h, sizeof h) == 0) {
 		struct rdb_tf_watch_hit w;
-		if (h.type != RDB_TF_WATCH_HIT || h.len != sizeof w || rdb_read_all(fd, &w, sizeof w))
+		if (h.type != RDB_TF_WATCH_HIT || h.len != sizeof w || rdb_run_read_all(fd, &w, sizeof w))
 			break;
 		if (n < cap)
 			hits[n++] = w;
@@ -282,7 +282,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	if (!h.have_random)
 		rdb_fatal("%s: the program never started under rdb (no AT_RANDOM record): "
 		          "nothing to replay", o->dir);
-	rdb_check_buildid(o->dir, &h);
+	rdb_replay_check_buildid(o->dir, &h);
 	if (!h.have_exit) {
 		if (!o->watch)
 			rdb_warn("%s: no exit file: the recording was cut short (rdb itself was "
@@ -312,7 +312,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		if (h.cwd && chdir(h.cwd)) {
 			/* not needed: paths are never opened on replay */
 		}
-		rdb_start_child(sv[1], -1, h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
+		rdb_run_start_child(sv[1], -1, h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
 	}
 	close(sv[1]);
 	int fd = sv[0];
@@ -363,8 +363,8 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 			rdb_warn("ptrace(PTRACE_TRACEME): %s", strerror(errno));
 			_exit(127);
 		}
-		rdb_start_child(sv[1], -1, h->exe, h->argv, h->envp,
-		            h->have_rlimit ? h->rlimit_stack : NULL);
+		rdb_run_start_child(sv[1], -1, h->exe, h->argv, h->envp,
+		                    h->have_rlimit ? h->rlimit_stack : NULL);
 	}
 	close(sv[1]);
 	pid_t f = fork();

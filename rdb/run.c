@@ -15,7 +15,7 @@
 
 #include "rdb.h"
 
-char *rdb_in_path(const char *prog)
+char *rdb_run_in_path(const char *prog)
 {
 	char buf[PATH_MAX];
 	const char *path = getenv("PATH");
@@ -35,8 +35,8 @@ char *rdb_in_path(const char *prog)
 
 /* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
  * values socket at RDB_VALUES_FD), exec. */
-_Noreturn void rdb_start_child(int chan, int values, const char *exe, char **argv,
-                               char **envp, const uint64_t *rlim)
+_Noreturn void rdb_run_start_child(int chan, int values, const char *exe, char **argv,
+                                   char **envp, const uint64_t *rlim)
 {
 	if (personality(ADDR_NO_RANDOMIZE) < 0)
 		rdb_warn("personality(ADDR_NO_RANDOMIZE): %s", strerror(errno));
@@ -58,8 +58,8 @@ _Noreturn void rdb_start_child(int chan, int values, const char *exe, char **arg
 }
 
 /* "--name V" or "--name=V" (also a short alias "-x V"): 1 and *val, or 0. */
-int rdb_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
-                const char **val)
+int rdb_run_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
+                    const char **val)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);
@@ -76,11 +76,11 @@ int rdb_opt_arg(int argc, char **argv, int *i, const char *name, const char *ali
 }
 
 /* --gdb and --gdb-batch FILE, of record and replay: 1 when argv[*i] is one. */
-int rdb_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script)
+int rdb_run_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script)
 {
 	if (!strcmp(argv[*i], "--gdb"))
 		return *gdb = 1;
-	if (!rdb_opt_arg(argc, argv, i, "--gdb-batch", NULL, script))
+	if (!rdb_run_opt_arg(argc, argv, i, "--gdb-batch", NULL, script))
 		return 0;
 	return *gdb = 1;
 }
@@ -102,11 +102,11 @@ static int move_all(int fd, void *p, size_t n, int out)
 	return 0;
 }
 
-int rdb_send_all(int fd, const void *p, size_t n) { return move_all(fd, (void *)p, n, 1); }
-int rdb_read_all(int fd, void *p, size_t n) { return move_all(fd, p, n, 0); }
+int rdb_run_send_all(int fd, const void *p, size_t n) { return move_all(fd, (void *)p, n, 1); }
+int rdb_run_read_all(int fd, void *p, size_t n) { return move_all(fd, p, n, 0); }
 
 /* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
-int rdb_end_like(int how, int value)
+int rdb_run_end_like(int how, int value)
 {
 	fflush(stdout);
 	if (how == RDB_TF_EXIT_SIGNAL) {

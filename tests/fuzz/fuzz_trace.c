@@ -277,7 +277,7 @@ static void flowback_reader(void)
 	struct rdb_ivx *x = rdb_ivx_read(dir);
 	uint64_t unknown, known, last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
 	if (last)
-		rdb_written_last(dir, x, last + 1, 1, 1, &unknown, &known);
+		rdb_writes_last(dir, x, last + 1, 1, 1, &unknown, &known);
 	rdb_ivx_free(x);
 }
 
