@@ -17,9 +17,9 @@
  *   tests/fuzz/make-trace-corpus.sh BUILD [SECONDS]
  * which records test programs with BUILD's rdb and rdb-cc, frames each
  * trace set T as
- *   for f in header exit ivindex syscalls sysdata nondet intervals stack \
- *     context mappings values signals written; do
+ *   for f in $(fuzz_trace_replay --files); do
  *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
+ * (the files: header, exit, ivindex, then trace_format.h's streams)
  * adds damaged variants, and with SECONDS fuzzes that long with this
  * harness and merges what it found.
  *
@@ -38,7 +38,8 @@
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
  * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer, built with
- * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50.
+ * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50; with --files it
+ * prints the names of the files of the framing, for make-trace-corpus.sh.
  */
 #include "rdb.h"
 
@@ -384,6 +385,12 @@ static void summary(int n, long pct, int bad)
  * at. */
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--files")) {
+		for (int i = 0; i < NFILES; i++)
+			printf("%s%s", i ? " " : "", file_name(i));
+		printf("\n");
+		return 0;
+	}
 	char check[80];
 	snprintf(check, sizeof check, "the header check of trace format version %d",
 	         RDB_TF_VERSION);
