@@ -1,7 +1,7 @@
 /* feed.c: what rdb replay sends the runtime after HELLO (docs/trace-format.md
  * "Replay"): the preamble of the starting interval, TARGETs, the merged
  * program-order stream with each boundary's context and values, then STOP
- * or END.  Apart from run.c so the fuzz harness can drive it: it only
+ * or END.  Apart from replay.c so the fuzz harness can drive it: it only
  * reads the trace set and passes records to an emit callback.
  * Starting at interval K reads the ivindex and the frames of K onward:
  * the cost does not grow with K. */
@@ -25,7 +25,7 @@ struct rdb_feed {
 	int end; /* enum rdb_feed_end, once the merge stopped for a reason */
 };
 
-uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x)
+uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x)
 {
 	uint64_t j = rdb_ivx_last(x, RDB_TF_S_VALUES);
 	if (!j)
@@ -81,7 +81,7 @@ struct rdb_feed *rdb_feed_open(const char *dir, const struct rdb_tf_exit *x, uin
 	if (!rdb_ivx_last(f->ix, RDB_TF_S_SYSCALLS))
 		rdb_warn("%s: no ivindex entries: a replay stops at the first interval boundary",
 		         dir);
-	f->last_complete = rdb_last_complete(dir, f->ix);
+	f->last_complete = rdb_feed_last_complete(dir, f->ix);
 	check_from(f);
 	f->sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	f->sd = rdb_tr_open(dir, RDB_TF_S_SYSDATA);
@@ -106,17 +106,6 @@ void rdb_feed_close(struct rdb_feed *f)
 
 /* ---- reading records of an interval ----------------------------------- */
 
-static const char *type_name(uint32_t t)
-{
-	switch (t) {
-	case RDB_TF_BOUNDARY: return "BOUNDARY";
-	case RDB_TF_CONTEXT: return "CONTEXT";
-	case RDB_TF_MAPS: return "MAPS";
-	case RDB_TF_STACK: return "STACK";
-	default: return "VALUES";
-	}
-}
-
 /* The next record of type t in r for interval iv, records of earlier
  * intervals skipped: 1, or 0 when r ends or reaches a later interval. */
 static int find(struct rdb_tr *r, uint32_t want, uint64_t iv, const void **p, size_t *n)
@@ -125,7 +114,7 @@ static int find(struct rdb_tr *r, uint32_t want, uint64_t iv, const void **p, si
 	while (rdb_tr_next(r, &t, p, n)) {
 		if (t != want || !rdb_rec_ok(t, *p, *n))
 			rdb_fatal("%s: not a %s record (type %u, %zu bytes)", rdb_tr_where(r),
-			          type_name(want), t, *n);
+			          rdb_rec_type(want)->name, t, *n);
 		uint64_t got = rdb_rec_interval(*p);
 		if (got == iv)
 			return 1;
@@ -134,8 +123,6 @@ static int find(struct rdb_tr *r, uint32_t want, uint64_t iv, const void **p, si
 	}
 	return 0;
 }
-
-static int is_value(uint32_t t) { return t == RDB_TF_VALUES || t == RDB_TF_VALUES_END; }
 
 /* VALUES(iv)... then VALUES_END(iv), read on from where r is. */
 static int emit_values(struct rdb_feed *f, uint64_t iv)
@@ -147,7 +134,7 @@ static int emit_values(struct rdb_feed *f, uint64_t iv)
 		if (!rdb_tr_next(f->val, &t, &p, &n))
 			rdb_fatal("%s: ends before the VALUES_END of interval %llu",
 			          rdb_tr_path(f->val), (unsigned long long)iv);
-		if (!is_value(t) || !rdb_rec_ok(t, p, n))
+		if (!rdb_rec_in(t, RDB_TF_S_VALUES) || !rdb_rec_ok(t, p, n))
 			rdb_fatal("%s: not a VALUES record (type %u, %zu bytes)", rdb_tr_where(f->val),
 			          t, n);
 		uint64_t got = rdb_rec_interval(p);
@@ -215,15 +202,16 @@ static void seek_k(struct rdb_feed *f, struct rdb_tr *r, uint64_t k)
 
 /* CONTEXT (one), MAPS (one) or STACK (one per stack the program was on:
  * up to the next interval's) records of interval k, from its first frame. */
-static int emit_snapshot(struct rdb_feed *f, int s, uint32_t type, uint64_t k)
+static int emit_snapshot(struct rdb_feed *f, uint32_t type, uint64_t k)
 {
+	int s = rdb_rec_type(type)->stream;
 	struct rdb_tr *r = s == RDB_TF_S_CONTEXT ? f->ctx : rdb_tr_open(f->dir, s);
 	const void *p;
 	size_t n;
 	seek_k(f, r, k);
 	if (!find(r, type, k, &p, &n))
 		rdb_fatal("%s: no %s record for interval %llu where the ivindex says it starts",
-		          rdb_tr_path(r), type_name(type), (unsigned long long)k);
+		          rdb_tr_path(r), rdb_rec_type(type)->name, (unsigned long long)k);
 	int dead = f->emit(f->ectx, type, p, n);
 	while (!dead && type == RDB_TF_STACK && find(r, type, k, &p, &n))
 		dead = f->emit(f->ectx, type, p, n);
@@ -259,9 +247,9 @@ static int preamble(struct rdb_feed *f)
 	memcpy(&b, p, sizeof b);
 	int dead = f->emit(f->ectx, RDB_TF_BOUNDARY, p, n);
 	rdb_tr_close(ir);
-	dead = dead || emit_snapshot(f, RDB_TF_S_CONTEXT, RDB_TF_CONTEXT, k) ||
-	       emit_snapshot(f, RDB_TF_S_MAPPINGS, RDB_TF_MAPS, k) ||
-	       emit_snapshot(f, RDB_TF_S_STACK, RDB_TF_STACK, k);
+	dead = dead || emit_snapshot(f, RDB_TF_CONTEXT, k) ||
+	       emit_snapshot(f, RDB_TF_MAPS, k) ||
+	       emit_snapshot(f, RDB_TF_STACK, k);
 	if (dead)
 		return 1;
 	seek_k(f, f->val, k);

@@ -303,7 +303,7 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 	struct rdb_tf_watch w = {q->addr, q->size};
 	struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP + 1];
 	size_t n = 0;
-	uint64_t complete = rdb_last_complete(q->dir, x);
+	uint64_t complete = rdb_feed_last_complete(q->dir, x);
 	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w,
 	                             0, NULL, NULL};
 	if (!o.from)
@@ -341,7 +341,7 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 		struct rdb_tf_trap t;
 		printf("  by:          the kernel, in syscall ");
 		if (find_trap(q->dir, x, j, last->sc_id, &t))
-			rdb_print_trap(stdout, &t);
+			rdb_show_trap(stdout, &t);
 		else
 			printf("#%llu\n", (unsigned long long)last->sc_id);
 		break;
@@ -380,7 +380,7 @@ static int answer(struct query *q, struct image *im, struct rdb_ivx *x, uint64_t
                   const struct rdb_header *h)
 {
 	uint64_t unknown, known;
-	uint64_t j = rdb_written_last(q->dir, x, at, q->addr, q->addr + q->size, &unknown, &known);
+	uint64_t j = rdb_writes_last(q->dir, x, at, q->addr, q->addr + q->size, &unknown, &known);
 	if (at > 1 && !known)
 		rdb_fatal("%s: the trace has no written ranges before interval %llu (recorded "
 		          "without intervals, -i 0, or cut short at once)", q->dir,
@@ -429,7 +429,7 @@ int rdb_cmd_flowback(int argc, char **argv)
 	parse(argc, argv, &q);
 	struct rdb_header h;
 	rdb_read_header(q.dir, &h);
-	rdb_check_buildid(q.dir, &h); /* symbols of another build would lie */
+	rdb_replay_check_buildid(q.dir, &h); /* symbols of another build would lie */
 	struct image im;
 	image_open(&im, &h);
 	resolve(&q, &im);
@@ -461,7 +461,7 @@ int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t
 	q.replay = 1;
 	struct rdb_header h;
 	rdb_read_header(q.dir, &h);
-	rdb_check_buildid(q.dir, &h);
+	rdb_replay_check_buildid(q.dir, &h);
 	struct image im;
 	image_open(&im, &h);
 	resolve(&q, &im);
@@ -472,7 +472,7 @@ int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t
 	/* the current interval first: its writes before here */
 	uint64_t unknown, known;
 	if (interval <= last &&
-	    rdb_written_last(q.dir, x, interval + 1, q.addr, q.addr + q.size, &unknown, &known) ==
+	    rdb_writes_last(q.dir, x, interval + 1, q.addr, q.addr + q.size, &unknown, &known) ==
 	        interval && !unknown)
 		res = replay_interval(&q, &im, x, interval, before, ctx);
 	if (res == 2) {

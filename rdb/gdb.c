@@ -52,7 +52,7 @@ static char *shim_path(void) { return lib_path("librdb-gdb.so"); }
 void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
-	char *gdb = rdb_in_path("gdb");
+	char *gdb = rdb_run_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
 	free(gdb);
@@ -186,7 +186,7 @@ void rdb_gdb_reap(pid_t g)
 
 void rdb_gdb_server_check(const char *script)
 {
-	char *gdb = rdb_in_path("gdb");
+	char *gdb = rdb_run_in_path("gdb");
 	if (!gdb)
 		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
 	free(gdb);
@@ -222,13 +222,13 @@ static pid_t start_gdb(int port, const char *exe, const char *script)
 }
 
 /* The first connection; NULL if gdb (g > 0) ended first. */
-static struct rsp *wait_connection(int lfd, pid_t g)
+static struct rdb_rsp *wait_connection(int lfd, pid_t g)
 {
 	for (;;) {
 		struct pollfd p = {lfd, POLLIN, 0};
 		int r = poll(&p, 1, 200);
 		if (r > 0)
-			return rsp_accept(lfd);
+			return rdb_rsp_accept(lfd);
 		int st;
 		if (g > 0 && waitpid(g, &st, WNOHANG) == g)
 			return NULL;
@@ -255,7 +255,7 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 			snprintf(host, sizeof host, "%.*s", (int)(colon - o->gdbserver), o->gdbserver);
 	}
 	int bound;
-	int lfd = rsp_listen(host, port, &bound);
+	int lfd = rdb_rsp_listen(host, port, &bound);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, SIG_IGN); /* gdb's to handle: it interrupts the program through us */
 	signal(SIGQUIT, SIG_IGN);
@@ -269,7 +269,7 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 	else
 		fprintf(stderr, "rdb: waiting for gdb on %s:%d (gdb -ex 'target extended-remote "
 		                "%s:%d' %s)\n", host, bound, host, bound, rdb_tg_header(t)->exe);
-	struct rsp *c = wait_connection(lfd, g);
+	struct rdb_rsp *c = wait_connection(lfd, g);
 	int status = 125;
 	if (!c) {
 		rdb_warn("gdb ended before it connected");
@@ -277,7 +277,7 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 		return 125;
 	}
 	status = rdb_gdbserver_run(c, t, l, o->from);
-	rsp_close(c);
+	rdb_rsp_close(c);
 	if (g > 0)
 		rdb_gdb_reap(g);
 	rdb_tl_free(l);

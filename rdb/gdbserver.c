@@ -205,7 +205,7 @@ static size_t reg_bytes(struct rdb_tg *t, int r, uint8_t *out)
 /* ---- helpers ------------------------------------------------------------------- */
 
 struct srv {
-	struct rsp *c;
+	struct rdb_rsp *c;
 	struct rdb_tg *t;
 	struct rdb_tl *l;
 	uint64_t from;
@@ -270,11 +270,11 @@ static int reply(struct srv *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	return rsp_put(s->c, buf, strlen(buf));
+	return rdb_rsp_put(s->c, buf, strlen(buf));
 }
 
 /* "": a packet rdb does not support. */
-static int empty(struct srv *s) { return rsp_put(s->c, "", 0); }
+static int empty(struct srv *s) { return rdb_rsp_put(s->c, "", 0); }
 
 /* A stop as gdb wants it; kind 0: the start of history. */
 static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
@@ -318,7 +318,7 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 
 static int poll_intr(void *ctx)
 {
-	int r = rsp_poll_interrupt(((struct srv *)ctx)->c);
+	int r = rdb_rsp_poll_interrupt(((struct srv *)ctx)->c);
 	return r != 0; /* the end of the connection stops the program too */
 }
 
@@ -342,7 +342,7 @@ static int xfer(struct srv *s, const uint8_t *data, size_t size, const char *ran
 		}
 		o[k++] = (char)b;
 	}
-	return rsp_put(s->c, o, k);
+	return rdb_rsp_put(s->c, o, k);
 }
 
 /* gdb's monitor command: its output as O packets, then OK. */
@@ -352,7 +352,7 @@ static int monitor_out(struct srv *s, const char *text)
 	char *o = scratch(s, 2 * n + 2);
 	o[0] = 'O';
 	put_hex(o + 1, (const uint8_t *)text, n);
-	return rsp_put(s->c, o, 2 * n + 1);
+	return rdb_rsp_put(s->c, o, 2 * n + 1);
 }
 
 /* monitor flowback: where a write the replay of the current interval
@@ -583,7 +583,7 @@ static int packet(struct srv *s, char *p, size_t n)
 			put_hex(o + k, b, m);
 			k += 2 * m;
 		}
-		return rsp_put(s->c, o, k);
+		return rdb_rsp_put(s->c, o, k);
 	}
 	case 'p': {
 		unsigned long r = strtoul(p + 1, NULL, 16);
@@ -611,7 +611,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		} else {
 			char *o = scratch(s, 2 * got + 1);
 			put_hex(o, b, got);
-			r = rsp_put(s->c, o, 2 * got);
+			r = rdb_rsp_put(s->c, o, 2 * got);
 		}
 		rdb_free(b);
 		return r;
@@ -706,7 +706,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		}
 		if (!strcmp(p, "QStartNoAckMode")) {
 			int r = reply(s, "OK");
-			rsp_noack(s->c);
+			rdb_rsp_noack(s->c);
 			return r;
 		}
 		return empty(s);
@@ -732,7 +732,7 @@ static int packet(struct srv *s, char *p, size_t n)
 	}
 }
 
-int rdb_gdbserver_run(struct rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_t from)
+int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_t from)
 {
 	struct srv s;
 	memset(&s, 0, sizeof s);
@@ -745,7 +745,7 @@ int rdb_gdbserver_run(struct rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_
 	for (;;) {
 		char *p;
 		size_t n;
-		if (!rsp_get(c, &p, &n, &why))
+		if (!rdb_rsp_get(c, &p, &n, &why))
 			break;
 		if (packet(&s, p, n)) {
 			why = "the connection failed";

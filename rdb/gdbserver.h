@@ -11,23 +11,23 @@
 #include "rdb.h"
 
 /* ---- rsp.c: packets on a connection ------------------------------------ */
-struct rsp;
+struct rdb_rsp;
 /* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
  * it): the fd, fatal on errors. */
-int rsp_listen(const char *host, int port, int *bound);
+int rdb_rsp_listen(const char *host, int port, int *bound);
 /* The first connection on lfd (closed then). */
-struct rsp *rsp_accept(int lfd);
-void rsp_close(struct rsp *c);
-int rsp_fd(const struct rsp *c);
+struct rdb_rsp *rdb_rsp_accept(int lfd);
+void rdb_rsp_close(struct rdb_rsp *c);
+int rdb_rsp_fd(const struct rdb_rsp *c);
 /* The next packet's data (NUL-terminated, escapes left as sent): 1, or 0
  * when the session ends (gdb gone, or garbage: *why says which). */
-int rsp_get(struct rsp *c, char **data, size_t *n, const char **why);
+int rdb_rsp_get(struct rdb_rsp *c, char **data, size_t *n, const char **why);
 /* A byte waiting while the program runs: 1 for gdb's interrupt (^C), 0
  * for nothing yet, -1 when the connection ended or sent garbage. */
-int rsp_poll_interrupt(struct rsp *c);
-int rsp_put(struct rsp *c, const char *data, size_t n);
-int rsp_putf(struct rsp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rsp_noack(struct rsp *c);
+int rdb_rsp_poll_interrupt(struct rdb_rsp *c);
+int rdb_rsp_put(struct rdb_rsp *c, const char *data, size_t n);
+int rdb_rsp_putf(struct rdb_rsp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rdb_rsp_noack(struct rdb_rsp *c);
 
 /* ---- target.c: one replay, traced ---------------------------------------- */
 /* sp: a ret does not count, so a pc may run again in the same count, in
@@ -167,6 +167,6 @@ int rdb_tl_restart(struct rdb_tl *l);
 
 /* ---- gdbserver.c ------------------------------------------------------------ */
 /* Serves gdb on the connection; rdb's exit status. */
-int rdb_gdbserver_run(struct rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_t from);
+int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uint64_t from);
 
 #endif

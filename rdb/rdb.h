@@ -93,9 +93,19 @@ const char *rdb_ivx_path(const struct rdb_ivx *x);
 int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval);
 void rdb_ivx_free(struct rdb_ivx *x);
 
-/* Whether the payload size fits the record type (types with a variable
- * part: BOUNDARY, CONTEXT, MAPS, STACK, VALUES, VALUES_END, SIGNAL, WRITTEN; any
- * size for the others). */
+/* A record type, as trace_format.h's RDB_TF_RECORDS has it. */
+struct rdb_rec_type {
+	const char *name;  /* "TRAP", ... */
+	size_t size;       /* of the payload's struct */
+	int stream, copy;  /* enum rdb_tf_stream, or RDB_TF_S_NONE */
+	int len;           /* RDB_TF_LEN_*: what rdb_rec_ok checks */
+};
+/* The type's row, or NULL: no such type. */
+const struct rdb_rec_type *rdb_rec_type(uint32_t type);
+/* Whether records of the type go in stream (a copy too). */
+int rdb_rec_in(uint32_t type, int stream);
+/* Whether the payload size fits the record type, as its len column says
+ * (any size for types it does not know). */
 int rdb_rec_ok(uint32_t type, const void *p, size_t n);
 /* The interval field of those records (their first): p holds 8 bytes. */
 uint64_t rdb_rec_interval(const void *p);
@@ -115,7 +125,7 @@ enum rdb_feed_end {
 /* The last interval a replay can start at: rdb record writes each
  * interval's values whole and in interval order, so it is the last one in
  * the values stream if its VALUES_END is there, else the one before. */
-uint64_t rdb_last_complete(const char *dir, const struct rdb_ivx *x);
+uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x);
 /* Passes each record for the runtime to emit, in channel order. */
 int rdb_feed_run(struct rdb_feed *f, int (*emit)(void *ctx, uint32_t type, const void *p,
                                                  size_t n), void *ctx);
@@ -126,11 +136,31 @@ void rdb_feed_close(struct rdb_feed *f);
  * -1 if the file cannot be read as ELF (message in err). */
 long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size_t errcap);
 
-/* ---- run.c ------------------------------------------------------------ */
+/* ---- run.c: what record.c and replay.c share ------------------------- */
+/* The real path of the executable named prog (no '/') in PATH, or NULL. */
+char *rdb_run_in_path(const char *prog);
+/* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
+ * values socket at RDB_VALUES_FD), exec. */
+_Noreturn void rdb_run_start_child(int chan, int values, const char *exe, char **argv,
+                                   char **envp, const uint64_t *rlim);
+/* "--name V" or "--name=V" (also a short alias "-x V"): 1 and *val, or 0. */
+int rdb_run_opt_arg(int argc, char **argv, int *i, const char *name, const char *alias,
+                    const char **val);
+/* --gdb and --gdb-batch FILE, of record and replay: 1 when argv[*i] is one. */
+int rdb_run_gdb_opt(int argc, char **argv, int *i, int *gdb, const char **script);
+/* All n bytes written or read: 0, or -1 at an error or the end of the stream. */
+int rdb_run_send_all(int fd, const void *p, size_t n);
+int rdb_run_read_all(int fd, void *p, size_t n);
+/* rdb ends as PROG ended: its status, or its fatal signal re-raised. */
+int rdb_run_end_like(int how, int value);
+
+/* ---- record.c --------------------------------------------------------- */
 int rdb_cmd_record(int argc, char **argv);
+
+/* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);
 /* The recorded executable must be the file at its path now: fatal if not. */
-void rdb_check_buildid(const char *dir, const struct rdb_header *h);
+void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h);
 struct rdb_replay_opts {
 	const char *dir;
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
@@ -158,14 +188,14 @@ pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header
 int rdb_cmd_info(int argc, char **argv);
 int rdb_cmd_truss(int argc, char **argv);
 /* One syscall, as truss prints it ("#id name(args) = ret ...\n"). */
-void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t);
+void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t);
 
 /* ---- writes.c: flowback's step 1 ---------------------------------------- */
 /* The last interval before `at` whose written ranges touch [lo, hi), or 0;
  * *unknown: the last interval after it without WRITTEN records (it may
  * have written them too), or 0; *known: intervals with records seen. */
-uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
-                          uint64_t hi, uint64_t *unknown, uint64_t *known);
+uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
+                         uint64_t hi, uint64_t *unknown, uint64_t *known);
 /* Whether interval j's WRITTEN records (r: the written stream) touch
  * [lo, hi): 1 or 0, -1 when it has none. */
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
@@ -185,10 +215,6 @@ typedef int (*rdb_flowback_before)(void *ctx, const struct rdb_tf_watch_hit *h);
  * input is fatal).  rdb's exit status. */
 int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t interval,
                       const char *here, rdb_flowback_before before, void *ctx);
-
-/* ---- run.c: shared -------------------------------------------------- */
-/* The real path of the executable named prog (no '/') in PATH, or NULL. */
-char *rdb_in_path(const char *prog);
 
 /* ---- gdb.c ------------------------------------------------------------ */
 int rdb_cmd_gdb(int argc, char **argv);

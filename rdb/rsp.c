@@ -20,7 +20,7 @@
 
 enum { MAXPKT = 1 << 17 }; /* twice qSupported's PacketSize, escapes and all */
 
-struct rsp {
+struct rdb_rsp {
 	int fd;
 	int noack;
 	char in[4096];
@@ -29,7 +29,7 @@ struct rsp {
 	int intr; /* a ^C read while looking for a packet */
 };
 
-int rsp_listen(const char *host, int port, int *bound)
+int rdb_rsp_listen(const char *host, int port, int *bound)
 {
 	struct addrinfo hints, *ai;
 	memset(&hints, 0, sizeof hints);
@@ -55,7 +55,7 @@ int rsp_listen(const char *host, int port, int *bound)
 	return fd;
 }
 
-struct rsp *rsp_accept(int lfd)
+struct rdb_rsp *rdb_rsp_accept(int lfd)
 {
 	int fd;
 	while ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0)
@@ -64,14 +64,14 @@ struct rsp *rsp_accept(int lfd)
 	close(lfd);
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	struct rsp *c = rdb_xmalloc(sizeof *c);
+	struct rdb_rsp *c = rdb_xmalloc(sizeof *c);
 	memset(c, 0, sizeof *c);
 	c->fd = fd;
 	c->pkt = rdb_xmalloc(MAXPKT + 1);
 	return c;
 }
 
-void rsp_close(struct rsp *c)
+void rdb_rsp_close(struct rdb_rsp *c)
 {
 	if (!c)
 		return;
@@ -80,11 +80,11 @@ void rsp_close(struct rsp *c)
 	rdb_free(c);
 }
 
-int rsp_fd(const struct rsp *c) { return c->fd; }
-void rsp_noack(struct rsp *c) { c->noack = 1; }
+int rdb_rsp_fd(const struct rdb_rsp *c) { return c->fd; }
+void rdb_rsp_noack(struct rdb_rsp *c) { c->noack = 1; }
 
 /* The next byte: 1, 0 at the end of the connection, -1 on an error. */
-static int byte(struct rsp *c, int *b)
+static int byte(struct rdb_rsp *c, int *b)
 {
 	if (c->in_at == c->in_n) {
 		ssize_t r;
@@ -124,7 +124,7 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int rsp_get(struct rsp *c, char **data, size_t *n, const char **why)
+int rdb_rsp_get(struct rdb_rsp *c, char **data, size_t *n, const char **why)
 {
 	static char msg[160];
 	int b, bad = 0;
@@ -190,7 +190,7 @@ int rsp_get(struct rsp *c, char **data, size_t *n, const char **why)
 	}
 }
 
-int rsp_poll_interrupt(struct rsp *c)
+int rdb_rsp_poll_interrupt(struct rdb_rsp *c)
 {
 	if (c->intr) {
 		c->intr = 0;
@@ -210,12 +210,12 @@ int rsp_poll_interrupt(struct rsp *c)
 	if (b == '+' || b == '-')
 		return 0;
 	/* a packet while the program runs (none is allowed in all-stop):
-	 * left for rsp_get, which will say what it is */
+	 * left for rdb_rsp_get, which will say what it is */
 	c->in_at--;
 	return 0;
 }
 
-int rsp_put(struct rsp *c, const char *data, size_t n)
+int rdb_rsp_put(struct rdb_rsp *c, const char *data, size_t n)
 {
 	static const char hx[] = "0123456789abcdef";
 	char *buf = rdb_xmalloc(n + 5);
@@ -246,7 +246,7 @@ int rsp_put(struct rsp *c, const char *data, size_t n)
 	return r;
 }
 
-int rsp_putf(struct rsp *c, const char *fmt, ...)
+int rdb_rsp_putf(struct rdb_rsp *c, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -255,5 +255,5 @@ int rsp_putf(struct rsp *c, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof buf)
 		n = (int)strlen(buf);
-	return rsp_put(c, buf, (size_t)n);
+	return rdb_rsp_put(c, buf, (size_t)n);
 }

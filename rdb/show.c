@@ -92,8 +92,7 @@ static void read_per_interval(const char *dir, struct ivinfo *v)
 		size_t n;
 		while (rdb_tr_next(r, &t, &p, &n)) {
 			uint64_t i = rdb_rec_ok(t, p, n) && n >= 8 ? rdb_rec_interval(p) : 0;
-			if (i < 1 || i > v->n || (k ? t != RDB_TF_SIGNAL :
-			                                 t != RDB_TF_VALUES && t != RDB_TF_VALUES_END))
+			if (i < 1 || i > v->n || !rdb_rec_in(t, streams[k]))
 				rdb_fatal("%s: not a %s record of interval 1 to %llu (type %u, %zu bytes)",
 				          rdb_tr_where(r), k ? "SIGNAL" : "VALUES",
 				          (unsigned long long)v->n, t, n);
@@ -190,7 +189,7 @@ int rdb_cmd_info(int argc, char **argv)
 	rdb_read_header(dir, &h);
 	if (complete) {
 		struct rdb_ivx *x = rdb_ivx_read(dir);
-		printf("%llu\n", (unsigned long long)rdb_last_complete(dir, x));
+		printf("%llu\n", (unsigned long long)rdb_feed_last_complete(dir, x));
 		rdb_ivx_free(x);
 		rdb_header_free(&h);
 		return 0;
@@ -389,10 +388,10 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 	if (n != sizeof t)
 		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
 	memcpy(&t, p, sizeof t);
-	rdb_print_trap(stdout, &t);
+	rdb_show_trap(stdout, &t);
 }
 
-void rdb_print_trap(FILE *f, const struct rdb_tf_trap *t)
+void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
 {
 	const struct rdb_sys_info *si = rdb_sys_info(t->nr);
 	const char *name = rdb_sys_name(t->nr);

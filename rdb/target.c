@@ -171,7 +171,7 @@ struct rdb_tg *rdb_tg_new(const char *dir)
 	rdb_read_header(dir, &t->h);
 	if (!t->h.have_random)
 		rdb_fatal("%s: the program never started under rdb: nothing to replay", dir);
-	rdb_check_buildid(dir, &t->h);
+	rdb_replay_check_buildid(dir, &t->h);
 	if (!t->h.have_exit) {
 		rdb_warn("%s: no exit file: the recording was cut short", dir);
 		t->h.exit.how = RDB_TF_EXIT_SIGNAL;
@@ -179,7 +179,7 @@ struct rdb_tg *rdb_tg_new(const char *dir)
 		t->h.exit.cut = 1;
 	}
 	struct rdb_ivx *x = rdb_ivx_read(dir);
-	t->last = rdb_last_complete(dir, x);
+	t->last = rdb_feed_last_complete(dir, x);
 	if (!t->last)
 		t->last = 1;
 	rdb_ivx_free(x);

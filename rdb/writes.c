@@ -71,8 +71,8 @@ int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_
 	return -1;
 }
 
-uint64_t rdb_written_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
-                          uint64_t hi, uint64_t *unknown, uint64_t *known)
+uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, uint64_t lo,
+                         uint64_t hi, uint64_t *unknown, uint64_t *known)
 {
 	struct rdb_tr *r = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
 	uint64_t j = at - 1;

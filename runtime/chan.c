@@ -168,7 +168,7 @@ void rdb_chan_init(void)
 		rdb_sic_set(0, RT->sic_span); /* the longest interval */
 		RT->interval_us = hello.interval_us;
 		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
-			RT->every_sic = hello.interval_us, RT->interval_us = 0;
+			RT->every_sic = hello.every_sic, RT->interval_us = 0;
 		RT->checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
 		size_t na = 0;
 		while (RT->auxv[2 * na] != RDB_AT_NULL)
@@ -190,7 +190,7 @@ void rdb_chan_init(void)
 	RT->from = hello.from;
 	RT->rec_pid = hello.pid;
 	if (hello.flags & RDB_TF_HELLO_TIMING)
-		RT->timing_t0 = hello.interval_us;
+		RT->timing_t0 = hello.rdb_start_ns;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
 	 * (musl's stack canary and more): before libc's start-up reads them. */
 	for (uint32_t i = 0; i < hello.nauxv; i++) {

@@ -477,9 +477,9 @@ static void send_context(void *uc, uint64_t interval)
 	cp->fs_base = rdb_fs_base();
 	cp->uc_flags = *(uint64_t *)uc;
 	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
-	cp->ss_sp = RT->prog_ss[0]; /* the program's view (the kernel's is ours) */
-	cp->ss_flags = RT->prog_ss[1];
-	cp->ss_size = RT->prog_ss[2];
+	cp->ss_sp = RT->prog_ss[RDB_SS_SP]; /* the program's view (the kernel's is ours) */
+	cp->ss_flags = RT->prog_ss[RDB_SS_FLAGS];
+	cp->ss_size = RT->prog_ss[RDB_SS_SIZE];
 	cp->brk_cur = RT->brk_cur;
 	cp->brk_mapped = RT->brk_mapped;
 	cp->sc_id = RT->sc_id;

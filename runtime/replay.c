@@ -401,15 +401,15 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 {
 	struct frame *f = (struct frame *)(RT->fpbuf + sizeof RT->fpbuf) - 1;
 	rdb_memset(f, 0, sizeof *f);
-	f->uc[0] = c->uc_flags;
+	f->uc[RDB_UC_FLAGS] = c->uc_flags;
 	RT->hframe = c->hframe;
-	f->uc[2] = RDB_SIGSTACK_ADDR;
-	f->uc[3] = 0;
-	f->uc[4] = RDB_SIGSTACK_SIZE;
-	rdb_memcpy(&f->uc[5], c->gregs, sizeof c->gregs);
-	f->uc[5 + REG_R15] = RT->sic_origin; /* count 0 */
-	f->uc[5 + RDB_TF_NGREG] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
-	f->uc[37] = c->sigmask & ~RT->reserved_sigs;
+	f->uc[RDB_UC_STACK + RDB_SS_SP] = RDB_SIGSTACK_ADDR;
+	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = 0;
+	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
+	rdb_memcpy(&f->uc[RDB_UC_GREGS], c->gregs, sizeof c->gregs);
+	f->uc[RDB_UC_GREGS + REG_R15] = RT->sic_origin; /* count 0 */
+	f->uc[RDB_UC_FPREGS] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
+	f->uc[RDB_UC_SIGMASK] = c->sigmask & ~RT->reserved_sigs;
 	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
 	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt"
 	                 : : "r"(f) : "memory");
@@ -533,9 +533,9 @@ void rdb_replay_restore(void)
 	reprotect();
 	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
 	RT->reserved_blocked = c->reserved_blocked;
-	RT->prog_ss[0] = c->ss_sp;
-	RT->prog_ss[1] = c->ss_flags;
-	RT->prog_ss[2] = c->ss_size;
+	RT->prog_ss[RDB_SS_SP] = c->ss_sp;
+	RT->prog_ss[RDB_SS_FLAGS] = c->ss_flags;
+	RT->prog_ss[RDB_SS_SIZE] = c->ss_size;
 	rdb_interval_saved_stack(c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);

@@ -19,7 +19,7 @@
 
 #include "iot_format.h" /* struct rdb_iot_entry: one .rdb_iot entry */
 #include "layout.h"
-#include "rdb.h"
+#include "librdb.h"
 #include "sys.h"
 #include "trace_format.h"
 
@@ -132,7 +132,7 @@ struct rdb_state {
 	struct rdb_ksigaction view[RDB_NSIG];
 	uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
 	uint64_t reserved_blocked; /* the program's view of their mask bits */
-	uint64_t prog_ss[3];  /* the program's view of its sigaltstack: sp, flags, size */
+	uint64_t prog_ss[3];  /* the program's view of its sigaltstack (RDB_SS_*) */
 	uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
 	                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
 	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
@@ -494,6 +494,17 @@ void rdb_signal_reinstall(void);
 #define UC_GREGS 40
 #define UC_SIGMASK 296
 #define UC_FPREGS (UC_GREGS + 23 * 8)
+/* A ucontext's words (struct rdb_sigframe's uc): uc_flags, uc_link, the
+ * uc_stack (a stack_t: RDB_SS_*), then the registers from UC_GREGS. */
+enum { RDB_UC_FLAGS = 0, RDB_UC_LINK = 1, RDB_UC_STACK = 2, RDB_UC_GREGS = UC_GREGS / 8,
+       RDB_UC_FPREGS = UC_FPREGS / 8, RDB_UC_SIGMASK = UC_SIGMASK / 8 };
+/* The kernel's stack_t (sigaltstack, uc_stack) as three words: sp, flags
+ * (an int), size; and its flags and least size. */
+enum { RDB_SS_SP = 0, RDB_SS_FLAGS = 1, RDB_SS_SIZE = 2 };
+#define RDB_SS_ONSTACK 1ull
+#define RDB_SS_DISABLE 2ull
+#define RDB_SS_AUTODISARM (1ull << 31)
+#define RDB_MINSIGSTKSZ 2048
 enum { REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
        REG_RDI, REG_RSI, REG_RBP, REG_RBX, REG_RDX, REG_RAX, REG_RCX, REG_RSP,
        REG_RIP, REG_EFL, REG_CSGSFS, REG_ERR, REG_TRAPNO, REG_OLDMASK, REG_CR2 };

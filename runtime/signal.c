@@ -135,9 +135,9 @@ void rdb_signal_reserve(int sig) { reserve(sig); }
  * checksums and values (interval.c, checksum.c). */
 void rdb_altstack(uint64_t *lo, uint64_t *hi)
 {
-	int off = (RT->prog_ss[1] & 2 /* SS_DISABLE */) || !RT->prog_ss[2];
-	*lo = off ? 0 : RT->prog_ss[0];
-	*hi = off ? 0 : RT->prog_ss[0] + RT->prog_ss[2];
+	int off = (RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_DISABLE) || !RT->prog_ss[RDB_SS_SIZE];
+	*lo = off ? 0 : RT->prog_ss[RDB_SS_SP];
+	*hi = off ? 0 : RT->prog_ss[RDB_SS_SP] + RT->prog_ss[RDB_SS_SIZE];
 }
 
 /* sp is on the program's alternate stack (the kernel's test). */
@@ -150,8 +150,8 @@ static int on_altstack(uint64_t sp)
 
 static void altstack_off(void)
 {
-	RT->prog_ss[0] = RT->prog_ss[2] = 0;
-	RT->prog_ss[1] = 2; /* SS_DISABLE */
+	RT->prog_ss[RDB_SS_SP] = RT->prog_ss[RDB_SS_SIZE] = 0;
+	RT->prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
 }
 
 /* Replay from an interval: the kernel learns the program's view again. */
@@ -411,27 +411,27 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
  * stack pointer. */
 long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 {
-	enum { SS_ONSTACK = 1, SS_DISABLE = 2, SS_AUTODISARM = 1u << 31, MINSIGSTKSZ = 2048 };
-	uint64_t o[3] = {RT->prog_ss[0], RT->prog_ss[1], RT->prog_ss[2]};
+	uint64_t o[3] = {RT->prog_ss[RDB_SS_SP], RT->prog_ss[RDB_SS_FLAGS], RT->prog_ss[RDB_SS_SIZE]};
 	int on = on_altstack(sp);
 	if ((ss && !rdb_covered((uintptr_t)ss, 24)) || (old && !rdb_covered((uintptr_t)old, 24)))
 		return -RDB_EFAULT;
 	if (ss && on)
 		return -RDB_EPERM;
 	if (ss) {
-		uint64_t flags = (uint32_t)ss[1] & ~(uint64_t)SS_ONSTACK; /* Linux ignores it */
-		if (flags & ~(uint64_t)(SS_DISABLE | SS_AUTODISARM))
+		uint64_t flags = (uint32_t)ss[RDB_SS_FLAGS] & ~RDB_SS_ONSTACK; /* Linux ignores it */
+		if (flags & ~(RDB_SS_DISABLE | RDB_SS_AUTODISARM))
 			return -RDB_EINVAL;
-		if (!(flags & SS_DISABLE) && ss[2] < MINSIGSTKSZ)
+		if (!(flags & RDB_SS_DISABLE) && ss[RDB_SS_SIZE] < RDB_MINSIGSTKSZ)
 			return -RDB_ENOMEM;
-		RT->prog_ss[0] = flags & SS_DISABLE ? 0 : ss[0];
-		RT->prog_ss[1] = flags;
-		RT->prog_ss[2] = flags & SS_DISABLE ? 0 : ss[2];
+		RT->prog_ss[RDB_SS_SP] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SP];
+		RT->prog_ss[RDB_SS_FLAGS] = flags;
+		RT->prog_ss[RDB_SS_SIZE] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SIZE];
 	}
 	if (old) {
-		old[0] = o[0];
-		old[1] = on ? SS_ONSTACK | (o[1] & SS_AUTODISARM) : o[1];
-		old[2] = o[2];
+		old[RDB_SS_SP] = o[RDB_SS_SP];
+		old[RDB_SS_FLAGS] = on ? RDB_SS_ONSTACK | (o[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) :
+		                         o[RDB_SS_FLAGS];
+		old[RDB_SS_SIZE] = o[RDB_SS_SIZE];
 	}
 	return 0;
 }
@@ -440,7 +440,7 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
  * starts with none of its own (execve drops it). */
 static void own_sigstack(void)
 {
-	uint64_t ss[3] = {RDB_SIGSTACK_ADDR, 0, RDB_SIGSTACK_SIZE};
+	uint64_t ss[3] = {[RDB_SS_SP] = RDB_SIGSTACK_ADDR, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
 	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
 		rdb_die("cannot set the runtime's signal stack (error %ld)\n", -r);
@@ -669,7 +669,7 @@ static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
  * delivers (with SS_AUTODISARM: never, the kernel disarms it instead). */
 static int kernel_on_altstack(uint64_t sp)
 {
-	return !(RT->prog_ss[1] & (1ull << 31)) && on_altstack(sp);
+	return !(RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) && on_altstack(sp);
 }
 
 /* Where the kernel would build the handler's frame (its get_sigframe):
@@ -727,12 +727,13 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 {
 	f->pretcode = (uintptr_t)&rdb_handler_return;
 	rdb_memcpy(f->uc, uc, sizeof f->uc);
-	f->uc[1] = 0; /* uc_link */
+	f->uc[RDB_UC_LINK] = 0;
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	f->uc[2] = alo;
-	f->uc[3] = ahi > alo ? RT->prog_ss[1] : 2 /* SS_DISABLE */; /* (never SS_ONSTACK) */
-	f->uc[4] = ahi - alo;
+	/* uc_stack: the program's alternate stack (never SS_ONSTACK) */
+	f->uc[RDB_UC_STACK + RDB_SS_SP] = alo;
+	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = ahi > alo ? RT->prog_ss[RDB_SS_FLAGS] : RDB_SS_DISABLE;
+	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = ahi - alo;
 	uint64_t *g = rdb_gregs(f->uc);
 	g[REG_EFL] &= ~0x10000ull; /* RF: how the kernel came in */
 	g[REG_R15] = 0; /* the SIC's origin differs in replay; the return sets it */
@@ -746,7 +747,7 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	}
 	f->sigmask = g[REG_OLDMASK] = mask;
 	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
-	f->uc[UC_FPREGS / 8] = kfx ? fx : 0;
+	f->uc[RDB_UC_FPREGS] = kfx ? fx : 0;
 	if (kfx)
 		copy_xstate(x, kfx, rdb_xstate_size(kfx));
 	f->hs = *hs;
@@ -927,7 +928,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	}
 	/* SS_AUTODISARM: the handler runs with the alternate stack disarmed
 	 * (its frame's uc_stack has it: the return arms it again). */
-	if (RT->prog_ss[2] && (RT->prog_ss[1] & (1ull << 31)))
+	if (RT->prog_ss[RDB_SS_SIZE] && (RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM))
 		altstack_off();
 }
 
@@ -1014,13 +1015,13 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	uint64_t owner = hs.magic ^ RDB_HSTATE_MAGIC;
 	if (owner != (uintptr_t)f && !rdb_covered(owner, sizeof *f))
 		rdb_memset(&hs, 0, sizeof hs);
-	uint64_t *g = rdb_gregs(r->uc), *ss = &r->uc[2];
+	uint64_t *g = rdb_gregs(r->uc), *ss = &r->uc[RDB_UC_STACK];
 	/* rt_sigreturn sets the program's alternate stack from uc_stack as
 	 * sigaltstack would (refused on it); the kernel's stays ours */
-	rdb_sig_altstack(&f->uc[2], 0, (uintptr_t)f + 8);
-	ss[0] = RDB_SIGSTACK_ADDR;
-	ss[1] = 0;
-	ss[2] = RDB_SIGSTACK_SIZE;
+	rdb_sig_altstack(&f->uc[RDB_UC_STACK], 0, (uintptr_t)f + 8);
+	ss[RDB_SS_SP] = RDB_SIGSTACK_ADDR;
+	ss[RDB_SS_FLAGS] = 0;
+	ss[RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
 	if ((hs.flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
 		RT->sc_nest--;
 		RT->sc_nest_sp = hs.nest_sp;

@@ -45,50 +45,98 @@ struct rdb_tf_rec {
 	uint32_t len;  /* payload bytes that follow */
 };
 
-enum rdb_tf_type {
-	RDB_TF_HELLO = 1,  /* rdb -> runtime: struct rdb_tf_hello (+ auxv in replay) */
-	RDB_TF_INIT = 2,   /* runtime -> rdb: struct rdb_tf_init, then auxv pairs */
-	RDB_TF_TRAP = 3,   /* a syscall: struct rdb_tf_trap */
-	RDB_TF_DATA = 4,   /* bytes the kernel wrote: struct rdb_tf_data, then bytes */
-	RDB_TF_NONDET = 5, /* a nondeterministic instruction: struct rdb_tf_nondet */
-	RDB_TF_TERM = 6,   /* runtime: the program is exiting: struct rdb_tf_term */
-	RDB_TF_EXEC = 7,   /* runtime: execve about to run: struct rdb_tf_trap (ret 0) */
-	RDB_TF_END = 8,    /* rdb -> runtime (replay): the recorded end: rdb_tf_exit */
-	RDB_TF_NOTE = 9,   /* runtime -> rdb: struct rdb_tf_note (not traced: ...) */
-	/* intervals (docs/trace-format.md "Intervals") */
-	RDB_TF_BOUNDARY = 10, /* an interval starts: struct rdb_tf_boundary */
-	RDB_TF_CONTEXT = 11,  /* registers etc. at a boundary: struct rdb_tf_context + fpstate */
-	RDB_TF_MAPS = 12,     /* mappings at a boundary: struct rdb_tf_maps + entries */
-	RDB_TF_STACK = 13,    /* stack at a boundary: struct rdb_tf_blob + bytes */
-	RDB_TF_VALUES = 14,   /* interval-start values: struct rdb_tf_blob + bytes */
-	RDB_TF_VALUES_END = 15, /* a snapshot child is done: struct rdb_tf_values_end */
-	RDB_TF_SIGNAL = 27,   /* an asynchronous signal delivered: struct rdb_tf_signal */
-	RDB_TF_TARGET = 28,   /* rdb -> runtime (replay): the next event, rdb_tf_target */
-	RDB_TF_STOP = 29,     /* rdb -> runtime (replay): stop here (--to), no payload */
-	RDB_TF_WRITTEN = 30,  /* what an interval wrote: struct rdb_tf_written + ranges */
-	RDB_TF_WATCH = 31,    /* rdb -> runtime (replay): watch writes, rdb_tf_watch */
-	RDB_TF_WATCH_HIT = 33, /* runtime -> rdb (replay): a watched write, rdb_tf_watch_hit */
-	/* fork children (runtime/children.c) */
-	RDB_TF_CHILD_OUTPUT = 34, /* a descendant wrote to the recording's stdout or
-	                             stderr: struct rdb_tf_child_output + the bytes */
-	RDB_TF_SHARED = 35,   /* MAP_SHARED memory changed by others, seen after a
-	                         syscall: struct rdb_tf_shared + the bytes */
-	/* header file entries (file "header") */
-	RDB_TF_H_MAGIC = 16,   /* struct rdb_tf_hmagic: first entry */
-	RDB_TF_H_EXE = 17,     /* absolute path, bytes (no NUL) */
-	RDB_TF_H_BUILDID = 18, /* NT_GNU_BUILD_ID descriptor bytes */
-	RDB_TF_H_ARG = 19,     /* one argv string (no NUL), in order */
-	RDB_TF_H_ENV = 20,     /* one envp string (no NUL), in order */
-	RDB_TF_H_AUXV = 21,    /* uint64 pairs (type, value), the program's auxv */
-	RDB_TF_H_RANDOM = 22,  /* the 16 AT_RANDOM bytes */
-	RDB_TF_H_MACHINE = 23, /* "sysname release version machine" of uname */
-	RDB_TF_H_START = 24,   /* struct rdb_tf_hstart */
-	RDB_TF_H_CWD = 25,     /* the working directory, bytes */
-	RDB_TF_H_RLIMIT_STACK = 26, /* uint64 cur, max: fixes the mmap base */
-	RDB_TF_H_FLAGS = 36,   /* uint32: the HELLO flags rdb record sent (CHECKSUM) */
-	/* file "exit" */
-	RDB_TF_X_EXIT = 32,    /* struct rdb_tf_exit */
-};
+/* Every record type, one row each: X(NAME, number, payload, stream, copy, len)
+ *   NAME     the type is RDB_TF_NAME; rdb's messages name it NAME
+ *   payload  the struct the payload is or begins with (uint8_t: bytes, or none)
+ *   stream   the stream rdb record files it in (enum rdb_tf_stream, RDB_TF_S_
+ *            left off); NONE: in no stream (channel only, or a file of its own)
+ *   copy     a second stream that gets a copy (a lookup), or NONE
+ *   len      what rdb's readers check of the payload's length (rdb_rec_ok):
+ *            EQ, sizeof payload; TAIL, sizeof payload, then the part the
+ *            payload says follows; ANY, nothing (the record's user checks)
+ * Records on the channel: */
+#define RDB_TF_RECORDS(X)                                                      \
+	/* rdb -> runtime: struct rdb_tf_hello (+ auxv in replay) */            \
+	X(HELLO, 1, struct rdb_tf_hello, NONE, NONE, ANY)                       \
+	/* runtime -> rdb: struct rdb_tf_init, then auxv pairs */               \
+	X(INIT, 2, struct rdb_tf_init, NONE, NONE, ANY)                         \
+	/* a syscall */                                                         \
+	X(TRAP, 3, struct rdb_tf_trap, SYSCALLS, NONE, ANY)                     \
+	/* bytes the kernel wrote: struct rdb_tf_data, then bytes */            \
+	X(DATA, 4, struct rdb_tf_data, SYSDATA, NONE, ANY)                      \
+	/* a nondeterministic instruction */                                    \
+	X(NONDET, 5, struct rdb_tf_nondet, NONDET, NONE, ANY)                   \
+	/* runtime: the program is exiting */                                   \
+	X(TERM, 6, struct rdb_tf_term, SYSCALLS, NONE, ANY)                     \
+	/* runtime: execve about to run: struct rdb_tf_trap (ret 0) */          \
+	X(EXEC, 7, struct rdb_tf_trap, SYSCALLS, NONE, ANY)                     \
+	/* rdb -> runtime (replay): the recorded end: rdb_tf_exit */            \
+	X(END, 8, struct rdb_tf_exit, NONE, NONE, ANY)                          \
+	/* runtime -> rdb: struct rdb_tf_note (not traced: ...) */              \
+	X(NOTE, 9, struct rdb_tf_note, SYSCALLS, NONE, ANY)                     \
+	/* intervals (docs/trace-format.md "Intervals"): */                     \
+	/* an interval starts */                                                \
+	X(BOUNDARY, 10, struct rdb_tf_boundary, SYSCALLS, INTERVALS, EQ)        \
+	/* registers etc. at a boundary: struct rdb_tf_context + fpstate */     \
+	X(CONTEXT, 11, struct rdb_tf_context, CONTEXT, NONE, TAIL)              \
+	/* mappings at a boundary: struct rdb_tf_maps + entries */              \
+	X(MAPS, 12, struct rdb_tf_maps, MAPPINGS, NONE, TAIL)                   \
+	/* stack at a boundary: struct rdb_tf_blob + bytes */                   \
+	X(STACK, 13, struct rdb_tf_blob, STACK, NONE, TAIL)                     \
+	/* interval-start values: struct rdb_tf_blob + bytes */                 \
+	X(VALUES, 14, struct rdb_tf_blob, VALUES, NONE, TAIL)                   \
+	/* a snapshot child is done */                                          \
+	X(VALUES_END, 15, struct rdb_tf_values_end, VALUES, NONE, EQ)           \
+	/* an asynchronous signal delivered */                                  \
+	X(SIGNAL, 27, struct rdb_tf_signal, SYSCALLS, SIGNALS, EQ)              \
+	/* rdb -> runtime (replay): the next event */                           \
+	X(TARGET, 28, struct rdb_tf_target, NONE, NONE, ANY)                    \
+	/* rdb -> runtime (replay): stop here (--to), no payload */             \
+	X(STOP, 29, uint8_t, NONE, NONE, ANY)                                   \
+	/* what an interval wrote: struct rdb_tf_written + ranges */            \
+	X(WRITTEN, 30, struct rdb_tf_written, WRITTEN, NONE, TAIL)              \
+	/* rdb -> runtime (replay): watch writes */                             \
+	X(WATCH, 31, struct rdb_tf_watch, NONE, NONE, ANY)                      \
+	/* runtime -> rdb (replay): a watched write */                          \
+	X(WATCH_HIT, 33, struct rdb_tf_watch_hit, NONE, NONE, ANY)              \
+	/* fork children (runtime/children.c): a descendant wrote to the */     \
+	/* recording's stdout or stderr: struct rdb_tf_child_output + bytes */  \
+	X(CHILD_OUTPUT, 34, struct rdb_tf_child_output, SYSCALLS, NONE, TAIL)   \
+	/* MAP_SHARED memory changed by others, seen after a syscall: */        \
+	/* struct rdb_tf_shared + the bytes */                                  \
+	X(SHARED, 35, struct rdb_tf_shared, SYSCALLS, NONE, TAIL)               \
+	/* header file entries (file "header"): */                              \
+	/* first entry */                                                       \
+	X(H_MAGIC, 16, struct rdb_tf_hmagic, NONE, NONE, ANY)                   \
+	/* absolute path, bytes (no NUL) */                                     \
+	X(H_EXE, 17, uint8_t, NONE, NONE, ANY)                                  \
+	/* NT_GNU_BUILD_ID descriptor bytes */                                  \
+	X(H_BUILDID, 18, uint8_t, NONE, NONE, ANY)                              \
+	/* one argv string (no NUL), in order */                                \
+	X(H_ARG, 19, uint8_t, NONE, NONE, ANY)                                  \
+	/* one envp string (no NUL), in order */                                \
+	X(H_ENV, 20, uint8_t, NONE, NONE, ANY)                                  \
+	/* uint64 pairs (type, value), the program's auxv */                    \
+	X(H_AUXV, 21, uint64_t, NONE, NONE, ANY)                                \
+	/* the 16 AT_RANDOM bytes */                                            \
+	X(H_RANDOM, 22, uint8_t, NONE, NONE, ANY)                               \
+	/* "sysname release version machine" of uname */                        \
+	X(H_MACHINE, 23, uint8_t, NONE, NONE, ANY)                              \
+	X(H_START, 24, struct rdb_tf_hstart, NONE, NONE, ANY)                   \
+	/* the working directory, bytes */                                      \
+	X(H_CWD, 25, uint8_t, NONE, NONE, ANY)                                  \
+	/* uint64 cur, max: fixes the mmap base */                              \
+	X(H_RLIMIT_STACK, 26, uint64_t, NONE, NONE, ANY)                        \
+	/* uint32: the HELLO flags rdb record sent (CHECKSUM) */                \
+	X(H_FLAGS, 36, uint32_t, NONE, NONE, ANY)                               \
+	/* file "exit" */                                                       \
+	X(X_EXIT, 32, struct rdb_tf_exit, NONE, NONE, ANY)
+
+#define RDB_TF_TYPE_ENUM(name, num, payload, stream, copy, len) RDB_TF_##name = num,
+enum rdb_tf_type { RDB_TF_RECORDS(RDB_TF_TYPE_ENUM) };
+#undef RDB_TF_TYPE_ENUM
+/* The len column's values (rdb/trace.c rdb_rec_ok) */
+enum { RDB_TF_LEN_ANY, RDB_TF_LEN_EQ, RDB_TF_LEN_TAIL };
 
 #define RDB_TF_MAX_PAYLOAD (64u << 20) /* sanity bound for non-DATA records */
 
@@ -101,21 +149,23 @@ struct rdb_tf_hello {
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
 	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
 	uint32_t from;    /* replay: the interval it starts at (0 or 1: the start) */
-	/* record: the interval length in CPU microseconds (0: no intervals);
-	 * replay with RDB_TF_HELLO_TIMING: rdb's start, CLOCK_MONOTONIC ns */
-	uint64_t interval_us;
+	union {           /* one word, three meanings by mode and flags: */
+		uint64_t interval_us;  /* record: CPU microseconds per interval (0: none) */
+		uint64_t every_sic;    /* record, RDB_TF_HELLO_EVERY_SIC: SIC counts per interval */
+		uint64_t rdb_start_ns; /* replay, RDB_TF_HELLO_TIMING: when rdb started
+		                          (CLOCK_MONOTONIC): the runtime says how long
+		                          after it the program resumes */
+	};
 };
 #define RDB_TF_HELLO_QUIET 1u
 #define RDB_TF_HELLO_CHECKSUM 2u /* record: hash memory at every boundary */
 #define RDB_TF_HELLO_VERIFY 4u   /* replay: compare the hashes and registers */
 #define RDB_TF_HELLO_DEBUG 8u    /* replay: RDB_DEBUG=2 was set for rdb (runtime traces) */
-#define RDB_TF_HELLO_EVERY_SIC 16u /* record: interval_us is a SIC count per interval */
+#define RDB_TF_HELLO_EVERY_SIC 16u /* record: every_sic, not interval_us */
 #define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
 #define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
-/* replay: interval_us holds the time rdb started (CLOCK_MONOTONIC, ns):
- * the runtime says how long after it the program resumes */
-#define RDB_TF_HELLO_TIMING 256u
+#define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
@@ -434,23 +484,22 @@ struct rdb_tf_exit {
 	int64_t end_sec, end_nsec;
 };
 
-/* Streams: file names in docs/trace-format.md, in this order. */
-enum rdb_tf_stream {
-	RDB_TF_S_SYSCALLS = 0, /* TRAP, EXEC, TERM, NOTE records */
-	RDB_TF_S_SYSDATA,      /* DATA records */
-	RDB_TF_S_NONDET,       /* NONDET records */
-	RDB_TF_S_INTERVALS,    /* BOUNDARY records (a copy: the lookup for --from) */
-	RDB_TF_S_STACK,        /* STACK */
-	RDB_TF_S_CONTEXT,      /* CONTEXT */
-	RDB_TF_S_MAPPINGS,     /* MAPS */
-	RDB_TF_S_VALUES,       /* VALUES, VALUES_END (from the snapshot children) */
-	RDB_TF_S_SIGNALS,      /* SIGNAL records (a copy, for rdb info) */
-	RDB_TF_S_WRITTEN,      /* WRITTEN records (rdb flowback) */
-	RDB_TF_NSTREAMS
-};
-#define RDB_TF_STREAM_NAMES                                                   \
-	{ "syscalls", "sysdata", "nondet", "intervals", "stack", "context",     \
-	  "mappings", "values", "signals", "written" }
+/* Streams: X(NAME, file name), in this order (docs/trace-format.md). */
+#define RDB_TF_STREAMS(X)                                                      \
+	X(SYSCALLS, "syscalls")   /* TRAP, EXEC, TERM, NOTE records */          \
+	X(SYSDATA, "sysdata")     /* DATA records */                            \
+	X(NONDET, "nondet")       /* NONDET records */                          \
+	X(INTERVALS, "intervals") /* BOUNDARY records (a copy: the lookup for --from) */ \
+	X(STACK, "stack")         /* STACK */                                   \
+	X(CONTEXT, "context")     /* CONTEXT */                                 \
+	X(MAPPINGS, "mappings")   /* MAPS */                                    \
+	X(VALUES, "values")       /* VALUES, VALUES_END (from the snapshot children) */ \
+	X(SIGNALS, "signals")     /* SIGNAL records (a copy, for rdb info) */   \
+	X(WRITTEN, "written")     /* WRITTEN records (rdb flowback) */
+#define RDB_TF_STREAM_ENUM(name, file) RDB_TF_S_##name,
+enum rdb_tf_stream { RDB_TF_STREAMS(RDB_TF_STREAM_ENUM) RDB_TF_NSTREAMS };
+#undef RDB_TF_STREAM_ENUM
+#define RDB_TF_S_NONE (-1) /* RDB_TF_RECORDS: in no stream */
 
 #define RDB_TF_SMAGIC "RDBSTRM1" /* 8 bytes */
 struct rdb_tf_shdr {

@@ -2,7 +2,7 @@
  * chan_seed.c: writes what `rdb replay` would send a program over the
  * channel for a trace set, as one file: a seed for fuzz_channel.c.
  *   chan_seed TRACE TO FLAGS OUT
- * HELLO as rdb/run.c's send_hello builds it (replay from interval 1, the
+ * HELLO as rdb/replay.c's send_hello builds it (replay from interval 1, the
  * recorded auxv and AT_RANDOM bytes, FLAGS: RDB_TF_HELLO_* bits), then
  * every record rdb_feed_run passes (--to TO, 0: none) with its header,
  * DATA moved into fuzz_channel.c's arena (channel_arena.h).
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	size_t hl = sizeof(struct rdb_tf_hello) + h.nauxv * 16 + 16;
 	char *hb = rdb_xmalloc(hl);
 	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
-	                         (uint32_t)h.nauxv, h.start.pid, 1, 0};
+	                         (uint32_t)h.nauxv, h.start.pid, 1, {0}};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h.auxv, h.nauxv * 16);
 	memcpy(hb + sizeof m + h.nauxv * 16, h.random, 16);

@@ -17,9 +17,9 @@
  *   tests/fuzz/make-trace-corpus.sh BUILD [SECONDS]
  * which records test programs with BUILD's rdb and rdb-cc, frames each
  * trace set T as
- *   for f in header exit ivindex syscalls sysdata nondet intervals stack \
- *     context mappings values signals written; do
+ *   for f in $(fuzz_trace_replay --files); do
  *     printf '@@rdb:%s\n' $f; cat T/$f; done > seed
+ * (the files: header, exit, ivindex, then trace_format.h's streams)
  * adds damaged variants, and with SECONDS fuzzes that long with this
  * harness and merges what it found.
  *
@@ -38,7 +38,8 @@
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
  * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer, built with
- * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50.
+ * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50; with --files it
+ * prints the names of the files of the framing, for make-trace-corpus.sh.
  */
 #include "rdb.h"
 
@@ -277,7 +278,7 @@ static void flowback_reader(void)
 	struct rdb_ivx *x = rdb_ivx_read(dir);
 	uint64_t unknown, known, last = rdb_ivx_last(x, RDB_TF_S_WRITTEN);
 	if (last)
-		rdb_written_last(dir, x, last + 1, 1, 1, &unknown, &known);
+		rdb_writes_last(dir, x, last + 1, 1, 1, &unknown, &known);
 	rdb_ivx_free(x);
 }
 
@@ -372,30 +373,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef FUZZ_TRACE_REPLAY
 #include "replay.h"
 
-/* fuzz_trace_replay [--min-past PCT] PATH...: with --min-past, fails
- * unless at least PCT percent of the inputs get past rdb_read_header: a
- * corpus of another format version stops at its version check, and the
- * decoders behind it would go untested. */
-int main(int argc, char **argv)
+static void summary(int n, long pct, int bad)
 {
-	int n = 0;
-	long min_past = -1;
-	if (argc > 2 && !strcmp(argv[1], "--min-past")) {
-		min_past = strtol(argv[2], NULL, 10);
-		argv[2] = argv[0];
-		argc -= 2, argv += 2;
-	}
-	int bad = fuzz_replay_args("fuzz_trace", argc, argv, &n);
-	long pct = n ? (long)(npast * 100 / (unsigned long)n) : 0;
 	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught, %lu "
 	        "input(s) (%ld%%) past the header%s\n", n, nfatal, npast, pct,
 	        bad ? ", with errors" : "");
-	if (pct < min_past) {
-		fprintf(stderr, "fuzz_trace: corpus stale: only %ld%% of the inputs (minimum %ld%%) "
-		        "get past the header check of trace format version %d: regenerate with "
-		        "tests/fuzz/make-trace-corpus.sh BUILD\n", pct, min_past, RDB_TF_VERSION);
-		return 1;
+}
+
+/* fuzz_trace_replay [--min-past PCT] PATH...: past means past
+ * rdb_read_header, whose version check a corpus of another format stops
+ * at. */
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--files")) {
+		for (int i = 0; i < NFILES; i++)
+			printf("%s%s", i ? " " : "", file_name(i));
+		printf("\n");
+		return 0;
 	}
-	return bad || n == 0;
+	char check[80];
+	snprintf(check, sizeof check, "the header check of trace format version %d",
+	         RDB_TF_VERSION);
+	return fuzz_replay_past("fuzz_trace", argc, argv, &npast, summary, check);
 }
 #endif

@@ -28,10 +28,11 @@ seconds=${2:-0}
 RDB=$build/rdb/rdb RDB_CC=$build/driver/rdb-cc CHAN=$build/rdb/chan_seed
 OUT=$repo/tests/fuzz/corpus-trace COUT=$repo/tests/fuzz/corpus-channel
 RP=$repo/tests/record/progs TP=$repo/tests/programs
-[ -x "$RDB" ] && [ -x "$RDB_CC" ] && [ -x "$CHAN" ] || { echo "make-trace-corpus: build $build first" >&2; exit 1; }
+[ -x "$RDB" ] && [ -x "$RDB_CC" ] && [ -x "$CHAN" ] && [ -x "$build/rdb/fuzz_trace_replay" ] || { echo "make-trace-corpus: build $build first" >&2; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/rdb-corpus.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-FILES="header exit ivindex syscalls sysdata nondet intervals stack context mappings values signals written"
+# the files of fuzz_trace.c's framing (trace_format.h's streams)
+FILES=$("$build/rdb/fuzz_trace_replay" --files)
 MAX=262144 # bytes: a bigger seed is dropped (the corpus lives in git)
 CMAX=65536  # the same for channel seeds
 

@@ -2,7 +2,8 @@
  * replay.h: the corpus walk shared by the fuzz harnesses' plain mains
  * (built with -DFUZZ_*_REPLAY, run by ctest without libFuzzer).  Each file
  * under the given paths, folders walked in sorted order, is fed to the
- * harness's LLVMFuzzerTestOneInput.
+ * harness's LLVMFuzzerTestOneInput.  The harnesses of trace-format input
+ * (fuzz_trace.c, fuzz_channel.c) share their main too: fuzz_replay_past.
  */
 #ifndef FUZZ_REPLAY_H
 #define FUZZ_REPLAY_H
@@ -66,6 +67,37 @@ static int fuzz_replay_args(const char *who, int argc, char **argv, int *nfiles)
 	for (int i = 1; i < argc; i++)
 		bad |= fuzz_replay_path(who, argv[i], nfiles);
 	return bad;
+}
+
+/* The main of a harness whose corpus is of one format version:
+ *   [--min-past PCT] PATH...
+ * With --min-past, fails unless at least PCT percent of the inputs get
+ * past the format's check (*npast of them, counted by the harness): a
+ * corpus of another version stops at that check, and the code behind it
+ * would go untested.  summary prints the harness's line (files, percent
+ * past, whether some could not be read); check names the check, for the
+ * "corpus stale" message.  (Unused by the harnesses of other input.) */
+__attribute__((unused)) static int
+fuzz_replay_past(const char *who, int argc, char **argv, const unsigned long *npast,
+                 void (*summary)(int nfiles, long pct, int bad), const char *check)
+{
+	int n = 0;
+	long min_past = -1;
+	if (argc > 2 && !strcmp(argv[1], "--min-past")) {
+		min_past = strtol(argv[2], NULL, 10);
+		argv[2] = argv[0];
+		argc -= 2, argv += 2;
+	}
+	int bad = fuzz_replay_args(who, argc, argv, &n);
+	long pct = n ? (long)(*npast * 100 / (unsigned long)n) : 0;
+	summary(n, pct, bad);
+	if (pct < min_past) {
+		fprintf(stderr, "%s: corpus stale: only %ld%% of the inputs (minimum %ld%%) get past "
+		        "%s: regenerate with tests/fuzz/make-trace-corpus.sh BUILD\n", who, pct,
+		        min_past, check);
+		return 1;
+	}
+	return bad || n == 0;
 }
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "rdb.h"
+#include "librdb.h"
 
 /* One slot per attempt, a cache line apart: an interval boundary (under
  * rdb record) between a write and its read resets the planes, and a slot

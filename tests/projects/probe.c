@@ -5,12 +5,12 @@
  *     probe <progname> sic=<SIC at exit> s=<S shadow byte of __progname>
  * A non-zero SIC says the counting ran; S bit X (2) on __progname says the
  * write hook ran when musl's start-up (instrumented) stored it.
- * This is an instrumentation library (rdb.h): built by gcc with librdb's
+ * This is an instrumentation library (librdb.h): built by gcc with librdb's
  * flags, never instrumented, no libc, raw syscalls only.  Without
  * RDB_PROBE_LOG it does nothing, so the projects' own outputs are unchanged. */
 #include <stdint.h>
 
-#include "rdb.h"
+#include "librdb.h"
 
 enum { NR_READ = 0, NR_WRITE = 1, NR_OPEN = 2, NR_CLOSE = 3 };
 enum { O_RDONLY_ = 0, O_WRONLY_ = 01, O_CREAT_ = 0100, O_APPEND_ = 02000 };

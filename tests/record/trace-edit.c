@@ -25,7 +25,8 @@
 
 #include "trace_format.h"
 
-static const char *const names[] = RDB_TF_STREAM_NAMES;
+#define STREAM_NAME(name, file) file,
+static const char *const names[] = {RDB_TF_STREAMS(STREAM_NAME)};
 
 static _Noreturn void die(const char *fmt, const char *a)
 {

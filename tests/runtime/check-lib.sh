@@ -10,7 +10,7 @@ fail=0
 undef=$(nm -u "$lib" | awk 'NF==2{print $2}' | sort -u)
 defined=$(nm --defined-only "$lib" | awk 'NF==3{print $3}' | sort -u)
 for s in $undef; do
-	# linker-defined bounds of sections (rdb.h RDB_INIT, unhook.c)
+	# linker-defined bounds of sections (librdb.h RDB_INIT, unhook.c)
 	case $s in __start_rdb_init|__stop_rdb_init|__ehdr_start) continue ;;
 	__start_rdb_hooks_[rw]|__stop_rdb_hooks_[rw]|__start_rdb_hooks_rc|__stop_rdb_hooks_rc) continue ;;
 	esac

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rdb.h"
+#include "librdb.h"
 
 /* asm_test.s (instrumented too) */
 long t_flags_live_store(long *p, long a, long b); /* returns a < b, after *p = a */

@@ -3,7 +3,7 @@
  * signal callbacks and 40 termination callbacks, then one more of each
  * that reports.  The runtime's tables held 16 of each (RDB_MAX_CB): the
  * rest were refused. */
-#include "rdb.h"
+#include "librdb.h"
 
 #define MANY 40
 

@@ -1,10 +1,10 @@
-/* rdb.h: the public interface of librdb, the runtime of instrumented
+/* librdb.h: the public interface of librdb, the runtime of instrumented
  * programs (paper 3.2).  Two users: instrumentation libraries, which run in
  * the runtime's world (not instrumented, no libc, raw syscalls) and plug in
  * with callbacks; and programs or tests, which may query the shadow state.
  * Freestanding: only <stddef.h> and <stdint.h>. */
-#ifndef RDB_H
-#define RDB_H
+#ifndef RDB_LIBRDB_H
+#define RDB_LIBRDB_H
 
 #include <stddef.h>
 #include <stdint.h>

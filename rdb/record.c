@@ -1,0 +1,591 @@
+/* record.c: rdb record.  PROG runs with the channel (run.c); its runtime
+ * streams raw records, rdb compresses them into the trace set (frames
+ * flushed at least every half second, so a recording killed by SIGKILL
+ * keeps what was sent). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdb.h"
+
+extern char **environ;
+
+static char *find_prog(const char *prog)
+{
+	char buf[PATH_MAX];
+	if (strchr(prog, '/')) {
+		if (!realpath(prog, buf))
+			rdb_fatal("%s: %s", prog, strerror(errno));
+		return rdb_xstrdup(buf);
+	}
+	char *exe = rdb_run_in_path(prog);
+	if (!exe)
+		rdb_fatal("%s: not found in PATH", prog);
+	return exe;
+}
+
+/* Milliseconds (fractions allowed) as microseconds. */
+static uint64_t parse_ms(const char *opt, const char *s)
+{
+	char *e;
+	errno = 0;
+	double v = strtod(s, &e);
+	if (!*s || *e || errno || !(v >= 0) || v > 1e12)
+		rdb_fatal("%s %s: not a number of milliseconds (0 or more, e.g. 1000 or 2.5)", opt,
+		          s);
+	uint64_t us = (uint64_t)(v * 1000 + 0.5);
+	if (v > 0 && !us)
+		rdb_fatal("%s %s: less than a microsecond", opt, s);
+	return us;
+}
+
+/* -o DIR: a new folder, or an old trace set to replace.  Another folder
+ * with things in it is refused (its files would be mixed with the
+ * trace's); an old trace's files that a new one may not write again go
+ * (its `exit` would say how a recording killed early ended). */
+static void out_dir(const char *dir)
+{
+	if (!mkdir(dir, 0755))
+		return;
+	if (errno != EEXIST)
+		rdb_fatal("%s: %s", dir, strerror(errno));
+	DIR *dd = opendir(dir);
+	if (!dd)
+		rdb_fatal("%s: %s", dir, strerror(errno));
+	int trace = 0, other = 0;
+	for (struct dirent *e; (e = readdir(dd));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			*(strcmp(e->d_name, "header") ? &other : &trace) = 1;
+	closedir(dd);
+	if (other && !trace)
+		rdb_fatal("%s: exists and holds no trace (no header file): not writing a trace "
+		          "into it", dir);
+	static const char *const stale[] = {"exit", "index"}; /* index: format 3's */
+	for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
+		char *p = rdb_path(dir, stale[i]);
+		if (unlink(p) && errno != ENOENT)
+			rdb_fatal("%s: %s", p, strerror(errno));
+		rdb_free(p);
+	}
+}
+
+static void record_usage(FILE *f)
+{
+	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--checksum] [--gdb]\n"
+	      "                  -- PROG ARGS...\n"
+	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
+	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
+	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
+	      "fatal signal.  Fork children of PROG run untraced; what they (and rdb-cc\n"
+	      "programs they exec) write to PROG's stdout and stderr or to its MAP_SHARED\n"
+	      "memory is recorded.\n"
+	      "  -o DIR              the trace set's folder (new, or an old trace set to replace)\n"
+	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
+	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
+	      "                      start at any complete interval (rdb replay --from)\n"
+	      "  --every-sic N       instead of a timer, end an interval every N counts of\n"
+	      "                      the software instruction counter (loops' backward\n"
+	      "                      branches, calls): many intervals even for a run of a\n"
+	      "                      few ms\n"
+	      "  --checksum          hash the program's memory and registers at every\n"
+	      "                      interval boundary (rdb replay --verify compares)\n"
+	      "  --gdb               start gdb attached to PROG, which waits for it before\n"
+	      "                      its first instruction (set breakpoints, then continue)\n"
+	      "  --gdb-batch FILE    the same, gdb running the commands in FILE (-batch -x)\n",
+	      f);
+}
+
+static char *default_dir(const char *prog)
+{
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	if (mkdir("rdb-trace", 0755) && errno != EEXIST)
+		rdb_fatal("rdb-trace: %s", strerror(errno));
+	for (int n = 1; n < 1000000; n++) {
+		char buf[PATH_MAX];
+		snprintf(buf, sizeof buf, "rdb-trace/%s-%d", base, n);
+		if (mkdir(buf, 0755) == 0)
+			return rdb_xstrdup(buf);
+		if (errno != EEXIST)
+			rdb_fatal("%s: %s", buf, strerror(errno));
+	}
+	rdb_fatal("rdb-trace: no free name for %s", base);
+}
+
+struct record_opts {
+	const char *dir;
+	uint64_t interval; /* CPU microseconds, or with RDB_TF_HELLO_EVERY_SIC SIC counts */
+	uint32_t flags;
+	int gdb;
+	const char *gdb_script;
+	char **argv; /* PROG ARGS... */
+};
+
+/* 0 and o filled, or the exit status for main. */
+static int record_args(int argc, char **argv, struct record_opts *o)
+{
+	const char *v;
+	int i = 1;
+	o->dir = NULL;
+	o->interval = 1000000;
+	o->flags = 0;
+	o->gdb = 0;
+	o->gdb_script = NULL;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			record_usage(stdout);
+			return -1;
+		}
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (rdb_run_opt_arg(argc, argv, &i, "-o", NULL, &v))
+			o->dir = v;
+		else if (rdb_run_opt_arg(argc, argv, &i, "--interval", "-i", &v))
+			o->interval = parse_ms("--interval", v);
+		else if (rdb_run_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
+			char *end;
+			errno = 0;
+			unsigned long long n = strtoull(v, &end, 10);
+			if (errno || *end || !n || n >= (1ull << 40)) {
+				rdb_warn("record: --every-sic wants a count from 1 to 2^40, not '%s'", v);
+				return 2;
+			}
+			o->interval = n;
+			o->flags |= RDB_TF_HELLO_EVERY_SIC;
+		} else if (!strcmp(argv[i], "--checksum"))
+			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
+			;
+		else if (argv[i][0] == '-') {
+			rdb_warn("record: unknown option '%s'", argv[i]);
+			record_usage(stderr);
+			return 2;
+		} else
+			break;
+	}
+	if (i >= argc) {
+		record_usage(stderr);
+		return 2;
+	}
+	o->argv = argv + i;
+	if (o->gdb) {
+		rdb_gdb_check(o->gdb_script);
+		o->flags |= RDB_TF_HELLO_GDB;
+	}
+	return 0;
+}
+
+/* The build-id, checked before anything is written: PROG must be ELF. */
+static size_t record_buildid(const char *exe, uint8_t *bid, size_t cap)
+{
+	char err[512];
+	long nbid = rdb_elf_buildid(exe, bid, cap, err, sizeof err);
+	if (nbid < 0)
+		rdb_fatal("%s", err);
+	if (nbid == 0)
+		rdb_warn("%s has no build-id: replay cannot check it is the same executable",
+		         exe);
+	return (size_t)nbid;
+}
+
+/* The header file's entries known before PROG starts. */
+static void record_header(struct rdb_tw *w, const char *exe, char **pargv,
+                          const uint8_t *bid, size_t nbid)
+{
+	rdb_tw_header(w, RDB_TF_H_EXE, exe, strlen(exe));
+	rdb_tw_header(w, RDB_TF_H_BUILDID, bid, nbid);
+	for (char **a = pargv; *a; a++)
+		rdb_tw_header(w, RDB_TF_H_ARG, *a, strlen(*a));
+	for (char **e = environ; *e; e++)
+		rdb_tw_header(w, RDB_TF_H_ENV, *e, strlen(*e));
+	struct utsname u;
+	if (uname(&u) == 0) {
+		char m[4 * 65 + 4];
+		snprintf(m, sizeof m, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
+		rdb_tw_header(w, RDB_TF_H_MACHINE, m, strlen(m));
+	}
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd))
+		rdb_tw_header(w, RDB_TF_H_CWD, cwd, strlen(cwd));
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0) {
+		uint64_t v[2] = {rl.rlim_cur, rl.rlim_max};
+		rdb_tw_header(w, RDB_TF_H_RLIMIT_STACK, v, sizeof v);
+	}
+}
+
+/* The recording in progress: two sockets, read until both reach EOF. */
+struct recorder {
+	struct rdb_tw *w;
+	int sfd, vfd;          /* the stream and values sockets; -1 after EOF */
+	char *buf;             /* stream bytes not yet a whole record */
+	size_t n, cap;
+	char *msg;             /* one values message */
+	uint64_t nsys;
+	uint64_t iv;           /* the current interval */
+	/* The values stream holds each interval's values whole, in interval
+	 * order: interval vdone + 1 is written as it comes.  Two snapshot
+	 * children may send at once (the runtime reaps the older one after
+	 * starting the next), so records of later intervals wait in vpend. */
+	uint64_t vdone;        /* the last interval whose VALUES_END was written */
+	uint64_t vmarked;      /* the last interval with an ivindex entry in values */
+	char *vpend;           /* records (header + payload) of later intervals */
+	size_t vpn, vpcap;
+	int got_init, got_term, exec_pending;
+	int untraced; /* a BOUNDARY (SIC overflow) or a NOTE said the recording stops */
+	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
+};
+
+#define VALUES_BUF (RDB_TF_VALUES_MSG + 64)
+
+/* The streams fed by the stream socket: each starts a frame per interval. */
+static const int chan_streams[] = {
+	RDB_TF_S_SYSCALLS, RDB_TF_S_SYSDATA, RDB_TF_S_NONDET, RDB_TF_S_INTERVALS,
+	RDB_TF_S_CONTEXT, RDB_TF_S_MAPPINGS, RDB_TF_S_STACK, RDB_TF_S_SIGNALS,
+	RDB_TF_S_WRITTEN,
+};
+
+static void bad_record(struct recorder *rc, const char *where, uint32_t type, size_t len)
+{
+	if (!rc->bad[*where == 'v']++)
+		rdb_warn("the program sent a bad record on the %s socket (type %u, %zu bytes): "
+		         "ignored", where, type, len);
+}
+
+static void on_init(struct recorder *rc, const char *p, uint32_t len)
+{
+	struct rdb_tf_init in;
+	if (len < sizeof in)
+		return bad_record(rc, "stream", RDB_TF_INIT, len);
+	memcpy(&in, p, sizeof in);
+	if (len != sizeof in + (uint64_t)in.nauxv * 16)
+		return bad_record(rc, "stream", RDB_TF_INIT, len);
+	rdb_tw_header(rc->w, RDB_TF_H_AUXV, p + sizeof in, len - sizeof in);
+	rdb_tw_header(rc->w, RDB_TF_H_RANDOM, in.random, 16);
+	rc->got_init = 1;
+}
+
+/* The stream a record of the stream socket goes to, or -1 (special or bad):
+ * the values stream is the values socket's. */
+static int stream_of(uint32_t type)
+{
+	const struct rdb_rec_type *t = rdb_rec_type(type);
+	return t && t->stream != RDB_TF_S_VALUES ? t->stream : -1;
+}
+
+/* Into its stream, and its copy's. */
+static void file_record(struct recorder *rc, int s, uint32_t type, const char *p, uint32_t len)
+{
+	rdb_tw_add(rc->w, s, type, p, len, NULL, 0);
+	int copy = rdb_rec_type(type)->copy;
+	if (copy >= 0)
+		rdb_tw_add(rc->w, copy, type, p, len, NULL, 0);
+}
+
+/* Interval i's records start new frames in every stream the channel feeds,
+ * so replay --from i reads nothing of the intervals before. */
+static void on_boundary(struct recorder *rc, const char *p, uint32_t len)
+{
+	uint64_t i = len == sizeof(struct rdb_tf_boundary) ? rdb_rec_interval(p) : 0;
+	if (i <= rc->iv)
+		return bad_record(rc, "stream", RDB_TF_BOUNDARY, len);
+	for (size_t k = 0; k < sizeof chan_streams / sizeof *chan_streams; k++)
+		rdb_tw_mark(rc->w, chan_streams[k], i);
+	rc->iv = i;
+	struct rdb_tf_boundary b;
+	memcpy(&b, p, sizeof b);
+	rc->untraced |= (b.flags & RDB_TF_B_UNTRACED) != 0;
+	rdb_progress("recording: interval %llu", (unsigned long long)i);
+	file_record(rc, stream_of(RDB_TF_BOUNDARY), RDB_TF_BOUNDARY, p, len);
+}
+
+static void stream_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	int s = stream_of(type);
+	if (type == RDB_TF_INIT)
+		return on_init(rc, p, len);
+	if (type == RDB_TF_BOUNDARY)
+		return on_boundary(rc, p, len);
+	if (s < 0 || !rdb_rec_ok(type, p, len))
+		return bad_record(rc, "stream", type, len);
+	rc->nsys += type == RDB_TF_TRAP;
+	rc->got_term |= type == RDB_TF_TERM;
+	if (type == RDB_TF_NOTE && len == sizeof(struct rdb_tf_note)) {
+		struct rdb_tf_note no;
+		memcpy(&no, p, sizeof no);
+		rc->untraced |= no.kind == RDB_TF_NOTE_STOPPED; /* the runtime stopped it */
+	}
+	if (type == RDB_TF_TRAP || type == RDB_TF_EXEC)
+		rc->exec_pending = type == RDB_TF_EXEC;
+	file_record(rc, s, type, p, len);
+}
+
+/* Reads what the stream socket has: 0 at EOF. */
+static int read_stream(struct recorder *rc)
+{
+	if (rc->cap - rc->n < (1 << 16)) {
+		rc->cap = rc->cap ? 2 * rc->cap : (1 << 20);
+		rc->buf = rdb_xrealloc(rc->buf, rc->cap);
+	}
+	ssize_t got = read(rc->sfd, rc->buf + rc->n, rc->cap - rc->n);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (got <= 0)
+		return 0;
+	rc->n += (size_t)got;
+	size_t o = 0;
+	struct rdb_tf_rec h;
+	while (rc->n - o >= sizeof h) {
+		memcpy(&h, rc->buf + o, sizeof h);
+		if (rc->n - o - sizeof h < h.len) {
+			if (sizeof h + h.len > rc->cap) {
+				rc->cap = sizeof h + h.len + (1 << 20);
+				rc->buf = rdb_xrealloc(rc->buf, rc->cap);
+			}
+			break;
+		}
+		stream_record(rc, h.type, rc->buf + o + sizeof h, h.len);
+		o += sizeof h + h.len;
+	}
+	memmove(rc->buf, rc->buf + o, rc->n - o);
+	rc->n -= o;
+	return 1;
+}
+
+static void values_pend(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	struct rdb_tf_rec h = {type, len};
+	if (rc->vpcap - rc->vpn < sizeof h + len) {
+		rc->vpcap = 2 * rc->vpcap + sizeof h + len;
+		rc->vpend = rdb_xrealloc(rc->vpend, rc->vpcap);
+	}
+	memcpy(rc->vpend + rc->vpn, &h, sizeof h);
+	memcpy(rc->vpend + rc->vpn + sizeof h, p, len);
+	rc->vpn += sizeof h + len;
+}
+
+static void values_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len);
+
+/* Interval vdone's values ended: the next one's may be waiting. */
+static void values_next(struct recorder *rc)
+{
+	char *b = rc->vpend;
+	size_t n = rc->vpn;
+	struct rdb_tf_rec h;
+	rc->vpend = NULL;
+	rc->vpn = rc->vpcap = 0;
+	for (size_t o = 0; o < n; o += sizeof h + h.len) {
+		memcpy(&h, b + o, sizeof h);
+		values_record(rc, h.type, b + o + sizeof h, h.len);
+	}
+	rdb_free(b);
+}
+
+/* A record of the values socket: written if of interval vdone + 1 (the
+ * first one starts its frame and ivindex entry), kept if of a later one. */
+static void values_record(struct recorder *rc, uint32_t type, const char *p, uint32_t len)
+{
+	if (!rdb_rec_in(type, RDB_TF_S_VALUES) || !rdb_rec_ok(type, p, len))
+		return bad_record(rc, "values", type, len);
+	uint64_t j = rdb_rec_interval(p);
+	if (j <= rc->vdone) {
+		if (!rc->bad_order++)
+			rdb_warn("values of interval %llu after its VALUES_END: ignored",
+			         (unsigned long long)j);
+		return;
+	}
+	if (j > rc->vdone + 1)
+		return values_pend(rc, type, p, len);
+	if (j > rc->vmarked)
+		rdb_tw_mark(rc->w, RDB_TF_S_VALUES, rc->vmarked = j);
+	rdb_tw_add(rc->w, RDB_TF_S_VALUES, type, p, len, NULL, 0);
+	if (type == RDB_TF_VALUES_END) {
+		rc->vdone = j;
+		values_next(rc);
+	}
+}
+
+/* One message of the values socket: 0 at EOF.  A zero-length message
+ * cannot be told from EOF once every sender closed (hup): none is sent. */
+static int read_values(struct recorder *rc, int hup)
+{
+	struct iovec io = {rc->msg, VALUES_BUF};
+	struct msghdr mh;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &io;
+	mh.msg_iovlen = 1;
+	ssize_t got = recvmsg(rc->vfd, &mh, 0);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (got < 0)
+		rdb_warn("the values socket: %s", strerror(errno));
+	if (got <= 0)
+		return got == 0 && !hup;
+	size_t o = 0, n = (size_t)got;
+	struct rdb_tf_rec h;
+	if ((mh.msg_flags & MSG_TRUNC) && !rc->bad[1]++)
+		rdb_warn("the program sent a message of more than %u bytes on the values socket: "
+		         "what does not fit is ignored", VALUES_BUF);
+	while (n - o >= sizeof h) {
+		memcpy(&h, rc->msg + o, sizeof h);
+		if (n - o - sizeof h < h.len) {
+			bad_record(rc, "values", h.type, h.len);
+			break;
+		}
+		values_record(rc, h.type, rc->msg + o + sizeof h, h.len);
+		o += sizeof h + h.len;
+	}
+	if (o < n && n - o < sizeof h)
+		bad_record(rc, "values", 0, n - o);
+	return 1;
+}
+
+/* Until both sockets reach EOF; frames are flushed when both are quiet for
+ * half a second, so a recording killed by SIGKILL keeps what was sent.
+ * The program's fork children hold the stream socket too (their output):
+ * once the program is gone (reaped here, *status set) and the socket
+ * quiet, a child that lives on is not waited for. */
+static void record_loop(struct recorder *rc, pid_t pid, int *status, int *reaped)
+{
+	while (rc->sfd >= 0 || rc->vfd >= 0) {
+		if (!*reaped && waitpid(pid, status, WNOHANG) == pid)
+			*reaped = 1;
+		struct pollfd pf[2] = {{rc->sfd, POLLIN, 0}, {rc->vfd, POLLIN, 0}};
+		int k = poll(pf, 2, 500);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			rdb_fatal("poll: %s", strerror(errno));
+		if (k == 0) {
+			rdb_tw_flush(rc->w);
+			if (*reaped && rc->sfd >= 0) {
+				close(rc->sfd);
+				rc->sfd = -1;
+			}
+			continue;
+		}
+		if (pf[0].revents && !read_stream(rc)) {
+			close(rc->sfd);
+			rc->sfd = -1;
+		}
+		if (pf[1].revents && !read_values(rc, pf[1].revents & POLLHUP)) {
+			close(rc->vfd);
+			rc->vfd = -1;
+		}
+	}
+}
+
+/* The exit file: how PROG ended, and whether its runtime said so. */
+static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
+{
+	struct rdb_tf_exit x;
+	memset(&x, 0, sizeof x);
+	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
+	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+	x.execd = rc->got_term ? 0 : rc->untraced ? 2 : rc->exec_pending;
+	x.cut = !rc->got_term && !x.execd;
+	x.nsyscalls = rc->nsys;
+	struct timespec t1;
+	clock_gettime(CLOCK_REALTIME, &t1);
+	x.end_sec = t1.tv_sec;
+	x.end_nsec = t1.tv_nsec;
+	rdb_tw_exit(rc->w, &x);
+	return x;
+}
+
+int rdb_cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int bad = record_args(argc, argv, &o);
+	if (bad)
+		return bad < 0 ? 0 : bad;
+	char *exe = find_prog(o.argv[0]);
+	uint8_t bid[64];
+	size_t nbid = record_buildid(exe, bid, sizeof bid);
+	char *d;
+	if (o.dir) {
+		out_dir(o.dir);
+		d = rdb_xstrdup(o.dir);
+	} else {
+		d = default_dir(o.argv[0]);
+	}
+	struct rdb_tw *w = rdb_tw_open(d);
+	record_header(w, exe, o.argv, bid, nbid);
+	rdb_tw_header(w, RDB_TF_H_FLAGS, &o.flags, sizeof o.flags);
+	for (int s = 0; s < RDB_TF_NSTREAMS; s++)
+		rdb_tw_mark(w, s, 1);
+
+	int sv[2], vv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv))
+		rdb_fatal("socketpair: %s", strerror(errno));
+	struct timespec t0;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN); /* the terminal's ^C is PROG's to handle */
+	signal(SIGQUIT, SIG_IGN);
+	pid_t pid = fork();
+	if (pid < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (pid == 0)
+		rdb_run_start_child(sv[1], vv[1], exe, o.argv, environ, NULL);
+	close(sv[1]);
+	close(vv[1]); /* EOF on vv[0] once the program and its snapshot children are gone */
+	struct rdb_tf_hstart st = {t0.tv_sec, t0.tv_nsec, pid, 0};
+	rdb_tw_header(w, RDB_TF_H_START, &st, sizeof st);
+	struct {
+		struct rdb_tf_rec h;
+		struct rdb_tf_hello m;
+	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
+	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, {0}}};
+	if (o.flags & RDB_TF_HELLO_EVERY_SIC)
+		hello.m.every_sic = o.interval;
+	else
+		hello.m.interval_us = o.interval;
+	rdb_run_send_all(sv[0], &hello, sizeof hello);
+	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script) : -1;
+
+	struct recorder rc;
+	memset(&rc, 0, sizeof rc);
+	rc.w = w;
+	rc.sfd = sv[0];
+	rc.vfd = vv[0];
+	rc.msg = rdb_xmalloc(VALUES_BUF);
+	rc.iv = rc.vmarked = 1;
+	int status, reaped = 0;
+	record_loop(&rc, pid, &status, &reaped);
+	if (rc.vpn)
+		rdb_warn("values of intervals after %llu came, but not all of interval %llu's: "
+		         "the later ones are left out", (unsigned long long)rc.vdone + 1,
+		         (unsigned long long)rc.vdone + 1);
+	rdb_progress_end();
+	while (!reaped && waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			rdb_fatal("waitpid: %s", strerror(errno));
+	struct rdb_tf_exit x = record_exit(&rc, status);
+	rdb_tw_close(w);
+	if (gdb > 0)
+		rdb_gdb_reap(gdb);
+	if (!rc.got_init)
+		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
+		         "The trace is empty", exe);
+	else if (x.cut)
+		rdb_warn("the recording was cut short (%s %d): the trace holds what was "
+		         "sent until then", x.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status",
+		         x.value);
+	return rdb_run_end_like((int)x.how, x.value);
+}
