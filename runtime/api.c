@@ -8,11 +8,11 @@
 
 static int add(rdb_term_fn *term, rdb_signal_fn *sig)
 {
-	if (!rdb_grow(RDB_G_CB, (uint64_t)(RT->n_cb + 1) * sizeof RT->cb[0]))
+	if (!rdb_grow(RDB_G_CB, (uint64_t)(RT->api.n_cb + 1) * sizeof RT->api.cb[0]))
 		return -1;
-	RT->cb[RT->n_cb].term = term;
-	RT->cb[RT->n_cb].sig = sig;
-	RT->n_cb++;
+	RT->api.cb[RT->api.n_cb].term = term;
+	RT->api.cb[RT->api.n_cb].sig = sig;
+	RT->api.n_cb++;
 	return 0;
 }
 

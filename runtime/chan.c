@@ -31,12 +31,12 @@ static int send_all(const void *p, size_t n)
 
 void rdb_chan_flush(void)
 {
-	if (RT->sn && RT->mode == RDB_TF_MODE_RECORD) {
+	if (RT->chan.sn && RT->mode == RDB_TF_MODE_RECORD) {
 		rdb_kids_lock(); /* a fork child may send too (children.c) */
-		send_all(RT->sbuf, RT->sn);
+		send_all(RT->chan.sbuf, RT->chan.sn);
 		rdb_kids_unlock();
 	}
-	RT->sn = 0;
+	RT->chan.sn = 0;
 }
 
 /* One record: header, p[0..n), q[0..m) (q: DATA bytes, may be large). */
@@ -46,20 +46,20 @@ void rdb_chan_put(uint32_t type, const void *p, size_t n, const void *q, size_t 
 		return;
 	struct rdb_tf_rec h = {type, (uint32_t)(n + m)};
 	size_t all = sizeof h + n + m;
-	if (RT->sn + all > RDB_SBUF)
+	if (RT->chan.sn + all > RDB_SBUF)
 		rdb_chan_flush();
 	if (all <= RDB_SBUF) {
-		rdb_memcpy(RT->sbuf + RT->sn, &h, sizeof h);
-		rdb_memcpy(RT->sbuf + RT->sn + sizeof h, p, n);
+		rdb_memcpy(RT->chan.sbuf + RT->chan.sn, &h, sizeof h);
+		rdb_memcpy(RT->chan.sbuf + RT->chan.sn + sizeof h, p, n);
 		if (m)
-			rdb_memcpy(RT->sbuf + RT->sn + sizeof h + n, q, m);
-		RT->sn += all;
+			rdb_memcpy(RT->chan.sbuf + RT->chan.sn + sizeof h + n, q, m);
+		RT->chan.sn += all;
 		return;
 	}
 	rdb_kids_lock(); /* the record goes out whole */
-	rdb_memcpy(RT->sbuf, &h, sizeof h);
-	rdb_memcpy(RT->sbuf + sizeof h, p, n);
-	RT->sn = sizeof h + n;
+	rdb_memcpy(RT->chan.sbuf, &h, sizeof h);
+	rdb_memcpy(RT->chan.sbuf + sizeof h, p, n);
+	RT->chan.sn = sizeof h + n;
 	rdb_chan_flush();
 	if (RT->mode)
 		send_all(q, m);
@@ -73,7 +73,7 @@ int rdb_chan_read(void *d, size_t n)
 	char *o = d;
 	size_t got = 0;
 	while (got < n) {
-		if (RT->rpos == RT->rend) {
+		if (RT->chan.rpos == RT->chan.rend) {
 			if (n - got >= RDB_RBUF && o) { /* large: straight into place */
 				long r = rdb_sys3(__NR_read, FD, o + got, n - got);
 				if (r == -RDB_EINTR)
@@ -84,21 +84,21 @@ int rdb_chan_read(void *d, size_t n)
 				got += (size_t)r;
 				continue;
 			}
-			long r = rdb_sys3(__NR_read, FD, RT->rbuf, RDB_RBUF);
+			long r = rdb_sys3(__NR_read, FD, RT->chan.rbuf, RDB_RBUF);
 			if (r == -RDB_EINTR)
 				continue;
 			if (r <= 0)
 				return got ? -1 : 0;
 			RT->chan_in += (uint64_t)r;
-			RT->rpos = 0;
-			RT->rend = (size_t)r;
+			RT->chan.rpos = 0;
+			RT->chan.rend = (size_t)r;
 		}
-		size_t k = RT->rend - RT->rpos;
+		size_t k = RT->chan.rend - RT->chan.rpos;
 		if (k > n - got)
 			k = n - got;
 		if (o)
-			rdb_memcpy(o + got, RT->rbuf + RT->rpos, k);
-		RT->rpos += k;
+			rdb_memcpy(o + got, RT->chan.rbuf + RT->chan.rpos, k);
+		RT->chan.rpos += k;
 		got += k;
 	}
 	return 1;
@@ -110,23 +110,23 @@ int rdb_chan_peek(struct rdb_tf_rec *h) { return rdb_chan_peek_n(h, sizeof *h); 
 /* The next n (<= RDB_RBUF) bytes, left unread; 0 if the channel ends first. */
 int rdb_chan_peek_n(void *d, size_t n)
 {
-	while (RT->rend - RT->rpos < n) {
-		if (RT->rpos) {
-			size_t k = RT->rend - RT->rpos;
+	while (RT->chan.rend - RT->chan.rpos < n) {
+		if (RT->chan.rpos) {
+			size_t k = RT->chan.rend - RT->chan.rpos;
 			for (size_t i = 0; i < k; i++) /* down: a forward copy is safe */
-				RT->rbuf[i] = RT->rbuf[RT->rpos + i];
-			RT->rpos = 0;
-			RT->rend = k;
+				RT->chan.rbuf[i] = RT->chan.rbuf[RT->chan.rpos + i];
+			RT->chan.rpos = 0;
+			RT->chan.rend = k;
 		}
-		long r = rdb_sys3(__NR_read, FD, RT->rbuf + RT->rend, RDB_RBUF - RT->rend);
+		long r = rdb_sys3(__NR_read, FD, RT->chan.rbuf + RT->chan.rend, RDB_RBUF - RT->chan.rend);
 		if (r == -RDB_EINTR)
 			continue;
 		if (r <= 0)
 			return 0;
 		RT->chan_in += (uint64_t)r;
-		RT->rend += (size_t)r;
+		RT->chan.rend += (size_t)r;
 	}
-	rdb_memcpy(d, RT->rbuf + RT->rpos, n);
+	rdb_memcpy(d, RT->chan.rbuf + RT->chan.rpos, n);
 	return 1;
 }
 
@@ -157,7 +157,7 @@ void rdb_chan_init(void)
 		        "%u (revision %u): rebuild it with this rdb-cc\n", hello.version & 0xffff,
 		        hello.version >> 16, RDB_TF_VERSION, RDB_TF_CHAN_REV);
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
-	RT->gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
+	RT->chan.gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
 		/* The values socket too: a program the process execs must not
@@ -165,16 +165,16 @@ void rdb_chan_init(void)
 		 * it (children.c); the snapshot children never exec. */
 		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 		RT->mode = RDB_TF_MODE_RECORD;
-		rdb_sic_set(0, RT->sic_span); /* the longest interval */
-		RT->interval_us = hello.interval_us;
+		rdb_sic_set(0, RT->sic.sic_span); /* the longest interval */
+		RT->intervals.interval_us = hello.interval_us;
 		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
-			RT->every_sic = hello.every_sic, RT->interval_us = 0;
-		RT->checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
+			RT->intervals.every_sic = hello.every_sic, RT->intervals.interval_us = 0;
+		RT->chan.checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
 		size_t na = 0;
-		while (RT->auxv[2 * na] != RDB_AT_NULL)
+		while (RT->start.auxv[2 * na] != RDB_AT_NULL)
 			na++;
 		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
-		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->auxv, na * 16);
+		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->start.auxv, na * 16);
 		rdb_chan_flush();
 		return;
 	}
@@ -182,15 +182,15 @@ void rdb_chan_init(void)
 	    h.len != sizeof hello + (uint64_t)hello.nauxv * 16 + 16)
 		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
 	RT->mode = RDB_TF_MODE_REPLAY;
-	RT->quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
-	RT->verify = !(hello.flags & RDB_TF_HELLO_VERIFY) ? 0 :
+	RT->chan.quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
+	RT->chan.verify = !(hello.flags & RDB_TF_HELLO_VERIFY) ? 0 :
 	             hello.flags & RDB_TF_HELLO_VERIFY_FULL ? 2 : 1;
 	if (hello.flags & RDB_TF_HELLO_DEBUG)
-		RT->debug = 2;
-	RT->from = hello.from;
-	RT->rec_pid = hello.pid;
+		RT->start.debug = 2;
+	RT->chan.from = hello.from;
+	RT->chan.rec_pid = hello.pid;
 	if (hello.flags & RDB_TF_HELLO_TIMING)
-		RT->timing_t0 = hello.rdb_start_ns;
+		RT->chan.timing_t0 = hello.rdb_start_ns;
 	/* The recorded auxv values the program reads, and AT_RANDOM's bytes
 	 * (musl's stack canary and more): before libc's start-up reads them. */
 	for (uint32_t i = 0; i < hello.nauxv; i++) {
@@ -198,7 +198,7 @@ void rdb_chan_init(void)
 		rdb_chan_read(tv, sizeof tv);
 		if (!restorable(tv[0]))
 			continue;
-		for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
+		for (unsigned long *a = RT->start.auxv; a[0] != RDB_AT_NULL; a += 2)
 			if (a[0] == tv[0])
 				a[1] = tv[1];
 	}
@@ -215,6 +215,6 @@ void rdb_chan_init(void)
 		if (hello.from <= 1)
 			rdb_watch_arm();
 	}
-	if (RT->verify != 1) /* --verify's touched hash needs the planes */
+	if (RT->chan.verify != 1) /* --verify's touched hash needs the planes */
 		rdb_unhook(!(hello.flags & RDB_TF_HELLO_WATCH));
 }

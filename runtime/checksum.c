@@ -23,7 +23,7 @@ static uint64_t mix(uint64_t h, uint64_t a, uint64_t v)
  * stack), f (full). */
 static void dump(char which, uintptr_t a, uint64_t v)
 {
-	if (RT->hash_fd <= 0)
+	if (RT->checksum.hash_fd <= 0)
 		return;
 	char line[40];
 	int n = 0;
@@ -35,7 +35,7 @@ static void dump(char which, uintptr_t a, uint64_t v)
 	for (int sh = 60; sh >= 0; sh -= 4)
 		line[n++] = "0123456789abcdef"[(v >> sh) & 15];
 	line[n++] = '\n';
-	rdb_write_all(RT->hash_fd, line, (size_t)n);
+	rdb_write_all(RT->checksum.hash_fd, line, (size_t)n);
 }
 
 
@@ -56,12 +56,12 @@ static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t 
 static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
 {
 	for (uintptr_t a = lo & ~7ull; a + 8 <= hi; a += 8) {
-		if (RT->alt_skip && a >= RT->alt_lo && a < RT->alt_hi)
+		if (RT->checksum.alt_skip && a >= RT->checksum.alt_lo && a < RT->checksum.alt_hi)
 			continue;
 		uint64_t v = *(const uint64_t *)a;
 		if (v)
 			h = mix(h, a, v);
-		if (v && RT->hash_fd > 0)
+		if (v && RT->checksum.hash_fd > 0)
 			dump(which, a, v);
 	}
 	return h;
@@ -71,8 +71,8 @@ static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
  * reads as zero, resident or not. */
 static uint64_t resident(uint64_t h, uintptr_t lo, uintptr_t hi)
 {
-	unsigned char *vec = RT->mincore_r;
-	const size_t chunk = (sizeof RT->mincore_r - 2) * 4096;
+	unsigned char *vec = RT->checksum.mincore_r;
+	const size_t chunk = (sizeof RT->checksum.mincore_r - 2) * 4096;
 	for (uintptr_t c = lo; c < hi; c += chunk) {
 		uintptr_t e = hi - c > chunk ? c + chunk : hi;
 		if (rdb_sys3(__NR_mincore, c, e - c, vec) < 0)
@@ -104,9 +104,9 @@ static void live_stack(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 {
 	uintptr_t sp = g[REG_RSP];
 	*lo = *hi = 0;
-	if (sp >= RT->alt_lo && sp < RT->alt_hi) {
+	if (sp >= RT->checksum.alt_lo && sp < RT->checksum.alt_hi) {
 		*lo = sp & ~7ull;
-		*hi = RT->alt_hi;
+		*hi = RT->checksum.alt_hi;
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -119,17 +119,17 @@ static void live_stack(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full)
 {
-	if (RT->debug) {
+	if (RT->start.debug) {
 		char name[64];
 		rdb_snprintf(name, sizeof name, "/tmp/rdb-hash.%d.%lu",
 		             RT->mode == RDB_TF_MODE_REPLAY ? 2 : 1, (unsigned long)RT->interval);
-		RT->hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
+		RT->checksum.hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	}
-	rdb_altstack(&RT->alt_lo, &RT->alt_hi);
+	rdb_altstack(&RT->checksum.alt_lo, &RT->checksum.alt_hi);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
 	uintptr_t slo, shi;
 	live_stack(g, m, n, &slo, &shi);
-	RT->alt_skip = 0;
+	RT->checksum.alt_skip = 0;
 	if (shi > slo)
 		ht = mix(span(ht, slo, shi, 's'), slo, shi);
 	rdb_planes_batch(1); /* (the walks below share mincore's answers) */
@@ -150,15 +150,15 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		if (m[i].kind == RDB_TF_MAP_STACK ||
 		    (g[REG_RSP] >= m[i].start && g[REG_RSP] < m[i].end))
 			continue;
-		RT->alt_skip = 1;
+		RT->checksum.alt_skip = 1;
 		if (m[i].prot & 2)
 			hf = resident(hf, m[i].start, m[i].end);
-		RT->alt_skip = 0;
+		RT->checksum.alt_skip = 0;
 	}
 	rdb_planes_batch(0);
-	if (RT->hash_fd > 0)
-		rdb_sys1(__NR_close, RT->hash_fd);
-	RT->hash_fd = 0;
+	if (RT->checksum.hash_fd > 0)
+		rdb_sys1(__NR_close, RT->checksum.hash_fd);
+	RT->checksum.hash_fd = 0;
 	*touched = ht;
 	*full = hf;
 }

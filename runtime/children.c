@@ -54,7 +54,7 @@ static int alive(uint32_t pid)
 
 static void lock_word(void)
 {
-	uint32_t me = RT->kid_pid, cur = 0;
+	uint32_t me = RT->children.kid_pid, cur = 0;
 	uint32_t *w = LOCK_WORD;
 	if (__atomic_compare_exchange_n(w, &cur, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
@@ -86,13 +86,13 @@ static void unlock_word(void)
 
 void rdb_kids_lock(void)
 {
-	if (RT->kid_locking && RT->kid_depth++ == 0)
+	if (RT->children.kid_locking && RT->children.kid_depth++ == 0)
 		lock_word();
 }
 
 void rdb_kids_unlock(void)
 {
-	if (RT->kid_locking && --RT->kid_depth == 0)
+	if (RT->children.kid_locking && --RT->children.kid_depth == 0)
 		unlock_word();
 }
 
@@ -102,9 +102,9 @@ static void std_ids(void)
 {
 	for (int i = 0; i < 2; i++) {
 		uint64_t st[18];
-		RT->kid_std_ok[i] = rdb_sys2(__NR_fstat, i + 1, st) == 0;
-		RT->kid_std[i][0] = RT->kid_std_ok[i] ? st[0] : 0;
-		RT->kid_std[i][1] = RT->kid_std_ok[i] ? st[1] : 0;
+		RT->children.kid_std_ok[i] = rdb_sys2(__NR_fstat, i + 1, st) == 0;
+		RT->children.kid_std[i][0] = RT->children.kid_std_ok[i] ? st[0] : 0;
+		RT->children.kid_std[i][1] = RT->children.kid_std_ok[i] ? st[1] : 0;
 	}
 }
 
@@ -133,7 +133,7 @@ static int fd_room(uint64_t old[2])
 void rdb_kids_prefork(void)
 {
 	rdb_shared_prefork();
-	if (RT->kid_locking)
+	if (RT->children.kid_locking)
 		return;
 	uint64_t lim[2];
 	if (!fd_room(lim)) {
@@ -159,31 +159,31 @@ void rdb_kids_prefork(void)
 	rdb_memset(&k, 0, sizeof k);
 	k.magic = RDB_TF_KID_MAGIC;
 	for (int i = 0; i < 2; i++)
-		if (RT->kid_std_ok[i])
-			k.std[i][0] = RT->kid_std[i][0], k.std[i][1] = RT->kid_std[i][1];
+		if (RT->children.kid_std_ok[i])
+			k.std[i][0] = RT->children.kid_std[i][0], k.std[i][1] = RT->children.kid_std[i][1];
 	rdb_sys4(__NR_pwrite64, RDB_KID_LOCK_FD, (long)&k, sizeof k, 0);
-	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
-	RT->kid_locking = 1;
+	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->children.kid_locking = 1;
 }
 
 /* In the new child of the recorded process (its own copy of our state). */
 void rdb_kids_child_start(void)
 {
 	RT->mode = 0;
-	RT->sn = 0;
-	RT->snap_ok = 0;
-	RT->nshared = 0;
-	RT->kid_depth = 0;
-	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->chan.sn = 0;
+	RT->intervals.snap_ok = 0;
+	RT->shared.nshared = 0;
+	RT->children.kid_depth = 0;
+	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	uint64_t lim[2];
-	int room = RT->kid_locking && fd_room(lim);
-	RT->kid = room && rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
+	int room = RT->children.kid_locking && fd_room(lim);
+	RT->children.kid = room && rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
 	if (room)
 		rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
-	RT->kid_locking = RT->kid;
+	RT->children.kid_locking = RT->children.kid;
 	rdb_sys1(__NR_close, RDB_CHAN_FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
-	if (!RT->kid)
+	if (!RT->children.kid)
 		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
 }
 
@@ -201,12 +201,12 @@ void rdb_kids_exec_start(void)
 	rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	for (int i = 0; i < 2; i++) {
-		RT->kid_std[i][0] = k.std[i][0];
-		RT->kid_std[i][1] = k.std[i][1];
-		RT->kid_std_ok[i] = k.std[i][0] || k.std[i][1];
+		RT->children.kid_std[i][0] = k.std[i][0];
+		RT->children.kid_std[i][1] = k.std[i][1];
+		RT->children.kid_std_ok[i] = k.std[i][0] || k.std[i][1];
 	}
-	RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
-	RT->kid = RT->kid_locking = 1;
+	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+	RT->children.kid = RT->children.kid_locking = 1;
 }
 
 /* ---- a descendant's syscalls --------------------------------------------- */
@@ -247,8 +247,8 @@ static int std_stream(long fd)
 	uint64_t st[18];
 	if (rdb_sys2(__NR_fstat, fd, st) < 0)
 		return 0;
-	int out = RT->kid_std_ok[0] && st[0] == RT->kid_std[0][0] && st[1] == RT->kid_std[0][1];
-	int err = RT->kid_std_ok[1] && st[0] == RT->kid_std[1][0] && st[1] == RT->kid_std[1][1];
+	int out = RT->children.kid_std_ok[0] && st[0] == RT->children.kid_std[0][0] && st[1] == RT->children.kid_std[0][1];
+	int err = RT->children.kid_std_ok[1] && st[0] == RT->children.kid_std[1][0] && st[1] == RT->children.kid_std[1][1];
 	if (out && err)
 		return (int)fd;
 	return out ? 1 : err ? 2 : 0;
@@ -265,8 +265,8 @@ static int send_piece(int stream, const char *p, size_t n)
 	struct {
 		struct rdb_tf_rec h;
 		struct rdb_tf_child_output c;
-	} m = {{RDB_TF_CHILD_OUTPUT, 0}, {(int32_t)RT->kid_pid, stream}};
-	char *buf = (char *)RT->shared_buf; /* unused in a child (shared.c) */
+	} m = {{RDB_TF_CHILD_OUTPUT, 0}, {(int32_t)RT->children.kid_pid, stream}};
+	char *buf = (char *)RT->shared.shared_buf; /* unused in a child (shared.c) */
 	_Static_assert(RDB_SHARED_BUF >= PIECE, "piece buffer");
 	while (n) {
 		size_t k = n < PIECE - sizeof m ? n : PIECE - sizeof m;
@@ -303,7 +303,7 @@ static void capture(long nr, const long *a, long r)
 	}
 	rdb_kids_unlock();
 	if (bad) { /* rdb is gone: stay quiet from now on */
-		RT->kid = RT->kid_locking = 0;
+		RT->children.kid = RT->children.kid_locking = 0;
 		rdb_sys1(__NR_close, RDB_KID_FD);
 	}
 	rdb_set_mask(old);
@@ -317,7 +317,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 		 * output is no longer recorded (the trace stays whole). */
 		rdb_printf("rdb: process %ld asks for fd %ld, which rdb holds: its output is no "
 		           "longer recorded from here on\n", rdb_sys0(__NR_getpid), want);
-		RT->kid = RT->kid_locking = 0;
+		RT->children.kid = RT->children.kid_locking = 0;
 		rdb_sys1(__NR_close, RDB_KID_FD);
 		rdb_sys1(__NR_close, RDB_KID_LOCK_FD);
 		return rdb_run_syscall(nr, a, 0);
@@ -342,12 +342,12 @@ long rdb_kids_syscall(long nr, const long a[6])
 		rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, fl);
 	}
 	long r = rdb_run_syscall(nr, a, 0);
-	if (r > 0 && RT->kid && rdb_rr_std_write(nr, a))
+	if (r > 0 && RT->children.kid && rdb_rr_std_write(nr, a))
 		capture(nr, a, r);
 	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
 	 * not come here: syscall.S; the lock still excludes, its owner is stale) */
 	if (r == 0 && (nr == __NR_fork || nr == __NR_clone))
-		RT->kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+		RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	return r;
 }
 
@@ -361,25 +361,25 @@ int rdb_kids_consume(const struct rdb_tf_rec *h)
 		struct rdb_tf_shared s;
 		if (h->len < sizeof s || rdb_chan_read(&s, sizeof s) != 1 || h->len - sizeof s != s.len)
 			rdb_die("replay: bad SHARED record (%u bytes)\n", h->len);
-		if (s.id != RT->sc_id)
+		if (s.id != RT->rr.sc_id)
 			rdb_replay_diverged("at syscall #%lu: the recording has shared memory "
 			                    "changed after syscall #%lu here",
-			                    (unsigned long)RT->sc_id, (unsigned long)s.id);
+			                    (unsigned long)RT->rr.sc_id, (unsigned long)s.id);
 		rdb_shared_apply(&s);
 		return 1;
 	}
 	struct rdb_tf_child_output c;
 	if (h->len < sizeof c || rdb_chan_read(&c, sizeof c) != 1)
 		rdb_die("replay: bad CHILD_OUTPUT record (%u bytes)\n", h->len);
-	if (RT->debug > 1)
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: child %d wrote %u bytes to fd %d\n", c.pid,
 		           h->len - (uint32_t)sizeof c, c.fd);
 	for (size_t left = h->len - sizeof c; left;) {
-		size_t k = left < sizeof RT->bounce ? left : sizeof RT->bounce;
-		if (rdb_chan_read(RT->bounce, k) != 1)
+		size_t k = left < sizeof RT->replay.bounce ? left : sizeof RT->replay.bounce;
+		if (rdb_chan_read(RT->replay.bounce, k) != 1)
 			rdb_die("replay: the channel ended inside a CHILD_OUTPUT record\n");
-		if (!RT->quiet && (c.fd == 1 || c.fd == 2))
-			rdb_write_all(c.fd, (const char *)RT->bounce, k);
+		if (!RT->chan.quiet && (c.fd == 1 || c.fd == 2))
+			rdb_write_all(c.fd, (const char *)RT->replay.bounce, k);
 		left -= k;
 	}
 	return 1;

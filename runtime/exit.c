@@ -80,10 +80,10 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 		           (unsigned long)RT->interval);
 	else if (x.execd)
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
-		           "one, which ran untraced\n", (unsigned long)RT->sc_id);
+		           "one, which ran untraced\n", (unsigned long)RT->rr.sc_id);
 	else
 		rdb_printf("rdb: replay reached the end of the trace at syscall #%lu (%s): the "
-		           "recording was cut short\n", (unsigned long)RT->sc_id, what);
+		           "recording was cut short\n", (unsigned long)RT->rr.sc_id, what);
 	die_as_recorded(&x);
 }
 
@@ -94,12 +94,12 @@ static void term_hash(struct rdb_tf_term *t)
 {
 	uint64_t g[RDB_TF_NGREG];
 	rdb_memset(g, 0, sizeof g);
-	g[REG_RSP] = RT->stub_sp;
+	g[REG_RSP] = RT->signal.stub_sp;
 	/* Mappings that cannot be read (every fd in use, limits.sh's fdhard):
 	 * no hashes, and replay then compares none. */
 	if (!rdb_procmaps())
 		return;
-	rdb_checksum(g, RT->maps, RT->nmaps, &t->hash_touched, &t->hash_full);
+	rdb_checksum(g, RT->procmaps.maps, RT->procmaps.nmaps, &t->hash_touched, &t->hash_full);
 	t->flags = RDB_TF_B_CHECKSUM;
 }
 
@@ -109,7 +109,7 @@ static void term_hash(struct rdb_tf_term *t)
  * in) holds other return addresses below its last %rsp then (checksum.c). */
 static void verify_term(const struct rdb_tf_term *r)
 {
-	if (!RT->verify || !(r->flags & RDB_TF_B_CHECKSUM))
+	if (!RT->chan.verify || !(r->flags & RDB_TF_B_CHECKSUM))
 		return;
 	struct rdb_tf_term t;
 	rdb_memset(&t, 0, sizeof t);
@@ -118,18 +118,18 @@ static void verify_term(const struct rdb_tf_term *r)
 		rdb_replay_diverged("in interval %lu: --verify: at the program's end (after "
 		                    "syscall #%lu) its mappings cannot be read, the "
 		                    "recording's could", (unsigned long)RT->interval,
-		                    (unsigned long)RT->sc_id);
-	if (RT->verify == 1 && t.hash_touched != r->hash_touched)
+		                    (unsigned long)RT->rr.sc_id);
+	if (RT->chan.verify == 1 && t.hash_touched != r->hash_touched)
 		rdb_replay_diverged("in interval %lu: --verify: at the program's end (after "
 		                    "syscall #%lu) the memory interval %lu read or wrote, or its "
 		                    "live stack, differs from the recording's",
-		                    (unsigned long)RT->interval, (unsigned long)RT->sc_id,
+		                    (unsigned long)RT->interval, (unsigned long)RT->rr.sc_id,
 		                    (unsigned long)RT->interval);
-	if (RT->verify == 1 && RT->from <= 1 && t.hash_full != r->hash_full)
+	if (RT->chan.verify == 1 && RT->chan.from <= 1 && t.hash_full != r->hash_full)
 		rdb_replay_diverged("in interval %lu: --verify: at the program's end (after "
 		                    "syscall #%lu) its writable memory differs from the "
 		                    "recording's (memory interval %lu did not touch)",
-		                    (unsigned long)RT->interval, (unsigned long)RT->sc_id,
+		                    (unsigned long)RT->interval, (unsigned long)RT->rr.sc_id,
 		                    (unsigned long)RT->interval);
 }
 
@@ -139,9 +139,9 @@ void rdb_rr_term(int status, int signo)
 	rdb_memset(&t, 0, sizeof t);
 	t.status = status;
 	t.signo = signo;
-	t.after = RT->sc_id;
+	t.after = RT->rr.sc_id;
 	if (RT->mode == RDB_TF_MODE_RECORD) {
-		if (RT->checksum)
+		if (RT->chan.checksum)
 			term_hash(&t);
 		rdb_interval_end();
 		rdb_chan_put(RDB_TF_TERM, &t, sizeof t, 0, 0);
@@ -176,5 +176,5 @@ void rdb_rr_term(int status, int signo)
 	}
 	rdb_replay_diverged("after syscall #%lu: the program ends here "
 	                    "(status %d, signal %d), the recording went on (record type %u)",
-	                    (unsigned long)RT->sc_id, status, signo, h.type);
+	                    (unsigned long)RT->rr.sc_id, status, signo, h.type);
 }

@@ -49,8 +49,8 @@ static const uint8_t *reg_at(const struct piece *p, int i, const uint8_t *fp, ui
 {
 	if (!p->comp)
 		return fp + p->off + i * p->stride;
-	uint32_t off = RT->xs_off[p->comp] + (uint32_t)i * p->stride;
-	if (!(xstate_bv(fp, size) & (1ull << p->comp)) || RT->xs_off[p->comp] < 576 ||
+	uint32_t off = RT->signal.xs_off[p->comp] + (uint32_t)i * p->stride;
+	if (!(xstate_bv(fp, size) & (1ull << p->comp)) || RT->signal.xs_off[p->comp] < 576 ||
 	    off + p->size > size)
 		return 0;
 	return fp + off;
@@ -65,7 +65,7 @@ int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, ch
 	rdb_xstate_layout();
 	for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
 		const struct piece *p = &pieces[k];
-		if (p->comp && !RT->xs_size[p->comp])
+		if (p->comp && !RT->signal.xs_size[p->comp])
 			continue; /* the processor has no such registers */
 		for (int i = 0; i < p->n; i++) {
 			const uint8_t *x = reg_at(p, i, a, na), *y = reg_at(p, i, b, nb);

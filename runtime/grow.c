@@ -10,7 +10,7 @@
  * state. */
 #include "rt.h"
 
-_Static_assert(RDB_G_N <= sizeof RT->grown / sizeof RT->grown[0], "grown[]");
+_Static_assert(RDB_G_N <= sizeof RT->grow.grown / sizeof RT->grow.grown[0], "grown[]");
 _Static_assert(RDB_GROW_ADDR + 8 * RDB_GROW_SLOT <= RDB_COVER_LO, "slots below the cover");
 
 #define FIRST (64u << 10) /* the first mapping of a table */
@@ -19,13 +19,13 @@ static uint64_t slot_addr(int slot) { return RDB_GROW_ADDR + (uint64_t)slot * RD
 
 void rdb_grow_init(void)
 {
-	RT->maps = (struct rdb_tf_map *)slot_addr(RDB_G_MAPS);
-	RT->reg = (struct rdb_region *)slot_addr(RDB_G_REGIONS);
-	RT->shared = (struct rdb_shared *)slot_addr(RDB_G_SHARED);
-	RT->pending = (struct rdb_pending *)slot_addr(RDB_G_PENDING);
-	RT->queued = (struct rdb_tf_queued *)slot_addr(RDB_G_QUEUED);
+	RT->procmaps.maps = (struct rdb_tf_map *)slot_addr(RDB_G_MAPS);
+	RT->record.reg = (struct rdb_region *)slot_addr(RDB_G_REGIONS);
+	RT->shared.shared = (struct rdb_shared *)slot_addr(RDB_G_SHARED);
+	RT->signal.pending = (struct rdb_pending *)slot_addr(RDB_G_PENDING);
+	RT->signal.queued = (struct rdb_tf_queued *)slot_addr(RDB_G_QUEUED);
 	RT->ctx.q = (struct rdb_tf_queued *)slot_addr(RDB_G_CTXQ);
-	RT->cb = (struct rdb_cb *)slot_addr(RDB_G_CB);
+	RT->api.cb = (struct rdb_cb *)slot_addr(RDB_G_CB);
 }
 
 /* Doubling, so a table of n bytes cost O(log n) calls; in place (mremap
@@ -33,8 +33,8 @@ void rdb_grow_init(void)
  * mapping right after it, which the kernel merges. */
 int rdb_grow_slow(int slot, uint64_t n)
 {
-	uint64_t at = slot_addr(slot), have = RT->grown[slot];
-	uint64_t most = RT->grow_max ? RT->grow_max : RDB_GROW_SLOT;
+	uint64_t at = slot_addr(slot), have = RT->grow.grown[slot];
+	uint64_t most = RT->grow.grow_max ? RT->grow.grow_max : RDB_GROW_SLOT;
 	if (n > most)
 		return 0;
 	uint64_t want = have ? 2 * have : FIRST;
@@ -50,6 +50,6 @@ int rdb_grow_slow(int slot, uint64_t n)
 		             RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_FIXED_NOREPLACE, -1, 0);
 	if (r != (long)(at + have) && r != (long)at)
 		return 0;
-	RT->grown[slot] = want;
+	RT->grow.grown[slot] = want;
 	return 1;
 }

@@ -81,8 +81,8 @@ static void vflush(struct vsend *v)
 static int vcopy(void *to, uint64_t a, uint64_t len)
 {
 	long got = rdb_peek(to, a, len);
-	if (got != (long)len && RT->snap_mem >= 0)
-		got = rdb_sys4(__NR_pread64, RT->snap_mem, (long)to, (long)len, (long)a);
+	if (got != (long)len && RT->intervals.snap_mem >= 0)
+		got = rdb_sys4(__NR_pread64, RT->intervals.snap_mem, (long)to, (long)len, (long)a);
 	/* MAP_SHARED memory moved on: its start values (from the copies, also
 	 * where the mapping's file has been cut short since the boundary) */
 	if (rdb_shared_overlay(to, a, len))
@@ -137,11 +137,11 @@ static int parent_image(long parent)
 		return fd != -RDB_ENOENT;
 	static const char want[] = "500100000000-"; /* SNAP_ADDR's line */
 	_Static_assert(SNAP_ADDR == 0x500100000000ull, "want");
-	char *buf = RT->mapsbuf;
+	char *buf = RT->procmaps.mapsbuf;
 	size_t col = 0;   /* position in the current line */
 	int match = 1, found = 0;
 	for (;;) {
-		long r = rdb_sys3(__NR_read, fd, (long)buf, sizeof RT->mapsbuf);
+		long r = rdb_sys3(__NR_read, fd, (long)buf, sizeof RT->procmaps.mapsbuf);
 		if (r == -RDB_EINTR)
 			continue;
 		if (r <= 0) {
@@ -220,10 +220,10 @@ static _Noreturn void snap_child(int slot, long parent)
 	}
 	if (b->state == 2)
 		rdb_sys1(__NR_exit_group, 0);
-	RT->snap_mem = (int)rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
+	RT->intervals.snap_mem = (int)rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
 	                             RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
 	/* The channel's read buffer: this process never reads the channel. */
-	struct vsend *vs = (struct vsend *)RT->rbuf;
+	struct vsend *vs = (struct vsend *)RT->chan.rbuf;
 	_Static_assert(sizeof(struct vsend) <= RDB_RBUF, "values message buffer");
 	rdb_memset(vs, 0, sizeof *vs);
 	vs->interval = b->interval;
@@ -270,15 +270,15 @@ static int snap_fork(int slot)
 	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 11);
 	if (pid < 0) {
-		RT->snap_pid[slot] = 0;
-		struct rdb_tf_note note = {RDB_TF_NOTE_SNAPSHOT, 0, RT->sc_id, pid};
+		RT->intervals.snap_pid[slot] = 0;
+		struct rdb_tf_note note = {RDB_TF_NOTE_SNAPSHOT, 0, RT->rr.sc_id, pid};
 		rdb_chan_put(RDB_TF_NOTE, &note, sizeof note, 0, 0);
-		if (!RT->snap_stop)
+		if (!RT->intervals.snap_stop)
 			rdb_printf("rdb: cannot fork the interval snapshot (error %ld): the rest of "
 			           "the run is one interval\n", -pid);
 		return 0;
 	}
-	RT->snap_pid[slot] = (int)pid;
+	RT->intervals.snap_pid[slot] = (int)pid;
 	return 1;
 }
 
@@ -289,15 +289,15 @@ static int snap_fork(int slot)
  * when it has, as nearly always). */
 void rdb_interval_fds_shut(void)
 {
-	for (int slot = 0; RT->snap_ok && slot < SNAP_SLOTS; slot++) {
+	for (int slot = 0; RT->intervals.snap_ok && slot < SNAP_SLOTS; slot++) {
 		struct snap_buf *b = slot_buf(slot);
-		while (RT->snap_pid[slot] > 0 && !__atomic_load_n(&b->fds_shut, __ATOMIC_ACQUIRE)) {
+		while (RT->intervals.snap_pid[slot] > 0 && !__atomic_load_n(&b->fds_shut, __ATOMIC_ACQUIRE)) {
 			uint64_t ts[2] = {0, 10000000}; /* 10 ms: then see whether it is gone */
 			rdb_sys6(__NR_futex, (long)&b->fds_shut, 0 /* FUTEX_WAIT */, 0, (long)ts, 0, 0);
 			uint8_t info[128];
 			rdb_memset(info, 0, sizeof info);
 			if (!__atomic_load_n(&b->fds_shut, __ATOMIC_ACQUIRE) &&
-			    rdb_sys6(__NR_waitid, 1 /* P_PID */, RT->snap_pid[slot], (long)info,
+			    rdb_sys6(__NR_waitid, 1 /* P_PID */, RT->intervals.snap_pid[slot], (long)info,
 			             4 | 1 | 0x01000000 | 0x40000000 /* WEXITED WNOHANG WNOWAIT __WALL */,
 			             0, 0) == 0 && *(int *)(info + 16) /* si_pid */)
 				break; /* exited (its fds with it) */
@@ -307,11 +307,11 @@ void rdb_interval_fds_shut(void)
 
 static void snap_reap(int slot)
 {
-	if (RT->snap_pid[slot] <= 0)
+	if (RT->intervals.snap_pid[slot] <= 0)
 		return;
-	while (rdb_sys4(__NR_wait4, RT->snap_pid[slot], 0, 0x40000000 /* __WALL */, 0) == -RDB_EINTR)
+	while (rdb_sys4(__NR_wait4, RT->intervals.snap_pid[slot], 0, 0x40000000 /* __WALL */, 0) == -RDB_EINTR)
 		;
-	RT->snap_pid[slot] = 0;
+	RT->intervals.snap_pid[slot] = 0;
 }
 
 static void snap_post(int slot, uint32_t state)
@@ -392,10 +392,10 @@ struct span {
 static int dead_stack(struct span d[2])
 {
 	int n = 0;
-	uintptr_t sp = RT->interval_sp;
-	int on_alt = sp >= RT->iv_alt_lo && sp < RT->iv_alt_hi;
-	for (size_t i = 0; i < RT->nmaps && !on_alt; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	uintptr_t sp = RT->intervals.interval_sp;
+	int on_alt = sp >= RT->intervals.iv_alt_lo && sp < RT->intervals.iv_alt_hi;
+	for (size_t i = 0; i < RT->procmaps.nmaps && !on_alt; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (sp > m->start && sp < m->end) {
 			d[n].lo = m->kind == RDB_TF_MAP_STACK || sp - m->start < DEAD_WINDOW
 			              ? m->start : sp - DEAD_WINDOW;
@@ -406,9 +406,9 @@ static int dead_stack(struct span d[2])
 			break;
 		}
 	}
-	if (RT->iv_alt_hi > RT->iv_alt_lo) { /* STACK holds it whole */
-		d[n].lo = RT->iv_alt_lo;
-		d[n++].hi = RT->iv_alt_hi;
+	if (RT->intervals.iv_alt_hi > RT->intervals.iv_alt_lo) { /* STACK holds it whole */
+		d[n].lo = RT->intervals.iv_alt_lo;
+		d[n++].hi = RT->intervals.iv_alt_hi;
 	}
 	return n;
 }
@@ -421,8 +421,8 @@ static void scan_into(int slot)
 	struct span dead[2];
 	int ndead = dead_stack(dead);
 	rdb_planes_batch(1);
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (!scanned(m))
 			continue;
 		uintptr_t lo = m->start;
@@ -458,7 +458,7 @@ static void scan_into(int slot)
  * (the snapshot has them), and the planes are about to forget. */
 void rdb_interval_forget(uintptr_t a, size_t n)
 {
-	if (RT->mode != RDB_TF_MODE_RECORD || !RT->snap_ok || RT->in_boundary)
+	if (RT->mode != RDB_TF_MODE_RECORD || !RT->intervals.snap_ok || RT->intervals.in_boundary)
 		return;
 	struct scan s = {slot_buf((int)(RT->interval % SNAP_SLOTS)), 0, 0, 0, 1};
 	s.b->interval = RT->interval;
@@ -477,40 +477,40 @@ static void send_context(void *uc, uint64_t interval)
 	cp->fs_base = rdb_fs_base();
 	cp->uc_flags = *(uint64_t *)uc;
 	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
-	cp->ss_sp = RT->prog_ss[RDB_SS_SP]; /* the program's view (the kernel's is ours) */
-	cp->ss_flags = RT->prog_ss[RDB_SS_FLAGS];
-	cp->ss_size = RT->prog_ss[RDB_SS_SIZE];
-	cp->brk_cur = RT->brk_cur;
-	cp->brk_mapped = RT->brk_mapped;
-	cp->sc_id = RT->sc_id;
-	rdb_memcpy(cp->view, &RT->view[1], sizeof cp->view);
-	cp->reserved_blocked = RT->reserved_blocked;
+	cp->ss_sp = RT->signal.prog_ss[RDB_SS_SP]; /* the program's view (the kernel's is ours) */
+	cp->ss_flags = RT->signal.prog_ss[RDB_SS_FLAGS];
+	cp->ss_size = RT->signal.prog_ss[RDB_SS_SIZE];
+	cp->brk_cur = RT->syscall.brk_cur;
+	cp->brk_mapped = RT->syscall.brk_mapped;
+	cp->sc_id = RT->rr.sc_id;
+	rdb_memcpy(cp->view, &RT->signal.view[1], sizeof cp->view);
+	cp->reserved_blocked = RT->signal.reserved_blocked;
 	cp->hframe = RT->hframe;
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	cp->fpsize = fp ? rdb_xstate_size(fp) : 0;
 	/* the queued signals and the xsave image: one piece, the record's
 	 * second part (the image alone in the common case) */
-	size_t qn = (size_t)RT->nqueued * sizeof RT->queued[0];
+	size_t qn = (size_t)RT->signal.nqueued * sizeof RT->signal.queued[0];
 	if (qn && !rdb_grow(RDB_G_CTXQ, qn + cp->fpsize)) {
 		rdb_printf("rdb: no memory to save the %d signals waiting at boundary %lu: a "
-		           "replay from there will not have them\n", RT->nqueued,
+		           "replay from there will not have them\n", RT->signal.nqueued,
 		           (unsigned long)interval);
 		qn = 0;
 	}
-	cp->nqueued = qn / sizeof RT->queued[0];
+	cp->nqueued = qn / sizeof RT->signal.queued[0];
 	if (!qn) {
 		rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, fp, cp->fpsize);
 		return;
 	}
-	rdb_memcpy(RT->ctx.q, RT->queued, qn);
+	rdb_memcpy(RT->ctx.q, RT->signal.queued, qn);
 	rdb_memcpy((char *)RT->ctx.q + qn, fp, cp->fpsize);
 	rdb_chan_put(RDB_TF_CONTEXT, cp, sizeof *cp, RT->ctx.q, qn + cp->fpsize);
 }
 
 static void send_maps(uint64_t interval)
 {
-	struct rdb_tf_maps h = {interval, (uint32_t)RT->nmaps, 0};
-	rdb_chan_put(RDB_TF_MAPS, &h, sizeof h, RT->maps, RT->nmaps * sizeof RT->maps[0]);
+	struct rdb_tf_maps h = {interval, (uint32_t)RT->procmaps.nmaps, 0};
+	rdb_chan_put(RDB_TF_MAPS, &h, sizeof h, RT->procmaps.maps, RT->procmaps.nmaps * sizeof RT->procmaps.maps[0]);
 }
 
 /* In records of at most RDB_TF_MAX_PAYLOAD bytes (a record's length is 32
@@ -543,7 +543,7 @@ static uint64_t stack_floor(const struct rdb_tf_map *m)
 /* The mapping holding a, or 0. */
 static const struct rdb_tf_map *map_at(uint64_t a)
 {
-	return rdb_map_find(RT->maps, RT->nmaps, a);
+	return rdb_map_find(RT->procmaps.maps, RT->procmaps.nmaps, a);
 }
 
 /* The main stack whole, from the lowest page the program ever wrote: below
@@ -576,9 +576,9 @@ static int frame_at(uint64_t f, uint64_t *isp, uint64_t *prev)
 static void send_stack(uint64_t interval, uint64_t sp)
 {
 	const struct rdb_tf_map *in = map_at(sp), *main = 0;
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
-			main = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
+		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
+			main = &RT->procmaps.maps[i];
 	if (in)
 		send_blob(RDB_TF_STACK, interval, in == main ? stack_floor(in) : sp & ~7ull, in->end);
 	if (main && main != in)
@@ -627,9 +627,9 @@ void rdb_interval_saved_stack(uint64_t sp)
 
 static void arm_timer(void)
 {
-	uint64_t sec = RT->interval_us / 1000000, ns = RT->interval_us % 1000000 * 1000;
+	uint64_t sec = RT->intervals.interval_us / 1000000, ns = RT->intervals.interval_us % 1000000 * 1000;
 	uint64_t its[4] = {sec, ns, sec, ns};
-	long r = rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+	long r = rdb_sys4(__NR_timer_settime, RT->intervals.timer_id, 0, its, 0);
 	if (r < 0)
 		rdb_die("cannot start the interval timer (error %ld)\n", -r);
 }
@@ -638,8 +638,8 @@ static void arm_timer(void)
 static void disarm_timer(void)
 {
 	uint64_t its[4] = {0, 0, 0, 0};
-	if (!RT->every_sic)
-		rdb_sys4(__NR_timer_settime, RT->timer_id, 0, its, 0);
+	if (!RT->intervals.every_sic)
+		rdb_sys4(__NR_timer_settime, RT->intervals.timer_id, 0, its, 0);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -657,8 +657,8 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		return -1; /* the recording stops here (rdb_record_event) */
 	struct rdb_tf_boundary b;
 	rdb_memset(&b, 0, sizeof b);
-	if (RT->checksum) {
-		rdb_checksum(g, RT->maps, RT->nmaps, &b.hash_touched, &b.hash_full);
+	if (RT->chan.checksum) {
+		rdb_checksum(g, RT->procmaps.maps, RT->procmaps.nmaps, &b.hash_touched, &b.hash_full);
 		flags |= RDB_TF_B_CHECKSUM;
 	}
 	struct snap_buf *cb = slot_buf(cur);
@@ -672,19 +672,19 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		 * ranges just sent are a part of what it sends again) */
 		cb->n = keep_n;
 		cb->full = keep_full;
-		if (!RT->snap_stop)
+		if (!RT->intervals.snap_stop)
 			disarm_timer();
-		RT->snap_stop = 1;
+		RT->intervals.snap_stop = 1;
 		return 0;
 	}
-	RT->snap_stop = 0;
+	RT->intervals.snap_stop = 0;
 	snap_post(cur, 1);
 	b.interval = RT->interval + 1;
 	b.sic = count;
 	b.pc = pc;
-	b.sc_id = RT->sc_id;
-	b.nondets = RT->nondets;
-	b.cpu_ns = now - RT->cpu_start_ns;
+	b.sc_id = RT->rr.sc_id;
+	b.nondets = RT->nondet.nondets;
+	b.cpu_ns = now - RT->intervals.cpu_start_ns;
 	b.flags = flags;
 	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
 	send_context(uc, b.interval);
@@ -693,12 +693,12 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	rdb_chan_flush();
 	rdb_planes_clear_maps();
 	RT->interval++;
-	RT->interval_sp = g[REG_RSP];
-	rdb_altstack(&RT->iv_alt_lo, &RT->iv_alt_hi); /* for dead_stack */
+	RT->intervals.interval_sp = g[REG_RSP];
+	rdb_altstack(&RT->intervals.iv_alt_lo, &RT->intervals.iv_alt_hi); /* for dead_stack */
 	rdb_interval_saved_stack(g[REG_RSP]);
-	if (!RT->every_sic)
+	if (!RT->intervals.every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
-	RT->cpu_start_ns = cpu_ns();
+	RT->intervals.cpu_start_ns = cpu_ns();
 	return 1;
 }
 
@@ -717,13 +717,13 @@ static void stop_tracing(uint64_t count, uint64_t pc, const char *why)
 	b.interval = RT->interval + 1;
 	b.sic = count;
 	b.pc = pc;
-	b.sc_id = RT->sc_id;
-	b.nondets = RT->nondets;
-	b.cpu_ns = cpu_ns() - RT->cpu_start_ns;
+	b.sc_id = RT->rr.sc_id;
+	b.nondets = RT->nondet.nondets;
+	b.cpu_ns = cpu_ns() - RT->intervals.cpu_start_ns;
 	b.flags = RDB_TF_B_OVERFLOW | RDB_TF_B_UNTRACED;
 	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
 	if (why) { /* not an overflow: rdb info says so (after: replay stops at the BOUNDARY) */
-		struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
+		struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->rr.sc_id, 0};
 		rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
 	}
 	rdb_chan_flush();
@@ -734,7 +734,7 @@ static void stop_tracing(uint64_t count, uint64_t pc, const char *why)
 		rdb_printf("rdb: interval %lu ran %lu counts of the instruction counter without a "
 		           "boundary (%s): the recording stops here, the program runs on untraced\n",
 		           (unsigned long)RT->interval, (unsigned long)count,
-		           RT->interval_us || RT->every_sic ? "the snapshot fork failed" : "no intervals");
+		           RT->intervals.interval_us || RT->intervals.every_sic ? "the snapshot fork failed" : "no intervals");
 	rdb_record_stop();
 }
 
@@ -746,12 +746,12 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
 	s.interval = RT->interval;
 	s.sic = count;
 	s.pc = pc;
-	s.sc_id = RT->sc_id;
-	s.nondets = RT->nondets;
+	s.sc_id = RT->rr.sc_id;
+	s.nondets = RT->nondet.nondets;
 	s.kind = kind;
 	s.signo = signo;
 	rdb_memcpy(s.siginfo, info, sizeof s.siginfo);
-	RT->shared_sig = 1; /* its handler may read what the sender wrote (shared.c) */
+	RT->shared.shared_sig = 1; /* its handler may read what the sender wrote (shared.c) */
 	rdb_chan_put(RDB_TF_SIGNAL, &s, sizeof s, 0, 0);
 	rdb_chan_flush();
 }
@@ -760,34 +760,34 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
  * its siginfo. */
 static int pop_pending(uint8_t info[128])
 {
-	int signo = RT->pending[0].signo;
-	rdb_memcpy(info, RT->pending[0].info, 128);
-	RT->npending--;
-	for (int i = 0; i < RT->npending; i++)
-		RT->pending[i] = RT->pending[i + 1];
+	int signo = RT->signal.pending[0].signo;
+	rdb_memcpy(info, RT->signal.pending[0].info, 128);
+	RT->signal.npending--;
+	for (int i = 0; i < RT->signal.npending; i++)
+		RT->signal.pending[i] = RT->signal.pending[i + 1];
 	return signo;
 }
 
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 {
-	if (RT->npending) {
+	if (RT->signal.npending) {
 		/* Every waiting signal, queued again at once: the kernel nests
 		 * their handlers as it would have (signal.c). */
 		uint32_t kind = RDB_TF_SIG_AT_SIC;
-		while (RT->npending) {
+		while (RT->signal.npending) {
 			uint8_t info[128];
 			int signo = pop_pending(info);
 			send_signal(kind, signo, info, count, pc);
 			rdb_signal_requeue(signo, info);
 			kind = RDB_TF_SIG_AT_SIC_TOO;
 		}
-	} else if (RT->want_boundary || count >= RT->sic_span ||
-	           (RT->every_sic && count >= RT->every_sic)) {
-		int over = count >= RT->sic_span;
+	} else if (RT->intervals.want_boundary || count >= RT->sic.sic_span ||
+	           (RT->intervals.every_sic && count >= RT->intervals.every_sic)) {
+		int over = count >= RT->sic.sic_span;
 		uint32_t flags = over ? RDB_TF_B_OVERFLOW : 0;
-		RT->want_boundary = 0;
+		RT->intervals.want_boundary = 0;
 		/* after a failed snapshot fork only an overflow tries again */
-		int took = RT->snap_ok && (!RT->snap_stop || over) ? boundary(uc, count, pc, flags) : 0;
+		int took = RT->intervals.snap_ok && (!RT->intervals.snap_stop || over) ? boundary(uc, count, pc, flags) : 0;
 		if (took < 0 || (!took && over)) {
 			stop_tracing(count, pc, took < 0 ? "the boundary cannot read the program's "
 			                                   "mappings" : 0);
@@ -798,17 +798,17 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			count = 0;
 	}
 	rdb_sic_arm(uc, count,
-	            RT->every_sic && RT->snap_ok && !RT->snap_stop ? RT->every_sic : 0);
-	if (RT->npending || RT->want_boundary) {
-		RT->in_event = 0;
+	            RT->intervals.every_sic && RT->intervals.snap_ok && !RT->intervals.snap_stop ? RT->intervals.every_sic : 0);
+	if (RT->signal.npending || RT->intervals.want_boundary) {
+		RT->sic.in_event = 0;
 		rdb_sic_want(uc);
-		RT->in_event = 1;
+		RT->sic.in_event = 1;
 	}
 }
 
 void rdb_interval_timer(void *uc)
 {
-	RT->want_boundary = 1;
+	RT->intervals.want_boundary = 1;
 	rdb_sic_want(uc);
 }
 
@@ -816,7 +816,7 @@ void rdb_interval_timer(void *uc)
 
 void rdb_interval_init(void)
 {
-	if (!RT->interval_us && !RT->every_sic)
+	if (!RT->intervals.interval_us && !RT->intervals.every_sic)
 		return;
 	long r = rdb_sys6(__NR_mmap, SNAP_ADDR, SNAP_SLOTS * SNAP_SIZE, RDB_PROT_RW,
 	                  RDB_MAP_SHARED | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
@@ -827,16 +827,16 @@ void rdb_interval_init(void)
 		           "without intervals\n", -r);
 		return;
 	}
-	RT->snap_ok = 1;
+	RT->intervals.snap_ok = 1;
 	RT->interval = 1;
-	RT->interval_sp = (uintptr_t)RT->sp;
-	RT->cpu_start_ns = cpu_ns();
+	RT->intervals.interval_sp = (uintptr_t)RT->start.sp;
+	RT->intervals.cpu_start_ns = cpu_ns();
 	if (!snap_fork(1 % SNAP_SLOTS)) {
-		RT->snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */
+		RT->intervals.snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */
 		return;
 	}
-	if (RT->every_sic) { /* the first check past the count faults */
-		rdb_sic_set(0, RT->every_sic);
+	if (RT->intervals.every_sic) { /* the first check past the count faults */
+		rdb_sic_set(0, RT->intervals.every_sic);
 		return;
 	}
 	rdb_signal_reserve_timer();
@@ -848,7 +848,7 @@ void rdb_interval_init(void)
 	r = rdb_sys3(__NR_timer_create, 2 /* CLOCK_PROCESS_CPUTIME_ID */, &ev, &id);
 	if (r < 0)
 		rdb_die("cannot create the interval timer (error %ld)\n", -r);
-	RT->timer_id = id;
+	RT->intervals.timer_id = id;
 	arm_timer();
 }
 
@@ -860,7 +860,7 @@ void rdb_interval_init(void)
  * boundary sends them again with the rest (flowback takes the union). */
 void rdb_interval_exec(void)
 {
-	if (!RT->snap_ok)
+	if (!RT->intervals.snap_ok)
 		return;
 	uint64_t old = rdb_block_all();
 	disarm_timer();
@@ -881,10 +881,10 @@ void rdb_interval_exec(void)
 	while (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 3) {
 		uint64_t ts[2] = {0, 10000000};
 		rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 3, (long)ts, 0, 0);
-		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 3 && RT->snap_pid[cur] > 0 &&
-		    rdb_sys4(__NR_wait4, RT->snap_pid[cur], 0, 1 /* WNOHANG */ | 0x40000000 /* __WALL */,
-		             0) == RT->snap_pid[cur]) {
-			RT->snap_pid[cur] = 0; /* gone: its interval will not be complete */
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == 3 && RT->intervals.snap_pid[cur] > 0 &&
+		    rdb_sys4(__NR_wait4, RT->intervals.snap_pid[cur], 0, 1 /* WNOHANG */ | 0x40000000 /* __WALL */,
+		             0) == RT->intervals.snap_pid[cur]) {
+			RT->intervals.snap_pid[cur] = 0; /* gone: its interval will not be complete */
 			break;
 		}
 	}
@@ -895,7 +895,7 @@ void rdb_interval_exec(void)
  * the ranges (the next boundary scans the whole interval again). */
 void rdb_interval_exec_failed(void)
 {
-	if (!RT->snap_ok)
+	if (!RT->intervals.snap_ok)
 		return;
 	uint64_t old = rdb_block_all();
 	int cur = (int)(RT->interval % SNAP_SLOTS);
@@ -903,7 +903,7 @@ void rdb_interval_exec_failed(void)
 	b->n = b->exec_n;
 	b->full = b->exec_full;
 	snap_post(cur, 0);
-	if (!RT->every_sic && !RT->snap_stop)
+	if (!RT->intervals.every_sic && !RT->intervals.snap_stop)
 		arm_timer();
 	rdb_set_mask(old);
 }
@@ -913,12 +913,12 @@ void rdb_interval_exec_failed(void)
  * is sent before the process (and with it the children's PDEATHSIG) goes. */
 void rdb_interval_end(void)
 {
-	if (!RT->snap_ok)
+	if (!RT->intervals.snap_ok)
 		return;
 	uint64_t old = rdb_block_all();
-	if (!RT->every_sic)
-		rdb_sys1(__NR_timer_delete, RT->timer_id);
-	RT->snap_ok = 0;
+	if (!RT->intervals.every_sic)
+		rdb_sys1(__NR_timer_delete, RT->intervals.timer_id);
+	RT->intervals.snap_ok = 0;
 	int cur = (int)(RT->interval % SNAP_SLOTS);
 	if (rdb_procmaps()) {
 		scan_into(cur);

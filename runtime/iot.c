@@ -62,20 +62,20 @@ void rdb_iot_init(void)
 		return;
 	uint64_t addr, bytes;
 	if (rdb_elf_iot_section((int)fd, &addr, &bytes) && addr) {
-		RT->iot = (const struct rdb_iot_entry *)(RT->bias + addr);
-		RT->n_iot = bytes / sizeof(struct rdb_iot_entry);
+		RT->iot.iot = (const struct rdb_iot_entry *)(RT->start.bias + addr);
+		RT->iot.n_iot = bytes / sizeof(struct rdb_iot_entry);
 	}
 	rdb_sys1(__NR_close, fd);
 
 	/* Offsets: all inside the image and sorted.  PC-relative entries
 	 * point back from the table into the text, so they fail this. */
-	const struct rdb_iot_entry *t = RT->iot;
-	size_t n = RT->n_iot;
-	int64_t size = (int64_t)(RT->image_hi - RT->bias), prev = 0;
-	RT->iot_offsets = n > 0;
+	const struct rdb_iot_entry *t = RT->iot.iot;
+	size_t n = RT->iot.n_iot;
+	int64_t size = (int64_t)(RT->start.image_hi - RT->start.bias), prev = 0;
+	RT->iot.iot_offsets = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].start < prev || t[i].start + (int64_t)t[i].len > size) {
-			RT->iot_offsets = 0;
+			RT->iot.iot_offsets = 0;
 			break;
 		}
 		prev = t[i].start;
@@ -84,10 +84,10 @@ void rdb_iot_init(void)
 
 const struct rdb_iot_entry *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 {
-	const struct rdb_iot_entry *t = RT->iot;
-	size_t n = RT->n_iot;
-	if (RT->iot_offsets) {
-		int64_t off = (int64_t)(pc - RT->bias);
+	const struct rdb_iot_entry *t = RT->iot.iot;
+	size_t n = RT->iot.n_iot;
+	if (RT->iot.iot_offsets) {
+		int64_t off = (int64_t)(pc - RT->start.bias);
 		size_t lo = 0, hi = n; /* the last entry starting at or before off */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -97,7 +97,7 @@ const struct rdb_iot_entry *rdb_iot_find(uintptr_t pc, uintptr_t *start)
 				hi = mid;
 		}
 		if (lo && off < t[lo - 1].start + (int64_t)t[lo - 1].len) {
-			*start = RT->bias + (uintptr_t)t[lo - 1].start;
+			*start = RT->start.bias + (uintptr_t)t[lo - 1].start;
 			return &t[lo - 1];
 		}
 		return 0;

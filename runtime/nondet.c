@@ -55,7 +55,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 {
 	struct rdb_tf_nondet n;
 	rdb_memset(&n, 0, sizeof n);
-	n.after = RT->sc_id;
+	n.after = RT->rr.sc_id;
 	n.kind = kind;
 	if (kind == RDB_TF_ND_CPUID)
 		n.in[0] = (uint32_t)g[G_RAX], n.in[1] = (uint32_t)g[G_RCX];
@@ -65,7 +65,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		for (;;) {
 			if (rdb_chan_read(&h, sizeof h) != 1)
 				rdb_die("replay: the channel from rdb ended at %s after syscall #%lu\n",
-				        rdb_nondet_name(kind), (unsigned long)RT->sc_id);
+				        rdb_nondet_name(kind), (unsigned long)RT->rr.sc_id);
 			if (rdb_kids_consume(&h))
 				continue;
 			if (h.type != RDB_TF_NOTE)
@@ -75,13 +75,13 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		if (h.type != RDB_TF_NONDET || h.len != sizeof r) {
 			rdb_replay_diverged("after syscall #%lu: the program executed "
 			                    "%s, the recording has record type %u there",
-			                    (unsigned long)RT->sc_id, rdb_nondet_name(kind), h.type);
+			                    (unsigned long)RT->rr.sc_id, rdb_nondet_name(kind), h.type);
 		}
 		rdb_chan_read(&r, sizeof r);
 		if (r.kind != kind || r.after != n.after || r.in[0] != n.in[0] || r.in[1] != n.in[1]) {
 			rdb_replay_diverged("after syscall #%lu: the program executed "
 			                    "%s (%lx, %lx), the recording %s (%lx, %lx)",
-			                    (unsigned long)RT->sc_id, rdb_nondet_name(kind),
+			                    (unsigned long)RT->rr.sc_id, rdb_nondet_name(kind),
 			                    (unsigned long)n.in[0], (unsigned long)n.in[1],
 			                    rdb_nondet_name(r.kind), (unsigned long)r.in[0],
 			                    (unsigned long)r.in[1]);
@@ -91,13 +91,13 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 		execute(kind, n.in, n.out);
 		int mask = RT->mode == RDB_TF_MODE_RECORD;
 		uint64_t old = mask ? rdb_block_all() : 0;
-		n.after = RT->sc_id;
+		n.after = RT->rr.sc_id;
 		rdb_chan_put(RDB_TF_NONDET, &n, sizeof n, 0, 0);
 		rdb_chan_flush();
 		if (mask)
 			rdb_set_mask(old);
 	}
-	RT->nondets++;
+	RT->nondet.nondets++;
 	switch (kind) {
 	case RDB_TF_ND_RDTSCP:
 		g[G_RCX] = (uint32_t)n.out[2];

@@ -25,12 +25,12 @@ _Static_assert(R_HI <= S_LO, "the R plane lies below the S plane");
 #define LOOKAHEAD (64u << 12)
 static void forget_residency(void)
 {
-	RT->res[0].lo = RT->res[0].hi = RT->res[1].lo = RT->res[1].hi = 0;
+	RT->planes.res[0].lo = RT->planes.res[0].hi = RT->planes.res[1].lo = RT->planes.res[1].hi = 0;
 }
 
 void rdb_planes_batch(int on)
 {
-	RT->res_batch = on;
+	RT->planes.res_batch = on;
 	forget_residency();
 }
 
@@ -39,10 +39,10 @@ void rdb_planes_batch(int on)
 static int page_in(uintptr_t pg, uintptr_t want)
 {
 	int w = pg >= S_LO;
-	unsigned char *vec = RT->res[w].vec;
-	if (pg < RT->res[w].lo || pg >= RT->res[w].hi) {
+	unsigned char *vec = RT->planes.res[w].vec;
+	if (pg < RT->planes.res[w].lo || pg >= RT->planes.res[w].hi) {
 		uintptr_t hi = w ? S_HI : R_HI, e = (want + 0xfff) & ~0xfffull;
-		if (RT->res_batch && e < pg + LOOKAHEAD)
+		if (RT->planes.res_batch && e < pg + LOOKAHEAD)
 			e = pg + LOOKAHEAD;
 		if (e > pg + CHUNK)
 			e = pg + CHUNK;
@@ -52,10 +52,10 @@ static int page_in(uintptr_t pg, uintptr_t want)
 			e = pg + 4096;
 		if (rdb_sys3(__NR_mincore, pg, e - pg, vec) < 0) /* cannot tell: look */
 			rdb_memset(vec, 1, (e - pg) >> 12);
-		RT->res[w].lo = pg;
-		RT->res[w].hi = e;
+		RT->planes.res[w].lo = pg;
+		RT->planes.res[w].hi = e;
 	}
-	return vec[(pg - RT->res[w].lo) >> 12] & 1;
+	return vec[(pg - RT->planes.res[w].lo) >> 12] & 1;
 }
 
 /* Whether a plane page under plane bytes [a, b] is resident (want: as
@@ -119,10 +119,10 @@ static void clear_plane(uintptr_t p, size_t n)
 
 void rdb_planes_clear_maps(void)
 {
-	RT->in_boundary = 1;
+	RT->intervals.in_boundary = 1;
 	rdb_planes_batch(1);
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (m->kind == RDB_TF_MAP_SPECIAL)
 			continue;
 		if (!(m->prot & 3)) { /* a reservation, maybe huge: the kernel skips its holes */
@@ -135,12 +135,12 @@ void rdb_planes_clear_maps(void)
 		rdb_watch_close(w);
 	}
 	rdb_planes_batch(0);
-	RT->in_boundary = 0;
+	RT->intervals.in_boundary = 0;
 }
 
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
 {
-	if (!RT->res_batch)
+	if (!RT->planes.res_batch)
 		forget_residency();
 	lo &= ~7ull;
 	hi = (hi + 7) & ~7ull;

@@ -56,7 +56,7 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 		m->kind = RDB_TF_MAP_STACK;
 	else if (!inode && e > s && e[-1] == ']' && !has_suffix(s, e, "[heap]"))
 		m->kind = RDB_TF_MAP_SPECIAL; /* [vdso], [vvar], [vvar_vclock], ... */
-	else if (m->start >= RT->image_lo && m->end <= RT->image_hi)
+	else if (m->start >= RT->start.image_lo && m->end <= RT->start.image_hi)
 		m->kind = RDB_TF_MAP_IMAGE;
 	else if (m->start >= RDB_BRK_BASE && m->end <= RDB_BRK_BASE + RDB_BRK_SIZE)
 		m->kind = RDB_TF_MAP_BRK;
@@ -67,7 +67,7 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
 	return 1;
 }
 
-/* RT->maps[n], just parsed: the image's .bss and an anonymous mapping
+/* RT->procmaps.maps[n], just parsed: the image's .bss and an anonymous mapping
  * the kernel put right after it, merged into one line, become two
  * entries, the image's part and the mapping (restored as anonymous memory
  * by a replay from the middle, where the fresh image has its .bss
@@ -75,12 +75,12 @@ static int parse(const char *s, const char *e, struct rdb_tf_map *m)
  * entry (the table has room for n + 2). */
 static size_t split_bss(size_t n)
 {
-	struct rdb_tf_map *m = RT->maps;
-	if (m[n].kind != RDB_TF_MAP_ANON || m[n].start < RT->image_lo ||
-	    m[n].start >= RT->image_hi || m[n].end <= RT->image_hi)
+	struct rdb_tf_map *m = RT->procmaps.maps;
+	if (m[n].kind != RDB_TF_MAP_ANON || m[n].start < RT->start.image_lo ||
+	    m[n].start >= RT->start.image_hi || m[n].end <= RT->start.image_hi)
 		return n;
 	m[n + 1] = m[n];
-	m[n].end = m[n + 1].start = RT->image_hi;
+	m[n].end = m[n + 1].start = RT->start.image_hi;
 	m[n].kind = RDB_TF_MAP_IMAGE;
 	return n + 1;
 }
@@ -118,9 +118,9 @@ int rdb_procmaps(void)
 		rdb_printf("rdb: cannot open /proc/self/maps (error %ld)\n", -fd);
 		return 0;
 	}
-	char *buf = RT->mapsbuf; /* not on the (maybe alternate) signal stack */
-	const size_t cap_buf = sizeof RT->mapsbuf;
-	_Static_assert(sizeof RT->mapsbuf >= 2 * (HEAD + TAIL), "mapsbuf");
+	char *buf = RT->procmaps.mapsbuf; /* not on the (maybe alternate) signal stack */
+	const size_t cap_buf = sizeof RT->procmaps.mapsbuf;
+	_Static_assert(sizeof RT->procmaps.mapsbuf >= 2 * (HEAD + TAIL), "mapsbuf");
 	size_t have = 0, n = 0;
 	int ok = 1;
 	for (;;) {
@@ -136,9 +136,9 @@ int rdb_procmaps(void)
 		size_t done = 0;
 		for (size_t i = 0; i < have && ok; i++)
 			if (buf[i] == '\n') {
-				if (!rdb_grow(RDB_G_MAPS, (n + 2) * sizeof RT->maps[0]))
+				if (!rdb_grow(RDB_G_MAPS, (n + 2) * sizeof RT->procmaps.maps[0]))
 					ok = 0; /* (the caller says what stops) */
-				else if (parse(buf + done, buf + i, &RT->maps[n]))
+				else if (parse(buf + done, buf + i, &RT->procmaps.maps[n]))
 					n = split_bss(n) + 1;
 				done = i + 1;
 			}
@@ -157,7 +157,7 @@ int rdb_procmaps(void)
 		have -= done;
 	}
 	rdb_sys1(__NR_close, fd);
-	RT->nmaps = n;
+	RT->procmaps.nmaps = n;
 	return ok && rdb_shared_kinds(); /* MAP_SHARED ones: shared.c */
 }
 

@@ -16,10 +16,10 @@ void rdb_record_stop(void)
 	RT->mode = 0;
 	rdb_sys1(__NR_close, FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
-	for (int i = 0; i < RT->npending; i++)
-		rdb_signal_send_self(RT->pending[i].signo, RT->pending[i].info);
-	RT->npending = 0;
-	RT->nqueued = 0;
+	for (int i = 0; i < RT->signal.npending; i++)
+		rdb_signal_send_self(RT->signal.pending[i].signo, RT->signal.pending[i].info);
+	RT->signal.npending = 0;
+	RT->signal.nqueued = 0;
 }
 
 void rdb_record_limit(const char *what)
@@ -28,11 +28,11 @@ void rdb_record_limit(const char *what)
 		return;
 	uint64_t old = rdb_block_all();
 	rdb_interval_end(); /* the interval's values, up to here */
-	struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->sc_id, 0};
+	struct rdb_tf_note n = {RDB_TF_NOTE_STOPPED, 0, RT->rr.sc_id, 0};
 	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
 	rdb_printf("rdb: %s: the recording stops after syscall #%lu, the program runs on "
 	           "unrecorded\n", what,
-	           (unsigned long)RT->sc_id);
+	           (unsigned long)RT->rr.sc_id);
 	rdb_record_stop();
 	rdb_set_mask(old);
 }
@@ -47,13 +47,13 @@ static void add_region(uintptr_t a, size_t n)
 {
 	do {
 		size_t k = n < DATA_PIECE ? n : DATA_PIECE;
-		if (!rdb_grow(RDB_G_REGIONS, (RT->nreg + 1) * sizeof RT->reg[0])) {
-			RT->reg_full = 1; /* record() stops the recording */
+		if (!rdb_grow(RDB_G_REGIONS, (RT->record.nreg + 1) * sizeof RT->record.reg[0])) {
+			RT->record.reg_full = 1; /* record() stops the recording */
 			return;
 		}
-		RT->reg[RT->nreg].addr = a;
-		RT->reg[RT->nreg].len = k;
-		RT->nreg++;
+		RT->record.reg[RT->record.nreg].addr = a;
+		RT->record.reg[RT->record.nreg].len = k;
+		RT->record.nreg++;
 		a += k;
 		n -= k;
 	} while (n);
@@ -88,7 +88,7 @@ static long run_spawn(long nr, const long *a)
 
 static void send_note(uint32_t kind, int64_t value)
 {
-	struct rdb_tf_note n = {kind, 0, RT->sc_id, value};
+	struct rdb_tf_note n = {kind, 0, RT->rr.sc_id, value};
 	rdb_chan_put(RDB_TF_NOTE, &n, sizeof n, 0, 0);
 }
 
@@ -105,19 +105,19 @@ long rdb_record_syscall(long nr, const long *a)
 		t.args[i] = a[i];
 	t.flags = 0;
 	t.whash = 0;
-	size_t base = RT->nreg;
+	size_t base = RT->record.nreg;
 	long r;
 	if (is_thread(nr, a)) {
-		if (!RT->spawn_warned++)
+		if (!RT->record.spawn_warned++)
 			rdb_printf("rdb: clone of a thread (CLONE_THREAD, CLONE_SIGHAND, "
 			           "CLONE_FILES or CLONE_FS) is not recorded yet: the call "
 			           "fails with ENOSYS\n");
-		send_note(RDB_TF_NOTE_SPAWN, RT->sc_id + 1);
+		send_note(RDB_TF_NOTE_SPAWN, RT->rr.sc_id + 1);
 		r = -RDB_ENOSYS;
 	} else {
 		if (nr == __NR_execve || nr == __NR_execveat) {
 			rdb_interval_exec(); /* values of the interval if it succeeds */
-			t.id = RT->sc_id + 1;
+			t.id = RT->rr.sc_id + 1;
 			t.ret = 0;
 			t.ndata = 0;
 			rdb_chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
@@ -155,29 +155,29 @@ long rdb_record_syscall(long nr, const long *a)
 			}
 		}
 	}
-	if (RT->checksum && rdb_whash(nr, a, r, &t.whash))
+	if (RT->chan.checksum && rdb_whash(nr, a, r, &t.whash))
 		t.flags |= RDB_TF_TRAP_WHASH;
 	rdb_rr_mark_kernel_reads(nr, a, r, (t.flags & RDB_TF_TRAP_WHASH) != 0);
 	rdb_shared_track(nr, a, r);
-	if (RT->debug > 1)
-		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->sc_id + 1, rdb_rr_name(nr),
+	if (RT->start.debug > 1)
+		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)RT->rr.sc_id + 1, rdb_rr_name(nr),
 		           (unsigned long)rdb_sic());
 	uint64_t old = rdb_block_all();
-	if (RT->reg_full) {
-		RT->reg_full = 0;
+	if (RT->record.reg_full) {
+		RT->record.reg_full = 0;
 		rdb_record_limit("the list of regions a syscall wrote cannot grow (no memory for it)");
 	}
-	t.id = ++RT->sc_id;
+	t.id = ++RT->rr.sc_id;
 	t.ret = r;
-	t.ndata = (uint32_t)(RT->nreg - base);
+	t.ndata = (uint32_t)(RT->record.nreg - base);
 	rdb_chan_put(RDB_TF_TRAP, &t, sizeof t, 0, 0);
-	for (size_t i = base; i < RT->nreg && RT->mode; i++) {
-		struct rdb_tf_data d = {t.id, RT->reg[i].addr, RT->reg[i].len};
-		rdb_chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->reg[i].addr, RT->reg[i].len);
+	for (size_t i = base; i < RT->record.nreg && RT->mode; i++) {
+		struct rdb_tf_data d = {t.id, RT->record.reg[i].addr, RT->record.reg[i].len};
+		rdb_chan_put(RDB_TF_DATA, &d, sizeof d, (const void *)RT->record.reg[i].addr, RT->record.reg[i].len);
 	}
 	rdb_shared_sync(t.id, nr, a, r);
 	rdb_chan_flush();
-	RT->nreg = base;
+	RT->record.nreg = base;
 	rdb_set_mask(old);
 	return r;
 }

@@ -77,25 +77,25 @@ static uint32_t expect_head(uint32_t type, void *p, size_t n, const char *what)
  * boundary) would wrap origin_for's arithmetic: rdb read a damaged trace. */
 static void read_target(void)
 {
-	struct rdb_tf_target *t = &RT->tgt;
+	struct rdb_tf_target *t = &RT->replay.tgt;
 	expect(RDB_TF_TARGET, t, sizeof *t, "the next event's target");
 	if ((t->kind && t->kind != RDB_TF_BOUNDARY && t->kind != RDB_TF_SIGNAL) ||
 	    t->sic > RDB_SIC_SPAN)
 		rdb_die("replay: bad TARGET from rdb (interval %lu, count %lu, pc %p, kind %u): "
 		        "counts are at most 2^40\n", (unsigned long)t->interval,
 		        (unsigned long)t->sic, (void *)t->pc, t->kind);
-	if (RT->debug > 1)
-		rdb_printf("rdb: next event: kind %u at count %lu pc offset 0x%lx\n", RT->tgt.kind,
-		           (unsigned long)RT->tgt.sic, (unsigned long)(RT->tgt.pc - RT->bias));
+	if (RT->start.debug > 1)
+		rdb_printf("rdb: next event: kind %u at count %lu pc offset 0x%lx\n", RT->replay.tgt.kind,
+		           (unsigned long)RT->replay.tgt.sic, (unsigned long)(RT->replay.tgt.pc - RT->start.bias));
 }
 
 /* Arms the SIC for the target: count is where the program is now; the
  * value %r15 gets. */
 static uint64_t arm_for(uint64_t count)
 {
-	RDB_ASSERT(RT->tgt.sic <= RDB_SIC_SPAN); /* read_target */
-	uint64_t at = RT->tgt.sic;
-	return rdb_sic_set(count, RT->tgt.kind && at > count ? at : 0);
+	RDB_ASSERT(RT->replay.tgt.sic <= RDB_SIC_SPAN); /* read_target */
+	uint64_t at = RT->replay.tgt.sic;
+	return rdb_sic_set(count, RT->replay.tgt.kind && at > count ? at : 0);
 }
 
 void rdb_replay_first_target(void)
@@ -108,7 +108,7 @@ void rdb_replay_first_target(void)
 
 static const struct rdb_tf_map *map_of(uint64_t a)
 {
-	return rdb_map_find(RT->maps, RT->nmaps, a);
+	return rdb_map_find(RT->procmaps.maps, RT->procmaps.nmaps, a);
 }
 
 /* The program's mappings now: a replay of a recording that could read
@@ -117,7 +117,7 @@ static void procmaps(void)
 {
 	if (!rdb_procmaps())
 		rdb_die("replay: cannot read the program's mappings (%lu so far)\n",
-		        (unsigned long)RT->nmaps);
+		        (unsigned long)RT->procmaps.nmaps);
 }
 
 /* Memory the program cannot write (read-only data it read) gets its
@@ -134,11 +134,11 @@ static void load_blob(uint64_t a, uint64_t n)
 			/* not writable, or (a bug) not mapped: through a buffer */
 			uint64_t done = 0;
 			while (done < k) {
-				uint64_t c = k - done > sizeof RT->bounce ? sizeof RT->bounce : k - done;
-				if (rdb_chan_read(RT->bounce, c) != 1)
+				uint64_t c = k - done > sizeof RT->replay.bounce ? sizeof RT->replay.bounce : k - done;
+				if (rdb_chan_read(RT->replay.bounce, c) != 1)
 					rdb_die("replay: the channel ended inside recorded values\n");
 				if (m)
-					rdb_poke_mem(a + done, RT->bounce, c);
+					rdb_poke_mem(a + done, RT->replay.bounce, c);
 				done += c;
 			}
 		}
@@ -180,7 +180,7 @@ static void load_values(uint64_t interval)
 		    h.len - sizeof b != b.len || b.interval != interval || !rdb_covered(b.addr, b.len))
 			rdb_die("replay: bad VALUES record (type %u, %u bytes) for interval %lu\n",
 			        h.type, h.len, (unsigned long)interval);
-		if (RT->debug > 1)
+		if (RT->start.debug > 1)
 			rdb_printf("rdb: interval %lu value [%p, +%lu)\n", (unsigned long)interval,
 			           (void *)b.addr, (unsigned long)b.len);
 		load_blob(b.addr, b.len);
@@ -216,7 +216,7 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 	/* x87, SSE and AVX state (fpverify.c) */
 	char what[48];
 	if (fp && c->fpsize >= 512 &&
-	    rdb_fp_diff(fp, rdb_xstate_size(fp), RT->fpbuf, c->fpsize, what, sizeof what))
+	    rdb_fp_diff(fp, rdb_xstate_size(fp), RT->replay.fpbuf, c->fpsize, what, sizeof what))
 		diverge("--verify: at boundary %lu %s differs from the recording's", (unsigned long)b,
 		        what);
 }
@@ -226,13 +226,13 @@ static void verify_regs(const uint64_t *g, const struct rdb_tf_context *c,
 static void verify_queued(uint64_t b)
 {
 	const struct rdb_tf_context *c = &RT->ctx.c;
-	int same = c->nqueued == (uint64_t)RT->nqueued;
-	for (int i = 0; same && i < RT->nqueued; i++)
-		same = RT->ctx.q[i].signo == RT->queued[i].signo;
+	int same = c->nqueued == (uint64_t)RT->signal.nqueued;
+	for (int i = 0; same && i < RT->signal.nqueued; i++)
+		same = RT->ctx.q[i].signo == RT->signal.queued[i].signo;
 	if (!same)
 		diverge("--verify: at boundary %lu %d signals wait to be delivered (the first: %d), "
 		        "in the recording %lu (the first: %d)",
-		        (unsigned long)b, RT->nqueued, RT->nqueued ? RT->queued[0].signo : 0,
+		        (unsigned long)b, RT->signal.nqueued, RT->signal.nqueued ? RT->signal.queued[0].signo : 0,
 		        (unsigned long)c->nqueued, c->nqueued ? RT->ctx.q[0].signo : 0);
 }
 
@@ -240,7 +240,7 @@ static void verify_queued(uint64_t b)
 
 /* A boundary's CONTEXT record into RT->ctx (off the maybe alternate signal
  * stack): the context, the signals still queued, and the xsave image into
- * RT->fpbuf (at most fpcap bytes).  Returns 0 if it is malformed. */
+ * RT->replay.fpbuf (at most fpcap bytes).  Returns 0 if it is malformed. */
 static int read_context(size_t fpcap, const char *what)
 {
 	struct rdb_tf_context *c = &RT->ctx.c;
@@ -250,12 +250,12 @@ static int read_context(size_t fpcap, const char *what)
 		return 0;
 	size_t qn = c->nqueued * sizeof RT->ctx.q[0];
 	if (len != sizeof *c + qn + c->fpsize || (qn && rdb_chan_read(RT->ctx.q, qn) != 1) ||
-	    rdb_chan_read(RT->fpbuf, c->fpsize) != 1)
+	    rdb_chan_read(RT->replay.fpbuf, c->fpsize) != 1)
 		return 0;
 	for (uint64_t i = 0; i < c->nqueued; i++) {
 		int s = RT->ctx.q[i].signo;
 		if (s < 1 || s >= RDB_NSIG || s == RDB_SIGKILL || s == RDB_SIGSTOP ||
-		    (RT->reserved_sigs & (1ull << (s - 1))))
+		    (RT->signal.reserved_sigs & (1ull << (s - 1))))
 			return 0;
 	}
 	return 1;
@@ -264,21 +264,21 @@ static int read_context(size_t fpcap, const char *what)
 static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 {
 	struct rdb_tf_context *cp = &RT->ctx.c;
-	if (!read_context(sizeof RT->fpbuf, "the boundary's context"))
+	if (!read_context(sizeof RT->replay.fpbuf, "the boundary's context"))
 		rdb_die("replay: bad CONTEXT record at boundary %lu\n", (unsigned long)b->interval);
 	uint64_t *g = rdb_gregs(uc);
 	procmaps();
-	if (RT->verify) {
+	if (RT->chan.verify) {
 		verify_queued(b->interval);
 		verify_regs(g, cp, *(const uint8_t **)((char *)uc + UC_FPREGS), b->interval);
 		if (b->flags & RDB_TF_B_CHECKSUM) {
 			uint64_t ht, hf;
-			rdb_checksum(g, RT->maps, RT->nmaps, &ht, &hf);
-			if (RT->verify == 1 && ht != b->hash_touched)
+			rdb_checksum(g, RT->procmaps.maps, RT->procmaps.nmaps, &ht, &hf);
+			if (RT->chan.verify == 1 && ht != b->hash_touched)
 				diverge("--verify: at boundary %lu the memory interval %lu read or wrote, "
 				        "or its live stack, differs from the recording's",
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
-			if (RT->from <= 1 && hf != b->hash_full)
+			if (RT->chan.from <= 1 && hf != b->hash_full)
 				diverge("--verify: at boundary %lu the program's writable memory differs "
 				        "from the recording's (memory interval %lu did not touch)",
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
@@ -288,7 +288,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	rdb_interval_saved_stack(g[REG_RSP]);
 	RT->interval = b->interval;
 	rdb_watch_interval();
-	if (RT->from >= 2) { /* from the start, no VALUES come (rdb/feed.c) */
+	if (RT->chan.from >= 2) { /* from the start, no VALUES come (rdb/feed.c) */
 		rdb_watch_pause(1);
 		load_values(b->interval);
 		rdb_watch_pause(0);
@@ -316,7 +316,7 @@ static void more_signals(uint64_t count, uint64_t pc)
 /* A fault at the check after `count` increments, at pc. */
 void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 {
-	struct rdb_tf_target t = RT->tgt;
+	struct rdb_tf_target t = RT->replay.tgt;
 	if (!t.kind)
 		diverge("a SIC check fired at count %lu, pc %p, where the recording has no "
 		        "event", (unsigned long)count, (void *)pc);
@@ -345,7 +345,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");
 		if (s.kind != RDB_TF_SIG_AT_SIC || s.sic != count || s.pc != pc)
 			diverge("the recorded signal %d is not the one the target announced", s.signo);
-		RT->nondets = s.nondets;
+		RT->nondet.nondets = s.nondets;
 		rdb_signal_requeue(s.signo, s.siginfo);
 	} else {
 		struct rdb_tf_boundary b;
@@ -354,9 +354,9 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 			diverge("the recorded boundary %lu (count %lu, pc %p) is not the one the "
 			        "target announced", (unsigned long)b.interval, (unsigned long)b.sic,
 			        (void *)b.pc);
-		if (b.sc_id != RT->sc_id)
+		if (b.sc_id != RT->rr.sc_id)
 			diverge("boundary %lu: the program made %lu syscalls, the recording %lu",
-			        (unsigned long)b.interval, (unsigned long)RT->sc_id,
+			        (unsigned long)b.interval, (unsigned long)RT->rr.sc_id,
 			        (unsigned long)b.sc_id);
 		replay_boundary(uc, &b);
 		count = 0;
@@ -399,7 +399,7 @@ struct frame {
  * runtime's (the program's is its view, restored before). */
 static _Noreturn void enter(const struct rdb_tf_context *c)
 {
-	struct frame *f = (struct frame *)(RT->fpbuf + sizeof RT->fpbuf) - 1;
+	struct frame *f = (struct frame *)(RT->replay.fpbuf + sizeof RT->replay.fpbuf) - 1;
 	rdb_memset(f, 0, sizeof *f);
 	f->uc[RDB_UC_FLAGS] = c->uc_flags;
 	RT->hframe = c->hframe;
@@ -408,8 +408,8 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
 	rdb_memcpy(&f->uc[RDB_UC_GREGS], c->gregs, sizeof c->gregs);
 	f->uc[RDB_UC_GREGS + REG_R15] = RT->sic_origin; /* count 0 */
-	f->uc[RDB_UC_FPREGS] = c->fpsize ? (uint64_t)RT->fpbuf : 0;
-	f->uc[RDB_UC_SIGMASK] = c->sigmask & ~RT->reserved_sigs;
+	f->uc[RDB_UC_FPREGS] = c->fpsize ? (uint64_t)RT->replay.fpbuf : 0;
+	f->uc[RDB_UC_SIGMASK] = c->sigmask & ~RT->signal.reserved_sigs;
 	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
 	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt"
 	                 : : "r"(f) : "memory");
@@ -424,9 +424,9 @@ static void read_maps(void)
 	    rdb_chan_read(&mh, sizeof mh) != 1 ||
 	    h.len != sizeof mh + (uint64_t)mh.n * sizeof(struct rdb_tf_map) ||
 	    !rdb_grow(RDB_G_MAPS, (uint64_t)mh.n * sizeof(struct rdb_tf_map)) ||
-	    rdb_chan_read(RT->maps, mh.n * sizeof(struct rdb_tf_map)) != 1)
+	    rdb_chan_read(RT->procmaps.maps, mh.n * sizeof(struct rdb_tf_map)) != 1)
 		rdb_die("replay: bad start MAPS record\n");
-	RT->nmaps = mh.n;
+	RT->procmaps.nmaps = mh.n;
 }
 
 /* Mappings replay makes as anonymous memory (shared ones too: no child). */
@@ -441,8 +441,8 @@ static int anon_like(uint32_t kind)
  * program cannot write go through /proc/self/mem: load_blob). */
 static void remap(uint64_t stack_now)
 {
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (anon_like(m->kind))
 			map_anon(m);
 		else if (m->kind == RDB_TF_MAP_STACK)
@@ -452,8 +452,8 @@ static void remap(uint64_t stack_now)
 
 static void reprotect(void)
 {
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (anon_like(m->kind) && m->prot != RDB_PROT_RW)
 			rdb_sys3(__NR_mprotect, m->start, m->end - m->start, m->prot);
 	}
@@ -463,8 +463,8 @@ static void reprotect(void)
  * (interval.c stack_floor); here our own start may have written there. */
 static void clear_below(uint64_t addr)
 {
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		const struct rdb_tf_map *m = &RT->maps[i];
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (m->kind == RDB_TF_MAP_STACK && addr >= m->start && addr < m->end &&
 		    (addr & ~4095ull) > m->start)
 			rdb_sys3(__NR_madvise, m->start, (addr & ~4095ull) - m->start, RDB_MADV_DONTNEED);
@@ -494,13 +494,13 @@ static void read_stacks(void)
  * own output). */
 void rdb_replay_timing(void)
 {
-	if (!RT->timing_t0)
+	if (!RT->chan.timing_t0)
 		return;
 	uint64_t ts[2];
 	rdb_sys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts);
-	uint64_t us = (ts[0] * 1000000000ull + ts[1] - RT->timing_t0) / 1000;
+	uint64_t us = (ts[0] * 1000000000ull + ts[1] - RT->chan.timing_t0) / 1000;
 	rdb_printf("rdb: replay resumed the program at interval %lu's start %lu.%lu ms "
-	           "after rdb started\n", (unsigned long)(RT->from > 1 ? RT->from : 1),
+	           "after rdb started\n", (unsigned long)(RT->chan.from > 1 ? RT->chan.from : 1),
 	           (unsigned long)(us / 1000), (unsigned long)(us % 1000 / 100));
 }
 
@@ -509,39 +509,39 @@ void rdb_replay_restore(void)
 {
 	struct rdb_tf_boundary b;
 	expect(RDB_TF_BOUNDARY, &b, sizeof b, "the start boundary");
-	if (b.interval != RT->from)
+	if (b.interval != RT->chan.from)
 		rdb_die("replay: rdb sent boundary %lu for --from %lu\n", (unsigned long)b.interval,
-		        (unsigned long)RT->from);
+		        (unsigned long)RT->chan.from);
 	const struct rdb_tf_context *c = &RT->ctx.c;
-	if (!read_context(sizeof RT->fpbuf - sizeof(struct frame) - 64, "the start context"))
+	if (!read_context(sizeof RT->replay.fpbuf - sizeof(struct frame) - 64, "the start context"))
 		rdb_die("replay: bad start CONTEXT record\n");
 	uint64_t stack_now = 0;
 	procmaps();
-	for (size_t i = 0; i < RT->nmaps; i++)
-		if (RT->maps[i].kind == RDB_TF_MAP_STACK)
-			stack_now = RT->maps[i].start;
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
+		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
+			stack_now = RT->procmaps.maps[i].start;
 	read_maps();
-	rdb_shared_from_maps(RT->maps, RT->nmaps);
+	rdb_shared_from_maps(RT->procmaps.maps, RT->procmaps.nmaps);
 	if (c->brk_mapped > RDB_BRK_BASE && c->brk_mapped <= RDB_BRK_BASE + RDB_BRK_SIZE)
 		rdb_sys3(__NR_mprotect, RDB_BRK_BASE, c->brk_mapped - RDB_BRK_BASE, RDB_PROT_RW);
-	RT->brk_cur = c->brk_cur;
-	RT->brk_mapped = c->brk_mapped > RDB_BRK_BASE ? c->brk_mapped : RDB_BRK_BASE;
+	RT->syscall.brk_cur = c->brk_cur;
+	RT->syscall.brk_mapped = c->brk_mapped > RDB_BRK_BASE ? c->brk_mapped : RDB_BRK_BASE;
 	remap(stack_now);
 	read_stacks();
 	load_values(b.interval);
 	restore_tls_self(c->fs_base);
 	reprotect();
-	rdb_memcpy(&RT->view[1], c->view, sizeof c->view);
-	RT->reserved_blocked = c->reserved_blocked;
-	RT->prog_ss[RDB_SS_SP] = c->ss_sp;
-	RT->prog_ss[RDB_SS_FLAGS] = c->ss_flags;
-	RT->prog_ss[RDB_SS_SIZE] = c->ss_size;
+	rdb_memcpy(&RT->signal.view[1], c->view, sizeof c->view);
+	RT->signal.reserved_blocked = c->reserved_blocked;
+	RT->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
+	RT->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
+	RT->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
 	rdb_interval_saved_stack(c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;
-	RT->sc_id = b.sc_id;
-	RT->nondets = b.nondets;
+	RT->rr.sc_id = b.sc_id;
+	RT->nondet.nondets = b.nondets;
 	read_target();
 	arm_for(0);
 	rdb_watch_arm();
@@ -560,7 +560,7 @@ static void relocate(void)
 	const uint64_t *dyn = 0;
 	for (unsigned long i = 0; i < n; i++)
 		if (ph[i].type == 2 /* PT_DYNAMIC */)
-			dyn = (const uint64_t *)(RT->bias + ph[i].vaddr);
+			dyn = (const uint64_t *)(RT->start.bias + ph[i].vaddr);
 	uint64_t rela = 0, relasz = 0;
 	for (; dyn && dyn[0]; dyn += 2) {
 		if (dyn[0] == 7)
@@ -568,10 +568,10 @@ static void relocate(void)
 		else if (dyn[0] == 8)
 			relasz = dyn[1];
 	}
-	const uint64_t *r = (const uint64_t *)(RT->bias + rela);
+	const uint64_t *r = (const uint64_t *)(RT->start.bias + rela);
 	for (uint64_t i = 0; rela && i < relasz / 24; i++)
 		if ((uint32_t)r[3 * i + 1] == 8 /* R_X86_64_RELATIVE */)
-			*(uint64_t *)(RT->bias + r[3 * i]) = RT->bias + r[3 * i + 2];
+			*(uint64_t *)(RT->start.bias + r[3 * i]) = RT->start.bias + r[3 * i + 2];
 }
 
 #define ALT_STACK 0x500200000000ull

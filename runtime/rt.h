@@ -103,79 +103,125 @@ struct rdb_state {
 	 * position in the run is (interval, %r15 - sic_origin, pc)) */
 	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
 	uint64_t interval;    /* RDB_STATE_INTERVAL: the current interval (1: the program's start) */
-	uint64_t chan_in;     /* RDB_STATE_CHAN_IN: bytes read from the channel (record.c) */
-	uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
-	uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
-	                         interrupted */
-	long *sp;            /* the initial stack: argc, argv, envp, auxv */
-	long argc;
-	char **argv, **envp;
-	unsigned long *auxv;
-	uintptr_t image_lo, image_hi; /* the loaded image, [lo, hi) */
-	uintptr_t bias;               /* load address minus link address */
-	int debug;                    /* RDB_DEBUG is set: explain faults */
+	uint64_t chan_in;     /* RDB_STATE_CHAN_IN: bytes read from the channel (chan.c) */
+	/* ---- the rest, a sub-struct per file that owns the fields ---- */
 
-	/* brk emulation */
-	uintptr_t brk_cur, brk_mapped;
+	struct { /* start.c: the process as __rdb_start found it */
+		long *sp;            /* the initial stack: argc, argv, envp, auxv */
+		long argc;
+		char **argv, **envp;
+		unsigned long *auxv;
+		uintptr_t image_lo, image_hi; /* the loaded image, [lo, hi) */
+		uintptr_t bias;               /* load address minus link address */
+		int debug;                    /* RDB_DEBUG is set: explain faults */
+	} start;
 
-	/* .rdb_iot */
-	const struct rdb_iot_entry *iot;
-	size_t n_iot;
-	int iot_offsets; /* 1: entries hold image offsets, sorted */
+	struct { /* syscall.c: brk emulation */
+		uintptr_t brk_cur, brk_mapped;
+	} syscall;
 
-	/* callbacks */
-	int n_cb, terminated;
-	/* in the order registered, one of the two set (grow.c RDB_G_CB) */
-	struct rdb_cb { rdb_term_fn *term; rdb_signal_fn *sig; } *cb;
+	struct { /* iot.c: .rdb_iot */
+		const struct rdb_iot_entry *iot;
+		size_t n_iot;
+		int iot_offsets; /* 1: entries hold image offsets, sorted */
+	} iot;
 
-	/* signals: the program's view */
-	struct rdb_ksigaction view[RDB_NSIG];
-	uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
-	uint64_t reserved_blocked; /* the program's view of their mask bits */
-	uint64_t prog_ss[3];  /* the program's view of its sigaltstack (RDB_SS_*) */
-	uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
-	                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
-	uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
-	int fault_in_hook;
+	struct { /* api.c: callbacks */
+		int n_cb, terminated;
+		/* in the order registered, one of the two set (grow.c RDB_G_CB) */
+		struct rdb_cb { rdb_term_fn *term; rdb_signal_fn *sig; } *cb;
+	} api;
 
-	/* sic.c and interval.c: events at SIC checks (docs/hooks.md) */
-	uint64_t sic_stop;    /* sic.c: the count where a check faults for an event (0: none) */
-	int unhooked;         /* unhook.c: 'R' the read hooks are gone, 'S' both */
-	int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
-	int in_event;         /* inside an event (boundary, signal) at a check */
-	int want_boundary;    /* record: the interval timer expired */
-	int in_boundary;      /* record: the boundary clears the planes itself */
-	uintptr_t interval_sp; /* record: %rsp when the interval started */
-	uintptr_t iv_alt_lo, iv_alt_hi; /* record: the sigaltstack then (interval.c) */
-	uint64_t interval_us; /* record: its CPU length; 0: no intervals */
-	uint64_t every_sic;   /* record: or its length in SIC counts */
-	uint64_t nondets;     /* NONDET records so far */
-	int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
-	int hash_fd; /* RDB_DEBUG: checksum.c's dump */
-	int mem_fd;  /* util.c rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
-	uint64_t alt_lo, alt_hi; /* checksum.c: the sigaltstack */
-	int alt_skip;            /* checksum.c: leave it out (the full hash) */
-	uint64_t from;        /* replay: the interval it started at */
-	uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
-	uint64_t cpu_start_ns;
-	int timer_id;
-	int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
-	int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
-	int snap_ok;          /* intervals still possible */
-	int snap_stop;        /* record: a snapshot fork failed: the interval runs on */
-	struct rdb_tf_target tgt; /* replay: the next event */
-	int nqueued;          /* queued again by an event, not delivered yet */
-	struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
-	int npending;         /* record: async signals waiting for the next check */
-	struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
-	/* signal.c: delivery at the entry stub's check (syscall.S) */
-	int in_stub;          /* the runtime is running a program syscall */
-	int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
-	int sc_mask_ok;       /* it was sigsuspend, ppoll, ...: deliver with */
-	uint64_t sc_mask;     /* ... this mask (the call's own) */
-	int restore_ok;       /* the next handler's return restores ... */
-	uint64_t restore_mask; /* ... the mask the call left */
-	uint64_t requeued;    /* signals queued again by events, so far */
+	struct { /* signal.c */
+		uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
+		uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
+		                         interrupted */
+		/* the program's view */
+		struct rdb_ksigaction view[RDB_NSIG];
+		uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
+		uint64_t reserved_blocked; /* the program's view of their mask bits */
+		uint64_t prog_ss[3];  /* the program's view of its sigaltstack (RDB_SS_*) */
+		uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
+		int fault_in_hook;
+		int nqueued;          /* queued again by an event, not delivered yet */
+		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
+		int npending;         /* record: async signals waiting for the next check */
+		struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
+		/* delivery at the entry stub's check (syscall.S) */
+		int in_stub;          /* the runtime is running a program syscall */
+		int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
+		int sc_mask_ok;       /* it was sigsuspend, ppoll, ...: deliver with */
+		uint64_t sc_mask;     /* ... this mask (the call's own) */
+		int restore_ok;       /* the next handler's return restores ... */
+		uint64_t restore_mask; /* ... the mask the call left */
+		uint64_t requeued;    /* signals queued again by events, so far */
+		/* a handler's frame, built here before it goes out */
+		uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
+		uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
+		struct rdb_sigframe retframe;     /* a handler's return: what rt_sigreturn reads */
+		int xs_known;
+	} signal;
+
+	struct { /* sic.c: events at SIC checks (docs/hooks.md) */
+		uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
+		                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
+		uint64_t sic_stop;    /* the count where a check faults for an event (0: none) */
+		int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
+		int in_event;         /* inside an event (boundary, signal) at a check */
+	} sic;
+
+	struct { /* unhook.c */
+		int unhooked;         /* 'R' the read hooks are gone, 'S' both */
+	} unhook;
+
+	struct { /* interval.c: intervals while recording */
+		int want_boundary;    /* the interval timer expired */
+		int in_boundary;      /* the boundary clears the planes itself */
+		uintptr_t interval_sp; /* %rsp when the interval started */
+		uintptr_t iv_alt_lo, iv_alt_hi; /* the sigaltstack then */
+		uint64_t interval_us; /* its CPU length; 0: no intervals */
+		uint64_t every_sic;   /* or its length in SIC counts */
+		uint64_t cpu_start_ns;
+		int timer_id;
+		int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
+		int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
+		int snap_ok;          /* intervals still possible */
+		int snap_stop;        /* a snapshot fork failed: the interval runs on */
+	} intervals;
+
+	struct { /* nondet.c */
+		uint64_t nondets;     /* NONDET records so far */
+	} nondet;
+
+	struct { /* chan.c: the channel to rdb (trace_format.h) and HELLO's options */
+		int quiet;            /* replay: do not re-execute stdout/stderr writes */
+		int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
+		long rec_pid;         /* replay: the recorded pid */
+		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
+		uint64_t from;        /* replay: the interval it started at */
+		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
+		size_t sn;            /* bytes waiting in sbuf */
+		size_t rpos, rend;    /* unread bytes of rbuf: [rpos, rend) */
+		char sbuf[RDB_SBUF];
+		char rbuf[RDB_RBUF];
+	} chan;
+
+	struct { /* checksum.c */
+		int hash_fd; /* RDB_DEBUG: the dump */
+		uint64_t alt_lo, alt_hi; /* the sigaltstack */
+		int alt_skip;            /* leave it out (the full hash) */
+		unsigned char mincore_r[(4u << 20) / 4096 + 2];
+	} checksum;
+
+	struct { /* util.c */
+		int mem_fd;  /* rdb_poke_mem: /proc/self/mem, opened once (0: not yet) */
+	} util;
+
+	struct { /* replay.c: boundaries and signals while replaying */
+		struct rdb_tf_target tgt; /* the next event */
+		uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
+		uint8_t bounce[16384];  /* values for memory the program cannot write */
+	} replay;
 
 	struct rdb_watch { /* watch.c: rdb flowback's watchpoint (replay) */
 		int on, reported;
@@ -197,70 +243,69 @@ struct rdb_state {
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
 
-	unsigned char mincore_r[(4u << 20) / 4096 + 2]; /* checksum.c */
-	struct { /* planes.c: residency of the plane pages [lo, hi) */
-		uintptr_t lo, hi;
-		unsigned char vec[(4u << 20) / 4096];
-	} res[2];
-	int res_batch;
-	size_t nmaps;
-	struct rdb_tf_map *maps; /* grow.c RDB_G_MAPS */
-	uint8_t fpbuf[16384] __attribute__((aligned(64))); /* an xsave image */
-	/* signal.c: a handler's frame, built here before it goes out */
-	uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
-	uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
-	struct rdb_sigframe retframe;     /* a handler's return: what rt_sigreturn reads */
-	int xs_known;
-	uint8_t bounce[16384];  /* replay: values for memory the program cannot write */
-	char mapsbuf[4096];     /* procmaps.c: not on the (maybe alternate) signal stack */
-	struct {                /* a boundary's context, ditto, and what follows it */
+	struct { /* planes.c */
+		struct { /* residency of the plane pages [lo, hi) */
+			uintptr_t lo, hi;
+			unsigned char vec[(4u << 20) / 4096];
+		} res[2];
+		int res_batch;
+	} planes;
+
+	struct { /* procmaps.c */
+		size_t nmaps;
+		struct rdb_tf_map *maps; /* grow.c RDB_G_MAPS */
+		char mapsbuf[4096];     /* not on the (maybe alternate) signal stack */
+	} procmaps;
+
+	struct {                /* interval.c, replay.c: a boundary's context, not
+		                   on the signal stack either, and what follows it */
 		struct rdb_tf_context c;
 		/* nqueued of them (then, while recording, the xsave image:
 		 * interval.c sends both as the record's second part) */
 		struct rdb_tf_queued *q; /* grow.c RDB_G_CTXQ */
 	} ctx;
 
-	/* chan.c, record.c, sysreplay.c: the channel to rdb (trace_format.h) */
-	int quiet;            /* replay: do not re-execute stdout/stderr writes */
-	int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
-	long rec_pid;         /* replay: the recorded pid */
-	int spawn_warned;
-	uint64_t sc_id;       /* syscalls so far: the last one's id */
-	size_t nreg;          /* regions the kernel wrote in the current call */
-	struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
-	int reg_full;         /* record: the table could not grow (the call is not recorded) */
-	size_t sn;            /* bytes waiting in sbuf */
-	size_t rpos, rend;    /* unread bytes of rbuf: [rpos, rend) */
-	char sbuf[RDB_SBUF];
-	char rbuf[RDB_RBUF];
+	struct { /* rr.c: record and replay */
+		uint64_t sc_id;       /* syscalls so far: the last one's id */
+	} rr;
 
-	/* children.c: the program's fork descendants */
-	int kid;          /* this process is one (mode 0): it sends CHILD_OUTPUT */
-	int kid_locking;  /* records go out under RDB_KID_LOCK_FD's lock */
-	int kid_depth;    /* nesting of that lock */
-	uint32_t kid_pid; /* ours: the lock's owner value */
-	int kid_std_ok[2];
-	uint64_t kid_std[2][2]; /* the recording's stdout, stderr: (dev, ino) */
+	struct { /* record.c */
+		int spawn_warned;
+		size_t nreg;          /* regions the kernel wrote in the current call */
+		struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
+		int reg_full;         /* the table could not grow (the call is not recorded) */
+	} record;
 
-	/* shared.c: MAP_SHARED mappings (record and replay track the same) */
-	size_t nshared;
-	struct rdb_shared {
-		uint64_t start, end;
-		uint64_t copy;  /* record: a private copy (what replay has there), or 0 */
-		uint32_t ext;   /* others may write it: fork children, the file's users */
-		uint32_t prot;
-		/* record: the file mapped (0, 0: anonymous) and the file offset
-		 * of start, to match the process's own writes to that file */
-		uint64_t dev, ino, off;
-	} *shared; /* grow.c RDB_G_SHARED */
-	uint64_t shared_next; /* where the next copy goes */
-	uint64_t shared_pend; /* record: the pending bits (shared.c), once mapped */
-	uint32_t shared_sig;  /* record: a signal came since the last full sync */
-	_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
+	struct { /* children.c: the program's fork descendants */
+		int kid;          /* this process is one (mode 0): it sends CHILD_OUTPUT */
+		int kid_locking;  /* records go out under RDB_KID_LOCK_FD's lock */
+		int kid_depth;    /* nesting of that lock */
+		uint32_t kid_pid; /* ours: the lock's owner value */
+		int kid_std_ok[2];
+		uint64_t kid_std[2][2]; /* the recording's stdout, stderr: (dev, ino) */
+	} children;
 
-	/* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
-	uint64_t grown[8];
-	uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
+	struct { /* shared.c: MAP_SHARED mappings (record and replay track the same) */
+		size_t nshared;
+		struct rdb_shared {
+			uint64_t start, end;
+			uint64_t copy;  /* record: a private copy (what replay has there), or 0 */
+			uint32_t ext;   /* others may write it: fork children, the file's users */
+			uint32_t prot;
+			/* record: the file mapped (0, 0: anonymous) and the file offset
+			 * of start, to match the process's own writes to that file */
+			uint64_t dev, ino, off;
+		} *shared; /* grow.c RDB_G_SHARED */
+		uint64_t shared_next; /* where the next copy goes */
+		uint64_t shared_pend; /* record: the pending bits, once mapped */
+		uint32_t shared_sig;  /* record: a signal came since the last full sync */
+		_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
+	} shared;
+
+	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
+		uint64_t grown[8];
+		uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
+	} grow;
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)
@@ -347,7 +392,7 @@ void rdb_grow_init(void); /* in __rdb_start: the pointers */
 int rdb_grow_slow(int slot, uint64_t n);
 static inline int rdb_grow(int slot, uint64_t n)
 {
-	return n <= RT->grown[slot] || rdb_grow_slow(slot, n);
+	return n <= RT->grow.grown[slot] || rdb_grow_slow(slot, n);
 }
 
 /* ---- start.c ---------------------------------------------------------- */
@@ -554,7 +599,7 @@ void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
 void rdb_interval_end(void);   /* the program is exiting: last values */
-/* RT->saved_lo/hi for the interval that begins with %rsp at sp (RT->maps
+/* RT->saved_lo/hi for the interval that begins with %rsp at sp (RT->procmaps.maps
  * are the boundary's). */
 void rdb_interval_saved_stack(uint64_t sp);
 void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
@@ -603,12 +648,12 @@ void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
  * mincore said of the planes; 0: each asks again (the program ran). */
 void rdb_planes_batch(int on);
 /* A boundary, record and replay alike: both planes of every mapping in
- * RT->maps to zero (the kernel's special mappings aside). */
+ * RT->procmaps.maps to zero (the kernel's special mappings aside). */
 void rdb_planes_clear_maps(void);
 
 /* ---- procmaps.c ------------------------------------------------------- */
 /* The program's mappings in the covered range (from /proc/self/maps),
- * into RT->maps and RT->nmaps: 1, or 0 if they could not be read (the
+ * into RT->procmaps.maps and RT->procmaps.nmaps: 1, or 0 if they could not be read (the
  * table could not grow, or no fd was left for the file). */
 int rdb_procmaps(void);
 /* The entry of m[0..n) (sorted, disjoint) that holds a, or NULL. */
@@ -645,7 +690,7 @@ void rdb_shared_boundary(void);       /* record: copies at the boundary */
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
 int rdb_shared_overlaps(uint64_t a, uint64_t n); /* [a, a + n) meets MAP_SHARED memory */
 int rdb_mremap_refused(const long *a); /* syscall.c: 1 (and says so) if refused */
-/* procmaps: split RT->maps at tracked mappings and give them their
+/* procmaps: split RT->procmaps.maps at tracked mappings and give them their
  * kinds; 0 if the table could not grow. */
 int rdb_shared_kinds(void);
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n); /* replay --from */
@@ -660,7 +705,7 @@ void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
 /* ---- fpverify.c: replay --verify's FPU and vector registers ------------- */
 int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, char *what,
                 size_t cap);
-void rdb_xstate_layout(void); /* signal.c: RT->xs_off, xs_size */
+void rdb_xstate_layout(void); /* signal.c: RT->signal.xs_off, xs_size */
 
 /* ---- whash.c: the bytes write-like calls handed the kernel ------------- */
 /* fn(ctx, addr, len) for each region whose bytes the call (result r)

@@ -77,23 +77,23 @@ static void pend_carry(const struct rdb_shared *s, uint64_t from, uint64_t n);
 
 static void drop(size_t i)
 {
-	struct rdb_shared *s = &RT->shared[i];
+	struct rdb_shared *s = &RT->shared.shared[i];
 	if (s->copy)
 		rdb_sys2(__NR_munmap, (long)s->copy, (long)(s->end - s->start));
-	for (size_t j = i + 1; j < RT->nshared; j++)
-		RT->shared[j - 1] = RT->shared[j];
-	RT->nshared--;
+	for (size_t j = i + 1; j < RT->shared.nshared; j++)
+		RT->shared.shared[j - 1] = RT->shared.shared[j];
+	RT->shared.nshared--;
 }
 
 /* Room for one more entry in the list; if the table cannot grow, the
  * recording stops (a replay has the recording's count). */
 static int room(void)
 {
-	if (rdb_grow(RDB_G_SHARED, (RT->nshared + 1) * sizeof RT->shared[0]))
+	if (rdb_grow(RDB_G_SHARED, (RT->shared.nshared + 1) * sizeof RT->shared.shared[0]))
 		return 1;
 	if (RT->mode == RDB_TF_MODE_REPLAY)
 		rdb_die("replay: no memory for the list of MAP_SHARED mappings (%lu)\n",
-		        (unsigned long)RT->nshared);
+		        (unsigned long)RT->shared.nshared);
 	rdb_record_limit("the list of MAP_SHARED mappings cannot grow (no memory for it)");
 	return 0;
 }
@@ -101,10 +101,10 @@ static int room(void)
 /* The first entry that ends after a (the list is sorted, disjoint). */
 static size_t first_after(uint64_t a)
 {
-	size_t lo = 0, hi = RT->nshared;
+	size_t lo = 0, hi = RT->shared.nshared;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (RT->shared[mid].end <= a)
+		if (RT->shared.shared[mid].end <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -116,18 +116,18 @@ static size_t first_after(uint64_t a)
  * A copy's pieces stay where they are. */
 static void forget(uint64_t lo, uint64_t hi)
 {
-	for (size_t i = first_after(lo); i < RT->nshared; i++) {
-		struct rdb_shared *s = &RT->shared[i];
+	for (size_t i = first_after(lo); i < RT->shared.nshared; i++) {
+		struct rdb_shared *s = &RT->shared.shared[i];
 		if (lo >= s->end)
 			continue;
 		if (hi <= s->start)
 			break;
 		if (lo > s->start && hi < s->end && room()) {
 			/* a hole in the middle: two entries (the copy's middle stays mapped) */
-			for (size_t j = RT->nshared; j > i + 1; j--)
-				RT->shared[j] = RT->shared[j - 1];
-			RT->nshared++;
-			struct rdb_shared *t = &RT->shared[i + 1];
+			for (size_t j = RT->shared.nshared; j > i + 1; j--)
+				RT->shared.shared[j] = RT->shared.shared[j - 1];
+			RT->shared.nshared++;
+			struct rdb_shared *t = &RT->shared.shared[i + 1];
 			*t = *s;
 			t->start = hi;
 			t->copy = s->copy ? s->copy + (hi - s->start) : 0;
@@ -157,9 +157,9 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file, uint64_t from, uint64
 {
 	if (RT->mode != RDB_TF_MODE_RECORD)
 		return 0;
-	if (!RT->shared_next)
-		RT->shared_next = COPY_BASE;
-	uint64_t at = RT->shared_next;
+	if (!RT->shared.shared_next)
+		RT->shared.shared_next = COPY_BASE;
+	uint64_t at = RT->shared.shared_next;
 	if (at + n > COPY_END)
 		return 0;
 	long r = rdb_sys6(__NR_mmap, (long)at, (long)n, RDB_PROT_RW,
@@ -168,7 +168,7 @@ static uint64_t new_copy(uint64_t a, uint64_t n, int file, uint64_t from, uint64
 	                  -1, 0);
 	if (r != (long)at)
 		return 0;
-	RT->shared_next = at + n + 4096; /* a gap: never merged with the next one */
+	RT->shared.shared_next = at + n + 4096; /* a gap: never merged with the next one */
 	if (from)
 		rdb_memcpy((void *)at, (const void *)from, keep < n ? keep : n);
 	else if (file)
@@ -209,13 +209,13 @@ static void add(uint64_t a, uint64_t n, int ext, long file, uint32_t prot, uint6
 {
 	if (!room())
 		return;
-	size_t i = RT->nshared;
-	while (i > 0 && RT->shared[i - 1].start > a) { /* keep it sorted */
-		RT->shared[i] = RT->shared[i - 1];
+	size_t i = RT->shared.nshared;
+	while (i > 0 && RT->shared.shared[i - 1].start > a) { /* keep it sorted */
+		RT->shared.shared[i] = RT->shared.shared[i - 1];
 		i--;
 	}
-	RT->nshared++;
-	struct rdb_shared *s = &RT->shared[i];
+	RT->shared.nshared++;
+	struct rdb_shared *s = &RT->shared.shared[i];
 	rdb_memset(s, 0, sizeof *s);
 	s->start = a;
 	s->end = a + n;
@@ -255,10 +255,10 @@ void rdb_shared_track(long nr, const long a[6], long r)
 	case __NR_mprotect:
 		if (!(a[2] & RDB_PROT_READ))
 			forget((uint64_t)a[0], (uint64_t)a[0] + len);
-		for (size_t i = 0; i < RT->nshared; i++)
-			if (RT->shared[i].start >= (uint64_t)a[0] &&
-			    RT->shared[i].end <= (uint64_t)a[0] + len)
-				RT->shared[i].prot = (uint32_t)a[2];
+		for (size_t i = 0; i < RT->shared.nshared; i++)
+			if (RT->shared.shared[i].start >= (uint64_t)a[0] &&
+			    RT->shared.shared[i].end <= (uint64_t)a[0] + len)
+				RT->shared.shared[i].prot = (uint32_t)a[2];
 		return;
 	case __NR_mremap: {
 		/* Moved or resized: the new range, with the old one's kind, and
@@ -270,16 +270,16 @@ void rdb_shared_track(long nr, const long a[6], long r)
 		int was = -1;
 		uint32_t prot = 0;
 		uint64_t dev = 0, ino = 0, off = 0, from = 0, keep = 0;
-		for (size_t i = 0; i < RT->nshared; i++)
-			if (RT->shared[i].start <= old && old < RT->shared[i].end) {
-				was = (int)RT->shared[i].ext;
-				prot = RT->shared[i].prot;
-				dev = RT->shared[i].dev;
-				ino = RT->shared[i].ino;
-				off = RT->shared[i].off + (old - RT->shared[i].start);
-				from = RT->shared[i].copy ? RT->shared[i].copy + (old - RT->shared[i].start)
+		for (size_t i = 0; i < RT->shared.nshared; i++)
+			if (RT->shared.shared[i].start <= old && old < RT->shared.shared[i].end) {
+				was = (int)RT->shared.shared[i].ext;
+				prot = RT->shared.shared[i].prot;
+				dev = RT->shared.shared[i].dev;
+				ino = RT->shared.shared[i].ino;
+				off = RT->shared.shared[i].off + (old - RT->shared.shared[i].start);
+				from = RT->shared.shared[i].copy ? RT->shared.shared[i].copy + (old - RT->shared.shared[i].start)
 				                          : 0;
-				keep = RT->shared[i].end - old; /* (the copy's part of it) */
+				keep = RT->shared.shared[i].end - old; /* (the copy's part of it) */
 			}
 		if (keep > olen)
 			keep = olen;
@@ -290,17 +290,17 @@ void rdb_shared_track(long nr, const long a[6], long r)
 		if (was < 0)
 			return;
 		add((uint64_t)r, nlen, was, -2, prot, dev, ino, off, from, keep);
-		for (size_t i = 0; from && i < RT->nshared; i++)
-			if (RT->shared[i].start == (uint64_t)r && RT->shared[i].copy)
-				pend_carry(&RT->shared[i], from, keep);
+		for (size_t i = 0; from && i < RT->shared.nshared; i++)
+			if (RT->shared.shared[i].start == (uint64_t)r && RT->shared.shared[i].copy)
+				pend_carry(&RT->shared.shared[i], from, keep);
 		return;
 	}
 	case __NR_fork:
 	case __NR_vfork:
 	case __NR_clone:
 		if (r > 0) /* the child shares every mapping there is */
-			for (size_t i = 0; i < RT->nshared; i++)
-				RT->shared[i].ext = 1;
+			for (size_t i = 0; i < RT->shared.nshared; i++)
+				RT->shared.shared[i].ext = 1;
 		return;
 	}
 }
@@ -322,14 +322,14 @@ static uint8_t *pend_byte(uint64_t copy_addr)
 
 static void pend_add(const struct rdb_shared *s, uint64_t lo, uint64_t hi)
 {
-	if (!RT->shared_pend) {
+	if (!RT->shared.shared_pend) {
 		long r = rdb_sys6(__NR_mmap, (long)PEND_BASE, (long)PEND_SIZE, RDB_PROT_RW,
 		                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
 		                      RDB_MAP_FIXED_NOREPLACE,
 		                  -1, 0);
 		if (r != (long)PEND_BASE)
 			return; /* (then the copy keeps what it folded: as before pending bits) */
-		RT->shared_pend = PEND_BASE;
+		RT->shared.shared_pend = PEND_BASE;
 	}
 	for (uint64_t b = lo & ~63ull; b < hi; b += 64) {
 		uint64_t c = s->copy + (b - s->start);
@@ -341,7 +341,7 @@ static void pend_add(const struct rdb_shared *s, uint64_t lo, uint64_t hi)
  * whose copy now holds those bytes from its start (mremap). */
 static void pend_carry(const struct rdb_shared *s, uint64_t from, uint64_t n)
 {
-	if (!RT->shared_pend)
+	if (!RT->shared.shared_pend)
 		return;
 	for (uint64_t b = 0; b < n; b += 64) {
 		uint64_t c = from + b;
@@ -359,7 +359,7 @@ struct fold {
 
 static void fold_run(struct fold *f)
 {
-	uint8_t *buf = RT->shared_buf;
+	uint8_t *buf = RT->shared.shared_buf;
 	if (f->s->ext) /* (below: the next full sync sends them) */
 		pend_add(f->s, f->lo, f->hi);
 	for (uint64_t a = f->lo; a < f->hi; a += RDB_SHARED_BUF) {
@@ -410,17 +410,17 @@ static void fold(struct rdb_shared *s)
  * what replay has. */
 void rdb_shared_prefork(void)
 {
-	for (size_t i = 0; i < RT->nshared; i++)
-		if (RT->shared[i].copy && !RT->shared[i].ext)
-			fold(&RT->shared[i]);
+	for (size_t i = 0; i < RT->shared.nshared; i++)
+		if (RT->shared.shared[i].copy && !RT->shared.shared[i].ext)
+			fold(&RT->shared.shared[i]);
 }
 
 /* At a boundary, before the planes are cleared and the snapshot forked. */
 void rdb_shared_boundary(void)
 {
-	for (size_t i = 0; i < RT->nshared; i++)
-		if (RT->shared[i].copy)
-			fold(&RT->shared[i]);
+	for (size_t i = 0; i < RT->shared.nshared; i++)
+		if (RT->shared.shared[i].copy)
+			fold(&RT->shared.shared[i]);
 }
 
 static void put(uint64_t id, uint64_t a, const uint8_t *p, uint64_t n)
@@ -458,7 +458,7 @@ static void run_byte(struct run *r, const uint8_t *buf, uint64_t k)
  * (a read would map the zero page and make mincore say so from then on). */
 static void sync_range(struct rdb_shared *s, uint64_t lo, uint64_t hi, uint64_t id)
 {
-	uint8_t *buf = RT->shared_buf;
+	uint8_t *buf = RT->shared.shared_buf;
 	unsigned char vec[RDB_SHARED_BUF / 4096 + 2];
 	for (uint64_t a = lo; a < hi; a += RDB_SHARED_BUF) {
 		uint64_t n = hi - a < RDB_SHARED_BUF ? hi - a : RDB_SHARED_BUF;
@@ -479,7 +479,7 @@ static void sync_range(struct rdb_shared *s, uint64_t lo, uint64_t hi, uint64_t 
 		for (uint64_t i = 0; i < spn >> 12; i++)
 			written |= vec[i] & 1;
 		/* the chunk's pending bits: n / 512 bytes, 8-aligned (pages) */
-		uint64_t *pb = RT->shared_pend ? (uint64_t *)pend_byte((uint64_t)c) : 0;
+		uint64_t *pb = RT->shared.shared_pend ? (uint64_t *)pend_byte((uint64_t)c) : 0;
 		uint64_t pend = 0;
 		for (uint64_t i = 0; pb && i < n / 512 / 8; i++)
 			pend |= pb[i];
@@ -528,8 +528,8 @@ static void sync_all(struct rdb_shared *s, uint64_t id) { sync_range(s, s->start
  * mappings of that file sync what they show of them. */
 static void sync_file(uint64_t dev, uint64_t ino, uint64_t foff, uint64_t n, uint64_t id)
 {
-	for (size_t i = 0; i < RT->nshared; i++) {
-		struct rdb_shared *s = &RT->shared[i];
+	for (size_t i = 0; i < RT->shared.nshared; i++) {
+		struct rdb_shared *s = &RT->shared.shared[i];
 		if (!s->ext || !s->copy || s->dev != dev || s->ino != ino || (!dev && !ino))
 			continue;
 		if (foff == ~0ull) {
@@ -595,17 +595,17 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 	if (!RT->mode)
 		return;
 	size_t i = 0;
-	while (i < RT->nshared && !(RT->shared[i].ext && RT->shared[i].copy))
+	while (i < RT->shared.nshared && !(RT->shared.shared[i].ext && RT->shared.shared[i].copy))
 		i++;
-	if (i == RT->nshared)
+	if (i == RT->shared.nshared)
 		return; /* (the common case: no ext mapping) */
 	/* (a signal for a handler that came during the call: its sender may
 	 * have stored first, and the handler runs before the next call) */
-	if (RT->shared_sig || RT->npending || rdb_systab_acquires(nr, a, r, regular)) {
-		RT->shared_sig = 0;
-		for (i = 0; i < RT->nshared && RT->mode; i++)
-			if (RT->shared[i].ext && RT->shared[i].copy)
-				sync_all(&RT->shared[i], id);
+	if (RT->shared.shared_sig || RT->signal.npending || rdb_systab_acquires(nr, a, r, regular)) {
+		RT->shared.shared_sig = 0;
+		for (i = 0; i < RT->shared.nshared && RT->mode; i++)
+			if (RT->shared.shared[i].ext && RT->shared.shared[i].copy)
+				sync_all(&RT->shared.shared[i], id);
 		return;
 	}
 	/* the process's own changes to a mapped file through its fds */
@@ -652,8 +652,8 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 /* Whether [a, a + n) overlaps a tracked MAP_SHARED mapping. */
 int rdb_shared_overlaps(uint64_t a, uint64_t n)
 {
-	for (size_t i = 0; i < RT->nshared; i++)
-		if (RT->shared[i].start < a + n && a < RT->shared[i].end)
+	for (size_t i = 0; i < RT->shared.nshared; i++)
+		if (RT->shared.shared[i].start < a + n && a < RT->shared.shared[i].end)
 			return 1;
 	return 0;
 }
@@ -666,8 +666,8 @@ int rdb_shared_overlaps(uint64_t a, uint64_t n)
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n)
 {
 	uint64_t got = 0;
-	for (size_t i = 0; i < RT->nshared; i++) {
-		const struct rdb_shared *s = &RT->shared[i];
+	for (size_t i = 0; i < RT->shared.nshared; i++) {
+		const struct rdb_shared *s = &RT->shared.shared[i];
 		uint64_t lo = a > s->start ? a : s->start, hi = a + n < s->end ? a + n : s->end;
 		if (lo < hi && s->copy) {
 			rdb_memcpy((uint8_t *)to + (lo - a), (const void *)(s->copy + (lo - s->start)),
@@ -683,14 +683,14 @@ int rdb_shared_overlay(void *to, uint64_t a, uint64_t n)
  * and replay hash the same bytes. */
 int rdb_shared_kinds(void)
 {
-	struct rdb_tf_map *m = RT->maps;
+	struct rdb_tf_map *m = RT->procmaps.maps;
 	size_t j = 0; /* both lists are sorted: the first entry ending after m[i] */
-	for (size_t i = 0; i < RT->nmaps; i++) {
-		while (j < RT->nshared && RT->shared[j].end <= m[i].start)
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
+		while (j < RT->shared.nshared && RT->shared.shared[j].end <= m[i].start)
 			j++;
-		if (j == RT->nshared)
+		if (j == RT->shared.nshared)
 			break;
-		const struct rdb_shared *s = &RT->shared[j];
+		const struct rdb_shared *s = &RT->shared.shared[j];
 		if (s->start >= m[i].end)
 			continue;
 		uint64_t cut = s->start > m[i].start ? s->start : s->end < m[i].end ? s->end : 0;
@@ -698,11 +698,11 @@ int rdb_shared_kinds(void)
 			m[i].kind = s->ext ? RDB_TF_MAP_SHARED_EXT : RDB_TF_MAP_SHARED;
 			continue;
 		}
-		if (!rdb_grow(RDB_G_MAPS, (RT->nmaps + 1) * sizeof *m))
+		if (!rdb_grow(RDB_G_MAPS, (RT->procmaps.nmaps + 1) * sizeof *m))
 			return 0;
-		for (size_t k = RT->nmaps; k > i + 1; k--)
+		for (size_t k = RT->procmaps.nmaps; k > i + 1; k--)
 			m[k] = m[k - 1];
-		RT->nmaps++;
+		RT->procmaps.nmaps++;
 		m[i + 1] = m[i];
 		m[i].end = m[i + 1].start = cut;
 		i--; /* m[i] again, now shorter (wraps to 0 - 1, then back) */
@@ -712,7 +712,7 @@ int rdb_shared_kinds(void)
 
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n)
 {
-	RT->nshared = 0;
+	RT->shared.nshared = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m[i].kind == RDB_TF_MAP_SHARED || m[i].kind == RDB_TF_MAP_SHARED_EXT)
 			add(m[i].start, m[i].end - m[i].start, m[i].kind == RDB_TF_MAP_SHARED_EXT, -1,
@@ -727,13 +727,13 @@ void rdb_shared_apply(const struct rdb_tf_shared *s)
 	if (!rdb_covered(s->addr, s->len))
 		rdb_die("replay: SHARED record outside the program's memory\n");
 	for (uint64_t done = 0; done < s->len;) {
-		uint64_t k = s->len - done < sizeof RT->bounce ? s->len - done : sizeof RT->bounce;
-		if (rdb_chan_read(RT->bounce, k) != 1)
+		uint64_t k = s->len - done < sizeof RT->replay.bounce ? s->len - done : sizeof RT->replay.bounce;
+		if (rdb_chan_read(RT->replay.bounce, k) != 1)
 			rdb_die("replay: the channel ended inside a SHARED record\n");
-		rdb_poke_mem(s->addr + done, RT->bounce, k);
+		rdb_poke_mem(s->addr + done, RT->replay.bounce, k);
 		done += k;
 	}
-	if (RT->debug > 1)
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: shared memory [%p, +%lu) after #%lu\n", (void *)s->addr,
 		           (unsigned long)s->len, (unsigned long)s->id);
 }

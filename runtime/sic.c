@@ -55,9 +55,9 @@ uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
 {
 	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
 	uint64_t r15 = RDB_SIC_END - (left < RDB_SIC_W ? left : RDB_SIC_W);
-	RT->sic_stop = stop > count ? stop : 0;
+	RT->sic.sic_stop = stop > count ? stop : 0;
 	RT->sic_origin = r15 - count;
-	RT->poked = 0;
+	RT->sic.poked = 0;
 	return r15;
 }
 
@@ -72,9 +72,9 @@ uint64_t rdb_sic(void)
 
 void rdb_sic_want(void *uc)
 {
-	if (RT->in_event || RT->poked)
+	if (RT->sic.in_event || RT->sic.poked)
 		return; /* the event in progress re-arms when it ends */
-	RT->poked = 1;
+	RT->sic.poked = 1;
 	RT->sic_origin += RDB_SIC_W;
 	rdb_gregs(uc)[REG_R15] += RDB_SIC_W;
 }
@@ -83,7 +83,7 @@ void rdb_sic_want(void *uc)
  * (an overflow boundary). */
 static uint64_t idle_stop(void)
 {
-	return RT->mode == RDB_TF_MODE_RECORD ? RT->sic_span : 0;
+	return RT->mode == RDB_TF_MODE_RECORD ? RT->sic.sic_span : 0;
 }
 
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
@@ -92,9 +92,9 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 	if (target == count && target) {
 		/* due now: the next check (a count past the target would be a
 		 * divergence, caught by the pc and count checks) */
-		RT->sic_stop = 0;
+		RT->sic.sic_stop = 0;
 		RT->sic_origin = RDB_SIC_END - count;
-		RT->poked = 1;
+		RT->sic.poked = 1;
 		g[REG_R15] = RDB_SIC_END;
 		return;
 	}
@@ -117,20 +117,20 @@ int rdb_sic_fault(void *si, void *uc)
 	 * scratch), and the next event is at the next check. */
 	g[REG_RIP] += sizeof check_insn;
 	uint64_t count = g[REG_R15] - RT->sic_origin;
-	if (!RT->poked && !(RT->sic_stop && count >= RT->sic_stop)) {
-		g[REG_R15] = rdb_sic_set(count, RT->sic_stop); /* the window moves on */
+	if (!RT->sic.poked && !(RT->sic.sic_stop && count >= RT->sic.sic_stop)) {
+		g[REG_R15] = rdb_sic_set(count, RT->sic.sic_stop); /* the window moves on */
 		return 1;
 	}
 	/* Blocked until rt_sigreturn restores the program's mask: a signal
 	 * handled after the event would poke our registers, not the context
 	 * the program goes back to. */
 	rdb_block_all();
-	RT->in_event = 1;
-	RT->poked = 0;
-	if (RT->debug > 1)
+	RT->sic.in_event = 1;
+	RT->sic.poked = 0;
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: event at count %lu pc offset 0x%lx\n", (unsigned long)count,
-		           (unsigned long)((uintptr_t)pc - RT->bias));
-	uint64_t requeued = RT->requeued;
+		           (unsigned long)((uintptr_t)pc - RT->start.bias));
+	uint64_t requeued = RT->signal.requeued;
 	if (RT->mode == RDB_TF_MODE_REPLAY)
 		rdb_replay_event(uc, count, (uint64_t)pc);
 	else if (RT->mode == RDB_TF_MODE_RECORD)
@@ -138,6 +138,6 @@ int rdb_sic_fault(void *si, void *uc)
 	else /* unrecorded (a fork child): no stops */
 		rdb_sic_arm(uc, count, 0);
 	rdb_signal_after_event(uc, (uint64_t)pc, requeued);
-	RT->in_event = 0;
+	RT->sic.in_event = 0;
 	return 1;
 }

@@ -1,6 +1,6 @@
 /* signal.c: the runtime owns every signal (paper 3.2.3).
  *
- * The program's rt_sigaction changes only its view (RT->view); the kernel
+ * The program's rt_sigaction changes only its view (RT->signal.view); the kernel
  * gets the runtime's handler wherever something must happen first:
  *   - the program's handler: rdb_sig_entry builds its frame and starts
  *     it as the kernel would; its return (rdb_handler_done) writes the
@@ -25,7 +25,7 @@
  * part of the delivery ends before the handler starts, and its return
  * (rdb_handler_return) ends it as rt_sigreturn would, so no frame of the
  * runtime's lives while a handler runs.  The program's sigaltstack changes
- * only its view (RT->prog_ss). */
+ * only its view (RT->signal.prog_ss). */
 #include "rt.h"
 
 /* The kernel's siginfo, the fields we use (ucontext: rt.h). */
@@ -68,7 +68,7 @@ static long ksigaction(int sig, const struct rdb_ksigaction *k,
 /* What the kernel gets for the program's view of sig. */
 static long install(int sig)
 {
-	const struct rdb_ksigaction *v = &RT->view[sig];
+	const struct rdb_ksigaction *v = &RT->signal.view[sig];
 	struct rdb_ksigaction k;
 	k.restorer = (uintptr_t)&rdb_restore_rt;
 	if (v->handler == RDB_SIG_IGN ||
@@ -119,7 +119,7 @@ void rdb_set_mask(uint64_t m) { rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &
  * its view of them. */
 static void reserve(int sig)
 {
-	RT->reserved_sigs |= bit(sig);
+	RT->signal.reserved_sigs |= bit(sig);
 	struct rdb_ksigaction k = {(uintptr_t)&rdb_sig_entry,
 	                           RDB_SA_SIGINFO | RDB_SA_RESTORER | RDB_SA_RESTART |
 	                               RDB_SA_ONSTACK,
@@ -135,9 +135,9 @@ void rdb_signal_reserve(int sig) { reserve(sig); }
  * checksums and values (interval.c, checksum.c). */
 void rdb_altstack(uint64_t *lo, uint64_t *hi)
 {
-	int off = (RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_DISABLE) || !RT->prog_ss[RDB_SS_SIZE];
-	*lo = off ? 0 : RT->prog_ss[RDB_SS_SP];
-	*hi = off ? 0 : RT->prog_ss[RDB_SS_SP] + RT->prog_ss[RDB_SS_SIZE];
+	int off = (RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_DISABLE) || !RT->signal.prog_ss[RDB_SS_SIZE];
+	*lo = off ? 0 : RT->signal.prog_ss[RDB_SS_SP];
+	*hi = off ? 0 : RT->signal.prog_ss[RDB_SS_SP] + RT->signal.prog_ss[RDB_SS_SIZE];
 }
 
 /* sp is on the program's alternate stack (the kernel's test). */
@@ -150,36 +150,36 @@ static int on_altstack(uint64_t sp)
 
 static void altstack_off(void)
 {
-	RT->prog_ss[RDB_SS_SP] = RT->prog_ss[RDB_SS_SIZE] = 0;
-	RT->prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
+	RT->signal.prog_ss[RDB_SS_SP] = RT->signal.prog_ss[RDB_SS_SIZE] = 0;
+	RT->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
 }
 
 /* Replay from an interval: the kernel learns the program's view again. */
 static int queued_at(int signo)
 {
-	for (int i = 0; i < RT->nqueued; i++)
-		if (RT->queued[i].signo == signo)
+	for (int i = 0; i < RT->signal.nqueued; i++)
+		if (RT->signal.queued[i].signo == signo)
 			return i;
 	return -1;
 }
 
-/* Takes the oldest requeued instance of signo off RT->queued: 1 if there
+/* Takes the oldest requeued instance of signo off RT->signal.queued: 1 if there
  * was one (this delivery is it). */
 static int take_queued(int signo)
 {
 	int i = queued_at(signo);
 	if (i < 0)
 		return 0;
-	RT->nqueued--;
-	for (; i < RT->nqueued; i++)
-		RT->queued[i] = RT->queued[i + 1];
+	RT->signal.nqueued--;
+	for (; i < RT->signal.nqueued; i++)
+		RT->signal.queued[i] = RT->signal.queued[i + 1];
 	return 1;
 }
 
 void rdb_signal_reinstall(void)
 {
 	for (int sig = 1; sig < RDB_NSIG; sig++)
-		if (sig != RDB_SIGKILL && sig != RDB_SIGSTOP && !(RT->reserved_sigs & bit(sig)))
+		if (sig != RDB_SIGKILL && sig != RDB_SIGSTOP && !(RT->signal.reserved_sigs & bit(sig)))
 			install(sig);
 }
 
@@ -217,22 +217,22 @@ long rdb_signal_send_self(int signo, const uint8_t info[128])
 	return queue_self(signo, bare);
 }
 
-/* Each requeued signal is on RT->queued until the kernel delivers it: the
+/* Each requeued signal is on RT->signal.queued until the kernel delivers it: the
  * handler that comes then is the one the event queued, not another
  * process's (defer), and one still blocked at a boundary is in its
  * context, for a replay from there (rdb_signal_queue_again). */
 void rdb_signal_requeue(int signo, const uint8_t info[128])
 {
-	RT->requeued++;
+	RT->signal.requeued++;
 	if (signo < 32 && queued_at(signo) >= 0)
 		return; /* the kernel keeps one standard signal pending */
-	if (rdb_grow(RDB_G_QUEUED, (uint64_t)(RT->nqueued + 1) * sizeof RT->queued[0])) {
-		struct rdb_tf_queued *q = &RT->queued[RT->nqueued++];
+	if (rdb_grow(RDB_G_QUEUED, (uint64_t)(RT->signal.nqueued + 1) * sizeof RT->signal.queued[0])) {
+		struct rdb_tf_queued *q = &RT->signal.queued[RT->signal.nqueued++];
 		q->signo = signo;
 		q->pad = 0;
 		rdb_memcpy(q->siginfo, info, 128);
 	} else if (RT->mode == RDB_TF_MODE_REPLAY) {
-		rdb_die("no memory for the %d signals queued again\n", RT->nqueued);
+		rdb_die("no memory for the %d signals queued again\n", RT->signal.nqueued);
 	} else {
 		/* (this one: untracked) */
 		rdb_record_limit("the list of signals queued again cannot grow (no memory for it)");
@@ -253,7 +253,7 @@ void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n)
 {
 	rdb_block_all();
 	for (uint64_t i = 0; i < n; i++) {
-		if (RT->debug > 1)
+		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d queued again, as at the boundary\n", q[i].signo);
 		rdb_signal_requeue(q[i].signo, q[i].siginfo);
 	}
@@ -272,7 +272,7 @@ static void cut_syscall(void *uc)
 {
 	extern const char rdb_psc_begin[], rdb_psc_end[], rdb_psc_cut[];
 	uint64_t *pc = &gregs(uc)[REG_RIP];
-	if (RT->sc_cut && *pc >= (uintptr_t)rdb_psc_begin && *pc < (uintptr_t)rdb_psc_end)
+	if (RT->signal.sc_cut && *pc >= (uintptr_t)rdb_psc_begin && *pc < (uintptr_t)rdb_psc_end)
 		*pc = (uintptr_t)rdb_psc_cut;
 }
 
@@ -295,7 +295,7 @@ static int defer(int sig, void *si, void *uc)
 		 * faults; anything else (another process's) is dropped: the
 		 * trace delivers what the recording delivered. */
 		if (take_queued(sig))
-			return RT->in_stub;
+			return RT->signal.in_stub;
 		return !sync_signal(sig, code);
 	}
 	if (RT->mode != RDB_TF_MODE_RECORD)
@@ -304,26 +304,26 @@ static int defer(int sig, void *si, void *uc)
 		/* one queued again by an event (several: a real-time signal
 		 * queued while the handler blocks it); blocked there, it comes
 		 * in a syscall: to the stub's check, as a new delivery */
-		if (RT->debug > 1)
+		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d delivered after its event%s\n", sig,
-			           RT->in_stub ? ", in a syscall: again" : "");
-		if (!RT->in_stub)
+			           RT->signal.in_stub ? ", in a syscall: again" : "");
+		if (!RT->signal.in_stub)
 			return 0;
 	} else if (sync_signal(sig, code)) {
 		return 0;
 	}
 	cut_syscall(uc);
-	for (int i = 0; i < RT->npending; i++)
-		if (RT->pending[i].signo == sig && sig < 32)
+	for (int i = 0; i < RT->signal.npending; i++)
+		if (RT->signal.pending[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
-	if (!rdb_grow(RDB_G_PENDING, (uint64_t)(RT->npending + 1) * sizeof RT->pending[0]))
+	if (!rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
 		return 1; /* as a full kernel queue would */
-	if (RT->debug > 1)
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
-		           RT->npending, RT->in_stub ? ", in a syscall" : "");
-	RT->pending[RT->npending].signo = sig;
-	rdb_memcpy(RT->pending[RT->npending].info, si, 128);
-	RT->npending++;
+		           RT->signal.npending, RT->signal.in_stub ? ", in a syscall" : "");
+	RT->signal.pending[RT->signal.npending].signo = sig;
+	rdb_memcpy(RT->signal.pending[RT->signal.npending].info, si, 128);
+	RT->signal.npending++;
 	rdb_sic_want(uc);
 	return 1;
 }
@@ -341,7 +341,7 @@ static int call_mask(long nr, const long *a, uint64_t *m)
 	long size = pm[1];
 	if (!p || size != 8 || !rdb_covered((uintptr_t)p, 8))
 		return 0;
-	*m = *p & ~(RT->reserved_sigs | bit(RDB_SIGSEGV));
+	*m = *p & ~(RT->signal.reserved_sigs | bit(RDB_SIGSEGV));
 	return 1;
 }
 
@@ -349,15 +349,15 @@ void rdb_signal_stub_enter(long nr, const long a[6])
 {
 	/* A handler that interrupted a syscall's runtime part (unrecorded)
 	 * and was left by longjmp: the program is above that call again. */
-	if (RT->sc_nest && (uintptr_t)a > RT->sc_nest_sp)
+	if (RT->sc_nest && (uintptr_t)a > RT->signal.sc_nest_sp)
 		RT->sc_nest = 0;
-	RT->stub_sp = (uintptr_t)a;
-	RT->in_stub = 1;
-	RT->sc_mask_ok = call_mask(nr, a, &RT->sc_mask);
-	RT->restore_ok = 0; /* (taken by the handler it was for, or stale) */
+	RT->signal.stub_sp = (uintptr_t)a;
+	RT->signal.in_stub = 1;
+	RT->signal.sc_mask_ok = call_mask(nr, a, &RT->signal.sc_mask);
+	RT->signal.restore_ok = 0; /* (taken by the handler it was for, or stale) */
 }
 
-void rdb_signal_stub_leave(void) { RT->in_stub = 0; }
+void rdb_signal_stub_leave(void) { RT->signal.in_stub = 0; }
 
 /* The mask a handler's own is added to: the interrupted code's, but
  * sigsuspend's (ppoll's, ...) when the signal ends it (unrecorded: the
@@ -367,9 +367,9 @@ static uint64_t handler_base_mask(void *uc)
 {
 	extern const char rdb_psc_end[];
 	uint64_t *g = gregs(uc);
-	if (RT->mode == 0 && RT->in_stub && RT->sc_mask_ok && g[REG_RIP] == (uintptr_t)rdb_psc_end &&
+	if (RT->mode == 0 && RT->signal.in_stub && RT->signal.sc_mask_ok && g[REG_RIP] == (uintptr_t)rdb_psc_end &&
 	    g[REG_RAX] == (uint64_t)-RDB_EINTR)
-		return RT->sc_mask;
+		return RT->signal.sc_mask;
 	return *ucmask(uc);
 }
 
@@ -383,10 +383,10 @@ static int cuttable(long nr)
 long rdb_signal_syscall(long nr, const long a[6])
 {
 	static const int no_cut = 0;
-	int cut = RT->sc_cut; /* (a call of run_spawn's inside the program's) */
-	RT->sc_cut = RT->mode == RDB_TF_MODE_RECORD && RT->in_stub && cuttable(nr);
-	long r = rdb_prog_syscall(nr, a, RT->sc_cut ? &RT->npending : &no_cut);
-	RT->sc_cut = cut;
+	int cut = RT->signal.sc_cut; /* (a call of run_spawn's inside the program's) */
+	RT->signal.sc_cut = RT->mode == RDB_TF_MODE_RECORD && RT->signal.in_stub && cuttable(nr);
+	long r = rdb_prog_syscall(nr, a, RT->signal.sc_cut ? &RT->signal.npending : &no_cut);
+	RT->signal.sc_cut = cut;
 	return r;
 }
 
@@ -395,15 +395,15 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
 	extern const char rdb_stub_check[];
 	if (pc != (uintptr_t)rdb_stub_check)
 		return;
-	int ok = RT->sc_mask_ok;
-	RT->sc_mask_ok = 0;
+	int ok = RT->signal.sc_mask_ok;
+	RT->signal.sc_mask_ok = 0;
 	/* (a call that returned otherwise left its mask before the kernel
 	 * delivered anything) */
-	if (!ok || RT->requeued == requeued_before || rdb_gregs(uc)[REG_RAX] != (uint64_t)-RDB_EINTR)
+	if (!ok || RT->signal.requeued == requeued_before || rdb_gregs(uc)[REG_RAX] != (uint64_t)-RDB_EINTR)
 		return;
-	RT->restore_ok = 1;
-	RT->restore_mask = *ucmask(uc);
-	*ucmask(uc) = RT->sc_mask;
+	RT->signal.restore_ok = 1;
+	RT->signal.restore_mask = *ucmask(uc);
+	*ucmask(uc) = RT->signal.sc_mask;
 }
 
 /* The program's sigaltstack, emulated (the kernel's is the runtime's):
@@ -411,7 +411,7 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
  * stack pointer. */
 long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 {
-	uint64_t o[3] = {RT->prog_ss[RDB_SS_SP], RT->prog_ss[RDB_SS_FLAGS], RT->prog_ss[RDB_SS_SIZE]};
+	uint64_t o[3] = {RT->signal.prog_ss[RDB_SS_SP], RT->signal.prog_ss[RDB_SS_FLAGS], RT->signal.prog_ss[RDB_SS_SIZE]};
 	int on = on_altstack(sp);
 	if ((ss && !rdb_covered((uintptr_t)ss, 24)) || (old && !rdb_covered((uintptr_t)old, 24)))
 		return -RDB_EFAULT;
@@ -423,9 +423,9 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 			return -RDB_EINVAL;
 		if (!(flags & RDB_SS_DISABLE) && ss[RDB_SS_SIZE] < RDB_MINSIGSTKSZ)
 			return -RDB_ENOMEM;
-		RT->prog_ss[RDB_SS_SP] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SP];
-		RT->prog_ss[RDB_SS_FLAGS] = flags;
-		RT->prog_ss[RDB_SS_SIZE] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SIZE];
+		RT->signal.prog_ss[RDB_SS_SP] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SP];
+		RT->signal.prog_ss[RDB_SS_FLAGS] = flags;
+		RT->signal.prog_ss[RDB_SS_SIZE] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SIZE];
 	}
 	if (old) {
 		old[RDB_SS_SP] = o[RDB_SS_SP];
@@ -454,10 +454,10 @@ void rdb_signal_init(void)
 		struct rdb_ksigaction old;
 		if (sig == RDB_SIGKILL || sig == RDB_SIGSTOP ||
 		    ksigaction(sig, 0, &old) < 0) {
-			rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+			rdb_memset(&RT->signal.view[sig], 0, sizeof RT->signal.view[sig]);
 			continue;
 		}
-		RT->view[sig] = old; /* inherited across exec: DFL or IGN */
+		RT->signal.view[sig] = old; /* inherited across exec: DFL or IGN */
 		install(sig);
 	}
 }
@@ -469,14 +469,14 @@ long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
 		return -RDB_EINVAL;
 	if (act && (sig == RDB_SIGKILL || sig == RDB_SIGSTOP))
 		return -RDB_EINVAL;
-	struct rdb_ksigaction old = RT->view[sig];
+	struct rdb_ksigaction old = RT->signal.view[sig];
 	if (act) {
-		RT->view[sig] = *act;
-		RT->view[sig].mask &= ~(bit(RDB_SIGKILL) | bit(RDB_SIGSTOP));
-		if (!(RT->reserved_sigs & bit((int)sig))) {
+		RT->signal.view[sig] = *act;
+		RT->signal.view[sig].mask &= ~(bit(RDB_SIGKILL) | bit(RDB_SIGSTOP));
+		if (!(RT->signal.reserved_sigs & bit((int)sig))) {
 			long r = install((int)sig);
 			if (r < 0) {
-				RT->view[sig] = old;
+				RT->signal.view[sig] = old;
 				return r;
 			}
 		}
@@ -493,7 +493,7 @@ long rdb_sig_action(long sig, const struct rdb_ksigaction *act,
 long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
                       long setsize)
 {
-	uint64_t s = 0, o = 0, res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	uint64_t s = 0, o = 0, res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
 	if (setsize != 8 || (set && how != RDB_SIG_BLOCK && how != RDB_SIG_UNBLOCK &&
 	                     how != RDB_SIG_SETMASK))
 		return rdb_sys4(__NR_rt_sigprocmask, how, set, oset, setsize);
@@ -502,17 +502,17 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 	/* The view of ours changes first: a signal the call lets in comes
 	 * as it returns, and its delivery reads the view (a SIGSEGV blocked
 	 * there kills: force_sigsegv).  The kernel never blocks ours. */
-	uint64_t was = RT->reserved_blocked, want = s & res;
+	uint64_t was = RT->signal.reserved_blocked, want = s & res;
 	if (set && how == RDB_SIG_BLOCK)
-		RT->reserved_blocked |= want;
+		RT->signal.reserved_blocked |= want;
 	else if (set && how == RDB_SIG_UNBLOCK)
-		RT->reserved_blocked &= ~want;
+		RT->signal.reserved_blocked &= ~want;
 	else if (set)
-		RT->reserved_blocked = want;
+		RT->signal.reserved_blocked = want;
 	s &= ~res;
 	long r = rdb_sys4(__NR_rt_sigprocmask, how, set ? &s : 0, oset ? &o : 0, 8);
 	if (r < 0) {
-		RT->reserved_blocked = was;
+		RT->signal.reserved_blocked = was;
 		return r;
 	}
 	if (oset) {
@@ -529,23 +529,23 @@ static void note_fault(int sig, void *si, void *uc)
 {
 	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
 	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
-	RT->fault_pc = pc;
-	RT->fault_in_hook = e != 0;
-	if (!RT->debug)
+	RT->signal.fault_pc = pc;
+	RT->signal.fault_in_hook = e != 0;
+	if (!RT->start.debug)
 		return;
 	uintptr_t addr = *(uintptr_t *)((char *)si + SI_ADDR);
 	if (e)
 		rdb_printf("rdb: signal %d at pc %p (image offset 0x%lx) in the hook sequence "
 		           "[%p, +%u) of an instrumented access (fault address %p)\n",
-		           sig, (void *)pc, (unsigned long)(pc - RT->bias), (void *)start, e->len,
+		           sig, (void *)pc, (unsigned long)(pc - RT->start.bias), (void *)start, e->len,
 		           (void *)addr);
 	else
 		rdb_printf("rdb: signal %d at pc %p (image offset 0x%lx, fault address %p)\n",
-		           sig, (void *)pc, (unsigned long)(pc - RT->bias), (void *)addr);
+		           sig, (void *)pc, (unsigned long)(pc - RT->start.bias), (void *)addr);
 	/* (char arrays, not pointers: no relocation, rt.h) */
 	static const char names[16][4] = {"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 	                                  "rdi", "rsi", "rbp", "rbx", "rdx", "rax", "rcx", "rsp"};
-	for (int i = 0; RT->debug > 1 && i < 16; i++)
+	for (int i = 0; RT->start.debug > 1 && i < 16; i++)
 		rdb_printf("rdb:   %s = 0x%lx\n", names[i], (unsigned long)gregs(uc)[i]);
 }
 
@@ -618,7 +618,7 @@ uint32_t rdb_xstate_size(const uint8_t *fp)
 	rdb_memcpy(&magic, fp + 464, 4);
 	rdb_memcpy(&size, fp + 468, 4);
 	if (magic == 0x46505853u /* FP_XSTATE_MAGIC1 */ && size >= 512 &&
-	    size <= sizeof RT->fpbuf)
+	    size <= sizeof RT->replay.fpbuf)
 		return size;
 	return 512;
 }
@@ -627,15 +627,15 @@ uint32_t rdb_xstate_size(const uint8_t *fp)
  * asked once, cpuid is slow in a virtual machine). */
 void rdb_xstate_layout(void)
 {
-	if (RT->xs_known)
+	if (RT->signal.xs_known)
 		return;
 	for (unsigned i = 2; i < 32; i++) {
 		uint32_t a, b, c, d;
 		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(i));
-		RT->xs_size[i] = a;
-		RT->xs_off[i] = b;
+		RT->signal.xs_size[i] = a;
+		RT->signal.xs_off[i] = b;
 	}
-	RT->xs_known = 1;
+	RT->signal.xs_known = 1;
 }
 
 /* The kernel's xsave image src (n bytes) into dst, with every byte the
@@ -658,7 +658,7 @@ static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
 	rdb_memcpy(dst + 512, &bv, 8);
 	rdb_xstate_layout();
 	for (unsigned i = 2; i < 32; i++) {
-		uint32_t off = RT->xs_off[i], size = RT->xs_size[i];
+		uint32_t off = RT->signal.xs_off[i], size = RT->signal.xs_size[i];
 		if ((bv & features & (1ull << i)) && off >= 576 && off + size <= n - 4)
 			rdb_memcpy(dst + off, src + off, size);
 	}
@@ -669,7 +669,7 @@ static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
  * delivers (with SS_AUTODISARM: never, the kernel disarms it instead). */
 static int kernel_on_altstack(uint64_t sp)
 {
-	return !(RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) && on_altstack(sp);
+	return !(RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) && on_altstack(sp);
 }
 
 /* Where the kernel would build the handler's frame (its get_sigframe):
@@ -712,8 +712,8 @@ static int copy_fault(void *uc)
  * signals and SIGSEGV are never blocked in the kernel). */
 static uint64_t view_mask(void *uc)
 {
-	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
-	return (*ucmask(uc) & ~res) | (RT->reserved_blocked & res);
+	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
+	return (*ucmask(uc) & ~res) | (RT->signal.reserved_blocked & res);
 }
 
 /* The frame for handler v of sig at fp (the image at fx), as the kernel
@@ -732,7 +732,7 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	rdb_altstack(&alo, &ahi);
 	/* uc_stack: the program's alternate stack (never SS_ONSTACK) */
 	f->uc[RDB_UC_STACK + RDB_SS_SP] = alo;
-	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = ahi > alo ? RT->prog_ss[RDB_SS_FLAGS] : RDB_SS_DISABLE;
+	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = ahi > alo ? RT->signal.prog_ss[RDB_SS_FLAGS] : RDB_SS_DISABLE;
 	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = ahi - alo;
 	uint64_t *g = rdb_gregs(f->uc);
 	g[REG_EFL] &= ~0x10000ull; /* RF: how the kernel came in */
@@ -761,9 +761,9 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
  * the interrupted code, as with the kernel (sig is lost). */
 static void force_sigsegv(int sig, void *uc)
 {
-	const struct rdb_ksigaction *v = &RT->view[RDB_SIGSEGV];
+	const struct rdb_ksigaction *v = &RT->signal.view[RDB_SIGSEGV];
 	if (sig == RDB_SIGSEGV || v->handler == RDB_SIG_DFL || v->handler == RDB_SIG_IGN ||
-	    (RT->reserved_blocked & bit(RDB_SIGSEGV))) {
+	    (RT->signal.reserved_blocked & bit(RDB_SIGSEGV))) {
 		kill_by(RDB_SIGSEGV, uc);
 		return;
 	}
@@ -785,8 +785,8 @@ static void force_sigsegv(int sig, void *uc)
 static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void *uc, uint64_t isp,
                          uint64_t hm, uint64_t mask, const struct rdb_hstate *hs)
 {
-	enum { SPAN = sizeof RT->framebuf };
-	uint8_t *buf = RT->framebuf; /* (all blocked: one at a time) */
+	enum { SPAN = sizeof RT->signal.framebuf };
+	uint8_t *buf = RT->signal.framebuf; /* (all blocked: one at a time) */
 	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	uint32_t xsize = kfx ? rdb_xstate_size(kfx) : 0;
 	uintptr_t fx, fp = frame_at(v, isp, xsize, &fx);
@@ -803,7 +803,7 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 		rdb_block_all();
 	}
 	if (bad) {
-		if (RT->debug)
+		if (RT->start.debug)
 			rdb_printf("rdb: no room for the frame of signal %d's handler at %p (%s)\n", sig,
 			           (void *)fp, fp ? "not writable" : "past the alternate stack");
 		force_sigsegv(sig, uc);
@@ -839,7 +839,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 			return;
 		}
 	}
-	if (sig == RDB_SIG_TIMER && (RT->reserved_sigs & bit(sig))) {
+	if (sig == RDB_SIG_TIMER && (RT->signal.reserved_sigs & bit(sig))) {
 		if (RT->mode == RDB_TF_MODE_RECORD)
 			rdb_interval_timer(uc);
 		return;
@@ -851,19 +851,19 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	/* Recording, a signal defer() queued again comes twice: the
 	 * callbacks saw it when it first came (replay: once, queued). */
 	int again = RT->mode == RDB_TF_MODE_RECORD && queued_at(sig) >= 0;
-	for (int i = 0; !again && i < RT->n_cb; i++)
-		if (RT->cb[i].sig && RT->cb[i].sig(sig, si, uc))
+	for (int i = 0; !again && i < RT->api.n_cb; i++)
+		if (RT->api.cb[i].sig && RT->api.cb[i].sig(sig, si, uc))
 			return;
-	struct rdb_ksigaction v = RT->view[sig];
+	struct rdb_ksigaction v = RT->signal.view[sig];
 	int code = *(int *)((char *)si + SI_CODE);
 	/* A fault the program blocks or ignores kills it (the kernel's
 	 * force_sig); the kernel sees to that itself but for SIGSEGV, which it
 	 * never blocks or ignores for us. */
 	if (sig == RDB_SIGSEGV && sync_signal(sig, code) &&
-	    ((RT->reserved_blocked & bit(sig)) || v.handler == RDB_SIG_IGN)) {
-		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+	    ((RT->signal.reserved_blocked & bit(sig)) || v.handler == RDB_SIG_IGN)) {
+		rdb_memset(&RT->signal.view[sig], 0, sizeof RT->signal.view[sig]);
 		install(sig);
-		v = RT->view[sig];
+		v = RT->signal.view[sig];
 	}
 	if (v.handler == RDB_SIG_IGN)
 		return;
@@ -874,18 +874,18 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	if (defer(sig, si, uc))
 		return;
 	if (v.flags & RDB_SA_RESETHAND) {
-		rdb_memset(&RT->view[sig], 0, sizeof RT->view[sig]);
+		rdb_memset(&RT->signal.view[sig], 0, sizeof RT->signal.view[sig]);
 		install(sig);
 	}
 	unshadow_fault_addr(sig, si, uc);
 	check_hook_flags(sig, code, uc);
-	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
 	uint64_t hm = handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig));
 	/* What the handler's return restores (rdb_handler_done); the frame
 	 * is program memory: nothing the replay of an interval would not
 	 * have the same. */
 	struct rdb_hstate hs = {0, RT->hframe, 0, 0, 0,
-	                        (RT->in_stub ? RDB_HS_IN_STUB : 0) |
+	                        (RT->signal.in_stub ? RDB_HS_IN_STUB : 0) |
 	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0),
 	                        {0, 0}};
 	/* A fault: the handler sees the pc of the program's instruction, as
@@ -899,10 +899,10 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	uint64_t isp = gregs(uc)[REG_RSP];
 	int in_call = rdb_on_scstack(isp);
 	if (in_call) {
-		isp = RT->stub_sp;
+		isp = RT->signal.stub_sp;
 		hs.flags |= RDB_HS_IN_CALL;
-		hs.stub_sp = RT->stub_sp;
-		hs.nest_sp = RT->sc_nest_sp;
+		hs.stub_sp = RT->signal.stub_sp;
+		hs.nest_sp = RT->signal.sc_nest_sp;
 	}
 	if (rdb_on_sigstack(isp))
 		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
@@ -911,24 +911,24 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * check the one the call leaves (rdb_signal_after_event), as the
 	 * kernel saves it */
 	uint64_t view = view_mask(uc);
-	if (RT->restore_ok)
-		view = (RT->restore_mask & ~res) | (view & res);
+	if (RT->signal.restore_ok)
+		view = (RT->signal.restore_mask & ~res) | (view & res);
 	if (!start_handler(&v, sig, si, uc, isp, hm & ~res, view, &hs))
 		return;
 	/* The handler is program code, not the runtime's syscall (it may
 	 * leave by longjmp: the flags stay clear); the program's view of
 	 * the reserved signals' bits is the handler's mask. */
-	RT->in_stub = 0;
+	RT->signal.in_stub = 0;
 	RT->watch.sys = 0;
-	RT->restore_ok = 0;
-	RT->reserved_blocked = (view | hm) & res;
+	RT->signal.restore_ok = 0;
+	RT->signal.reserved_blocked = (view | hm) & res;
 	if (in_call) {
 		RT->sc_nest++;
-		RT->sc_nest_sp = RT->stub_sp;
+		RT->signal.sc_nest_sp = RT->signal.stub_sp;
 	}
 	/* SS_AUTODISARM: the handler runs with the alternate stack disarmed
 	 * (its frame's uc_stack has it: the return arms it again). */
-	if (RT->prog_ss[RDB_SS_SIZE] && (RT->prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM))
+	if (RT->signal.prog_ss[RDB_SS_SIZE] && (RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM))
 		altstack_off();
 }
 
@@ -939,12 +939,12 @@ void rdb_sig_entry(int sig, void *si, void *uc)
  * delivers them at the rt_sigreturn itself, in record and replay alike. */
 static void take_let_in(uint64_t mask)
 {
-	uint64_t set = 0, res = RT->reserved_sigs | bit(RDB_SIGSEGV);
+	uint64_t set = 0, res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
 	if (rdb_sys2(__NR_rt_sigpending, &set, 8) < 0)
 		return;
 	set &= ~mask & ~res;
 	for (int sig = 1; sig < RDB_NSIG && set; sig++) {
-		uintptr_t h = RT->view[sig].handler;
+		uintptr_t h = RT->signal.view[sig].handler;
 		if (!(set & bit(sig)) || h == RDB_SIG_DFL || h == RDB_SIG_IGN || queued_at(sig) >= 0)
 			continue;
 		uint64_t one = bit(sig), ts[2] = {0, 0};
@@ -952,15 +952,15 @@ static void take_let_in(uint64_t mask)
 		if (rdb_sys4(__NR_rt_sigtimedwait, &one, info, ts, 8) != sig)
 			continue;
 		int dup = 0;
-		for (int i = 0; i < RT->npending; i++)
-			dup |= RT->pending[i].signo == sig && sig < 32;
-		if (dup || !rdb_grow(RDB_G_PENDING, (uint64_t)(RT->npending + 1) * sizeof RT->pending[0]))
+		for (int i = 0; i < RT->signal.npending; i++)
+			dup |= RT->signal.pending[i].signo == sig && sig < 32;
+		if (dup || !rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
 			continue; /* as the kernel's queue would */
-		if (RT->debug > 1)
+		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);
-		RT->pending[RT->npending].signo = sig;
-		rdb_memcpy(RT->pending[RT->npending].info, info, 128);
-		RT->npending++;
+		RT->signal.pending[RT->signal.npending].signo = sig;
+		rdb_memcpy(RT->signal.pending[RT->signal.npending].info, info, 128);
+		RT->signal.npending++;
 	}
 }
 
@@ -977,20 +977,20 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
 	uint64_t pc = (uintptr_t)&rdb_handler_return;
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		take_let_in(mask);
-	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->npending;
-	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->tgt.kind == RDB_TF_SIGNAL &&
-	          RT->tgt.pc == pc && RT->tgt.sic == count;
+	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->signal.npending;
+	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->replay.tgt.kind == RDB_TF_SIGNAL &&
+	          RT->replay.tgt.pc == pc && RT->replay.tgt.sic == count;
 	if (!rec && !rep)
 		return;
-	RT->in_event = 1;
-	RT->poked = 0;
-	if (RT->debug > 1)
+	RT->sic.in_event = 1;
+	RT->sic.poked = 0;
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: event at count %lu at a handler's return\n", (unsigned long)count);
 	if (rep)
 		rdb_replay_event(uc, count, pc);
 	else
 		rdb_record_event(uc, count, pc);
-	RT->in_event = 0;
+	RT->sic.in_event = 0;
 }
 
 /* A handler of the program returned (rdb_handler_return, all signals
@@ -1006,7 +1006,7 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	/* The copy rt_sigreturn reads; the program's frame keeps what the
 	 * handler left (no SIC, nothing of the runtime's: it is program
 	 * memory, the same in replay). */
-	struct rdb_sigframe *r = &RT->retframe;
+	struct rdb_sigframe *r = &RT->signal.retframe;
 	rdb_memcpy(r, f, sizeof *r);
 	/* The runtime's part: the frame's, or, where the handler put another
 	 * context's there (a thread switch), that one's; none if the words
@@ -1024,8 +1024,8 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	ss[RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
 	if ((hs.flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
 		RT->sc_nest--;
-		RT->sc_nest_sp = hs.nest_sp;
-		RT->stub_sp = hs.stub_sp;
+		RT->signal.sc_nest_sp = hs.nest_sp;
+		RT->signal.stub_sp = hs.stub_sp;
 	}
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
@@ -1036,11 +1036,11 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	 * the instruction: emit.c labels_to_defer). */
 	if ((hs.fault_pc && g[REG_RIP] == hs.fault_pc) || rdb_iot_after_hooks(g[REG_RIP]))
 		g[REG_RIP] = rdb_iot_rerun(g[REG_RIP]);
-	RT->in_stub = !!(hs.flags & RDB_HS_IN_STUB);
+	RT->signal.in_stub = !!(hs.flags & RDB_HS_IN_STUB);
 	RT->watch.sys = !!(hs.flags & RDB_HS_WATCH_SYS);
 	/* the mask the handler left in the frame, the program's view */
-	uint64_t res = RT->reserved_sigs | bit(RDB_SIGSEGV);
-	RT->reserved_blocked = r->sigmask & res;
+	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
+	RT->signal.reserved_blocked = r->sigmask & res;
 	r->sigmask &= ~res;
 	RT->hframe = hs.prev;
 	uint64_t r15;

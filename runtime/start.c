@@ -16,7 +16,7 @@ extern const int64_t __stop_rdb_init[] __attribute__((visibility("hidden")));
 
 unsigned long rdb_getauxval(unsigned long type)
 {
-	for (unsigned long *a = RT->auxv; a[0] != RDB_AT_NULL; a += 2)
+	for (unsigned long *a = RT->start.auxv; a[0] != RDB_AT_NULL; a += 2)
 		if (a[0] == type)
 			return a[1];
 	return 0;
@@ -93,9 +93,9 @@ static void find_image(void)
 				hi = ph[i].vaddr + ph[i].memsz;
 		}
 	uintptr_t bias = (uintptr_t)__ehdr_start - lo;
-	RT->bias = bias;
-	RT->image_lo = bias + lo;
-	RT->image_hi = (bias + hi + 0xfff) & ~0xfffull;
+	RT->start.bias = bias;
+	RT->start.image_lo = bias + lo;
+	RT->start.image_hi = (bias + hi + 0xfff) & ~0xfffull;
 }
 
 /* RDB_TEST_SIC_SPAN=N: intervals overflow after N counts, not 2^40, so
@@ -110,7 +110,7 @@ static void test_sic_span(const char *e)
 	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_SIC_SPAN; e++)
 		n = n * 10 + (uint64_t)(*e - '0');
 	if (!*e && n >= 1000 && n < RDB_SIC_SPAN)
-		RT->sic_span = n;
+		RT->sic.sic_span = n;
 }
 
 /* RDB_TEST_GROW_MAX=N: no table of grow.c grows past N bytes, so that a
@@ -125,7 +125,7 @@ static void test_grow_max(const char *e)
 	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_GROW_SLOT; e++)
 		n = n * 10 + (uint64_t)(*e - '0');
 	if (!*e && n >= 4096 && n < RDB_GROW_SLOT)
-		RT->grow_max = n;
+		RT->grow.grow_max = n;
 }
 
 /* The lowest address the main stack may grow to: its rlimit below the
@@ -150,21 +150,21 @@ uint64_t __rdb_start(long *sp)
 	          "runtime state");
 	RT->magic = RDB_MAGIC;
 	rdb_grow_init();
-	RT->sp = sp;
+	RT->start.sp = sp;
 	RT->main_lo = main_stack_floor(sp);
-	RT->argc = argc;
-	RT->argv = argv;
-	RT->envp = envp;
-	RT->sic_span = RDB_SIC_SPAN;
+	RT->start.argc = argc;
+	RT->start.argv = argv;
+	RT->start.envp = envp;
+	RT->sic.sic_span = RDB_SIC_SPAN;
 	char **e = envp;
 	while (*e)
 		e++;
-	RT->auxv = (unsigned long *)(e + 1);
+	RT->start.auxv = (unsigned long *)(e + 1);
 	for (e = envp; *e; e++)
 		if (rdb_strcmp(*e, "RDB_DEBUG=1") == 0)
-			RT->debug = 1;
+			RT->start.debug = 1;
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
-			RT->debug = 2;
+			RT->start.debug = 2;
 		else
 			test_sic_span(*e), test_grow_max(*e);
 
@@ -185,7 +185,7 @@ uint64_t __rdb_start(long *sp)
 	if (here - RDB_SCSTACK_ADDR >= RDB_SCSTACK_SIZE)
 		map_fixed(RDB_SCSTACK_ADDR, RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE, RDB_PROT_RW,
 		          "syscall stack");
-	RT->brk_cur = RT->brk_mapped = RDB_BRK_BASE;
+	RT->syscall.brk_cur = RT->syscall.brk_mapped = RDB_BRK_BASE;
 
 	find_image();
 	rdb_sic_init();
@@ -195,12 +195,12 @@ uint64_t __rdb_start(long *sp)
 
 	for (const int64_t *p = __start_rdb_init; p < __stop_rdb_init; p++)
 		((rdb_init_fn *)((uintptr_t)p + (uintptr_t)*p))();
-	if (RT->gdb)
+	if (RT->chan.gdb)
 		rdb_gdb_wait();
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		rdb_interval_init();
 	if (RT->mode == RDB_TF_MODE_REPLAY) {
-		if (RT->from >= 2)
+		if (RT->chan.from >= 2)
 			rdb_replay_enter();
 		rdb_replay_first_target();
 		rdb_replay_timing();

@@ -17,14 +17,14 @@ static void emit_syswrite(void *ctx, uintptr_t a, size_t n)
 
 void rdb_run_term(int status, int signo)
 {
-	if (RT->terminated)
+	if (RT->api.terminated)
 		return;
-	RT->terminated = 1;
+	RT->api.terminated = 1;
 	if (RT->mode)
 		rdb_rr_term(status, signo);
-	for (int i = 0; i < RT->n_cb; i++)
-		if (RT->cb[i].term)
-			RT->cb[i].term(status, signo);
+	for (int i = 0; i < RT->api.n_cb; i++)
+		if (RT->api.cb[i].term)
+			RT->api.cb[i].term(status, signo);
 }
 
 /* brk: the kernel's heap lies outside the covered range, so the runtime
@@ -32,27 +32,27 @@ void rdb_run_term(int status, int signo)
 static long sys_brk(uintptr_t want)
 {
 	if (want < RDB_BRK_BASE || want > RDB_BRK_BASE + RDB_BRK_SIZE)
-		return (long)RT->brk_cur;
+		return (long)RT->syscall.brk_cur;
 	uintptr_t need = (want + 0xfff) & ~0xfffull;
-	if (need > RT->brk_mapped) {
-		long r = rdb_sys3(__NR_mprotect, RT->brk_mapped, need - RT->brk_mapped,
+	if (need > RT->syscall.brk_mapped) {
+		long r = rdb_sys3(__NR_mprotect, RT->syscall.brk_mapped, need - RT->syscall.brk_mapped,
 		                  RDB_PROT_RW);
 		if (r < 0)
-			return (long)RT->brk_cur;
-	} else if (need < RT->brk_mapped) {
+			return (long)RT->syscall.brk_cur;
+	} else if (need < RT->syscall.brk_mapped) {
 		/* Shrinking drops the pages, as the kernel does: regrown memory
 		 * reads as zero. */
-		long r = rdb_sys6(__NR_mmap, (long)need, (long)(RT->brk_mapped - need),
+		long r = rdb_sys6(__NR_mmap, (long)need, (long)(RT->syscall.brk_mapped - need),
 		                  RDB_PROT_NONE,
 		                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
 		                      RDB_MAP_FIXED,
 		                  -1, 0);
 		if (r < 0 && r > -4096)
-			return (long)RT->brk_cur;
-		rdb_shadow_clear(need, RT->brk_mapped - need);
+			return (long)RT->syscall.brk_cur;
+		rdb_shadow_clear(need, RT->syscall.brk_mapped - need);
 	}
-	RT->brk_mapped = need;
-	RT->brk_cur = want;
+	RT->syscall.brk_mapped = need;
+	RT->syscall.brk_cur = want;
 	return (long)want;
 }
 
@@ -176,7 +176,7 @@ static long dispatch(long nr, const long a[6])
 			return -RDB_EBADF;
 		return rdb_rr_syscall(nr, a);
 	}
-	if (RT->kid) /* a recorded process's fork child (children.c) */
+	if (RT->children.kid) /* a recorded process's fork child (children.c) */
 		return rdb_kids_syscall(nr, a);
 	return rdb_run_syscall(nr, a, 0);
 }

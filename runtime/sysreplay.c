@@ -29,7 +29,7 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 		int r = rdb_chan_read(&h, sizeof h);
 		if (r != 1)
 			rdb_die("replay: the channel from rdb ended at syscall #%lu\n",
-			        (unsigned long)RT->sc_id);
+			        (unsigned long)RT->rr.sc_id);
 		if (h.type == RDB_TF_NOTE || h.type == RDB_TF_EXEC) {
 			rdb_chan_read(0, h.len);
 			continue;
@@ -43,7 +43,7 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 				rdb_chan_read(&v, sizeof v);
 			rdb_replay_diverged("at syscall #%lu: the recording executed %s here, "
 			                    "the program asked for %s",
-			                    (unsigned long)RT->sc_id, rdb_nondet_name(v.kind), rdb_rr_name(nr));
+			                    (unsigned long)RT->rr.sc_id, rdb_nondet_name(v.kind), rdb_rr_name(nr));
 		}
 		if (h.type == RDB_TF_TERM) {
 			rdb_chan_read(0, h.len);
@@ -55,13 +55,13 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 		}
 		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP) {
 			rdb_replay_diverged("at syscall #%lu (%s): the recording reached %s first",
-			                    (unsigned long)RT->sc_id, rdb_rr_name(nr),
+			                    (unsigned long)RT->rr.sc_id, rdb_rr_name(nr),
 			                    h.type == RDB_TF_SIGNAL ? "a signal"
 			                                            : "an interval boundary");
 		}
 		if (h.type != RDB_TF_TRAP || h.len != sizeof *t)
 			rdb_die("replay: unexpected record type %u (%u bytes) at syscall #%lu\n",
-			        h.type, h.len, (unsigned long)RT->sc_id);
+			        h.type, h.len, (unsigned long)RT->rr.sc_id);
 		rdb_chan_read(t, sizeof *t);
 		return;
 	}
@@ -106,7 +106,7 @@ static void replay_sigsuspend(const long *a)
 {
 	if (!rdb_covered((uintptr_t)a[0], 8) || a[1] != 8)
 		return;
-	uint64_t m = *(const uint64_t *)a[0] & ~(RT->reserved_sigs | (1ull << (RDB_SIGSEGV - 1)));
+	uint64_t m = *(const uint64_t *)a[0] & ~(RT->signal.reserved_sigs | (1ull << (RDB_SIGSEGV - 1)));
 	uint64_t old = 0;
 	rdb_sys4(__NR_rt_sigprocmask, RDB_SIG_SETMASK, &m, &old, 8);
 	rdb_set_mask(old);
@@ -119,12 +119,12 @@ static long replay_call(long nr, const long *a)
 		replay_sigsuspend(a);
 	int first = runs_first(nr, a);
 	long r = first ? rdb_run_syscall(nr, a, 0) : 0;
-	uint64_t id = ++RT->sc_id;
+	uint64_t id = ++RT->rr.sc_id;
 	struct rdb_tf_trap t;
 	next_trap(&t, nr, a);
 	/* the planes as the recording had them */
 	rdb_rr_mark_kernel_reads(nr, a, t.ret, (t.flags & RDB_TF_TRAP_WHASH) != 0);
-	if (RT->debug > 1)
+	if (RT->start.debug > 1)
 		rdb_printf("rdb: #%lu %s at count %lu\n", (unsigned long)id, rdb_rr_name(nr),
 		           (unsigned long)rdb_sic());
 	if (t.id != id)
@@ -135,7 +135,7 @@ static long replay_call(long nr, const long *a)
 		if (t.args[i] != a[i])
 			diverged(id, &t, nr, a, "different arguments");
 	uint64_t wh;
-	if (RT->verify && (t.flags & RDB_TF_TRAP_WHASH) && rdb_whash(nr, a, t.ret, &wh) &&
+	if (RT->chan.verify && (t.flags & RDB_TF_TRAP_WHASH) && rdb_whash(nr, a, t.ret, &wh) &&
 	    wh != t.whash) {
 		char what[80];
 		rdb_snprintf(what, sizeof what, "--verify: in interval %lu the bytes it wrote differ "
@@ -191,7 +191,7 @@ static long replay_call(long nr, const long *a)
 	}
 	if (rdb_rr_spawn(nr, a))
 		return t.ret;
-	if (rdb_rr_std_write(nr, a) && !RT->quiet)
+	if (rdb_rr_std_write(nr, a) && !RT->chan.quiet)
 		rdb_sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	copy_data(&t, nr, a);
 	return t.ret;

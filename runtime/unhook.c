@@ -217,7 +217,7 @@ void rdb_unhook(int writes_too)
 	/* The runtime runs from these pages too: they stay executable. */
 	long r = rdb_sys3(__NR_mprotect, lo, hi - lo, RDB_PROT_READ | RDB_PROT_WRITE | RDB_PROT_EXEC);
 	if (r < 0) {
-		if (RT->debug)
+		if (RT->start.debug)
 			rdb_printf("rdb: replay keeps its hooks: the text cannot be made writable "
 			           "(error %ld)\n", -r);
 		return;
@@ -231,8 +231,8 @@ void rdb_unhook(int writes_too)
 	r = rdb_sys3(__NR_mprotect, lo, hi - lo, RDB_PROT_READ | RDB_PROT_EXEC);
 	if (r < 0)
 		rdb_die("replay: cannot make the text read-only again (error %ld)\n", -r);
-	RT->unhooked = writes_too ? 'S' : 'R';
-	if (RT->debug)
+	RT->unhook.unhooked = writes_too ? 'S' : 'R';
+	if (RT->start.debug)
 		rdb_printf("rdb: replay without %lu read hooks and %lu write hooks "
 		           "(%lu of them prefixes)\n", (unsigned long)nr, (unsigned long)nw,
 		           (unsigned long)np);
@@ -278,10 +278,10 @@ int rdb_in_check_hook(uintptr_t pc)
  * its pc.) */
 int rdb_hook_plane(uintptr_t pc)
 {
-	if (!RT->unhooked && (in_listed(__start_rdb_hooks_r, __stop_rdb_hooks_r, pc) ||
+	if (!RT->unhook.unhooked && (in_listed(__start_rdb_hooks_r, __stop_rdb_hooks_r, pc) ||
 	                      in_listed(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, pc)))
 		return 'R';
-	if (RT->unhooked != 'S' && in_listed(__start_rdb_hooks_w, __stop_rdb_hooks_w, pc))
+	if (RT->unhook.unhooked != 'S' && in_listed(__start_rdb_hooks_w, __stop_rdb_hooks_w, pc))
 		return 'S';
 	return 0;
 }

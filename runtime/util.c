@@ -95,13 +95,13 @@ long rdb_peek(void *to, uint64_t a, uint64_t n)
 void rdb_poke_mem(uint64_t a, const void *p, uint64_t n)
 {
 	long r = 0;
-	if (!RT->mem_fd) {
+	if (!RT->util.mem_fd) {
 		r = rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem", 2 /* O_RDWR */ | RDB_O_CLOEXEC, 0);
 		if (r >= 0)
-			RT->mem_fd = (int)rdb_high_fd(r, RDB_WATCH_FD);
+			RT->util.mem_fd = (int)rdb_high_fd(r, RDB_WATCH_FD);
 	}
-	if (RT->mem_fd)
-		r = rdb_sys4(__NR_pwrite64, RT->mem_fd, (long)p, (long)n, (long)a);
+	if (RT->util.mem_fd)
+		r = rdb_sys4(__NR_pwrite64, RT->util.mem_fd, (long)p, (long)n, (long)a);
 	if (r != (long)n)
 		rdb_die("replay: cannot write %lu bytes at %p through /proc/self/mem (error %ld)\n",
 		        (unsigned long)n, (void *)a, r < 0 ? -r : 0);

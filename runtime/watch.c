@@ -39,7 +39,7 @@ static void protect(int prot)
  * DWARF have it (signal.c's fault messages use the same). */
 static uint64_t link_address(uint64_t pc)
 {
-	return pc >= RT->image_lo && pc < RT->image_hi ? pc - RT->bias : pc;
+	return pc >= RT->start.image_lo && pc < RT->start.image_hi ? pc - RT->start.bias : pc;
 }
 
 /* A write of [a, a + n) by kind at pc (an address; 0: none) with the SIC at r15. */
@@ -53,7 +53,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	 * helper, a store over several debug-register pieces), is one write. */
 	struct rdb_tf_watch_hit *last = w->n ? &w->hits[(w->n - 1) % RDB_TF_WATCH_KEEP] : 0;
 	uint64_t count = rdb_sic_count(r15);
-	if (last && last->kind == kind && last->sc_id == RT->sc_id &&
+	if (last && last->kind == kind && last->sc_id == RT->rr.sc_id &&
 	    last->interval == RT->interval &&
 	    (kind == RDB_TF_WH_SYSCALL || (last->sic == count && last->pc == link_address(pc)))) {
 		uint64_t e = last->addr + last->len > hi ? last->addr + last->len : hi;
@@ -67,7 +67,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	h->interval = RT->interval;
 	h->sic = count;
 	h->pc = pc ? link_address(pc) : 0;
-	h->sc_id = RT->sc_id;
+	h->sc_id = RT->rr.sc_id;
 	h->addr = lo;
 	h->len = hi - lo;
 	h->kind = kind;
@@ -130,7 +130,7 @@ static int hw_open(struct rdb_watch *w)
 		a.sig_data = BP_SIG_DATA;
 		long fd = rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
 		if (fd < 0) {
-			if (RT->debug)
+			if (RT->start.debug)
 				rdb_printf("rdb: watch: no hardware breakpoint (perf_event_open: error %ld): "
 				           "watching through the shadow pages\n", -fd);
 			while (i--)
@@ -401,7 +401,7 @@ void rdb_watch_report(void)
 	rdb_memset(&e, 0, sizeof e);
 	e.kind = RDB_TF_WH_END;
 	e.interval = RT->interval;
-	e.sc_id = RT->sc_id;
+	e.sc_id = RT->rr.sc_id;
 	e.total = w->total;
 	e.addr = w->addr;
 	e.len = w->len;
@@ -412,7 +412,7 @@ void rdb_watch_report(void)
 	 * it wrote; a byte it never touched is whatever the replay started
 	 * with, not the recording's.  One from the start has them all. */
 	for (uint32_t i = 0; i < e.nvalue; i++)
-		if (RT->from <= 1 ||
+		if (RT->chan.from <= 1 ||
 		    (rdb_covered(w->addr + i, 1) &&
 		     (*(const uint8_t *)(w->addr + i - RDB_R_OFFSET) | *(const uint8_t *)rdb_s_of(w->addr + i))))
 			e.known |= 1ull << i;

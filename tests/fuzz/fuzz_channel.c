@@ -140,7 +140,7 @@ static long run_ret;
  * past.  0 at the end of the input. */
 static int next_record(struct rdb_tf_rec *h, void *p, size_t cap)
 {
-	size_t o = in_pos - (RT->rend - RT->rpos);
+	size_t o = in_pos - (RT->chan.rend - RT->chan.rpos);
 	while (in_len - o >= sizeof *h) {
 		memcpy(h, in + o, sizeof *h);
 		if (h->type != RDB_TF_NOTE && h->type != RDB_TF_EXEC &&
@@ -180,7 +180,7 @@ static void play(void)
 			rdb_nondet(r.v.kind, g);
 		} else if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL ||
 		           h.type == RDB_TF_STOP) {
-			rdb_replay_event(uc, RT->tgt.sic, RT->tgt.pc);
+			rdb_replay_event(uc, RT->replay.tgt.sic, RT->replay.tgt.pc);
 		} else {
 			rdb_rr_syscall(SYS_getpid, args);
 		}
@@ -214,7 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	memset(RT, 0, sizeof *RT);
 	rdb_grow_init();
-	RT->auxv = auxv;
+	RT->start.auxv = auxv;
 	RT->interval = 1; /* as sic.c starts it */
 	in = data, in_len = size, in_pos = 0;
 	msg_len = 0, msg[0] = 0;
@@ -272,8 +272,8 @@ void rdb_planes_clear_maps(void) {}
 /* The program's memory: the arena, writable. */
 int rdb_procmaps(void)
 {
-	RT->maps[0] = (struct rdb_tf_map){ARENA, ARENA + ARENA_SIZE, 3, RDB_TF_MAP_ANON};
-	RT->nmaps = 1;
+	RT->procmaps.maps[0] = (struct rdb_tf_map){ARENA, ARENA + ARENA_SIZE, 3, RDB_TF_MAP_ANON};
+	RT->procmaps.nmaps = 1;
 	return 1;
 }
 const struct rdb_tf_map *rdb_map_find(const struct rdb_tf_map *m, size_t n, uint64_t a)
@@ -289,19 +289,19 @@ const struct rdb_tf_map *rdb_map_find(const struct rdb_tf_map *m, size_t n, uint
 static uint8_t grow_slots[RDB_G_N][GROW_SLOT] __attribute__((aligned(64)));
 void rdb_grow_init(void)
 {
-	RT->maps = (struct rdb_tf_map *)grow_slots[RDB_G_MAPS];
-	RT->reg = (struct rdb_region *)grow_slots[RDB_G_REGIONS];
-	RT->shared = (struct rdb_shared *)grow_slots[RDB_G_SHARED];
-	RT->pending = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
-	RT->queued = (struct rdb_tf_queued *)grow_slots[RDB_G_QUEUED];
+	RT->procmaps.maps = (struct rdb_tf_map *)grow_slots[RDB_G_MAPS];
+	RT->record.reg = (struct rdb_region *)grow_slots[RDB_G_REGIONS];
+	RT->shared.shared = (struct rdb_shared *)grow_slots[RDB_G_SHARED];
+	RT->signal.pending = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
+	RT->signal.queued = (struct rdb_tf_queued *)grow_slots[RDB_G_QUEUED];
 	RT->ctx.q = (struct rdb_tf_queued *)grow_slots[RDB_G_CTXQ];
-	RT->cb = (struct rdb_cb *)grow_slots[RDB_G_CB];
+	RT->api.cb = (struct rdb_cb *)grow_slots[RDB_G_CB];
 }
 int rdb_grow_slow(int slot, uint64_t n)
 {
 	if (n > GROW_SLOT)
 		return 0;
-	RT->grown[slot] = GROW_SLOT;
+	RT->grow.grown[slot] = GROW_SLOT;
 	return 1;
 }
 void rdb_interval_fds_shut(void) {}
