@@ -509,6 +509,22 @@ static void arm_watch(struct rdb_tg *t)
 	t->snap = t->wp_on;
 }
 
+/* Whether watchpoint w's value changed since it was last taken (then
+ * taken again). */
+static int wp_changed(struct rdb_tg *t, struct wp *w)
+{
+	uint8_t now[64];
+	int changed = 0;
+	for (uint64_t o = 0; o < w->len; o += sizeof now) {
+		size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
+		if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
+			changed = 1;
+			memcpy(w->old + o, now, n);
+		}
+	}
+	return changed;
+}
+
 /* Back in the program after the runtime ran: a watchpoint whose value
  * changed was written by the program's syscall (most of a replayed
  * syscall's data comes into the program's memory through the kernel,
@@ -517,15 +533,7 @@ static void runtime_wrote(struct rdb_tg *t)
 {
 	for (int i = 0; t->snap && t->wp_on && i < t->nwp; i++) {
 		struct wp *w = &t->wp[i];
-		uint8_t now[64];
-		int changed = 0;
-		for (uint64_t o = 0; o < w->len; o += sizeof now) {
-			size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
-			if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
-				changed = 1;
-				memcpy(w->old + o, now, n);
-			}
-		}
+		int changed = wp_changed(t, w);
 		if (changed && w->kind != 3 && !t->pend.kind) {
 			t->pend.kind = TG_WATCH;
 			t->pend.value = w->kind;
@@ -552,15 +560,7 @@ static int dr_hit(struct rdb_tg *t, int runtime, struct rdb_tg_stop *s)
 		if (!(dr6 >> i & 1) || 4 * t->group + i >= t->npieces)
 			continue;
 		struct wp *w = &t->wp[t->pieces[4 * t->group + i].w];
-		uint8_t now[64];
-		int changed = 0;
-		for (uint64_t o = 0; o < w->len; o += sizeof now) {
-			size_t n = w->len - o < sizeof now ? (size_t)(w->len - o) : sizeof now;
-			if (rdb_tg_read(t, w->addr + o, now, n) == n && memcmp(now, w->old + o, n)) {
-				changed = 1;
-				memcpy(w->old + o, now, n);
-			}
-		}
+		int changed = wp_changed(t, w);
 		int hit = w->kind == 2 ? 1 : w->kind == 3 ? !changed && !runtime : changed || !runtime;
 		if (hit && !r) {
 			s->kind = TG_WATCH;
