@@ -416,7 +416,8 @@ void rdb_shadow_clear(uintptr_t a, size_t n);
 
 /* ---- syscall.c -------------------------------------------------------- */
 long rdb_syscall_dispatch(long nr, const long args[6]);
-typedef void rdb_emit_fn_t(uintptr_t addr, size_t len);
+/* Told each region of program memory a syscall wrote. */
+typedef void rdb_wrote_fn(uintptr_t addr, size_t len);
 void rdb_run_term(int status, int signo);
 
 /* ---- chan.c: the channel to rdb ---------------------------------------- */
@@ -478,11 +479,11 @@ const char *rdb_nondet_name(uint32_t kind); /* "rdtsc", ... */
 /* ---- syscall.c (continued) -------------------------------------------- */
 /* The syscall as the runtime runs it unrecorded; emit sees each region the
  * kernel wrote (after the SYSWRITE transition), when not NULL. */
-long rdb_run_syscall(long nr, const long args[6], rdb_emit_fn_t *emit);
+long rdb_run_syscall(long nr, const long args[6], rdb_wrote_fn *emit);
 
 /* ---- systab.c: syscallgen's table (rdb_syscalls.h), behind one door --- */
 #define RDB_NPRE 4
-typedef void rdb_emit_fn(void *ctx, uintptr_t addr, size_t len);
+typedef void rdb_systab_emit_fn(void *ctx, uintptr_t addr, size_t len);
 /* "read" for 0, NULL if unknown; the row's attributes (RDB_SYS_*). */
 const char *rdb_systab_name(long nr);
 #define RDB_ATTR_ADDRSPACE (1u << 3) /* checked against rdb_syscalls.h */
@@ -502,7 +503,7 @@ size_t rdb_systab_refusal(long nr, const long args[6], char *buf, size_t cap);
 void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE]);
 /* After it: calls emit for each region of program memory the kernel wrote. */
 void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
-                       long ret, rdb_emit_fn *emit, void *ctx);
+                       long ret, rdb_systab_emit_fn *emit, void *ctx);
 /* After it (result r): whether the process may have learnt of another
  * process's stores (syscalls.spec ACQUIRES); regular(0, fd) says whether
  * fd is a regular file's. */

@@ -12,7 +12,7 @@ static void emit_syswrite(void *ctx, uintptr_t a, size_t n)
 {
 	rdb_shadow_syswrite(a, n);
 	if (ctx)
-		((rdb_emit_fn_t *)ctx)(a, n);
+		((rdb_wrote_fn *)ctx)(a, n);
 }
 
 void rdb_run_term(int status, int signo)
@@ -190,7 +190,7 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 	return r;
 }
 
-long rdb_run_syscall(long nr, const long a[6], rdb_emit_fn_t *emit)
+long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 {
 	switch (nr) {
 	case __NR_brk:

@@ -69,7 +69,7 @@ void rdb_systab_pre(long nr, const long args[6], long pre[RDB_NPRE])
 }
 
 void rdb_systab_writes(long nr, const long args[6], const long pre[RDB_NPRE],
-                       long ret, rdb_emit_fn *emit, void *ctx)
+                       long ret, rdb_systab_emit_fn *emit, void *ctx)
 {
 	rdb_sys_writes(nr, args, pre, ret, emit, ctx);
 }

@@ -326,7 +326,7 @@ int rdb_fp_diff(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, ch
 	(void)a, (void)na, (void)b, (void)nb, (void)what, (void)cap;
 	return 0;
 }
-long rdb_run_syscall(long nr, const long args[6], rdb_emit_fn_t *emit)
+long rdb_run_syscall(long nr, const long args[6], rdb_wrote_fn *emit)
 {
 	(void)nr, (void)args, (void)emit;
 	return run_ret;
