@@ -135,14 +135,19 @@ static const char *target_xml(void)
 	return tdesc;
 }
 
+/* Byte offsets in the fxsave image: the x87 status word (16 bits), the
+ * abridged tag word (8 bits, one per register), the last opcode (11 bits
+ * of 16), then the eight 16-byte x87 registers (ST) and the XMM ones. */
+enum { FXS_FSW = 2, FXS_FTW = 4, FXS_FOP = 6, FXS_ST = 32, FXS_XMM = 160 };
+
 /* The full x87 tag word from fxsave's abridged one. */
 static uint32_t full_ftag(const uint8_t *fx)
 {
-	unsigned fsw = fx[2] | fx[3] << 8, top = (fsw >> 11) & 7, tag = 0;
+	unsigned fsw = fx[FXS_FSW] | fx[FXS_FSW + 1] << 8, top = (fsw >> 11) & 7, tag = 0;
 	for (unsigned phys = 0; phys < 8; phys++) {
 		unsigned t = 3;
-		if (fx[4] & (1u << phys)) {
-			const uint8_t *v = fx + 32 + 16 * ((phys - top) & 7);
+		if (fx[FXS_FTW] & (1u << phys)) {
+			const uint8_t *v = fx + FXS_ST + 16 * ((phys - top) & 7);
 			unsigned exp = (v[8] | v[9] << 8) & 0x7fff;
 			uint64_t mant;
 			memcpy(&mant, v, 8);
@@ -176,7 +181,7 @@ static size_t reg_bytes(struct rdb_tg *t, int r, uint8_t *out)
 		memcpy(out, (const char *)u + g->off, n);
 		break;
 	case ST:
-		memcpy(out, fx + 32 + 16 * g->off, 10);
+		memcpy(out, fx + FXS_ST + 16 * g->off, 10);
 		break;
 	case FX16:
 		memcpy(out, fx + g->off, 2);
@@ -185,7 +190,7 @@ static size_t reg_bytes(struct rdb_tg *t, int r, uint8_t *out)
 		memcpy(out, fx + g->off, 4);
 		break;
 	case FOP:
-		v32 = (uint32_t)(fx[6] | fx[7] << 8) & 0x7ff;
+		v32 = (uint32_t)(fx[FXS_FOP] | fx[FXS_FOP + 1] << 8) & 0x7ff;
 		memcpy(out, &v32, 4);
 		break;
 	case FTAG:
@@ -193,7 +198,7 @@ static size_t reg_bytes(struct rdb_tg *t, int r, uint8_t *out)
 		memcpy(out, &v32, 4);
 		break;
 	case XMM:
-		memcpy(out, fx + 160 + 16 * g->off, 16);
+		memcpy(out, fx + FXS_XMM + 16 * g->off, 16);
 		break;
 	case YMMH:
 		memcpy(out, ymmh + 16 * g->off, 16);

@@ -25,6 +25,8 @@
 #define WAITING 0x80000000u /* someone sleeps on the word */
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
+/* The words of x86-64's struct stat (fstat fills a uint64_t[18]) we read. */
+enum { ST_DEV = 0, ST_INO = 1 };
 
 /* ---- the lock ----------------------------------------------------------- */
 
@@ -103,8 +105,8 @@ static void std_ids(void)
 	for (int i = 0; i < 2; i++) {
 		uint64_t st[18];
 		RT->children.kid_std_ok[i] = rdb_sys2(__NR_fstat, i + 1, st) == 0;
-		RT->children.kid_std[i][0] = RT->children.kid_std_ok[i] ? st[0] : 0;
-		RT->children.kid_std[i][1] = RT->children.kid_std_ok[i] ? st[1] : 0;
+		RT->children.kid_std[i].dev = RT->children.kid_std_ok[i] ? st[ST_DEV] : 0;
+		RT->children.kid_std[i].ino = RT->children.kid_std_ok[i] ? st[ST_INO] : 0;
 	}
 }
 
@@ -160,7 +162,7 @@ void rdb_kids_prefork(void)
 	k.magic = RDB_TF_KID_MAGIC;
 	for (int i = 0; i < 2; i++)
 		if (RT->children.kid_std_ok[i])
-			k.std[i][0] = RT->children.kid_std[i][0], k.std[i][1] = RT->children.kid_std[i][1];
+			k.std[i].dev = RT->children.kid_std[i].dev, k.std[i].ino = RT->children.kid_std[i].ino;
 	rdb_sys4(__NR_pwrite64, RDB_KID_LOCK_FD, (long)&k, sizeof k, 0);
 	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	RT->children.kid_locking = 1;
@@ -201,9 +203,9 @@ void rdb_kids_exec_start(void)
 	rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	for (int i = 0; i < 2; i++) {
-		RT->children.kid_std[i][0] = k.std[i][0];
-		RT->children.kid_std[i][1] = k.std[i][1];
-		RT->children.kid_std_ok[i] = k.std[i][0] || k.std[i][1];
+		RT->children.kid_std[i].dev = k.std[i].dev;
+		RT->children.kid_std[i].ino = k.std[i].ino;
+		RT->children.kid_std_ok[i] = k.std[i].dev || k.std[i].ino;
 	}
 	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	RT->children.kid = RT->children.kid_locking = 1;
@@ -247,8 +249,10 @@ static int std_stream(long fd)
 	uint64_t st[18];
 	if (rdb_sys2(__NR_fstat, fd, st) < 0)
 		return 0;
-	int out = RT->children.kid_std_ok[0] && st[0] == RT->children.kid_std[0][0] && st[1] == RT->children.kid_std[0][1];
-	int err = RT->children.kid_std_ok[1] && st[0] == RT->children.kid_std[1][0] && st[1] == RT->children.kid_std[1][1];
+	int out = RT->children.kid_std_ok[0] && st[ST_DEV] == RT->children.kid_std[0].dev &&
+	          st[ST_INO] == RT->children.kid_std[0].ino;
+	int err = RT->children.kid_std_ok[1] && st[ST_DEV] == RT->children.kid_std[1].dev &&
+	          st[ST_INO] == RT->children.kid_std[1].ino;
 	if (out && err)
 		return (int)fd;
 	return out ? 1 : err ? 2 : 0;

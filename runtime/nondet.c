@@ -4,8 +4,6 @@
  * (record), or takes the recorded result from the channel (replay). */
 #include "rt.h"
 
-enum { G_R12, G_R11, G_R10, G_R9, G_R8, G_RBP, G_RDI, G_RSI, G_RDX, G_RCX, G_RBX,
-       G_RAX, G_FLAGS };
 #define CF 1ull
 
 static void execute(uint32_t kind, const uint64_t in[2], uint64_t out[4])
@@ -58,7 +56,7 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 	n.after = RT->rr.sc_id;
 	n.kind = kind;
 	if (kind == RDB_TF_ND_CPUID)
-		n.in[0] = (uint32_t)g[G_RAX], n.in[1] = (uint32_t)g[G_RCX];
+		n.in[0] = (uint32_t)g[RDB_NDG_RAX], n.in[1] = (uint32_t)g[RDB_NDG_RCX];
 	if (RT->mode == RDB_TF_MODE_REPLAY) {
 		struct rdb_tf_rec h;
 		struct rdb_tf_nondet r;
@@ -100,23 +98,23 @@ void rdb_nondet(uint32_t kind, uint64_t *g)
 	RT->nondet.nondets++;
 	switch (kind) {
 	case RDB_TF_ND_RDTSCP:
-		g[G_RCX] = (uint32_t)n.out[2];
+		g[RDB_NDG_RCX] = (uint32_t)n.out[2];
 		/* fall through */
 	case RDB_TF_ND_RDTSC:
-		g[G_RAX] = (uint32_t)n.out[0];
-		g[G_RDX] = (uint32_t)n.out[1];
+		g[RDB_NDG_RAX] = (uint32_t)n.out[0];
+		g[RDB_NDG_RDX] = (uint32_t)n.out[1];
 		break;
 	case RDB_TF_ND_RDRAND:
 	case RDB_TF_ND_RDSEED:
-		g[G_R12] = n.out[0];
+		g[RDB_NDG_R12] = n.out[0];
 		/* CF from the instruction; OF SF ZF AF PF cleared, as it does */
-		g[G_FLAGS] = (g[G_FLAGS] & ~0x8d5ull) | (n.out[1] ? CF : 0);
+		g[RDB_NDG_FLAGS] = (g[RDB_NDG_FLAGS] & ~0x8d5ull) | (n.out[1] ? CF : 0);
 		break;
 	case RDB_TF_ND_CPUID:
-		g[G_RAX] = (uint32_t)n.out[0];
-		g[G_RBX] = (uint32_t)n.out[1];
-		g[G_RCX] = (uint32_t)n.out[2];
-		g[G_RDX] = (uint32_t)n.out[3];
+		g[RDB_NDG_RAX] = (uint32_t)n.out[0];
+		g[RDB_NDG_RBX] = (uint32_t)n.out[1];
+		g[RDB_NDG_RCX] = (uint32_t)n.out[2];
+		g[RDB_NDG_RDX] = (uint32_t)n.out[3];
 		break;
 	}
 }

@@ -282,7 +282,7 @@ struct rdb_state {
 		int kid_depth;    /* nesting of that lock */
 		uint32_t kid_pid; /* ours: the lock's owner value */
 		int kid_std_ok[2];
-		uint64_t kid_std[2][2]; /* the recording's stdout, stderr: (dev, ino) */
+		struct rdb_tf_devino kid_std[2]; /* the recording's stdout, stderr */
 	} children;
 
 	struct { /* shared.c: MAP_SHARED mappings (record and replay track the same) */
@@ -472,7 +472,10 @@ void rdb_replay_skip_to_end(struct rdb_tf_exit *x, int outputs);
 
 /* ---- nondet.c: nondeterministic instructions ---------------------------- */
 /* nondet.S's helpers: run, record or replay one instruction; g holds the
- * saved registers (r12 r11 r10 r9 r8 rbp rdi rsi rdx rcx rbx rax flags). */
+ * saved registers, in the order nondet.S pushes them: */
+enum { RDB_NDG_R12, RDB_NDG_R11, RDB_NDG_R10, RDB_NDG_R9, RDB_NDG_R8, RDB_NDG_RBP,
+       RDB_NDG_RDI, RDB_NDG_RSI, RDB_NDG_RDX, RDB_NDG_RCX, RDB_NDG_RBX, RDB_NDG_RAX,
+       RDB_NDG_FLAGS };
 void rdb_nondet(uint32_t kind, uint64_t *g);
 const char *rdb_nondet_name(uint32_t kind); /* "rdtsc", ... */
 

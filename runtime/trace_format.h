@@ -439,9 +439,13 @@ struct rdb_tf_shared {
 
 /* The first bytes of the RDB_KID_LOCK_FD memfd. */
 #define RDB_TF_KID_MAGIC 0x31646b2d626472ull /* "rdb-kd1" */
+/* A file's identity: fstat's st_dev and st_ino. */
+struct rdb_tf_devino {
+	uint64_t dev, ino;
+};
 struct rdb_tf_kidinfo {
 	uint64_t magic;
-	uint64_t std[2][2]; /* (st_dev, st_ino) of fds 1 and 2 at the start; (0, 0): none */
+	struct rdb_tf_devino std[2]; /* fds 1 and 2 at the start; (0, 0): none */
 };
 
 /* ---- the trace set: a folder ---------------------------------------------

@@ -176,7 +176,7 @@ static void play(void)
 			rdb_rr_syscall(r.t.nr, args);
 		} else if (h.type == RDB_TF_NONDET) {
 			uint64_t g[16] = {0};
-			g[11] = r.v.in[0], g[9] = r.v.in[1]; /* RAX, RCX: cpuid's inputs */
+			g[RDB_NDG_RAX] = r.v.in[0], g[RDB_NDG_RCX] = r.v.in[1]; /* cpuid's inputs */
 			rdb_nondet(r.v.kind, g);
 		} else if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL ||
 		           h.type == RDB_TF_STOP) {
