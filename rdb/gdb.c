@@ -52,12 +52,7 @@ static char *shim_path(void) { return lib_path("librdb-gdb.so"); }
 void rdb_gdb_check(const char *script)
 {
 	free(shim_path());
-	char *gdb = rdb_run_in_path("gdb");
-	if (!gdb)
-		rdb_fatal("--gdb: no gdb in PATH (Debian: apt-get install gdb)");
-	free(gdb);
-	if (script && access(script, R_OK))
-		rdb_fatal("--gdb-batch %s: %s", script, strerror(errno));
+	rdb_gdb_server_check(script);
 }
 
 /* gdb, with the shim first in LD_PRELOAD, and the commands every session
