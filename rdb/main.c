@@ -10,29 +10,32 @@
 
 #include "rdb.h"
 
-_Noreturn void rdb_fatal(const char *fmt, ...)
+/* One message line on stderr, after what stdout holds and in place of a
+ * progress line. */
+static void vmessage(const char *fmt, va_list ap)
 {
-	va_list ap;
 	fflush(stdout);
 	rdb_progress_end();
 	fputs("rdb: ", stderr);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
+}
+
+_Noreturn void rdb_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
 	exit(2);
 }
 
 void rdb_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	rdb_progress_end();
-	fputs("rdb: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Progress on long work, only when stderr is a terminal: one line,
