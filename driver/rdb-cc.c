@@ -83,41 +83,46 @@ static const char *suffix(const char *path)
 	return dot ? dot : "";
 }
 
+/* A word and the language it names: a file's suffix, or -x's argument. */
+struct lang_word {
+	const char *word;
+	enum lang lang;
+};
+
+static enum lang lang_lookup(const struct lang_word *t, size_t n, const char *w,
+                             enum lang other)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, t[i].word))
+			return t[i].lang;
+	return other;
+}
+
+#define U(s) {s, L_UNSUPPORTED}
+/* What gcc takes for C and assembly, then its other languages' (refused):
+ * any other file goes to the link. */
+static const struct lang_word suffixes[] = {
+	{".c", L_C}, {".i", L_CPPOUT}, {".s", L_ASM}, {".S", L_ASMCPP}, {".sx", L_ASMCPP},
+	U(".cc"), U(".cp"), U(".cxx"), U(".cpp"), U(".CPP"), U(".c++"), U(".C"), U(".ii"),
+	U(".m"), U(".mi"), U(".mm"), U(".M"), U(".f"), U(".f90"), U(".F"), U(".go"),
+	U(".d"), U(".ads"), U(".adb"), U(".h"), U(".hh"), U(".H"), U(".hpp"),
+};
+#undef U
+
+/* -x's languages; any other is refused. */
+static const struct lang_word x_words[] = {
+	{"none", L_NONE}, {"c", L_C}, {"cpp-output", L_CPPOUT},
+	{"assembler", L_ASM}, {"assembler-with-cpp", L_ASMCPP},
+};
+
 static enum lang lang_of_suffix(const char *path)
 {
-	const char *s = suffix(path);
-	if (!strcmp(s, ".c"))
-		return L_C;
-	if (!strcmp(s, ".i"))
-		return L_CPPOUT;
-	if (!strcmp(s, ".s"))
-		return L_ASM;
-	if (!strcmp(s, ".S") || !strcmp(s, ".sx"))
-		return L_ASMCPP;
-	static const char *const unsupported[] = {
-		".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii", ".m",
-		".mi", ".mm", ".M", ".f", ".f90", ".F", ".go", ".d", ".ads", ".adb",
-		".h", ".hh", ".H", ".hpp",
-	};
-	for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++)
-		if (!strcmp(s, unsupported[i]))
-			return L_UNSUPPORTED;
-	return L_LINK;
+	return lang_lookup(suffixes, sizeof suffixes / sizeof *suffixes, suffix(path), L_LINK);
 }
 
 static enum lang lang_of_x(const char *x)
 {
-	if (!strcmp(x, "none"))
-		return L_NONE;
-	if (!strcmp(x, "c"))
-		return L_C;
-	if (!strcmp(x, "cpp-output"))
-		return L_CPPOUT;
-	if (!strcmp(x, "assembler"))
-		return L_ASM;
-	if (!strcmp(x, "assembler-with-cpp"))
-		return L_ASMCPP;
-	return L_UNSUPPORTED;
+	return lang_lookup(x_words, sizeof x_words / sizeof *x_words, x, L_UNSUPPORTED);
 }
 
 /* Options whose argument may be the next word, for the compile step. */
