@@ -171,6 +171,15 @@ static void add_input(struct cmdline *c, const char *path, enum lang lang)
 	rdbcc_argv_push(&c->items, path);  /* replaced by the object later */
 }
 
+/* Option a[*i] and its argument, the next word, onto v (*i moves on). */
+static void push_opt(struct rdbcc_argv *v, char **a, int *i, const char *next)
+{
+	if (!next)
+		rdbcc_die("missing argument to '%s'", a[*i]);
+	rdbcc_argv_push(v, a[*i]);
+	rdbcc_argv_push(v, a[++*i]);
+}
+
 static void parse(struct cmdline *c)
 {
 	enum lang xlang = L_NONE;
@@ -221,12 +230,9 @@ static void parse(struct cmdline *c)
 			continue;
 		}
 		if (!strcmp(s, "-MF") || !strcmp(s, "-MT") || !strcmp(s, "-MQ")) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
 			c->dep_mf |= s[2] == 'F';
 			c->dep_mt |= s[2] != 'F';
-			rdbcc_argv_push(&c->dopts, s);
-			rdbcc_argv_push(&c->dopts, a[++i]);
+			push_opt(&c->dopts, a, &i, next);
 			continue;
 		}
 		if (has_prefix(s, "-MF") || has_prefix(s, "-MT") || has_prefix(s, "-MQ")) {
@@ -276,10 +282,7 @@ static void parse(struct cmdline *c)
 		if (!strcmp(s, "-r")) { c->relocatable = true; continue; }
 		/* link items, in order */
 		if (in_list(s, link_arg_opts, N(link_arg_opts))) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->items, s);
-			rdbcc_argv_push(&c->items, a[++i]);
+			push_opt(&c->items, a, &i, next);
 			continue;
 		}
 		if (joined(s, link_arg_opts, N(link_arg_opts)) || has_prefix(s, "-Wl,") ||
@@ -293,18 +296,12 @@ static void parse(struct cmdline *c)
 			continue;
 		}
 		if (!strcmp(s, "-Xassembler")) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->aopts, s);
-			rdbcc_argv_push(&c->aopts, a[++i]);
+			push_opt(&c->aopts, a, &i, next);
 			continue;
 		}
 		/* compile, with the argument when separate */
 		if (in_list(s, compile_arg_opts, N(compile_arg_opts))) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->copts, s);
-			rdbcc_argv_push(&c->copts, a[++i]);
+			push_opt(&c->copts, a, &i, next);
 			continue;
 		}
 		/* options every step needs */
