@@ -444,30 +444,20 @@ static void plan_compile(struct plan *pl, const struct cmdline *c,
 	/* the name make expects in the dependency file */
 	char *depobj = c->stop == STOP_LINK && !c->out ? renamed(in->path, ".o", false)
 	             : rdbcc_xstrdup(c->stop == STOP_LINK ? c->out : final);
-	if (in->lang == L_C || in->lang == L_CPPOUT) {
+	if (in->lang == L_C || in->lang == L_CPPOUT || in->lang == L_ASMCPP) {
+		/* C compiled (-S, with the reserved registers), or .S preprocessed (-E) */
+		bool asmcpp = in->lang == L_ASMCPP;
 		pre = rdbcc_xasprintf("%s/%d.s", tmp, k);
 		struct rdbcc_argv *a = plan_add(pl);
 		rdbcc_argv_push(a, compiler());
-		rdbcc_argv_push(a, "-S");
+		rdbcc_argv_push(a, asmcpp ? "-E" : "-S");
 		rdbcc_argv_append(a, &c->copts);
 		push_deps(a, c, depobj);
-		push_reserve(a, c);
+		if (!asmcpp)
+			push_reserve(a, c);
 		push_musl_includes(a, p, gccinc);
 		rdbcc_argv_push(a, "-x");
-		rdbcc_argv_push(a, in->lang == L_C ? "c" : "cpp-output");
-		rdbcc_argv_push(a, in->path);
-		rdbcc_argv_push(a, "-o");
-		rdbcc_argv_push(a, pre);
-	} else if (in->lang == L_ASMCPP) {
-		pre = rdbcc_xasprintf("%s/%d.s", tmp, k);
-		struct rdbcc_argv *a = plan_add(pl);
-		rdbcc_argv_push(a, compiler());
-		rdbcc_argv_push(a, "-E");
-		rdbcc_argv_append(a, &c->copts);
-		push_deps(a, c, depobj);
-		push_musl_includes(a, p, gccinc);
-		rdbcc_argv_push(a, "-x");
-		rdbcc_argv_push(a, "assembler-with-cpp");
+		rdbcc_argv_push(a, asmcpp ? "assembler-with-cpp" : in->lang == L_C ? "c" : "cpp-output");
 		rdbcc_argv_push(a, in->path);
 		rdbcc_argv_push(a, "-o");
 		rdbcc_argv_push(a, pre);
