@@ -34,6 +34,18 @@ struct macro {
 	struct macro *next;
 };
 
+static void free_macro(struct macro *m)
+{
+	for (int k = 0; k < m->nf; k++) {
+		free(m->f[k].name);
+		free(m->f[k].def);
+	}
+	free(m->f);
+	free(m->body);
+	free(m->name);
+	free(m);
+}
+
 struct sym {                  /* an absolute symbol (.set, .equ, =) */
 	char *name;
 	long value;
@@ -1125,17 +1137,7 @@ static int handle(struct xp *x, int what, struct stmt *s, const char *t,
 			    strncasecmp((*pm)->name, s->rest, e) == 0) {
 				struct macro *m = *pm;
 				*pm = m->next;
-				m->next = NULL;
-				/* kept aside: still freed at the end */
-				struct macro *dead = m;
-				for (int k = 0; k < dead->nf; k++) {
-					free(dead->f[k].name);
-					free(dead->f[k].def);
-				}
-				free(dead->f);
-				free(dead->body);
-				free(dead->name);
-				free(dead);
+				free_macro(m);
 				x->changed = true;
 				return 0;
 			}
@@ -1249,14 +1251,7 @@ char *altr_macro_expand(const char *path, const char *src, size_t len,
 	while (x.macros) {
 		struct macro *m = x.macros;
 		x.macros = m->next;
-		for (int k = 0; k < m->nf; k++) {
-			free(m->f[k].name);
-			free(m->f[k].def);
-		}
-		free(m->f);
-		free(m->body);
-		free(m->name);
-		free(m);
+		free_macro(m);
 	}
 	while (x.syms) {
 		struct sym *s = x.syms;

@@ -569,6 +569,20 @@ bool altr_match_label_blind(const struct altr_expr *e,
 
 _Static_assert(PRED_COUNT <= 64, "predicates are bits of a uint64_t");
 
+/* Predicate pred of s, from the bits: each is worked out once per
+ * statement, as the rules test the same few (known: the bits set). */
+static inline bool pred_memo(int pred, const struct altr_stmt *s,
+                             uint64_t *known, uint64_t *value)
+{
+	uint64_t bit = 1ull << pred;
+	if (!(*known & bit)) {
+		*known |= bit;
+		if (eval_pred(pred, s))
+			*value |= bit;
+	}
+	return *value & bit;
+}
+
 /* The work of altr_matcher_run, with ev's predicate bits in registers. */
 static inline bool run(const struct altr_matcher *m, int entry,
                        struct altr_eval *ev, uint64_t *knownp,
@@ -592,13 +606,7 @@ static inline bool run(const struct altr_matcher *m, int entry,
 	for (const struct mgate *g = ng ? &m->g[m->gfirst[pc]] : NULL; ng--; g++) {
 		bool r;
 		if (g->op == EX_PRED) {
-			uint64_t bit = 1ull << g->pred;
-			if (!(known & bit)) {
-				known |= bit;
-				if (eval_pred(g->pred, s))
-					value |= bit;
-			}
-			r = value & bit;
+			r = pred_memo(g->pred, s, &known, &value);
 		} else {
 			r = altr_prefilter_whole(g->e->filter, subject(g->e, s)) >= 0;
 		}
@@ -611,14 +619,7 @@ static inline bool run(const struct altr_matcher *m, int entry,
 		const struct mtest *t = &m->t[pc];
 		bool r;
 		if (t->op == EX_PRED) {
-			/* the rules test the same few: each worked out once */
-			uint64_t bit = 1ull << t->pred;
-			if (!(known & bit)) {
-				known |= bit;
-				if (eval_pred(t->pred, s))
-					value |= bit;
-			}
-			r = value & bit;
+			r = pred_memo(t->pred, s, &known, &value);
 		} else if (t->op == EX_CMP) {
 			r = eval_cmp(t->e, s->insn);
 		} else {

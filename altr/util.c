@@ -163,20 +163,32 @@ char *altr_read_file(const char *path, size_t *len)
 	return b.p;
 }
 
+/* "altr:FILE:LINE:COL: " + what + the message, a line on stderr; LINE and
+ * COL are left out when not positive. */
+static void vreport(const char *file, int line, int col, const char *what,
+                    const char *fmt, va_list ap)
+{
+	if (col > 0)
+		fprintf(stderr, "%s:%s:%d:%d: %s", altr_progname, file, line,
+		        col, what);
+	else if (line > 0)
+		fprintf(stderr, "%s:%s:%d: %s", altr_progname, file, line,
+		        what);
+	else
+		fprintf(stderr, "%s:%s: %s", altr_progname, file, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void altr_warn(const char *file, int line, const char *fmt, ...)
 {
 	altr_nwarnings++;
 	if (altr_quiet_warnings)
 		return;
 	va_list ap;
-	if (line > 0)
-		fprintf(stderr, "%s:%s:%d: warning: ", altr_progname, file, line);
-	else
-		fprintf(stderr, "%s:%s: warning: ", altr_progname, file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(file, line, 0, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void altr_warn_at(const char *file, int line, int col, const char *fmt, ...)
@@ -185,30 +197,17 @@ void altr_warn_at(const char *file, int line, int col, const char *fmt, ...)
 	if (altr_quiet_warnings)
 		return;
 	va_list ap;
-	if (col > 0)
-		fprintf(stderr, "%s:%s:%d:%d: warning: ", altr_progname, file, line,
-		        col);
-	else
-		fprintf(stderr, "%s:%s:%d: warning: ", altr_progname, file, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(file, line, col, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void altr_error_at(const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
-	if (col > 0)
-		fprintf(stderr, "%s:%s:%d:%d: ", altr_progname, file, line, col);
-	else if (line > 0)
-		fprintf(stderr, "%s:%s:%d: ", altr_progname, file, line);
-	else
-		fprintf(stderr, "%s:%s: ", altr_progname, file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(file, line, col, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 _Noreturn void altr_die(const char *fmt, ...)

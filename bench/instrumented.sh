@@ -29,23 +29,16 @@ set -eu
 die() { echo "bench/instrumented: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$repo/build}" 2>/dev/null && pwd) || die "no build folder ${1:-$repo/build}"
-rdbcc=$build/driver/rdb-cc
+. "$repo/bench/lib.sh"
+bench_tools "${1:-}"
 reps=${REPS:-5}
 life_gens=${LIFE_GENS:-40000}
 mesh_args=${MESH_ARGS:-1000 250}
 bz_mb=${BZIP2_MB:-20}
-[ -x "$rdbcc" ] || die "$rdbcc missing: cmake --build $build"
-case $("$rdbcc" --version 2>&1 | sed -n 's/^libc: //p') in
-"" | *"(not built)"*) die "instrumented musl not built: cmake --build $build --target musl" ;;
-esac
 musl=
 command -v musl-gcc >/dev/null 2>&1 && musl="musl-gcc"
-unset RDB_CC RDB_CC_ACTIVE RDB_CC_LIBC_BUILD RDB_MUSL RDB_CC_KEEP RDB_RULES
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/rdb-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+bench_work instrumented
 gcc -O2 -Wall -o timeit "$repo/bench/timeit.c" || die "cannot build timeit"
 
 # bzip2's source (cached) and its input: text and numbers, deterministic.

@@ -27,9 +27,8 @@ set -eu
 die() { echo "bench/reverse: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$repo/build}" 2>/dev/null && pwd) || die "no build folder ${1:-$repo/build}"
-rdbcc=$build/driver/rdb-cc
-rdb=$build/rdb/rdb
+. "$repo/bench/lib.sh"
+bench_tools "${1:-}" rdb
 cflags=${CFLAGS:--O0 -g}
 reps=${REPS:-20}
 far=${REPS_FAR:-3}
@@ -38,16 +37,9 @@ life_gens=${LIFE_GENS:-420000}
 life_short=${LIFE_GENS_SHORT:-14000}
 mesh_args=${MESH_ARGS:-1000 2900}
 mesh_short=${MESH_ARGS_SHORT:-1000 110}
-[ -x "$rdbcc" ] && [ -x "$rdb" ] || die "rdb-cc or rdb missing: cmake --build $build"
 command -v gdb > /dev/null || die "no gdb (Debian: apt-get install gdb)"
-case $("$rdbcc" --version 2>&1 | sed -n 's/^libc: //p') in
-"" | *"(not built)"*) die "instrumented musl not built: cmake --build $build --target musl" ;;
-esac
-unset RDB_CC RDB_CC_ACTIVE RDB_CC_LIBC_BUILD RDB_MUSL RDB_CC_KEEP RDB_RULES
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/rdb-bench-reverse.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+bench_work reverse
 
 # line FILE TEXT: the number of FILE's first line holding TEXT
 line() { grep -nF -- "$2" "$repo/examples/$1" | head -1 | cut -d: -f1; }
@@ -68,6 +60,15 @@ session() {
 	grep '^BENCH ' "$2.out" || { tail -5 "$2.out"; echo "BENCH (no result: $2.out above)"; }
 }
 
+# script FILE: writes the gdb script FILE for session: the settings and
+# the source line every one needs, then the lines on stdin
+script() {
+	{
+		printf 'set pagination off\nset confirm off\nsource %s\n' "$repo/bench/reverse-gdb.py"
+		cat
+	} > "$1"
+}
+
 # bench NAME END CALLEE_LINE EARLY WATCH: END a breakpoint at the
 # program's end, CALLEE_LINE one inside a callee, EARLY a breakpoint hit
 # only at the start, WATCH the commands (from END) that set the
@@ -75,10 +76,7 @@ session() {
 bench() {
 	n=$1 end=$2 callee=$3 early=$4 watch=$5
 	back_to_end="delete|break $end|continue|delete"
-	cat > near.gdb <<EOF
-set pagination off
-set confirm off
-source $repo/bench/reverse-gdb.py
+	script near.gdb <<EOF
 break $end
 continue
 delete
@@ -87,16 +85,10 @@ bench-repeat reverse-step $reps reverse-step
 bench-repeat reverse-next $reps reverse-next
 bench-cycle reverse-finish $reps tbreak $callee|reverse-continue ; reverse-finish
 EOF
-	cat > far1.gdb <<EOF
-set pagination off
-set confirm off
-source $repo/bench/reverse-gdb.py
+	script far1.gdb <<EOF
 bench-cycle rc-bp-1 $far $back_to_end|break $early ; reverse-continue
 EOF
-	cat > far50.gdb <<EOF
-set pagination off
-set confirm off
-source $repo/bench/reverse-gdb.py
+	script far50.gdb <<EOF
 bench-cycle rc-bp-50 $far $back_to_end|break $early ; reverse-continue
 EOF
 	[ -n "$skip_watch" ] || echo "bench-cycle watch-rc-50 $far $back_to_end|$watch ; reverse-continue" >> far50.gdb

@@ -83,41 +83,46 @@ static const char *suffix(const char *path)
 	return dot ? dot : "";
 }
 
+/* A word and the language it names: a file's suffix, or -x's argument. */
+struct lang_word {
+	const char *word;
+	enum lang lang;
+};
+
+static enum lang lang_lookup(const struct lang_word *t, size_t n, const char *w,
+                             enum lang other)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, t[i].word))
+			return t[i].lang;
+	return other;
+}
+
+#define U(s) {s, L_UNSUPPORTED}
+/* What gcc takes for C and assembly, then its other languages' (refused):
+ * any other file goes to the link. */
+static const struct lang_word suffixes[] = {
+	{".c", L_C}, {".i", L_CPPOUT}, {".s", L_ASM}, {".S", L_ASMCPP}, {".sx", L_ASMCPP},
+	U(".cc"), U(".cp"), U(".cxx"), U(".cpp"), U(".CPP"), U(".c++"), U(".C"), U(".ii"),
+	U(".m"), U(".mi"), U(".mm"), U(".M"), U(".f"), U(".f90"), U(".F"), U(".go"),
+	U(".d"), U(".ads"), U(".adb"), U(".h"), U(".hh"), U(".H"), U(".hpp"),
+};
+#undef U
+
+/* -x's languages; any other is refused. */
+static const struct lang_word x_words[] = {
+	{"none", L_NONE}, {"c", L_C}, {"cpp-output", L_CPPOUT},
+	{"assembler", L_ASM}, {"assembler-with-cpp", L_ASMCPP},
+};
+
 static enum lang lang_of_suffix(const char *path)
 {
-	const char *s = suffix(path);
-	if (!strcmp(s, ".c"))
-		return L_C;
-	if (!strcmp(s, ".i"))
-		return L_CPPOUT;
-	if (!strcmp(s, ".s"))
-		return L_ASM;
-	if (!strcmp(s, ".S") || !strcmp(s, ".sx"))
-		return L_ASMCPP;
-	static const char *const unsupported[] = {
-		".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii", ".m",
-		".mi", ".mm", ".M", ".f", ".f90", ".F", ".go", ".d", ".ads", ".adb",
-		".h", ".hh", ".H", ".hpp",
-	};
-	for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++)
-		if (!strcmp(s, unsupported[i]))
-			return L_UNSUPPORTED;
-	return L_LINK;
+	return lang_lookup(suffixes, sizeof suffixes / sizeof *suffixes, suffix(path), L_LINK);
 }
 
 static enum lang lang_of_x(const char *x)
 {
-	if (!strcmp(x, "none"))
-		return L_NONE;
-	if (!strcmp(x, "c"))
-		return L_C;
-	if (!strcmp(x, "cpp-output"))
-		return L_CPPOUT;
-	if (!strcmp(x, "assembler"))
-		return L_ASM;
-	if (!strcmp(x, "assembler-with-cpp"))
-		return L_ASMCPP;
-	return L_UNSUPPORTED;
+	return lang_lookup(x_words, sizeof x_words / sizeof *x_words, x, L_UNSUPPORTED);
 }
 
 /* Options whose argument may be the next word, for the compile step. */
@@ -164,6 +169,15 @@ static void add_input(struct cmdline *c, const char *path, enum lang lang)
 	in->link_pos = c->items.n;
 	in->obj = NULL;
 	rdbcc_argv_push(&c->items, path);  /* replaced by the object later */
+}
+
+/* Option a[*i] and its argument, the next word, onto v (*i moves on). */
+static void push_opt(struct rdbcc_argv *v, char **a, int *i, const char *next)
+{
+	if (!next)
+		rdbcc_die("missing argument to '%s'", a[*i]);
+	rdbcc_argv_push(v, a[*i]);
+	rdbcc_argv_push(v, a[++*i]);
 }
 
 static void parse(struct cmdline *c)
@@ -216,12 +230,9 @@ static void parse(struct cmdline *c)
 			continue;
 		}
 		if (!strcmp(s, "-MF") || !strcmp(s, "-MT") || !strcmp(s, "-MQ")) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
 			c->dep_mf |= s[2] == 'F';
 			c->dep_mt |= s[2] != 'F';
-			rdbcc_argv_push(&c->dopts, s);
-			rdbcc_argv_push(&c->dopts, a[++i]);
+			push_opt(&c->dopts, a, &i, next);
 			continue;
 		}
 		if (has_prefix(s, "-MF") || has_prefix(s, "-MT") || has_prefix(s, "-MQ")) {
@@ -271,10 +282,7 @@ static void parse(struct cmdline *c)
 		if (!strcmp(s, "-r")) { c->relocatable = true; continue; }
 		/* link items, in order */
 		if (in_list(s, link_arg_opts, N(link_arg_opts))) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->items, s);
-			rdbcc_argv_push(&c->items, a[++i]);
+			push_opt(&c->items, a, &i, next);
 			continue;
 		}
 		if (joined(s, link_arg_opts, N(link_arg_opts)) || has_prefix(s, "-Wl,") ||
@@ -288,18 +296,12 @@ static void parse(struct cmdline *c)
 			continue;
 		}
 		if (!strcmp(s, "-Xassembler")) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->aopts, s);
-			rdbcc_argv_push(&c->aopts, a[++i]);
+			push_opt(&c->aopts, a, &i, next);
 			continue;
 		}
 		/* compile, with the argument when separate */
 		if (in_list(s, compile_arg_opts, N(compile_arg_opts))) {
-			if (!next)
-				rdbcc_die("missing argument to '%s'", s);
-			rdbcc_argv_push(&c->copts, s);
-			rdbcc_argv_push(&c->copts, a[++i]);
+			push_opt(&c->copts, a, &i, next);
 			continue;
 		}
 		/* options every step needs */
@@ -442,30 +444,20 @@ static void plan_compile(struct plan *pl, const struct cmdline *c,
 	/* the name make expects in the dependency file */
 	char *depobj = c->stop == STOP_LINK && !c->out ? renamed(in->path, ".o", false)
 	             : rdbcc_xstrdup(c->stop == STOP_LINK ? c->out : final);
-	if (in->lang == L_C || in->lang == L_CPPOUT) {
+	if (in->lang == L_C || in->lang == L_CPPOUT || in->lang == L_ASMCPP) {
+		/* C compiled (-S, with the reserved registers), or .S preprocessed (-E) */
+		bool asmcpp = in->lang == L_ASMCPP;
 		pre = rdbcc_xasprintf("%s/%d.s", tmp, k);
 		struct rdbcc_argv *a = plan_add(pl);
 		rdbcc_argv_push(a, compiler());
-		rdbcc_argv_push(a, "-S");
+		rdbcc_argv_push(a, asmcpp ? "-E" : "-S");
 		rdbcc_argv_append(a, &c->copts);
 		push_deps(a, c, depobj);
-		push_reserve(a, c);
+		if (!asmcpp)
+			push_reserve(a, c);
 		push_musl_includes(a, p, gccinc);
 		rdbcc_argv_push(a, "-x");
-		rdbcc_argv_push(a, in->lang == L_C ? "c" : "cpp-output");
-		rdbcc_argv_push(a, in->path);
-		rdbcc_argv_push(a, "-o");
-		rdbcc_argv_push(a, pre);
-	} else if (in->lang == L_ASMCPP) {
-		pre = rdbcc_xasprintf("%s/%d.s", tmp, k);
-		struct rdbcc_argv *a = plan_add(pl);
-		rdbcc_argv_push(a, compiler());
-		rdbcc_argv_push(a, "-E");
-		rdbcc_argv_append(a, &c->copts);
-		push_deps(a, c, depobj);
-		push_musl_includes(a, p, gccinc);
-		rdbcc_argv_push(a, "-x");
-		rdbcc_argv_push(a, "assembler-with-cpp");
+		rdbcc_argv_push(a, asmcpp ? "assembler-with-cpp" : in->lang == L_C ? "c" : "cpp-output");
 		rdbcc_argv_push(a, in->path);
 		rdbcc_argv_push(a, "-o");
 		rdbcc_argv_push(a, pre);

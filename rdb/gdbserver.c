@@ -270,12 +270,11 @@ static int gdb_signal(int sig)
 static int reply(struct srv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int reply(struct srv *s, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	int r = rdb_rsp_vputf(s->c, fmt, ap);
 	va_end(ap);
-	return rdb_rsp_put(s->c, buf, strlen(buf));
+	return r;
 }
 
 /* "": a packet rdb does not support. */

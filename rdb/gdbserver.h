@@ -4,6 +4,7 @@
 #ifndef RDB_GDBSERVER_H
 #define RDB_GDBSERVER_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/user.h>
@@ -27,6 +28,8 @@ int rdb_rsp_get(struct rdb_rsp *c, char **data, size_t *n, const char **why);
 int rdb_rsp_poll_interrupt(struct rdb_rsp *c);
 int rdb_rsp_put(struct rdb_rsp *c, const char *data, size_t n);
 int rdb_rsp_putf(struct rdb_rsp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rdb_rsp_vputf(struct rdb_rsp *c, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void rdb_rsp_noack(struct rdb_rsp *c);
 
 /* ---- target.c: one replay, traced ---------------------------------------- */

@@ -10,29 +10,32 @@
 
 #include "rdb.h"
 
-_Noreturn void rdb_fatal(const char *fmt, ...)
+/* One message line on stderr, after what stdout holds and in place of a
+ * progress line. */
+static void vmessage(const char *fmt, va_list ap)
 {
-	va_list ap;
 	fflush(stdout);
 	rdb_progress_end();
 	fputs("rdb: ", stderr);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
+}
+
+_Noreturn void rdb_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
 	exit(2);
 }
 
 void rdb_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	rdb_progress_end();
-	fputs("rdb: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Progress on long work, only when stderr is a terminal: one line,
@@ -100,6 +103,19 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* The commands, each run with its own argv (argv[0]: its name). */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{"record", rdb_cmd_record},
+	{"replay", rdb_cmd_replay},
+	{"info", rdb_cmd_info},
+	{"truss", rdb_cmd_truss},
+	{"flowback", rdb_cmd_flowback},
+	{"gdb", rdb_cmd_gdb},
+};
+
 int main(int argc, char **argv)
 {
 	struct timespec t0;
@@ -118,18 +134,9 @@ int main(int argc, char **argv)
 		printf("rdb (trace format %d)\n", RDB_TF_VERSION);
 		return 0;
 	}
-	if (!strcmp(c, "record"))
-		return rdb_cmd_record(argc - 1, argv + 1);
-	if (!strcmp(c, "replay"))
-		return rdb_cmd_replay(argc - 1, argv + 1);
-	if (!strcmp(c, "info"))
-		return rdb_cmd_info(argc - 1, argv + 1);
-	if (!strcmp(c, "truss"))
-		return rdb_cmd_truss(argc - 1, argv + 1);
-	if (!strcmp(c, "flowback"))
-		return rdb_cmd_flowback(argc - 1, argv + 1);
-	if (!strcmp(c, "gdb"))
-		return rdb_cmd_gdb(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(c, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
 	rdb_warn("unknown command '%s'", c);
 	usage(stderr);
 	return 2;

@@ -284,6 +284,21 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	return replay_status(&h, o, end, status);
 }
 
+/* fork() for the gdb server's processes: the child dies with rdb and has
+ * a process group of its own (the terminal's ^C is gdb's, not theirs). */
+static pid_t fork_served(void)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		rdb_fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setpgid(0, 0);
+	}
+	return pid;
+}
+
 /* A replay for rdb's gdb server (gdbserver.c): the program traced from
  * its exec (PTRACE_TRACEME: it stops there), killed should rdb die.  Its
  * feeder (rdb_replay_feeder) is a process of its own, so that the server
@@ -295,13 +310,8 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		rdb_fatal("socketpair: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		rdb_fatal("fork: %s", strerror(errno));
+	pid_t pid = fork_served();
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setpgid(0, 0); /* the terminal's ^C is gdb's, not the replay's */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
 			rdb_warn("ptrace(PTRACE_TRACEME): %s", strerror(errno));
 			_exit(127);
@@ -317,13 +327,8 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
                         uint64_t skip)
 {
-	fflush(NULL);
-	pid_t f = fork();
-	if (f < 0)
-		rdb_fatal("fork: %s", strerror(errno));
+	pid_t f = fork_served();
 	if (f == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setpgid(0, 0);
 		/* only the channel: not gdb's connection, not other replays' */
 		for (int fd = 3; fd < 1024; fd++)
 			if (fd != chan)

@@ -110,20 +110,6 @@ static int hexval(int ch)
 	return -1;
 }
 
-static int send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 int rdb_rsp_get(struct rdb_rsp *c, char **data, size_t *n, const char **why)
 {
 	static char msg[160];
@@ -176,10 +162,10 @@ int rdb_rsp_get(struct rdb_rsp *c, char **data, size_t *n, const char **why)
 				*why = "gdb sent ten packets with bad checksums in a row";
 				return 0;
 			}
-			send_all(c->fd, "-", 1);
+			rdb_run_send_all(c->fd, "-", 1);
 			continue;
 		}
-		if (!c->noack && send_all(c->fd, "+", 1)) {
+		if (!c->noack && rdb_run_send_all(c->fd, "+", 1)) {
 			*why = "the connection failed";
 			return 0;
 		}
@@ -228,7 +214,7 @@ int rdb_rsp_put(struct rdb_rsp *c, const char *data, size_t n)
 	buf[n + 1] = '#';
 	buf[n + 2] = hx[(sum >> 4) & 15];
 	buf[n + 3] = hx[sum & 15];
-	int r = send_all(c->fd, buf, n + 4);
+	int r = rdb_run_send_all(c->fd, buf, n + 4);
 	/* the ack: a nack sends it again, a few times */
 	for (int tries = 0; !r && !c->noack; tries++) {
 		int b;
@@ -240,20 +226,26 @@ int rdb_rsp_put(struct rdb_rsp *c, const char *data, size_t n)
 		} while (b && b != '+' && b != '-');
 		if (b == '+')
 			break;
-		r = !b || tries == 5 || send_all(c->fd, buf, n + 4) ? -1 : 0;
+		r = !b || tries == 5 || rdb_run_send_all(c->fd, buf, n + 4) ? -1 : 0;
 	}
 	rdb_free(buf);
 	return r;
 }
 
-int rdb_rsp_putf(struct rdb_rsp *c, const char *fmt, ...)
+int rdb_rsp_vputf(struct rdb_rsp *c, const char *fmt, va_list ap)
 {
 	char buf[4096];
-	va_list ap;
-	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof buf)
 		n = (int)strlen(buf);
 	return rdb_rsp_put(c, buf, (size_t)n);
+}
+
+int rdb_rsp_putf(struct rdb_rsp *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = rdb_rsp_vputf(c, fmt, ap);
+	va_end(ap);
+	return r;
 }

@@ -277,6 +277,16 @@ static void push_str(char ***v, size_t *n, const char *p, size_t len)
 	(*v)[*n] = NULL;
 }
 
+/* A header entry of a fixed size: its n bytes into dst, or a fatal error
+ * naming it (what) when it has another size. */
+static void fixed_entry(const char *path, size_t o, uint32_t len, const char *p, void *dst,
+                        size_t n, const char *what)
+{
+	if (len != n)
+		rdb_fatal("%s: offset %zu: %s of %u bytes", path, o, what, len);
+	memcpy(dst, p, n);
+}
+
 void rdb_read_header(const char *dir, struct rdb_header *h)
 {
 	memset(h, 0, sizeof *h);
@@ -331,28 +341,22 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			h->nauxv = r.len / 16;
 			break;
 		case RDB_TF_H_RANDOM:
-			if (r.len != 16)
-				rdb_fatal("%s: offset %zu: AT_RANDOM of %u bytes", path, o, r.len);
-			memcpy(h->random, p, 16);
+			fixed_entry(path, o, r.len, p, h->random, sizeof h->random, "AT_RANDOM");
 			h->have_random = 1;
 			break;
 		case RDB_TF_H_MACHINE: rdb_free(h->machine); h->machine = strndup_x(p, r.len); break;
 		case RDB_TF_H_CWD: rdb_free(h->cwd); h->cwd = strndup_x(p, r.len); break;
 		case RDB_TF_H_START:
-			if (r.len != sizeof h->start)
-				rdb_fatal("%s: offset %zu: start record of %u bytes", path, o, r.len);
-			memcpy(&h->start, p, sizeof h->start);
+			fixed_entry(path, o, r.len, p, &h->start, sizeof h->start, "start record");
 			break;
 		case RDB_TF_H_RLIMIT_STACK:
-			if (r.len != 16)
-				rdb_fatal("%s: offset %zu: rlimit record of %u bytes", path, o, r.len);
-			memcpy(h->rlimit_stack, p, 16);
+			fixed_entry(path, o, r.len, p, h->rlimit_stack, sizeof h->rlimit_stack,
+			            "rlimit record");
 			h->have_rlimit = 1;
 			break;
 		case RDB_TF_H_FLAGS:
-			if (r.len != 4)
-				rdb_fatal("%s: offset %zu: flags record of %u bytes", path, o, r.len);
-			memcpy(&h->record_flags, p, 4);
+			fixed_entry(path, o, r.len, p, &h->record_flags, sizeof h->record_flags,
+			            "flags record");
 			break;
 		default:
 			break; /* newer entries of this version: skipped */

@@ -6,6 +6,20 @@
 
 #include "rdb.h"
 
+/* The next record of r, which must be of type a or b (what: their name in
+ * the error): its type, or 0 at the end of the stream. */
+static uint32_t next_of(struct rdb_tr *r, uint32_t a, uint32_t b, const char *what,
+                        const void **p, size_t *n)
+{
+	uint32_t t;
+	if (!rdb_tr_next(r, &t, p, n))
+		return 0;
+	if ((t != a && t != b) || !rdb_rec_ok(t, *p, *n))
+		rdb_fatal("%s: a record of type %u and %zu bytes where %s records belong",
+		          rdb_tr_where(r), t, *n, what);
+	return t;
+}
+
 /* Whether interval j's WRITTEN records touch [lo, hi): 1 or 0; -1 when
  * it has none (every interval the runtime ended has one, maybe empty). */
 static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j,
@@ -14,13 +28,9 @@ static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uin
 	int seen = 0;
 	if (!rdb_tr_seek_interval(r, x, j))
 		return -1;
-	uint32_t t;
 	const void *p;
 	size_t n;
-	while (rdb_tr_next(r, &t, &p, &n)) {
-		if (t != RDB_TF_WRITTEN || !rdb_rec_ok(t, p, n))
-			rdb_fatal("%s: a record of type %u and %zu bytes where WRITTEN records belong",
-			          rdb_tr_where(r), t, n);
+	while (next_of(r, RDB_TF_WRITTEN, RDB_TF_WRITTEN, "WRITTEN", &p, &n)) {
 		struct rdb_tf_written w;
 		memcpy(&w, p, sizeof w);
 		if (w.interval != j)
@@ -52,10 +62,7 @@ int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_
 	uint32_t t;
 	const void *p;
 	size_t n;
-	while (rdb_tr_next(r, &t, &p, &n)) {
-		if ((t != RDB_TF_VALUES && t != RDB_TF_VALUES_END) || !rdb_rec_ok(t, p, n))
-			rdb_fatal("%s: a record of type %u and %zu bytes where VALUES records belong",
-			          rdb_tr_where(r), t, n);
+	while ((t = next_of(r, RDB_TF_VALUES, RDB_TF_VALUES_END, "VALUES", &p, &n))) {
 		if (t == RDB_TF_VALUES_END) {
 			struct rdb_tf_values_end e;
 			memcpy(&e, p, sizeof e);

@@ -2,6 +2,22 @@
 #ifndef RDB_ASM_MACROS_H
 #define RDB_ASM_MACROS_H
 
+/* Starts NAME, a function the runtime's other files call (.hidden: nothing
+ * outside the static-pie image binds to it, so no PLT or GOT entry). */
+.macro FUNC name
+	.globl \name
+	.hidden \name
+	.type \name,@function
+\name:
+.endm
+
+/* Makes labels inside a function visible to the runtime's C files (the pc
+ * ranges signal.c tells an interrupted call or copy by), hidden likewise. */
+.macro LABELS names:vararg
+	.globl \names
+	.hidden \names
+.endm
+
 /* Pushes each register, keeping the CFA offset right for unwinding. */
 .macro PUSH_CFI regs:vararg
 	.irp r, \regs

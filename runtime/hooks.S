@@ -39,10 +39,7 @@
 /* ------------------------------------------------------------ strings */
 
 .macro STR_ENTRY name, op
-	.globl \name
-	.hidden \name
-	.type \name,@function
-\name:
+	FUNC \name
 	.cfi_startproc
 	pushfq
 	.cfi_adjust_cfa_offset 8
@@ -112,10 +109,7 @@ rdb_str_common:
 /* --------------------------------------------------------- wide accesses */
 
 .macro WIDE n
-	.globl __rdb_wide_read_\n
-	.hidden __rdb_wide_read_\n
-	.type __rdb_wide_read_\n,@function
-__rdb_wide_read_\n:
+	FUNC __rdb_wide_read_\n
 	.set .Loff, 0
 	.rept \n / 8
 	movq %r13, .Loff(%r12,%r14)
@@ -135,10 +129,7 @@ __rdb_wide_read_\n:
 	ret
 	.size __rdb_wide_read_\n, .-__rdb_wide_read_\n
 
-	.globl __rdb_wide_write_\n
-	.hidden __rdb_wide_write_\n
-	.type __rdb_wide_write_\n,@function
-__rdb_wide_write_\n:
+	FUNC __rdb_wide_write_\n
 	.set .Loff, 0
 	.rept \n / 8
 	movq %r13, %gs:.Loff(%r12)
@@ -160,22 +151,17 @@ __rdb_wide_write_\n:
 .endm
 
 	/* watch.c: a store inside these is the program's wide store */
-	.globl __rdb_wide_begin
-	.hidden __rdb_wide_begin
+	LABELS __rdb_wide_begin
 __rdb_wide_begin:
 	.irp n, 10, 16, 28, 32, 64, 108, 512
 	WIDE \n
 	.endr
-	.globl __rdb_wide_end
-	.hidden __rdb_wide_end
+	LABELS __rdb_wide_end
 __rdb_wide_end:
 
 /* ------------------------------------------------------- stack switches */
 
-	.globl __rdb_stack_switch
-	.hidden __rdb_stack_switch
-	.type __rdb_stack_switch,@function
-__rdb_stack_switch:
+FUNC __rdb_stack_switch
 	.cfi_startproc
 	pushfq
 	.cfi_adjust_cfa_offset 8

@@ -9,10 +9,7 @@
 #include "asm-macros.h"
 
 .macro ND name, kind
-	.globl __rdb_nd_\name
-	.hidden __rdb_nd_\name
-	.type __rdb_nd_\name,@function
-__rdb_nd_\name:
+	FUNC __rdb_nd_\name
 	.cfi_startproc
 	pushfq
 	.cfi_adjust_cfa_offset 8

@@ -98,18 +98,25 @@ static void find_image(void)
 	RT->start.image_hi = (bias + hi + 0xfff) & ~0xfffull;
 }
 
+/* The N of an environment entry e = "KEY=N" (key given with its '='),
+ * when it is all digits and lo <= N < hi; else 0. */
+static uint64_t test_knob(const char *e, const char *key, uint64_t lo, uint64_t hi)
+{
+	for (; *key; key++, e++)
+		if (*e != *key)
+			return 0;
+	uint64_t n = 0;
+	for (; *e >= '0' && *e <= '9' && n < hi; e++)
+		n = n * 10 + (uint64_t)(*e - '0');
+	return !*e && n >= lo && n < hi ? n : 0;
+}
+
 /* RDB_TEST_SIC_SPAN=N: intervals overflow after N counts, not 2^40, so
- * that a test reaches an overflow (checks.sh sic-overflow). */
+ * that a test reaches an overflow (checks/sic-overflow.sh). */
 static void test_sic_span(const char *e)
 {
-	static const char key[] = "RDB_TEST_SIC_SPAN=";
-	for (size_t i = 0; i < sizeof key - 1; i++)
-		if (e[i] != key[i])
-			return;
-	uint64_t n = 0;
-	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_SIC_SPAN; e++)
-		n = n * 10 + (uint64_t)(*e - '0');
-	if (!*e && n >= 1000 && n < RDB_SIC_SPAN)
+	uint64_t n = test_knob(e, "RDB_TEST_SIC_SPAN=", 1000, RDB_SIC_SPAN);
+	if (n)
 		RT->sic.sic_span = n;
 }
 
@@ -117,14 +124,8 @@ static void test_sic_span(const char *e)
  * test reaches the recording's stop where the kernel refuses memory. */
 static void test_grow_max(const char *e)
 {
-	static const char key[] = "RDB_TEST_GROW_MAX=";
-	for (size_t i = 0; i < sizeof key - 1; i++)
-		if (e[i] != key[i])
-			return;
-	uint64_t n = 0;
-	for (e += sizeof key - 1; *e >= '0' && *e <= '9' && n < RDB_GROW_SLOT; e++)
-		n = n * 10 + (uint64_t)(*e - '0');
-	if (!*e && n >= 4096 && n < RDB_GROW_SLOT)
+	uint64_t n = test_knob(e, "RDB_TEST_GROW_MAX=", 4096, RDB_GROW_SLOT);
+	if (n)
 		RT->grow.grow_max = n;
 }
 

@@ -26,10 +26,7 @@
 #include "asm-macros.h"
 
 	.text
-	.globl __rdb_syscall
-	.hidden __rdb_syscall
-	.type __rdb_syscall,@function
-__rdb_syscall:
+FUNC __rdb_syscall
 	.cfi_startproc
 	/* A check before the call: a signal that came after the program's
 	 * last check is delivered before it, as without rdb (one that comes
@@ -75,8 +72,7 @@ __rdb_syscall:
 	CLEAR_SCRATCH
 	push %r12
 	lea 1(%r15), %r15
-	.globl rdb_stub_check
-	.hidden rdb_stub_check
+	LABELS rdb_stub_check
 rdb_stub_check:
 	movzbl (%r15), %r12d
 	pop %r12
@@ -180,10 +176,8 @@ rdb_stub_check:
  * call then returns -RDB_SC_CUT, and the stub runs it again once the
  * handler has run at its check: a blocking call waits for the next
  * signal, not for the one that came before it (musl's __cp_begin). */
-	.globl rdb_prog_syscall, rdb_psc_begin, rdb_psc_end, rdb_psc_cut
-	.hidden rdb_prog_syscall, rdb_psc_begin, rdb_psc_end, rdb_psc_cut
-	.type rdb_prog_syscall,@function
-rdb_prog_syscall:
+	LABELS rdb_psc_begin, rdb_psc_end, rdb_psc_cut
+FUNC rdb_prog_syscall
 	.cfi_startproc
 	mov %rdi, %rax
 	mov %rdx, %r11
@@ -206,10 +200,7 @@ rdb_psc_cut:
 	.size rdb_prog_syscall, .-rdb_prog_syscall
 
 /* The restorer of every handler the runtime installs (SA_RESTORER). */
-	.globl rdb_restore_rt
-	.hidden rdb_restore_rt
-	.type rdb_restore_rt,@function
-rdb_restore_rt:
+FUNC rdb_restore_rt
 	mov $15, %eax
 	syscall
 	ud2
@@ -231,8 +222,7 @@ rdb_restore_rt:
  * size (gdb prefers it); musl's own __restore_rt is another.  The nop: a
  * return address's pc - 1 stays out of the function before. */
 	nop
-	.globl rdb_handler_return
-	.hidden rdb_handler_return
+	LABELS rdb_handler_return
 rdb_handler_return:
 	.type __restore_rt,@function
 __restore_rt:
@@ -260,10 +250,8 @@ __restore_rt:
 
 /* rdb_copy_out(dst, src, n): 0, or -1 when the program's memory at dst
  * faults (signal.c copy_fault moves the pc to rdb_copy_fault). */
-	.globl rdb_copy_out, rdb_copy_begin, rdb_copy_end, rdb_copy_fault
-	.hidden rdb_copy_out, rdb_copy_begin, rdb_copy_end, rdb_copy_fault
-	.type rdb_copy_out,@function
-rdb_copy_out:
+	LABELS rdb_copy_begin, rdb_copy_end, rdb_copy_fault
+FUNC rdb_copy_out
 	.cfi_startproc
 	mov %rdx, %rcx
 rdb_copy_begin:

@@ -244,6 +244,14 @@ static void pre_writes(FILE *o, const sg_proto *p, const sg_writes *w)
   }
 }
 
+/* The function of the generated prelude (above) that emits each shape's regions. */
+static const char *const shape_helper[] = {
+  [SH_PLAIN] = "rdb__region",
+  [SH_IOVEC] = "rdb__iovec",
+  [SH_MSGHDR] = "rdb__msghdr",
+  [SH_MMSG_LEN] = "rdb__mmsg_len",
+};
+
 static void writes_body(FILE *o, const sg_proto *p, const sg_writes *w)
 {
   for (; w; w = w->next) {
@@ -253,25 +261,16 @@ static void writes_body(FILE *o, const sg_proto *p, const sg_writes *w)
     else
       fputs("retval >= 0", o);
     fputs(")\n    ", o);
-    switch (w->shape) {
-    case SH_PLAIN:
-      fprintf(o, "rdb__region(emit, ctx, args[%d], ", w->arg);
-      break;
-    case SH_IOVEC:
-      fprintf(o, "rdb__iovec(emit, ctx, args[%d], ", w->arg);
-      expr(o, p, w->count, 0);
+    /* helper(emit, ctx, address [, count] [, size] [, pre]) */
+    fprintf(o, "%s(emit, ctx, args[%d]", shape_helper[w->shape], w->arg);
+    if (w->shape == SH_IOVEC || w->shape == SH_MMSG_LEN) {
       fputs(", ", o);
-      break;
-    case SH_MSGHDR:
-      fprintf(o, "rdb__msghdr(emit, ctx, args[%d], ", w->arg);
-      break;
-    case SH_MMSG_LEN:
-      fprintf(o, "rdb__mmsg_len(emit, ctx, args[%d], ", w->arg);
       expr(o, p, w->count, 0);
-      fputs(");\n", o);
-      continue;
     }
-    expr(o, p, w->size, 0);
+    if (w->shape != SH_MMSG_LEN) {
+      fputs(", ", o);
+      expr(o, p, w->size, 0);
+    }
     if (w->shape == SH_MSGHDR)
       fprintf(o, ", pre[%d]", w->pre_slot);
     fputs(");\n", o);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "librdb.h"
+#include "sys.h" /* rdb_sysN: altr turns their syscall into the stub's call */
 
 /* asm_test.s (instrumented too) */
 long t_flags_live_store(long *p, long a, long b); /* returns a < b, after *p = a */
@@ -20,23 +21,6 @@ long t_x87(const void *in10, void *out10);
 void t_std_movsb(void *dst_last, const void *src_last, long n);
 long t_repne_scasb(const char *s);   /* strlen by repne scasb */
 
-static long sys(long n, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	long ret;
-	__asm__ volatile("syscall"
-	                 : "=a"(ret)
-	                 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-	                 : "rcx", "r11", "memory");
-	return ret;
-}
-#define sys0(n) sys(n, 0, 0, 0, 0, 0, 0)
-#define sys2(n, a, b) sys(n, (long)(a), (long)(b), 0, 0, 0, 0)
-#define sys3(n, a, b, c) sys(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define sys4(n, a, b, c, d) sys(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
-
 static size_t len(const char *s)
 {
 	size_t n = 0;
@@ -45,7 +29,7 @@ static size_t len(const char *s)
 	return n;
 }
 
-static void puts2(const char *s) { sys3(1, 1, s, len(s)); }
+static void puts2(const char *s) { rdb_sys3(1, 1, s, len(s)); }
 
 static void putx(unsigned long v)
 {
@@ -168,7 +152,7 @@ static void test_hooks(void)
 static void test_strings(void)
 {
 	/* rep movsb over a page boundary, in fresh memory */
-	char *m = (char *)sys(9, 0, 3 * 4096, 3, 0x22, -1, 0);
+	char *m = (char *)rdb_sys6(9, 0, 3 * 4096, 3, 0x22, -1, 0);
 	check((unsigned long)m >= 0x600000000000ul, "mmap inside the covered range",
 	      (unsigned long)m);
 	char *src = m + 4096 - 100, *dst = m + 2 * 4096 - 50;
@@ -204,7 +188,7 @@ static void test_strings(void)
 	check(shadow_is(q, 128, 0, 3) && shadow_is((char *)q + 128, 1, 0, 0),
 	      "rep stosq", shadow_word((char *)q + 128));
 
-	sys2(11, m, 3 * 4096);
+	rdb_sys2(11, m, 3 * 4096);
 	check(shadow_is(src, 300, 0, 0), "munmap clears the shadow", shadow_word(src));
 }
 
@@ -212,24 +196,24 @@ static void test_syscalls(void)
 {
 	check(t_syscall_regs() == 0, "syscall stub keeps registers, r11=flags", 0);
 
-	long b0 = sys2(12, 0, 0);
+	long b0 = rdb_sys2(12, 0, 0);
 	check(b0 == 0x600000000000l, "brk is emulated in the covered range", b0);
-	long b1 = sys2(12, b0 + 10000, 0);
+	long b1 = rdb_sys2(12, b0 + 10000, 0);
 	volatile char *hp = (volatile char *)b0;
 	hp[9999] = 1;
 	check(b1 == b0 + 10000 && shadow_is((const void *)(hp + 9999), 1, 0, 3),
 	      "brk grows, heap writable and hooked", b1);
-	check(sys2(12, 0, 0) == b1, "brk(0) reports the break", 0);
+	check(rdb_sys2(12, 0, 0) == b1, "brk(0) reports the break", 0);
 
-	long r = sys(9, 0x100000000l, 4096, 3, 0x32 /* PRIVATE|ANON|FIXED */, -1, 0);
+	long r = rdb_sys6(9, 0x100000000l, 4096, 3, 0x32 /* PRIVATE|ANON|FIXED */, -1, 0);
 	check(r == -12, "mmap(MAP_FIXED) outside the covered range is refused", r);
 
 	/* read(2) into a buffer: SYSWRITE when syscallgen's table is built in */
 	int pfd[2];
-	sys2(22, pfd, 0); /* pipe */
-	sys3(1, pfd[1], "abcdef", 6);
+	rdb_sys2(22, pfd, 0); /* pipe */
+	rdb_sys3(1, pfd[1], "abcdef", 6);
 	static char rbuf[16];
-	r = sys3(0, pfd[0], rbuf, 6);
+	r = rdb_sys3(0, pfd[0], rbuf, 6);
 	/* look at the shadow before the checks below read rbuf */
 	unsigned long sw = shadow_word(rbuf);
 	int sw_ok = shadow_is(rbuf, 6, 0, 0x0b) && shadow_is(rbuf + 6, 1, 0, 0);
@@ -240,26 +224,26 @@ static void test_syscalls(void)
 		puts2("skip read(2) SYSWRITE: no syscall table in this build\n");
 
 	/* fork: the child returns through the stub's frame on its copy */
-	long pid = sys0(57);
+	long pid = rdb_sys0(57);
 	if (pid == 0)
-		sys2(231, 7, 0);
+		rdb_sys2(231, 7, 0);
 	int st = 0;
-	sys4(61, pid, &st, 0, 0);
+	rdb_sys4(61, pid, &st, 0, 0);
 	check(pid > 0 && st == (7 << 8), "fork, child exit status 7", st);
 
 	/* vfork: the child runs on our stack, then exits */
-	pid = sys0(58);
+	pid = rdb_sys0(58);
 	if (pid == 0)
-		sys2(60, 9, 0);
+		rdb_sys2(60, 9, 0);
 	st = 0;
-	sys4(61, pid, &st, 0, 0);
+	rdb_sys4(61, pid, &st, 0, 0);
 	check(pid > 0 && st == (9 << 8), "vfork, child exit status 9", st);
 
 	/* clone with a new stack (CLONE_VM|CLONE_VFORK, like posix_spawn) */
-	char *stk = (char *)sys(9, 0, 65536, 3, 0x22, -1, 0);
+	char *stk = (char *)rdb_sys6(9, 0, 65536, 3, 0x22, -1, 0);
 	st = 0;
 	pid = t_clone_newstack(stk + 65536);
-	sys4(61, pid, &st, 0, 0);
+	rdb_sys4(61, pid, &st, 0, 0);
 	check(pid > 0 && st == (42 << 8), "clone on a new stack, child exit 42", st);
 }
 
@@ -288,22 +272,22 @@ static void test_signals(void)
 	check(s0 > 0 && s1 > s0, "SIC non-zero and monotonic", s1 - s0);
 
 	struct ksa sa = {fib_handler, 0x04000000, 0, 0}, old = {0, 0, 0, 0};
-	long r = sys4(13, 10 /* SIGUSR1 */, &sa, 0, 8);
+	long r = rdb_sys4(13, 10 /* SIGUSR1 */, &sa, 0, 8);
 	check(r == 0, "rt_sigaction(SIGUSR1)", r);
-	r = sys4(13, 10, 0, &old, 8);
+	r = rdb_sys4(13, 10, 0, &old, 8);
 	check(r == 0 && old.handler == fib_handler,
 	      "rt_sigaction returns the program's view", (unsigned long)old.handler);
 	unsigned long before = rdb_sic();
-	sys2(62, sys0(39), 10); /* kill(getpid(), SIGUSR1) */
+	rdb_sys2(62, rdb_sys0(39), 10); /* kill(getpid(), SIGUSR1) */
 	unsigned long after = rdb_sic();
 	check(h_sic > before, "handler ran, with the SIC counting", h_sic);
 	check(after > h_sic, "SIC survives signal return (monotonic)", after);
 
 	unsigned long set = 1ul << 9, oset = 0;
-	sys4(14, 0 /* BLOCK */, &set, 0, 8);
-	sys4(14, 0, 0, &oset, 8);
+	rdb_sys4(14, 0 /* BLOCK */, &set, 0, 8);
+	rdb_sys4(14, 0, 0, &oset, 8);
 	check(oset & (1ul << 9), "rt_sigprocmask passes through", oset);
-	sys4(14, 1 /* UNBLOCK */, &set, 0, 8);
+	rdb_sys4(14, 1 /* UNBLOCK */, &set, 0, 8);
 }
 
 /* Unrecorded, a check faults every RDB_SIC_W counts and the runtime
@@ -321,15 +305,15 @@ static void test_sic_window(void)
 long tmain(long argc, char **argv)
 {
 	if (argc > 1 && argv[1][0] == 't') { /* default action of SIGTERM */
-		sys2(62, sys0(39), 15);
+		rdb_sys2(62, rdb_sys0(39), 15);
 		return 0;
 	}
 	if (argc > 1 && argv[1][0] == 's') /* SIGSEGV: a NULL write, in a hook */
 		*(volatile long *)g_zero = 1;
 	if (argc > 1 && argv[1][0] == 'h') { /* SIGTERM ignored: inherited too */
 		struct ksa sa = {(void (*)(int))1, 0, 0, 0};
-		sys4(13, 15, &sa, 0, 8);
-		sys2(62, sys0(39), 15);
+		rdb_sys4(13, 15, &sa, 0, 8);
+		rdb_sys2(62, rdb_sys0(39), 15);
 		return 5;
 	}
 	test_hooks();
