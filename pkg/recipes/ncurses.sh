@@ -13,11 +13,15 @@ pkg_build() {
 }
 pkg_install() {
 	make install.libs install.includes 2>/dev/null || make install.libs
-	# programs that ask for -lncurses or -ltinfo get the wide libraries
+	# programs that ask for -lncurses or -ltinfo get the wide libraries;
+	# -lncurses brings tinfo along (a linker script, as distributions'
+	# libncurses.so is), since configure scripts look for tgetent in it
 	for l in ncurses tinfo; do
-		[ -f "$PREFIX/lib/lib${l}w.a" ] && ln -sf "lib${l}w.a" "$PREFIX/lib/lib$l.a"
 		[ -f "$PREFIX/lib/pkgconfig/${l}w.pc" ] && ln -sf "${l}w.pc" "$PREFIX/lib/pkgconfig/$l.pc"
 	done
+	ln -sf libtinfow.a "$PREFIX/lib/libtinfo.a"
+	rm -f "$PREFIX/lib/libncurses.a"
+	echo "GROUP ( $PREFIX/lib/libncursesw.a $PREFIX/lib/libtinfow.a )" > "$PREFIX/lib/libncurses.a"
 	# headers: <curses.h> and <ncurses.h> at the top, as distributions do
 	if [ -d "$PREFIX/include/ncursesw" ]; then
 		for h in "$PREFIX"/include/ncursesw/*.h; do
