@@ -424,6 +424,36 @@ install)
 	grep -q "^hello$" gdb.out || { cat gdb.out >&2; fail "installed rdb gdb: no hello"; }
 	pass ;;
 
+deb)
+	# the Debian package, unpacked into a fresh root, builds, records and
+	# replays a program from there, with its man pages
+	need_link
+	build=$(dirname "$bindir")
+	[ -f "$build/CPackConfig.cmake" ] || fail "no CPackConfig.cmake in $build"
+	cpack --config "$build/CPackConfig.cmake" -B "$work/cpack" > cpack.log 2>&1 ||
+		{ tail -n 20 cpack.log >&2; fail "cpack"; }
+	deb=$(ls "$work"/cpack/rdb_*_amd64.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || fail "cpack made no rdb_*_amd64.deb: $(ls "$work/cpack")"
+	dpkg-deb -I "$deb" > info || fail "dpkg-deb -I"
+	grep -q '^ Depends:.*gcc' info || fail "the package does not depend on gcc: $(cat info)"
+	dpkg-deb -x "$deb" root || fail "dpkg-deb -x"
+	r=$work/root/usr
+	for t in rdb rdb-cc altr rdb-iot rdb-cc-pkg; do
+		[ -x "$r/bin/$t" ] || fail "the package has no bin/$t"
+		ls "$r/share/man/man1/$t.1"* > /dev/null 2>&1 || fail "no man page for $t"
+	done
+	man -l "$(ls "$r"/share/man/man1/rdb-cc.1* | head -n 1)" 2>/dev/null | grep -q 'sysroot' ||
+		fail "rdb-cc's man page does not carry its --help text"
+	[ ! -e "$r/lib/rdb/musl/share/rdb-cc-pkg" ] && [ ! -e "$r/lib/rdb/musl/lib/libz.a" ] ||
+		fail "the package carries libraries rdb-cc-pkg added to the build's sysroot"
+	(cd / && "$r/bin/rdb-cc" -O2 "$work/hello.c" -o "$work/hi") || fail "the packaged rdb-cc"
+	[ "$("$r/bin/rdb-cc" -print-sysroot)" = "$r/lib/rdb/musl" ] || fail "the packaged rdb-cc's sysroot: $("$r/bin/rdb-cc" -print-sysroot)"
+	"$r/bin/rdb" record -o tr -- ./hi > rec.out 2>&1 || { cat rec.out >&2; fail "the packaged rdb record"; }
+	"$r/bin/rdb" replay --verify tr > rep.out 2>&1 || { cat rep.out >&2; fail "the packaged rdb replay"; }
+	grep -q '^hello$' rep.out || fail "the packaged replay printed: $(cat rep.out)"
+	"$r/bin/rdb-cc-pkg" list | grep -q '^zlib ' || fail "the packaged rdb-cc-pkg has no recipes"
+	pass ;;
+
 iot-cli)
 	iot=$bindir/rdb-iot
 	"$iot" --help | grep -q 'usage: rdb-iot' || fail "--help"
