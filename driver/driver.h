@@ -64,11 +64,41 @@ int rdbcc_run(const struct rdbcc_argv *a, const char *out, bool verbose);
 /* Runs argv and returns its first line of stdout (trailing newline
  * removed), or NULL on failure. */
 char *rdbcc_capture(const struct rdbcc_argv *a);
+/* The same, all of stdout (NULL on failure or no output). */
+char *rdbcc_capture_all(const struct rdbcc_argv *a);
 /* Replaces the process with argv; only returns on failure (after a
  * message), with status 127 to use. */
 int rdbcc_exec(const struct rdbcc_argv *a);
 /* A private temporary directory, removed at exit and on SIGINT/TERM/HUP
  * unless RDB_CC_KEEP is set. */
 const char *rdbcc_tmpdir(void);
+
+/* ------------------------------------------------------------- sysroot.c */
+
+/* What an instrumented link may use, and what rdb-cc answers when asked
+ * about its world (-print-*, -dumpmachine): the instrumented sysroot, the
+ * folders the command line names with -L, and gcc's own library folder
+ * (libgcc); never the host's system library folders, whose code is not
+ * instrumented. */
+
+/* The machine rdb-cc builds for (-dumpmachine). */
+#define RDBCC_MACHINE "x86_64-linux-musl"
+
+/* gcc's own library folder (that of libgcc.a), or NULL. */
+char *rdbcc_gcc_libdir(void);
+/* Replaces every -lNAME / -l NAME / -l:FILE among the link items by the
+ * archive's path, searched in the -L folders among them, then the sysroot's
+ * lib/, then gcc's library folder (static archives only: the link is
+ * static-pie).  Returns NULL, or a message naming what is missing. */
+char *rdbcc_resolve_libs(struct rdbcc_argv *items, const struct rdbcc_paths *p);
+/* A message if a link input path is a library rdb cannot link (a shared
+ * object, or an archive from the host's system library folders), else NULL. */
+char *rdbcc_refused_input(const char *path);
+/* Whether rdb-cc answers an information query itself (-print-file-name=,
+ * -print-search-dirs, -print-sysroot, -print-multiarch, -dumpmachine: the
+ * sysroot changes their answer); others are gcc's to answer. */
+bool rdbcc_own_query(const char *arg);
+/* Prints the answer to a query rdbcc_own_query accepts. */
+void rdbcc_answer_query(const char *arg, const struct rdbcc_paths *p);
 
 #endif

@@ -4,10 +4,13 @@
  * The stages, per input:  .c --cc -S--> .s --altr--> .rdb.s --as--> .o
  * (.S is preprocessed first; .s goes straight to altr), then the link:
  * static-pie against our crt, librdb and the instrumented musl, then the
- * rdb-iot pass over the executable (docs/iot.md).  Calls that only
- * preprocess (-E, -M, -MM) or ask the compiler about itself are forwarded
- * to gcc untouched.  The compiler's messages and exit status reach the
- * user unchanged; rdb-cc's own errors start with "rdb-cc: ".
+ * rdb-iot pass over the executable (docs/iot.md).  Every mode sees the
+ * same world (sysroot.c): -E and -M preprocess with the sysroot's headers,
+ * links find -l archives only in the sysroot, -L folders and gcc's own
+ * folder, and -print-file-name, -print-search-dirs, -dumpmachine answer for
+ * the sysroot; other questions about the compiler go to gcc untouched.
+ * The compiler's messages and exit status reach the user unchanged;
+ * rdb-cc's own errors start with "rdb-cc: ".
  *
  * Environment: RDB_CC (compiler, default gcc), RDB_CC_LIBC_BUILD=1 (building
  * musl itself: no musl headers, links passed through), RDB_CC_KEEP=1 (keep
@@ -158,6 +161,13 @@ static bool joined(const char *s, const char *const *list, size_t n)
 
 #define N(a) (sizeof a / sizeof *a)
 
+static bool is_query(const char *s)
+{
+	return has_prefix(s, "-print-") || has_prefix(s, "--print-") ||
+	       !strcmp(s, "-dumpversion") || !strcmp(s, "-dumpfullversion") ||
+	       !strcmp(s, "-dumpmachine") || !strcmp(s, "-dumpspecs");
+}
+
 static void add_input(struct cmdline *c, const char *path, enum lang lang)
 {
 	c->in = realloc(c->in, (size_t)(c->nin + 1) * sizeof *c->in);
@@ -216,9 +226,7 @@ static void parse(struct cmdline *c)
 		if (!strcmp(s, "-###")) { c->dry_run = true; continue; }
 		if (!strcmp(s, "--version")) { c->version = true; continue; }
 		if (!strcmp(s, "--help")) { c->help = true; continue; }
-		if (has_prefix(s, "-print-") || has_prefix(s, "--print-") ||
-		    !strcmp(s, "-dumpversion") || !strcmp(s, "-dumpfullversion") ||
-		    !strcmp(s, "-dumpmachine") || !strcmp(s, "-dumpspecs")) {
+		if (is_query(s)) {
 			c->info_query = true;
 			continue;
 		}
@@ -337,10 +345,13 @@ static void usage(void)
 	       "zone, rewritten by altr with the tracing rules, assembled, and linked\n"
 	       "static-pie against rdb's crt, librdb and an instrumented musl.\n"
 	       "\n"
-	       "All gcc options are accepted.  -E, -M, -MM and -print-* calls go to\n"
-	       "gcc untouched.  -shared, -m32, -masm=intel and -flto are refused;\n"
-	       "-static, -pie, -no-pie and -pipe are ignored (the output is always\n"
-	       "static-pie).\n"
+	       "All gcc options are accepted.  Every mode sees the instrumented\n"
+	       "sysroot: -E and -M use its headers, -lNAME finds only its archives,\n"
+	       "-L folders' and gcc's own (libgcc); host libraries are refused.\n"
+	       "-print-file-name, -print-search-dirs, -print-sysroot and -dumpmachine\n"
+	       "answer for the sysroot; other -print-* and -dump* go to gcc.\n"
+	       "-shared, -m32, -masm=intel and -flto are refused; -static, -pie,\n"
+	       "-no-pie and -pipe are ignored (the output is always static-pie).\n"
 	       "\n"
 	       "  -v, --version   say what rdb-cc is and which compiler it drives\n"
 	       "  -###            print the commands instead of running them\n"
@@ -499,6 +510,22 @@ static void plan_compile(struct plan *pl, const struct cmdline *c,
 	free(inst);
 }
 
+/* Only instrumented code goes into the link: archives found in the
+ * sysroot's world (sysroot.c), no host or shared library. */
+static void check_link_inputs(struct cmdline *c, const struct rdbcc_paths *p)
+{
+	for (int i = 0; i < c->nin; i++) {
+		if (c->in[i].lang != L_LINK)
+			continue;
+		char *msg = rdbcc_refused_input(c->in[i].path);
+		if (msg)
+			rdbcc_die("%s", msg);
+	}
+	char *msg = rdbcc_resolve_libs(&c->items, p);
+	if (msg)
+		rdbcc_die("%s", msg);
+}
+
 static char *ask_compiler(const char *what)
 {
 	struct rdbcc_argv a = {0};
@@ -604,6 +631,49 @@ static int pass_through(const struct cmdline *c)
 	return rdbcc_exec(&a);
 }
 
+/* -E, -M, -MM: gcc with the compile step's view of the headers, so that a
+ * configure check of a header agrees with the compile that follows. */
+static int preprocess(const struct cmdline *c, const struct rdbcc_paths *p)
+{
+	struct rdbcc_argv a = {0};
+	rdbcc_argv_push(&a, compiler());
+	rdbcc_argv_append(&a, &c->orig);
+	push_reserve(&a, c);
+	char *gccinc = ask_compiler("-print-file-name=include");
+	push_musl_includes(&a, p, gccinc);
+	free(gccinc);
+	return rdbcc_exec(&a);
+}
+
+/* Each -print-* / -dump* in order: rdb-cc's answer where the sysroot
+ * changes it, gcc's otherwise. */
+static int answer_queries(const struct cmdline *c, const struct rdbcc_paths *p)
+{
+	bool ours = false;
+	for (int i = 0; i < c->args.n && !ours; i++)
+		ours = is_query(c->args.v[i]) && rdbcc_own_query(c->args.v[i]);
+	if (!ours)
+		return pass_through(c);
+	for (int i = 0; i < c->args.n; i++) {
+		const char *s = c->args.v[i];
+		if (!is_query(s))
+			continue;
+		if (rdbcc_own_query(s)) {
+			rdbcc_answer_query(s, p);
+			continue;
+		}
+		fflush(stdout);
+		struct rdbcc_argv a = {0};
+		rdbcc_argv_push(&a, compiler());
+		rdbcc_argv_push(&a, s);
+		int st = rdbcc_run(&a, NULL, false);
+		rdbcc_argv_free(&a);
+		if (st)
+			return st;
+	}
+	return 0;
+}
+
 /* clang 14 has no -ffixed-r12..r15 on x86-64: without them the code it
  * emits may use rdb's registers, so refuse rather than build wrong code. */
 static void check_compiler_reserves(void)
@@ -672,7 +742,13 @@ int main(int argc, char **argv)
 	}
 	if (c.refuse)
 		rdbcc_die("%s", c.refuse);
-	if (c.preprocess_only || c.info_query || c.nin == 0)
+	if (libc_build() && (c.preprocess_only || c.info_query))
+		return pass_through(&c);
+	if (c.info_query)
+		return answer_queries(&c, &p);
+	if (c.preprocess_only)
+		return preprocess(&c, &p);
+	if (c.nin == 0)
 		return pass_through(&c);
 	if (libc_build() && c.stop == STOP_LINK && !c.syntax_only)
 		return pass_through(&c);
@@ -734,6 +810,8 @@ int main(int argc, char **argv)
 			}
 			k++;
 		}
+		if (linking && !libc_build())
+			check_link_inputs(&c, &p);
 		if (linking)
 			plan_link(&pl, &c, &p);
 	}

@@ -110,7 +110,7 @@ int rdbcc_run(const struct rdbcc_argv *a, const char *out, bool verbose)
 	return wait_status(pid);
 }
 
-char *rdbcc_capture(const struct rdbcc_argv *a)
+char *rdbcc_capture_all(const struct rdbcc_argv *a)
 {
 	int p[2];
 	if (pipe(p) < 0)
@@ -130,20 +130,41 @@ char *rdbcc_capture(const struct rdbcc_argv *a)
 		_exit(127);
 	}
 	close(p[1]);
-	char buf[4096];
-	size_t n = 0;
+	size_t cap = 4096, n = 0;
+	char *buf = rdbcc_xmalloc(cap);
 	ssize_t r;
-	while (n < sizeof buf - 1 &&
-	       ((r = read(p[0], buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
-		if (r > 0)
-			n += (size_t)r;
+	while ((r = read(p[0], buf + n, cap - 1 - n)) > 0 || (r < 0 && errno == EINTR)) {
+		if (r <= 0)
+			continue;
+		n += (size_t)r;
+		if (n == cap - 1) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				rdbcc_die("out of memory");
+		}
+	}
 	close(p[0]);
 	int st = wait_status(pid);
 	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	if (st != 0 || !buf[0])
+	if (st != 0 || !buf[0]) {
+		free(buf);
 		return NULL;
-	return rdbcc_xstrdup(buf);
+	}
+	return buf;
+}
+
+char *rdbcc_capture(const struct rdbcc_argv *a)
+{
+	char *out = rdbcc_capture_all(a);
+	if (!out)
+		return NULL;
+	out[strcspn(out, "\n")] = 0;
+	if (!out[0]) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 int rdbcc_exec(const struct rdbcc_argv *a)

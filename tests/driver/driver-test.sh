@@ -37,6 +37,12 @@ fake_musl() {
 	export RDB_MUSL
 }
 
+# What rdb-cc adds to a preprocessor call: its flags and the sysroot's
+# headers (RDB_MUSL set by fake_musl) before gcc's own.
+sysroot_cpp_flags() {
+	echo "$("$here/../../scripts/rdb-cc-flags.sh") -nostdinc -isystem $RDB_MUSL/include -isystem $(gcc -print-file-name=include)"
+}
+
 # Skip unless everything a link needs is there.
 need_link() {
 	out=$("$RDBCC" --version 2>&1 | sed -n 's/^libc: //p')
@@ -81,17 +87,117 @@ syntax-error)
 	pass ;;
 
 preprocess)
+	# -E and -M see the sysroot's headers, as the compile does, so the
+	# reference is gcc with the same include folders and flags
+	fake_musl
+	echo 'int from_sysroot_stdio;' > fake/include/stdio.h
+	ref=$(sysroot_cpp_flags)
 	printf '#include <stdio.h>\n#define X FOO\nint x = X;\n' > p.c
 	for flags in "-E" "-E -DFOO=3" "-M" "-MM" "-E -P -dM"; do
 		# shellcheck disable=SC2086
-		gcc $flags p.c > gcc.out 2>&1; gst=$?
+		gcc $flags $ref p.c > gcc.out 2>&1; gst=$?
 		# shellcheck disable=SC2086
 		"$RDBCC" $flags p.c > rdb.out 2>&1; rst=$?
 		[ $rst -eq $gst ] || fail "$flags: status $rst vs $gst"
-		cmp -s gcc.out rdb.out || fail "$flags: output differs from gcc's"
+		cmp -s gcc.out rdb.out || { diff gcc.out rdb.out >&2; fail "$flags: output differs from gcc's with the sysroot's headers"; }
 	done
-	gcc -E -o gcc.i p.c && "$RDBCC" -E -o rdb.i p.c && cmp -s gcc.i rdb.i ||
-		fail "-E -o differs"
+	"$RDBCC" -E -o rdb.i p.c && grep -q from_sysroot_stdio rdb.i ||
+		fail "-E -o: stdio.h did not come from the sysroot"
+	pass ;;
+
+sysroot-view)
+	# what only the host has (glibc's execinfo.h and libanl) is absent
+	# for rdb-cc in every mode, so configure scripts find it absent
+	need_link
+	printf '#include <execinfo.h>\nint main(void){return 0;}\n' > ex.c
+	gcc -E ex.c > /dev/null 2>&1 || fail "the host has no execinfo.h: the check below could not fail"
+	gcc hello.c -o hello-gcc -lanl 2>/dev/null || fail "the host has no -lanl: the check below could not fail"
+	"$RDBCC" -E ex.c > /dev/null 2>&1 && fail "-E found the host's execinfo.h"
+	"$RDBCC" -M ex.c > /dev/null 2>&1 && fail "-M found the host's execinfo.h"
+	"$RDBCC" -c ex.c 2>/dev/null && fail "-c found the host's execinfo.h"
+	"$RDBCC" hello.c -o h1 -lanl 2> err && fail "-lanl linked the host's libanl.a"
+	grep -q 'cannot find -lanl' err || fail "-lanl: message: $(cat err)"
+	# libelf's host archive links into a musl program when found at all
+	printf 'unsigned elf_version(unsigned);\nint main(void){return !elf_version(1);}\n' > el.c
+	"$RDBCC" el.c -o h1 -lelf 2> err && fail "-lelf linked the host's libelf.a"
+	grep -q 'cannot find -lelf' err || fail "-lelf: message: $(cat err)"
+	for lib in /usr/lib/x86_64-linux-gnu/libanl.a /usr/lib/x86_64-linux-gnu/libanl.so; do
+		[ -e "$lib" ] || continue
+		"$RDBCC" hello.c "$lib" -o h2 2> err && fail "$lib was linked"
+		grep -q 'host library\|shared library' err || fail "$lib: message: $(cat err)"
+	done
+	# what the sysroot and -L folders hold links
+	"$RDBCC" hello.c -o h3 -lm -lpthread -l:libc.a && [ "$(./h3)" = hello ] ||
+		fail "-lm -lpthread -l:libc.a"
+	mkdir -p mine
+	"$RDBCC" -c plain.c -o mine/plain.o && ar rc mine/libmine.a mine/plain.o ||
+		fail "building libmine.a"
+	printf 'int bump(int *, int);\nint main(void){int a[2]={1,2};return bump(a,2)==1?0:1;}\n' > usemine.c
+	"$RDBCC" usemine.c -Lmine -lmine -o h4 && ./h4 || fail "-Lmine -lmine"
+	# the questions configure, libtool and CMake ask
+	sysroot=$("$RDBCC" -print-sysroot)
+	[ -f "$sysroot/include/stdio.h" ] || fail "-print-sysroot: $sysroot"
+	[ "$("$RDBCC" -print-file-name=libc.a)" = "$sysroot/lib/libc.a" ] ||
+		fail "-print-file-name=libc.a: $("$RDBCC" -print-file-name=libc.a)"
+	[ "$("$RDBCC" -print-file-name=libanl.a)" = libanl.a ] ||
+		fail "-print-file-name=libanl.a: $("$RDBCC" -print-file-name=libanl.a)"
+	[ "$("$RDBCC" --print-file-name=libgcc.a)" = "$(gcc -print-file-name=libgcc.a)" ] ||
+		fail "--print-file-name=libgcc.a"
+	[ "$("$RDBCC" -dumpmachine)" = x86_64-linux-musl ] || fail "-dumpmachine"
+	"$RDBCC" -print-search-dirs > dirs || fail "-print-search-dirs"
+	grep -q "^libraries: =$sysroot/lib/" dirs || fail "-print-search-dirs: $(cat dirs)"
+	grep '^libraries:' dirs | grep -q '/usr/lib/x86_64-linux-gnu\|=/lib\|:/lib' && fail "-print-search-dirs lists the host's folders"
+	[ "$("$RDBCC" -dumpversion -dumpmachine | tr '\n' ' ')" = "$(gcc -dumpversion) x86_64-linux-musl " ] ||
+		fail "-dumpversion -dumpmachine: $("$RDBCC" -dumpversion -dumpmachine)"
+	pass ;;
+
+autoconf)
+	# a real configure script: its header checks (compile and preprocessor)
+	# and library check say "no" for what only the host has (glibc's
+	# execinfo.h; libelf, whose host archive would link into a musl program
+	# if rdb-cc let it), and the build goes on without them; the same script
+	# under gcc says "yes"
+	need_link
+	command -v autoconf > /dev/null || skip "autoconf is not installed (scripts/setup-debian.sh installs it)"
+	cat > configure.ac <<'AC'
+AC_INIT([probe], [1])
+AC_PROG_CC
+AC_CHECK_HEADERS([execinfo.h stdio.h])
+AC_MSG_CHECKING([whether the preprocessor finds execinfo.h])
+AC_PREPROC_IFELSE([AC_LANG_SOURCE([[#include <execinfo.h>]])],
+  [AC_MSG_RESULT([yes]); AC_DEFINE([HAVE_EXECINFO_CPP], [1], [cpp])],
+  [AC_MSG_RESULT([no])])
+AC_CHECK_LIB([elf], [elf_version])
+AC_CONFIG_HEADERS([config.h])
+AC_OUTPUT
+AC
+	cat > prog.c <<'PC'
+#include "config.h"
+#include <stdio.h>
+#ifdef HAVE_EXECINFO_H
+#include <execinfo.h>
+#endif
+int main(void) {
+#if defined HAVE_EXECINFO_H || defined HAVE_EXECINFO_CPP || defined HAVE_LIBELF
+	puts("host features");
+#else
+	puts("plain");
+#endif
+	return 0;
+}
+PC
+	{ autoconf && autoheader; } 2> ac.err || fail "autoconf: $(cat ac.err)"
+	mkdir g r
+	(cd g && ../configure CC=gcc > out 2>&1) || fail "configure with gcc: $(tail g/out)"
+	grep -q '^#define HAVE_EXECINFO_H 1' g/config.h && grep -q '^#define HAVE_EXECINFO_CPP 1' g/config.h &&
+		grep -q '^#define HAVE_LIBELF 1' g/config.h || fail "gcc's configure did not find the host's features: the check could not fail"
+	(cd r && ../configure CC="$RDBCC" > out 2>&1) || fail "configure with rdb-cc: $(tail r/out)"
+	for d in HAVE_EXECINFO_H HAVE_EXECINFO_CPP HAVE_LIBELF; do
+		grep -q "^#define $d 1" r/config.h && fail "rdb-cc's configure found $d (host only)"
+	done
+	grep -q '^#define HAVE_STDIO_H 1' r/config.h || fail "rdb-cc's configure did not find stdio.h"
+	(cd r && "$RDBCC" -I. ../prog.c $(sed -n 's/^LIBS *= *//p' Makefile 2>/dev/null) -o prog) || fail "building after configure"
+	[ "$(r/prog)" = plain ] || fail "the program built with host features: $(r/prog)"
 	pass ;;
 
 dry-run)
@@ -127,7 +233,8 @@ atfile)
 	[ -s at.o ] || fail "no at.o"
 	printf '#include <stdio.h>\nint v = VAL; const char *s = STR;\n' > q.c
 	printf -- '-E -DVAL=7 "-DSTR=\\"a b\\"" q.c\n' > eargs
-	gcc @eargs > gcc.out 2>&1
+	# shellcheck disable=SC2046
+	gcc $(sysroot_cpp_flags) @eargs > gcc.out 2>&1
 	"$RDBCC" @eargs > rdb.out 2>&1
 	cmp -s gcc.out rdb.out || fail "-E through @file differs from gcc"
 	printf -- '-O2 @args\n' > nested
@@ -315,6 +422,36 @@ install)
 	"$work/prefix/bin/rdb" gdb -batch -ex run -- ./hi > gdb.out 2>&1 ||
 		{ cat gdb.out >&2; fail "installed rdb gdb"; }
 	grep -q "^hello$" gdb.out || { cat gdb.out >&2; fail "installed rdb gdb: no hello"; }
+	pass ;;
+
+deb)
+	# the Debian package, unpacked into a fresh root, builds, records and
+	# replays a program from there, with its man pages
+	need_link
+	build=$(dirname "$bindir")
+	[ -f "$build/CPackConfig.cmake" ] || fail "no CPackConfig.cmake in $build"
+	cpack --config "$build/CPackConfig.cmake" -B "$work/cpack" > cpack.log 2>&1 ||
+		{ tail -n 20 cpack.log >&2; fail "cpack"; }
+	deb=$(ls "$work"/cpack/rdb_*_amd64.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || fail "cpack made no rdb_*_amd64.deb: $(ls "$work/cpack")"
+	dpkg-deb -I "$deb" > info || fail "dpkg-deb -I"
+	grep -q '^ Depends:.*gcc' info || fail "the package does not depend on gcc: $(cat info)"
+	dpkg-deb -x "$deb" root || fail "dpkg-deb -x"
+	r=$work/root/usr
+	for t in rdb rdb-cc altr rdb-iot rdb-cc-pkg; do
+		[ -x "$r/bin/$t" ] || fail "the package has no bin/$t"
+		ls "$r/share/man/man1/$t.1"* > /dev/null 2>&1 || fail "no man page for $t"
+	done
+	man -l "$(ls "$r"/share/man/man1/rdb-cc.1* | head -n 1)" 2>/dev/null | grep -q 'sysroot' ||
+		fail "rdb-cc's man page does not carry its --help text"
+	[ ! -e "$r/lib/rdb/musl/share/rdb-cc-pkg" ] && [ ! -e "$r/lib/rdb/musl/lib/libz.a" ] ||
+		fail "the package carries libraries rdb-cc-pkg added to the build's sysroot"
+	(cd / && "$r/bin/rdb-cc" -O2 "$work/hello.c" -o "$work/hi") || fail "the packaged rdb-cc"
+	[ "$("$r/bin/rdb-cc" -print-sysroot)" = "$r/lib/rdb/musl" ] || fail "the packaged rdb-cc's sysroot: $("$r/bin/rdb-cc" -print-sysroot)"
+	"$r/bin/rdb" record -o tr -- ./hi > rec.out 2>&1 || { cat rec.out >&2; fail "the packaged rdb record"; }
+	"$r/bin/rdb" replay --verify tr > rep.out 2>&1 || { cat rep.out >&2; fail "the packaged rdb replay"; }
+	grep -q '^hello$' rep.out || fail "the packaged replay printed: $(cat rep.out)"
+	"$r/bin/rdb-cc-pkg" list | grep -q '^zlib ' || fail "the packaged rdb-cc-pkg has no recipes"
 	pass ;;
 
 iot-cli)

@@ -1,0 +1,50 @@
+#!/bin/sh
+# libs.sh RDB_CC BUILD_DIR: rdb-cc-pkg builds zlib and readline (with
+# ncurses) from their Debian sources into rdb-cc's sysroot, zlib's own
+# tests running instrumented (--check); a program built against them
+# through pkg-config (uselibs.c) prints what it must, carries the
+# libraries' code instrumented, and records and replays with --verify,
+# whole and from the middle.  Then bad input: an unknown library, an
+# unknown command.
+set -eu
+. "$(dirname "$0")/../projects/common.sh"
+proj_init pkg-libs "$@"
+pkg=$(dirname "$CC")/rdb-cc-pkg
+[ -x "$pkg" ] || proj_die "no rdb-cc-pkg next to $CC"
+
+proj_run add "$pkg" --check add zlib readline
+"$pkg" list > "$work/list" || proj_die "rdb-cc-pkg list failed"
+for l in zlib ncurses readline; do
+	grep -q "^$l *installed" "$work/list" || proj_die "list does not show $l installed: $(cat "$work/list")"
+done
+
+sysroot=$("$CC" -print-sysroot)
+PKG_CONFIG_LIBDIR=$sysroot/lib/pkgconfig
+export PKG_CONFIG_LIBDIR
+flags=$(pkg-config --cflags --libs --static zlib readline) ||
+	proj_die "pkg-config does not know zlib and readline in $PKG_CONFIG_LIBDIR"
+case $flags in *"$sysroot"*) ;; *) proj_die "pkg-config flags are not the sysroot's: $flags" ;; esac
+# shellcheck disable=SC2086 # the flags are words
+"$CC" -O1 -g "$proj_repo/tests/pkg/uselibs.c" $flags -o "$work/uselibs" ||
+	proj_die "building uselibs.c against the libraries failed"
+proj_check_bin "$work/uselibs" deflate
+proj_check_bin "$work/uselibs" rl_insert_text
+
+# natural text, some empty lines: this script and the C source, 30 times,
+# tabs expanded (readline completes on a tab)
+for i in $(seq 30); do cat "$0" "$proj_repo/tests/pkg/uselibs.c"; done | expand > "$work/in.txt"
+lines=$(wc -l < "$work/in.txt")
+nonempty=$(grep -c . "$work/in.txt")
+crc=$(gzip -c < "$work/in.txt" | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')
+printf 'lines %s history %s\nround trip ok\ncrc32 %s\n' "$lines" "$nonempty" "$crc" > "$work/want"
+# (readline echoes each line it reads to stdout first: the last three
+# lines are the program's)
+"$work/uselibs" < "$work/in.txt" | tail -n 3 > "$work/got" || proj_die "uselibs failed"
+cmp -s "$work/want" "$work/got" || proj_die "uselibs printed $(cat "$work/got"), not $(cat "$work/want")"
+proj_record_replay uselibs "$work/in.txt" "$work/uselibs"
+
+"$pkg" add no-such-lib > /dev/null 2> "$work/bad.err" && proj_die "add of an unknown library succeeded"
+grep -q "no recipe for 'no-such-lib'" "$work/bad.err" || proj_die "unknown library: $(cat "$work/bad.err")"
+"$pkg" frobnicate > /dev/null 2> "$work/bad.err" && proj_die "an unknown command succeeded"
+grep -q "unknown command" "$work/bad.err" || proj_die "unknown command: $(cat "$work/bad.err")"
+proj_note "zlib, ncurses, readline built instrumented; uselibs ran, recorded and replayed"
