@@ -201,7 +201,7 @@ static const struct { const char *text, *error; } errors[] = {
   { "int read(int fd) SIGMASK(fd, 8) SIGMASK(fd, 8);",
     "syscallgen:t.spec:1:33: 'read' has two SIGMASK clauses" },
   { "int read(int fd) REFUSED(\"no\") NOCUT;",
-    "syscallgen:t.spec:1:1: 'read' is REFUSED: it never runs (no ACQUIRES, NOCUT, SIGMASK)" },
+    "syscallgen:t.spec:1:1: 'read' is REFUSED: it never runs (no other attribute)" },
   { "int read(int fd, WRITES{ void *buf = frob(fd) });",
     "syscallgen:t.spec:1:38: unknown function 'frob' (min, max, pre, load8..load64, sload8..sload64)" },
   { "int read(int fd, WRITES{ void *buf = min(fd) });",
