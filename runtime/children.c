@@ -329,8 +329,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 	}
 	if (rdb_kids_hidden(nr, a))
 		return -RDB_EBADF;
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
-	    (unsigned long)a[1] >= RDB_CHAN_FD) {
+	if (rdb_rr_closes_ours(nr, a)) {
 		long lo[6] = {a[0], RDB_CHAN_FD - 1, a[2], 0, 0, 0};
 		long hi[6] = {RDB_KID_LOCK_FD + 1, a[1], a[2], 0, 0, 0};
 		long r = 0;
@@ -351,7 +350,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 		capture(nr, a, r);
 	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
 	 * not come here: syscall.S; the lock still excludes, its owner is stale) */
-	if (r == 0 && (nr == __NR_fork || nr == __NR_clone))
+	if (r == 0 && (rdb_systab_attrs(nr) & RDB_ATTR_FORKS))
 		RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	return r;
 }

@@ -3,7 +3,9 @@
  * or the replay (sysreplay.c); exit goes through rdb_run_term first.  And
  * what both sides ask of a call: whether it is a spawn, a file mapping,
  * a moving mremap, a write to stdout or stderr, which memory the kernel
- * reads in it. */
+ * reads in it.  The facts come from syscalls.spec (rdb_systab_fact); the
+ * predicates that name a syscall here are logic of that one call's
+ * arguments (mmap's flags, mremap's, clone's, close_range's range). */
 #include "rt.h"
 
 #define FD RDB_CHAN_FD
@@ -69,8 +71,8 @@ void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed)
 /* ---- the dispatch's entry -------------------------------------------- */
 
 /* A close_range over the runtime's fds (FD .. RDB_KID_LOCK_FD): split
- * around them below.  (Logic of close_range's own, not a fact of it.) */
-static int closes_ours(long nr, const long a[6])
+ * around them (here and children.c).  Logic of close_range's own. */
+int rdb_rr_closes_ours(long nr, const long a[6])
 {
 	return nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
 	       (unsigned long)a[1] >= FD;
@@ -78,7 +80,7 @@ static int closes_ours(long nr, const long a[6])
 
 int rdb_rr_hidden(long nr, const long a[6])
 {
-	if (closes_ours(nr, a))
+	if (rdb_rr_closes_ours(nr, a))
 		return 0; /* split below */
 	/* The values socket and the fork children's fds: hidden in replay
 	 * too, so the calls agree. */
@@ -87,7 +89,7 @@ int rdb_rr_hidden(long nr, const long a[6])
 
 long rdb_rr_syscall(long nr, const long a[6])
 {
-	if (closes_ours(nr, a)) {
+	if (rdb_rr_closes_ours(nr, a)) {
 		/* Leave the channel, the values socket and the fork children's
 		 * fds (FD .. RDB_KID_LOCK_FD) open: two ranges around them (two
 		 * records). */

@@ -453,6 +453,7 @@ int rdb_rr_file_mmap(long nr, const long *a);
 int rdb_rr_moving_mremap(long nr, const long *a);
 int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
 int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
+int rdb_rr_closes_ours(long nr, const long args[6]); /* close_range over our fds */
 /* The memory the kernel reads in a call that replay runs again (result r;
  * hashed: its TRAP has the hash of what it wrote) counts as read. */
 void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed);
