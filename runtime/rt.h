@@ -491,8 +491,6 @@ typedef void rdb_systab_emit_fn(void *ctx, uintptr_t addr, size_t len);
 /* "read" for 0, NULL if unknown; the row's attributes (RDB_SYS_*). */
 const char *rdb_systab_name(long nr);
 #define RDB_ATTR_ADDRSPACE (1u << 3) /* checked against rdb_syscalls.h */
-#define RDB_ATTR_SIGNAL (1u << 4)
-#define RDB_ATTR_PROCESS (1u << 5)
 #define RDB_ATTR_REEXEC (1u << 6)
 #define RDB_ATTR_NOCUT (1u << 9)
 #define RDB_ATTR_FORKS (1u << 11)
