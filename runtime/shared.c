@@ -36,7 +36,8 @@
  *   - the part of the file the call changed, in that file's mappings
  *     (matched by st_dev and st_ino), after the process's own write,
  *     writev, pwrite*, sendfile, copy_file_range, splice to it; whole
- *     after its ftruncate, fallocate, open with O_TRUNC;
+ *     after its ftruncate, fallocate, open with O_TRUNC (syscalls.spec
+ *     FILEWRITE and FILECHANGE);
  *   - no sync after any other call (lseek, fstat, reads of regular files,
  *     writes to other files, clocks, memory calls...).
  * A data-race-free program sees another process's stores only after an
