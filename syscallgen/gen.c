@@ -244,14 +244,20 @@ static void pre_writes(FILE *o, const sg_proto *p, const sg_writes *w)
   }
 }
 
+/* A clause's condition, or dflt when it has none. */
+static void cond_or(FILE *o, const sg_proto *p, const sg_expr *cond, const char *dflt)
+{
+  if (cond)
+    expr(o, p, cond, 0);
+  else
+    fputs(dflt, o);
+}
+
 static void writes_body(FILE *o, const sg_proto *p, const sg_writes *w)
 {
   for (; w; w = w->next) {
     fprintf(o, "  if (args[%d] != 0 && ", w->arg);
-    if (w->cond)
-      expr(o, p, w->cond, 0);
-    else
-      fputs("retval >= 0", o);
+    cond_or(o, p, w->cond, "retval >= 0");
     fputs(")\n    ", o);
     switch (w->shape) {
     case SH_PLAIN:
@@ -358,17 +364,14 @@ static void gen_facts(FILE *o, const sg_proto *p)
     switch (k) {
     case RDB_SYS_FACT_SENDS:
       fprintf(o, "  if (args[%d] == 0 || !(", w->arg);
-      if (w->cond)
-        expr(o, p, w->cond, 0);
-      else
-        fputs("retval > 0", o);
+      cond_or(o, p, w->cond, "retval > 0");
       fputs("))\n    return 0;\n", o);
       static const char *const shapes[] = { [SH_PLAIN] = "RDB_SYS_SHAPE_PLAIN",
         [SH_IOVEC] = "RDB_SYS_SHAPE_IOVEC", [SH_MSGHDR] = "RDB_SYS_SHAPE_MSGHDR",
         [SH_MMSG_LEN] = "RDB_SYS_SHAPE_MMSG" };
       fprintf(o, "  out[0] = %s;\n  out[1] = args[%d];\n", shapes[w->shape], w->arg);
       fact_out(o, p, 2, w->count, "0");
-      fact_out(o, p, 3, w->size, "0");
+      fact_out(o, p, 3, w->shape == SH_MMSG_LEN ? NULL : w->size, "0"); /* (msg_len) */
       fputs("  return 1;\n", o);
       break;
     case RDB_SYS_FACT_FILEWRITE:

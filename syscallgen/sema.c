@@ -291,6 +291,44 @@ static void resolve_expr(ctx *c, sg_expr *e)
 
 /* ---- WRITES ---- */
 
+/* The shape of a WRITES or SENDS clause (for messages: clause, and verb
+ * for its bytes), from the type of its target t: plain; COUNT iovecs;
+ * COUNT struct mmsghdr's msg_len (w->size is "msg_len", no expression);
+ * msghdr(BYTES) (w->size becomes BYTES).  0 after an error. */
+static int resolve_shape(ctx *c, sg_writes *w, const sg_type *t, const char *clause,
+                         const char *verb)
+{
+  sg_spec *s = c->s;
+  w->shape = SH_PLAIN;
+  if (w->count) {
+    resolve_expr(c, w->count);
+    if (t->ptr == 1 && strcmp(t->base, "struct iovec") == 0) {
+      w->shape = SH_IOVEC;
+    } else if (t->ptr == 1 && strcmp(t->base, "struct mmsghdr") == 0) {
+      w->shape = SH_MMSG_LEN;
+      if (w->size->kind != E_NAME || strcmp(w->size->name, "msg_len") != 0)
+        sg_error(s, w->size->loc, "an array of struct mmsghdr is %s as '= msg_len'", verb);
+    } else {
+      sg_error(s, w->name_loc,
+               "array %s need 'struct iovec' or 'struct mmsghdr' elements, not '%s'", clause,
+               t->text);
+      return 0;
+    }
+  } else if (w->size->kind == E_CALL && strcmp(w->size->name, "msghdr") == 0) {
+    if (t->ptr != 1 || strcmp(t->base, "struct msghdr") != 0) {
+      sg_error(s, w->size->loc, "msghdr() sizes a 'struct msghdr *', not '%s'", t->text);
+      return 0;
+    }
+    if (w->size->num != 1) {
+      sg_error(s, w->size->loc, "msghdr() takes 1 argument (the bytes received)");
+      return 0;
+    }
+    w->shape = SH_MSGHDR;
+    w->size = w->size->a;
+  }
+  return 1;
+}
+
 static void resolve_writes(ctx *c, sg_writes *w)
 {
   sg_spec *s = c->s;
@@ -309,31 +347,9 @@ static void resolve_writes(ctx *c, sg_writes *w)
     return;
   }
   resolve_expr(c, w->cond);
-  if (w->count) {
-    resolve_expr(c, w->count);
-    if (t->ptr == 1 && strcmp(t->base, "struct iovec") == 0) {
-      w->shape = SH_IOVEC;
-    } else if (t->ptr == 1 && strcmp(t->base, "struct mmsghdr") == 0) {
-      w->shape = SH_MMSG_LEN;
-      if (w->size->kind != E_NAME || strcmp(w->size->name, "msg_len") != 0)
-        sg_error(s, w->size->loc, "an array of struct mmsghdr is written as '= msg_len'");
-      return;
-    } else {
-      sg_error(s, w->name_loc,
-               "array WRITES need 'struct iovec' or 'struct mmsghdr' elements, not '%s'", t->text);
-      return;
-    }
-  } else if (w->size->kind == E_CALL && strcmp(w->size->name, "msghdr") == 0) {
-    if (t->ptr != 1 || strcmp(t->base, "struct msghdr") != 0) {
-      sg_error(s, w->size->loc, "msghdr() sizes a 'struct msghdr *', not '%s'", t->text);
-      return;
-    }
-    if (w->size->num != 1) {
-      sg_error(s, w->size->loc, "msghdr() takes 1 argument (the bytes received)");
-      return;
-    }
-    w->shape = SH_MSGHDR;
-    w->size = w->size->a;
+  if (!resolve_shape(c, w, t, "WRITES", "written") || w->shape == SH_MMSG_LEN)
+    return;
+  if (w->shape == SH_MSGHDR) {
     if (c->p->npre == RDB_SYS_NPRE)
       sg_error(s, w->loc, "'%s' needs more than %d pre() values", c->p->name, RDB_SYS_NPRE);
     w->pre_slot = c->p->npre++;
@@ -361,29 +377,8 @@ static void resolve_sends(ctx *c, sg_writes *w)
   c->pure = 1;
   c->what = "SENDS";
   resolve_expr(c, w->cond);
-  w->shape = SH_PLAIN;
-  if (w->count) {
-    resolve_expr(c, w->count);
-    if (t->ptr == 1 && strcmp(t->base, "struct iovec") == 0) {
-      w->shape = SH_IOVEC;
-    } else if (t->ptr == 1 && strcmp(t->base, "struct mmsghdr") == 0) {
-      w->shape = SH_MMSG_LEN;
-      if (w->size->kind != E_NAME || strcmp(w->size->name, "msg_len") != 0)
-        sg_error(s, w->size->loc, "an array of struct mmsghdr is sent as '= msg_len'");
-      w->size = NULL;
-    } else {
-      sg_error(s, w->name_loc,
-               "array SENDS need 'struct iovec' or 'struct mmsghdr' elements, not '%s'", t->text);
-    }
-  } else if (w->size->kind == E_CALL && strcmp(w->size->name, "msghdr") == 0) {
-    if (t->ptr != 1 || strcmp(t->base, "struct msghdr") != 0 || w->size->num != 1)
-      sg_error(s, w->size->loc, "msghdr(BYTES) sizes a 'struct msghdr *', not '%s'", t->text);
-    else {
-      w->shape = SH_MSGHDR;
-      w->size = w->size->a;
-    }
-  }
-  resolve_expr(c, w->size);
+  if (resolve_shape(c, w, t, "SENDS", "sent") && w->shape != SH_MMSG_LEN)
+    resolve_expr(c, w->size);
   c->pure = 0;
 }
 
