@@ -213,12 +213,11 @@ void rdb_kids_exec_start(void)
 
 /* ---- a descendant's syscalls --------------------------------------------- */
 
+/* syscalls.spec NEWFD: dup2, dup3, fcntl(F_DUPFD*). */
 long rdb_kids_wanted(long nr, const long a[6])
 {
-	long fd = nr == __NR_dup2 || nr == __NR_dup3 ? a[1]
-	        : nr == __NR_fcntl && (a[1] == 0 /* F_DUPFD */ || a[1] == 1030 /* _CLOEXEC */)
-	            ? a[2]
-	            : -1;
+	long v[4];
+	long fd = rdb_systab_fact(RDB_FACT_NEWFD, nr, a, 0, v) ? v[0] : -1;
 	return (unsigned long)fd - RDB_CHAN_FD <= RDB_KID_LOCK_FD - RDB_CHAN_FD ? fd : -1;
 }
 
@@ -295,11 +294,13 @@ static void capture(long nr, const long *a, long r)
 	uint64_t old = rdb_block_all();
 	rdb_kids_lock();
 	int bad = 0;
-	if (nr == __NR_write || nr == __NR_pwrite64) {
-		bad = send_piece(stream, (const char *)a[1], (size_t)r);
+	long v[4] = {RDB_SHAPE_IOVEC, 0, 0, 0}; /* syscalls.spec SENDS: a buffer, or iovecs */
+	rdb_systab_fact(RDB_FACT_SENDS, nr, a, r, v);
+	if (v[0] == RDB_SHAPE_PLAIN) {
+		bad = send_piece(stream, (const char *)v[1], (size_t)v[3]);
 	} else {
-		const uint64_t *iov = (const uint64_t *)a[1];
-		for (long i = 0, left = r; i < a[2] && left > 0 && !bad; i++) {
+		const uint64_t *iov = (const uint64_t *)v[1];
+		for (long i = 0, left = r; i < v[2] && left > 0 && !bad; i++) {
 			size_t n = iov[2 * i + 1] < (uint64_t)left ? iov[2 * i + 1] : (size_t)left;
 			bad = send_piece(stream, (const char *)iov[2 * i], n);
 			left -= (long)n;
@@ -328,8 +329,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 	}
 	if (rdb_kids_hidden(nr, a))
 		return -RDB_EBADF;
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
-	    (unsigned long)a[1] >= RDB_CHAN_FD) {
+	if (rdb_rr_closes_ours(nr, a)) {
 		long lo[6] = {a[0], RDB_CHAN_FD - 1, a[2], 0, 0, 0};
 		long hi[6] = {RDB_KID_LOCK_FD + 1, a[1], a[2], 0, 0, 0};
 		long r = 0;
@@ -339,7 +339,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 			r = rdb_run_syscall(nr, hi, 0);
 		return r;
 	}
-	if (nr == __NR_execve || nr == __NR_execveat) {
+	if (rdb_systab_attrs(nr) & RDB_ATTR_EXECS) {
 		/* keep the fds for an rdb-cc program only (it hides them) */
 		long fl = nr == __NR_execve && is_rdb_elf((const char *)a[0]) ? 0 : RDB_FD_CLOEXEC;
 		rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, fl);
@@ -350,7 +350,7 @@ long rdb_kids_syscall(long nr, const long a[6])
 		capture(nr, a, r);
 	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
 	 * not come here: syscall.S; the lock still excludes, its owner is stale) */
-	if (r == 0 && (nr == __NR_fork || nr == __NR_clone))
+	if (r == 0 && (rdb_systab_attrs(nr) & RDB_ATTR_FORKS))
 		RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
 	return r;
 }

@@ -115,7 +115,8 @@ long rdb_record_syscall(long nr, const long *a)
 		send_note(RDB_TF_NOTE_SPAWN, RT->rr.sc_id + 1);
 		r = -RDB_ENOSYS;
 	} else {
-		if (nr == __NR_execve || nr == __NR_execveat) {
+		unsigned at = rdb_systab_attrs(nr); /* syscalls.spec EXECS, CLOSES, FORKS */
+		if (at & RDB_ATTR_EXECS) {
 			rdb_interval_exec(); /* values of the interval if it succeeds */
 			t.id = RT->rr.sc_id + 1;
 			t.ret = 0;
@@ -123,14 +124,13 @@ long rdb_record_syscall(long nr, const long *a)
 			rdb_chan_put(RDB_TF_EXEC, &t, sizeof t, 0, 0);
 			rdb_chan_flush();
 		}
-		if (nr == __NR_close || nr == __NR_close_range || nr == __NR_dup2 ||
-		    nr == __NR_dup3)
+		if (at & RDB_ATTR_CLOSES)
 			rdb_interval_fds_shut(); /* the file may be its last reference */
-		int forks = nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone;
+		int forks = (at & RDB_ATTR_FORKS) != 0;
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
-		if (nr == __NR_execve || nr == __NR_execveat)
+		if (at & RDB_ATTR_EXECS)
 			rdb_interval_exec_failed(); /* it returned */
 		if (forks && r == 0) {
 			/* The child runs untraced (the parent's record says so) but

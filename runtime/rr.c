@@ -3,7 +3,9 @@
  * or the replay (sysreplay.c); exit goes through rdb_run_term first.  And
  * what both sides ask of a call: whether it is a spawn, a file mapping,
  * a moving mremap, a write to stdout or stderr, which memory the kernel
- * reads in it. */
+ * reads in it.  The facts come from syscalls.spec (rdb_systab_fact); the
+ * predicates that name a syscall here are logic of that one call's
+ * arguments (mmap's flags, mremap's, clone's, close_range's range). */
 #include "rt.h"
 
 #define FD RDB_CHAN_FD
@@ -37,11 +39,12 @@ int rdb_rr_spawn(long nr, const long *a)
 	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
 }
 
+/* A call that writes bytes of memory (syscalls.spec SENDS) into a file
+ * (FILEWRITE, whose fd is an argument): write, writev, pwrite*. */
 int rdb_rr_std_write(long nr, const long *a)
 {
-	return (nr == __NR_write || nr == __NR_writev || nr == __NR_pwrite64 ||
-	        nr == __NR_pwritev || nr == __NR_pwritev2) &&
-	       (a[0] == 1 || a[0] == 2);
+	int fd = rdb_systab_wfd(nr);
+	return fd >= 0 && (rdb_systab_attrs(nr) & RDB_ATTR_SENDS) && (a[fd] == 1 || a[fd] == 2);
 }
 
 static void mark_read(void *ctx, uintptr_t a, size_t n)
@@ -58,40 +61,26 @@ static void mark_read(void *ctx, uintptr_t a, size_t n)
  * whash.c), which replay --verify compares. */
 void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed)
 {
-	if (hashed && !rdb_rr_std_write(nr, a)) {
+	long v[4];
+	if (hashed || rdb_rr_std_write(nr, a))
 		rdb_whash_regions(nr, a, r, 1, mark_read, 0);
-		return;
-	}
-	if (rdb_rr_std_write(nr, a) && r > 0) {
-		if (nr == __NR_write || nr == __NR_pwrite64) {
-			rdb_shadow_read((uintptr_t)a[1], (size_t)r);
-			return;
-		}
-		const uint64_t *iov = (const uint64_t *)a[1];
-		if (!rdb_covered((uintptr_t)iov, (size_t)a[2] * 16) || a[2] < 0 || a[2] > 1024)
-			return;
-		rdb_shadow_read((uintptr_t)iov, (size_t)a[2] * 16);
-		for (long i = 0, left = r; i < a[2] && left > 0; i++) {
-			size_t n = iov[2 * i + 1] < (uint64_t)left ? iov[2 * i + 1] : (size_t)left;
-			rdb_shadow_read(iov[2 * i], n);
-			left -= (long)n;
-		}
-		return;
-	}
-	if (nr == __NR_rt_sigaction && a[1])
-		rdb_shadow_read((uintptr_t)a[1], sizeof(struct rdb_ksigaction));
-	else if (nr == __NR_rt_sigprocmask && a[1])
-		rdb_shadow_read((uintptr_t)a[1], 8);
-	else if (nr == __NR_sigaltstack && a[0])
-		rdb_shadow_read((uintptr_t)a[0], 24);
+	else if (rdb_systab_fact(RDB_FACT_SIGSTATE, nr, a, r, v)) /* syscalls.spec SIGSTATE */
+		rdb_shadow_read((uintptr_t)v[0], (size_t)v[1]);
 }
 
 /* ---- the dispatch's entry -------------------------------------------- */
 
+/* A close_range over the runtime's fds (FD .. RDB_KID_LOCK_FD): split
+ * around them (here and children.c).  Logic of close_range's own. */
+int rdb_rr_closes_ours(long nr, const long a[6])
+{
+	return nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
+	       (unsigned long)a[1] >= FD;
+}
+
 int rdb_rr_hidden(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
-	    (unsigned long)a[1] >= FD)
+	if (rdb_rr_closes_ours(nr, a))
 		return 0; /* split below */
 	/* The values socket and the fork children's fds: hidden in replay
 	 * too, so the calls agree. */
@@ -100,8 +89,7 @@ int rdb_rr_hidden(long nr, const long a[6])
 
 long rdb_rr_syscall(long nr, const long a[6])
 {
-	if (nr == __NR_close_range && (unsigned long)a[0] <= RDB_KID_LOCK_FD &&
-	    (unsigned long)a[1] >= FD) {
+	if (rdb_rr_closes_ours(nr, a)) {
 		/* Leave the channel, the values socket and the fork children's
 		 * fds (FD .. RDB_KID_LOCK_FD) open: two ranges around them (two
 		 * records). */
@@ -115,7 +103,7 @@ long rdb_rr_syscall(long nr, const long a[6])
 			r = rec ? rdb_record_syscall(nr, hi) : rdb_replay_syscall(nr, hi);
 		return r;
 	}
-	if (nr == __NR_exit || nr == __NR_exit_group) {
+	if (rdb_systab_attrs(nr) & RDB_ATTR_EXITS) {
 		rdb_run_term((int)a[0] & 0xff, 0);
 		if (RT->mode == RDB_TF_MODE_RECORD) {
 			rdb_chan_flush();

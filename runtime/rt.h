@@ -453,6 +453,7 @@ int rdb_rr_file_mmap(long nr, const long *a);
 int rdb_rr_moving_mremap(long nr, const long *a);
 int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
 int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
+int rdb_rr_closes_ours(long nr, const long args[6]); /* close_range over our fds */
 /* The memory the kernel reads in a call that replay runs again (result r;
  * hashed: its TRAP has the hash of what it wrote) counts as read. */
 void rdb_rr_mark_kernel_reads(long nr, const long *a, long r, int hashed);
@@ -490,11 +491,29 @@ typedef void rdb_systab_emit_fn(void *ctx, uintptr_t addr, size_t len);
 /* "read" for 0, NULL if unknown; the row's attributes (RDB_SYS_*). */
 const char *rdb_systab_name(long nr);
 #define RDB_ATTR_ADDRSPACE (1u << 3) /* checked against rdb_syscalls.h */
-#define RDB_ATTR_SIGNAL (1u << 4)
-#define RDB_ATTR_PROCESS (1u << 5)
 #define RDB_ATTR_REEXEC (1u << 6)
 #define RDB_ATTR_NOCUT (1u << 9)
+#define RDB_ATTR_FORKS (1u << 11)
+#define RDB_ATTR_EXECS (1u << 12)
+#define RDB_ATTR_CLOSES (1u << 13)
+#define RDB_ATTR_EXITS (1u << 14)
+#define RDB_ATTR_SENDS (1u << 15)
+#define RDB_ATTR_SIGSTATE (1u << 19)
 unsigned rdb_systab_attrs(long nr);
+/* syscalls.spec's fact attributes (rdb_syscalls.h rdb_sys_fact says what
+ * each puts in out[4]): 1 when the call has it and it holds. */
+#define RDB_FACT_SENDS 0
+#define RDB_FACT_FILEWRITE 1
+#define RDB_FACT_FILECHANGE 2
+#define RDB_FACT_NEWFD 3
+#define RDB_FACT_SIGSTATE 4
+#define RDB_SHAPE_PLAIN 0 /* SENDS's shapes */
+#define RDB_SHAPE_IOVEC 1
+#define RDB_SHAPE_MSGHDR 2
+#define RDB_SHAPE_MMSG 3
+int rdb_systab_fact(int kind, long nr, const long args[6], long r, long out[4]);
+/* FILEWRITE's fd argument (its index), known before the call; -1 if none. */
+int rdb_systab_wfd(long nr);
 /* How many arguments the call takes (6 when unknown): the registers past
  * them hold whatever the caller left, which may differ on replay. */
 int rdb_systab_nargs(long nr);

@@ -36,7 +36,8 @@
  *   - the part of the file the call changed, in that file's mappings
  *     (matched by st_dev and st_ino), after the process's own write,
  *     writev, pwrite*, sendfile, copy_file_range, splice to it; whole
- *     after its ftruncate, fallocate, open with O_TRUNC;
+ *     after its ftruncate, fallocate, open with O_TRUNC (syscalls.spec
+ *     FILEWRITE and FILECHANGE);
  *   - no sync after any other call (lseek, fstat, reads of regular files,
  *     writes to other files, clocks, memory calls...).
  * A data-race-free program sees another process's stores only after an
@@ -238,6 +239,14 @@ void rdb_shared_track(long nr, const long a[6], long r)
 {
 	if (is_err(r))
 		return;
+	if (rdb_systab_attrs(nr) & RDB_ATTR_FORKS) {
+		if (r > 0) /* the child shares every mapping there is */
+			for (size_t i = 0; i < RT->shared.nshared; i++)
+				RT->shared.shared[i].ext = 1;
+		return;
+	}
+	/* Each of these changes the list its own way: logic, not a fact
+	 * another call could share (syscalls.spec ADDRSPACE names them). */
 	uint64_t len = ((uint64_t)a[1] + 0xfff) & ~0xfffull;
 	switch (nr) {
 	case __NR_mmap:
@@ -295,13 +304,6 @@ void rdb_shared_track(long nr, const long a[6], long r)
 				pend_carry(&RT->shared.shared[i], from, keep);
 		return;
 	}
-	case __NR_fork:
-	case __NR_vfork:
-	case __NR_clone:
-		if (r > 0) /* the child shares every mapping there is */
-			for (size_t i = 0; i < RT->shared.nshared; i++)
-				RT->shared.shared[i].ext = 1;
-		return;
 	}
 }
 
@@ -608,45 +610,17 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 				sync_all(&RT->shared.shared[i], id);
 		return;
 	}
-	/* the process's own changes to a mapped file through its fds */
-	switch (nr) {
-	case __NR_write:
-	case __NR_writev:
-	case __NR_sendfile:
-		wrote(a[0], -1, r, id);
-		return;
-	case __NR_pwrite64:
-	case __NR_pwritev:
-		wrote(a[0], appends(a[0], 0) ? -2 : a[3], r, id);
-		return;
-	case __NR_pwritev2:
-		wrote(a[0], appends(a[0], a[5]) ? -2 : a[3] < 0 ? -1 : a[3], r, id);
-		return;
-	case __NR_copy_file_range:
-	case __NR_splice: {
-		/* the kernel moved *off_out past the bytes */
-		const long *off = (const long *)a[3];
-		wrote(a[2], off && r > 0 ? *off - r : -1, r, id);
+	/* the process's own changes to a mapped file through its fds
+	 * (syscalls.spec FILEWRITE: write, pwrite*, sendfile, splice...;
+	 * FILECHANGE: ftruncate, fallocate, open with O_TRUNC) */
+	long v[4];
+	if (r > 0 && rdb_systab_fact(RDB_FACT_FILEWRITE, nr, a, r, v)) {
+		long at = v[3] ? (appends(v[0], v[2]) ? -2 : v[1] < 0 ? -1 : v[1]) : -1;
+		wrote(v[0], at, r, id);
 		return;
 	}
-	case __NR_ftruncate:
-	case __NR_fallocate:
-		if (!is_err(r))
-			changed(a[0], id);
-		return;
-	case __NR_creat:
-	case __NR_open:
-	case __NR_openat:
-	case __NR_openat2: {
-		if (is_err(r))
-			return;
-		long fl = nr == __NR_creat ? 01000 : nr == __NR_open ? a[1]
-		        : nr == __NR_openat ? a[2] : a[2] ? *(const long *)a[2] : 01000;
-		if (fl & 01000) /* O_TRUNC */
-			changed(r, id);
-		return;
-	}
-	}
+	if (!is_err(r) && rdb_systab_fact(RDB_FACT_FILECHANGE, nr, a, r, v))
+		changed(v[0], id);
 }
 
 /* Whether [a, a + n) overlaps a tracked MAP_SHARED mapping. */

@@ -22,6 +22,7 @@
  * dispatch: signals that arrived before the call, or while the runtime
  * ran it (rdb_stub_check), are delivered there, the handlers' frames at
  * the same depth in record and replay (signal.c). */
+#include <asm/unistd.h>
 #include "layout.h"
 #include "asm-macros.h"
 
@@ -40,14 +41,14 @@ FUNC __rdb_syscall
 	.cfi_adjust_cfa_offset -8
 	pushfq
 	.cfi_adjust_cfa_offset 8
-	cmp $15, %eax
+	cmp $__NR_rt_sigreturn, %eax
 	je .Lsigreturn
 	movabs $(RDB_STATE_ADDR + RDB_STATE_MODE), %rcx	/* %rcx: clobbered anyway */
 	cmpq $0, (%rcx)
 	jne .Lgeneric
-	cmp $58, %eax
+	cmp $__NR_vfork, %eax
 	je .Lvfork
-	cmp $56, %eax
+	cmp $__NR_clone, %eax
 	je .Lclone
 .Lgeneric:
 	PUSH_CFI %r9, %r8, %r10, %rdx, %rsi, %rdi, %rbp
@@ -201,7 +202,7 @@ rdb_psc_cut:
 
 /* The restorer of every handler the runtime installs (SA_RESTORER). */
 FUNC rdb_restore_rt
-	mov $15, %eax
+	mov $__NR_rt_sigreturn, %eax
 	syscall
 	ud2
 	.size rdb_restore_rt, .-rdb_restore_rt
@@ -214,7 +215,6 @@ FUNC rdb_restore_rt
  * stack, free while program code runs; then rt_sigreturn from the copy of
  * the frame's ucontext it returns.
  * Every register is free: rt_sigreturn loads them all. */
-#define NR_RT_SIGPROCMASK 14
 /* gdb (amd64 Linux) takes a function named __restore_rt for the kernel's
  * signal trampoline and unwinds through the ucontext at %rsp: a handler's
  * backtrace in gdb then goes on into the code the signal interrupted.
@@ -231,14 +231,14 @@ __restore_rt:
 	lea .Lall(%rip), %rsi
 	xor %edx, %edx
 	mov $8, %r10d
-	mov $NR_RT_SIGPROCMASK, %eax
+	mov $__NR_rt_sigprocmask, %eax
 	syscall
 	movabs $(RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE), %rsp
 	lea -8(%rbx), %rdi		/* the frame */
 	cld
 	call rdb_handler_done
 	mov %rax, %rsp			/* its copy of the ucontext */
-	mov $15, %eax			/* rt_sigreturn */
+	mov $__NR_rt_sigreturn, %eax
 	syscall
 	ud2
 	.size __restore_rt, .-__restore_rt

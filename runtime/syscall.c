@@ -159,6 +159,15 @@ static int self_mem_for_writing(const char *path, long flags)
 	       !rdb_strcmp(p, own);
 }
 
+static int self_mem_refused(const char *path, long flags)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD || !self_mem_for_writing(path, flags))
+		return 0;
+	rdb_printf("rdb: refused opening this process's /proc mem file for writing: "
+	           "writes through it bypass the hooks and the trace\n");
+	return 1;
+}
+
 static long dispatch(long nr, const long a[6])
 {
 	long want = RT->mode == RDB_TF_MODE_RECORD ? rdb_kids_wanted(nr, a) : -1;
@@ -190,8 +199,13 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 	return r;
 }
 
+/* The runtime's own handling of a call: the cases are logic only that call
+ * needs (its own memory calls, the signal framework's view, refusals of
+ * ways around the hooks); what calls have in common is in syscalls.spec. */
 long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 {
+	if (rdb_systab_attrs(nr) & RDB_ATTR_EXITS)
+		rdb_run_term((int)a[0] & 0xff, 0);
 	switch (nr) {
 	case __NR_brk:
 		return sys_brk((uintptr_t)a[0]);
@@ -199,17 +213,17 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 		return sys_mmap(a);
 	case __NR_mremap:
 		return sys_mremap(a);
-	case __NR_munmap:
+	case __NR_munmap: {
+		if (!program_range((uintptr_t)a[0], (size_t)a[1]))
+			return refuse_range("munmap", (uintptr_t)a[0], (size_t)a[1]);
+		long r = rdb_sys2(__NR_munmap, a[0], a[1]);
+		if (r == 0)
+			rdb_shadow_clear((uintptr_t)a[0], (size_t)a[1]);
+		return r;
+	}
 	case __NR_mprotect:
 		if (!program_range((uintptr_t)a[0], (size_t)a[1]))
-			return refuse_range(nr == __NR_munmap ? "munmap" : "mprotect",
-			                    (uintptr_t)a[0], (size_t)a[1]);
-		if (nr == __NR_munmap) {
-			long r = rdb_sys2(__NR_munmap, a[0], a[1]);
-			if (r == 0)
-				rdb_shadow_clear((uintptr_t)a[0], (size_t)a[1]);
-			return r;
-		}
+			return refuse_range("mprotect", (uintptr_t)a[0], (size_t)a[1]);
 		/* Unreadable from here on: the boundary will not scan it, so
 		 * what the interval read of it is saved now (and forgotten). */
 		if (!(a[2] & RDB_PROT_READ))
@@ -224,13 +238,12 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 		return rdb_sig_procmask(a[0], (const uint64_t *)a[1], (uint64_t *)a[2],
 		                        a[3]);
 	case __NR_open:
-	case __NR_openat:
-		if (RT->mode == RDB_TF_MODE_RECORD &&
-		    self_mem_for_writing((const char *)a[nr == __NR_openat], a[nr == __NR_openat ? 2 : 1])) {
-			rdb_printf("rdb: refused opening this process's /proc mem file for writing: "
-			           "writes through it bypass the hooks and the trace\n");
+		if (self_mem_refused((const char *)a[0], a[1]))
 			return -RDB_EACCES;
-		}
+		break;
+	case __NR_openat:
+		if (self_mem_refused((const char *)a[1], a[2]))
+			return -RDB_EACCES;
 		break;
 	case __NR_process_vm_writev:
 		if (RT->mode == RDB_TF_MODE_RECORD && a[0] == rdb_sys0(__NR_getpid)) {
@@ -255,10 +268,6 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 		/* Its stack comes in a struct the entry stub does not read yet;
 		 * callers fall back to clone. */
 		return -RDB_ENOSYS;
-	case __NR_exit:
-	case __NR_exit_group:
-		rdb_run_term((int)a[0] & 0xff, 0);
-		break;
 	default: {
 		char why[200];
 		/* A call rdb cannot record fails as one the kernel lacks: a

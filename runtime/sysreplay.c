@@ -85,16 +85,16 @@ static void copy_data(const struct rdb_tf_trap *t, long nr, const long *a)
 }
 
 
-/* Replayed calls that run for real.  (A signal the program sends itself
- * is not sent again: the trace delivers it, or ends the run where its
- * default action did, signal.c.) */
+/* Replayed calls that run for real: syscalls.spec ADDRSPACE, REEXEC and
+ * SIGSTATE (the signal state the runtime keeps).  (A signal the program
+ * sends itself is not sent again: the trace delivers it, or ends the run
+ * where its default action did, signal.c.) */
 static int runs_first(long nr, const long *a)
 {
 	if (rdb_rr_file_mmap(nr, a) || rdb_rr_spawn(nr, a) || rdb_rr_moving_mremap(nr, a))
 		return 0;
-	return (rdb_systab_attrs(nr) & (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC)) ||
-	       nr == __NR_rt_sigaction || nr == __NR_rt_sigprocmask ||
-	       nr == __NR_sigaltstack;
+	return (rdb_systab_attrs(nr) &
+	        (RDB_ATTR_ADDRSPACE | RDB_ATTR_REEXEC | RDB_ATTR_SIGSTATE)) != 0;
 }
 
 /* sigsuspend is not run again (it would wait for a signal that may never
@@ -115,7 +115,7 @@ static void replay_sigsuspend(const long *a)
 static long replay_call(long nr, const long *a)
 {
 	rdb_kids_drain(); /* a fork child's output before the call */
-	if (nr == __NR_rt_sigsuspend)
+	if (nr == __NR_rt_sigsuspend) /* (logic of its own: the one replayed wait) */
 		replay_sigsuspend(a);
 	int first = runs_first(nr, a);
 	long r = first ? rdb_run_syscall(nr, a, 0) : 0;

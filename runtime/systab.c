@@ -12,10 +12,21 @@
 #include "rdb_syscalls.h"
 
 _Static_assert(RDB_NPRE == RDB_SYS_NPRE, "rt.h RDB_NPRE");
-_Static_assert(RDB_ATTR_ADDRSPACE == RDB_SYS_ADDRSPACE && RDB_ATTR_SIGNAL == RDB_SYS_SIGNAL &&
-                   RDB_ATTR_PROCESS == RDB_SYS_PROCESS && RDB_ATTR_REEXEC == RDB_SYS_REEXEC &&
-                   RDB_ATTR_NOCUT == RDB_SYS_NOCUT,
+_Static_assert(RDB_ATTR_ADDRSPACE == RDB_SYS_ADDRSPACE && RDB_ATTR_REEXEC == RDB_SYS_REEXEC &&
+                   RDB_ATTR_NOCUT == RDB_SYS_NOCUT && RDB_ATTR_FORKS == RDB_SYS_FORKS &&
+                   RDB_ATTR_EXECS == RDB_SYS_EXECS && RDB_ATTR_CLOSES == RDB_SYS_CLOSES &&
+                   RDB_ATTR_EXITS == RDB_SYS_EXITS && RDB_ATTR_SENDS == RDB_SYS_SENDS &&
+                   RDB_ATTR_SIGSTATE == RDB_SYS_SIGSTATE,
                "rt.h RDB_ATTR_*");
+_Static_assert(RDB_FACT_SENDS == RDB_SYS_FACT_SENDS && RDB_FACT_FILEWRITE == RDB_SYS_FACT_FILEWRITE &&
+                   RDB_FACT_FILECHANGE == RDB_SYS_FACT_FILECHANGE && RDB_FACT_NEWFD == RDB_SYS_FACT_NEWFD &&
+                   RDB_FACT_SIGSTATE == RDB_SYS_FACT_SIGSTATE && RDB_SYS_NFACTS == 5,
+               "rt.h RDB_FACT_*");
+_Static_assert(RDB_SHAPE_PLAIN == RDB_SYS_SHAPE_PLAIN && RDB_SHAPE_IOVEC == RDB_SYS_SHAPE_IOVEC &&
+                   RDB_SHAPE_MSGHDR == RDB_SYS_SHAPE_MSGHDR && RDB_SHAPE_MMSG == RDB_SYS_SHAPE_MMSG,
+               "rt.h RDB_SHAPE_*");
+/* SIGSTATE's sizes are the runtime's structs (syscalls.spec struct sigaction). */
+_Static_assert(sizeof(struct rdb_ksigaction) == 32, "the kernel's struct sigaction");
 
 const char *rdb_systab_name(long nr) { return rdb_sys_name(nr); }
 
@@ -23,6 +34,17 @@ unsigned rdb_systab_attrs(long nr)
 {
 	const struct rdb_sys_info *i = rdb_sys_info(nr);
 	return i ? i->attrs : 0;
+}
+
+int rdb_systab_fact(int kind, long nr, const long args[6], long r, long out[4])
+{
+	return rdb_sys_fact(nr, kind, args, r, out);
+}
+
+int rdb_systab_wfd(long nr)
+{
+	const struct rdb_sys_info *i = rdb_sys_info(nr);
+	return i && i->wfd ? i->wfd - 1 : -1;
 }
 
 int rdb_systab_nargs(long nr)

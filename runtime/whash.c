@@ -1,6 +1,7 @@
-/* whash.c: the bytes a write-like call hands the kernel (write, pwrite64,
- * writev, pwritev, pwritev2, sendto, sendmsg, sendmmsg: the first `ret`
- * bytes it took; msgsnd, mq_timedsend: the message), hashed.  With record --checksum each such TRAP carries
+/* whash.c: the bytes a write-like call hands the kernel (syscalls.spec
+ * SENDS: write, pwrite64, writev, pwritev, pwritev2, sendto, sendmsg,
+ * sendmmsg: the first `ret` bytes it took; msgsnd, mq_timedsend: the
+ * message), hashed.  With record --checksum each such TRAP carries
  * the hash (flag WHASH) and replay --verify, which does not run those
  * calls (but for writes to stdout and stderr), hashes what the program
  * asks to write and compares: files, pipes and sockets are checked too.
@@ -40,39 +41,37 @@ static void msghdr(uintptr_t m, long len, int arr, each_fn *fn, void *ctx)
 }
 
 /* fn for every region of the program's memory whose bytes the call wrote
- * (arr: and the arrays describing them); 0 if nr writes none. */
+ * (arr: and the arrays describing them); 0 if nr writes none.  Which
+ * calls, which argument, how many bytes: syscalls.spec SENDS; here only
+ * how each shape is read from memory, never beyond the program's. */
 int rdb_whash_regions(long nr, const long *a, long r, int arr, each_fn *fn, void *ctx)
 {
-	switch (nr) {
-	case __NR_write: case __NR_pwrite64: case __NR_sendto:
-		if (r > 0 && rdb_covered((uintptr_t)a[1], (size_t)r))
-			fn(ctx, (uintptr_t)a[1], (size_t)r);
-		return 1;
-	case __NR_writev: case __NR_pwritev: case __NR_pwritev2:
-		if (r > 0)
-			iovecs((uintptr_t)a[1], a[2], r, arr, fn, ctx);
-		return 1;
-	case __NR_sendmsg:
-		if (r > 0)
-			msghdr((uintptr_t)a[1], r, arr, fn, ctx);
-		return 1;
-	case __NR_msgsnd: /* a long mtype, then msgsz bytes; 0 when sent */
-		if (r == 0 && (uint64_t)a[2] < (1ull << 32) && rdb_covered((uintptr_t)a[1], 8 + (size_t)a[2]))
-			fn(ctx, (uintptr_t)a[1], 8 + (size_t)a[2]);
-		return 1;
-	case __NR_mq_timedsend:
-		if (r == 0 && rdb_covered((uintptr_t)a[1], (size_t)a[2]))
-			fn(ctx, (uintptr_t)a[1], (size_t)a[2]);
-		return 1;
-	case __NR_sendmmsg: /* r messages, each msg_len bytes (struct mmsghdr: 64) */
-		if (r > 0 && r <= 1024 && rdb_covered((uintptr_t)a[1], (size_t)r * 64))
-			for (long i = 0; i < r; i++) {
-				uintptr_t m = (uintptr_t)a[1] + (uintptr_t)i * 64;
+	long v[4];
+	if (!(rdb_systab_attrs(nr) & RDB_ATTR_SENDS))
+		return 0;
+	if (!rdb_systab_fact(RDB_FACT_SENDS, nr, a, r, v))
+		return 1; /* (it sent nothing) */
+	uintptr_t p = (uintptr_t)v[1];
+	switch (v[0]) {
+	case RDB_SHAPE_PLAIN:
+		if (rdb_covered(p, (size_t)v[3]))
+			fn(ctx, p, (size_t)v[3]);
+		break;
+	case RDB_SHAPE_IOVEC:
+		iovecs(p, v[2], v[3], arr, fn, ctx);
+		break;
+	case RDB_SHAPE_MSGHDR:
+		msghdr(p, v[3], arr, fn, ctx);
+		break;
+	case RDB_SHAPE_MMSG: /* v[2] messages, each msg_len bytes (struct mmsghdr: 64) */
+		if (v[2] <= 1024 && rdb_covered(p, (size_t)v[2] * 64))
+			for (long i = 0; i < v[2]; i++) {
+				uintptr_t m = p + (uintptr_t)i * 64;
 				msghdr(m, *(const uint32_t *)(m + 56), arr, fn, ctx);
 			}
-		return 1;
+		break;
 	}
-	return 0;
+	return 1;
 }
 
 /* Four independent lanes of 8 bytes (a multiply's latency each), then

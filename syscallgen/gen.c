@@ -252,14 +252,20 @@ static const char *const shape_helper[] = {
   [SH_MMSG_LEN] = "rdb__mmsg_len",
 };
 
+/* A clause's condition, or dflt when it has none. */
+static void cond_or(FILE *o, const sg_proto *p, const sg_expr *cond, const char *dflt)
+{
+  if (cond)
+    expr(o, p, cond, 0);
+  else
+    fputs(dflt, o);
+}
+
 static void writes_body(FILE *o, const sg_proto *p, const sg_writes *w)
 {
   for (; w; w = w->next) {
     fprintf(o, "  if (args[%d] != 0 && ", w->arg);
-    if (w->cond)
-      expr(o, p, w->cond, 0);
-    else
-      fputs("retval >= 0", o);
+    cond_or(o, p, w->cond, "retval >= 0");
     fputs(")\n    ", o);
     /* helper(emit, ctx, address [, count] [, size] [, pre]) */
     fprintf(o, "%s(emit, ctx, args[%d]", shape_helper[w->shape], w->arg);
@@ -315,6 +321,82 @@ static int has_default(const sg_proto *p)
     if (r->is_default)
       return 1;
   return 0;
+}
+
+/* The fact attributes' functions (rdb_syscalls.h rdb_sys_fact). */
+static const char *const fact_names[RDB_SYS_NFACTS] = {
+  [RDB_SYS_FACT_SENDS] = "sends", [RDB_SYS_FACT_FILEWRITE] = "filewrite",
+  [RDB_SYS_FACT_FILECHANGE] = "filechange", [RDB_SYS_FACT_NEWFD] = "newfd",
+  [RDB_SYS_FACT_SIGSTATE] = "sigstate",
+};
+
+static int has_fact(const sg_proto *p, int k)
+{
+  switch (k) {
+  case RDB_SYS_FACT_SENDS: return p->sends != NULL;
+  case RDB_SYS_FACT_FILEWRITE: return p->wfd >= 0;
+  case RDB_SYS_FACT_FILECHANGE: return p->chfd != NULL;
+  case RDB_SYS_FACT_NEWFD: return p->newfd != NULL;
+  case RDB_SYS_FACT_SIGSTATE: return p->ss_ptr != NULL;
+  }
+  return 0;
+}
+
+static void fact_out(FILE *o, const sg_proto *p, int i, const sg_expr *e, const char *dflt)
+{
+  fprintf(o, "  out[%d] = ", i);
+  if (e)
+    expr(o, p, e, 0);
+  else
+    fputs(dflt, o);
+  fputs(";\n", o);
+}
+
+static void gen_facts(FILE *o, const sg_proto *p)
+{
+  for (int k = 0; k < RDB_SYS_NFACTS; k++) {
+    if (!has_fact(p, k))
+      continue;
+    fprintf(o, "static int rdb_sys_%s_%s(const long args[RDB_SYS_MAXARGS], long retval, "
+               "long out[4])\n{\n  (void)args, (void)retval;\n", fact_names[k], p->name);
+    const sg_writes *w = p->sends;
+    switch (k) {
+    case RDB_SYS_FACT_SENDS:
+      fprintf(o, "  if (args[%d] == 0 || !(", w->arg);
+      cond_or(o, p, w->cond, "retval > 0");
+      fputs("))\n    return 0;\n", o);
+      static const char *const shapes[] = { [SH_PLAIN] = "RDB_SYS_SHAPE_PLAIN",
+        [SH_IOVEC] = "RDB_SYS_SHAPE_IOVEC", [SH_MSGHDR] = "RDB_SYS_SHAPE_MSGHDR",
+        [SH_MMSG_LEN] = "RDB_SYS_SHAPE_MMSG" };
+      fprintf(o, "  out[0] = %s;\n  out[1] = args[%d];\n", shapes[w->shape], w->arg);
+      fact_out(o, p, 2, w->count, "0");
+      fact_out(o, p, 3, w->shape == SH_MMSG_LEN ? NULL : w->size, "0"); /* (msg_len) */
+      fputs("  return 1;\n", o);
+      break;
+    case RDB_SYS_FACT_FILEWRITE:
+      fputs("  out[0] = ", o);
+      arg_value(o, p->params[p->wfd].type, p->wfd);
+      fputs(";\n", o);
+      fact_out(o, p, 1, p->wpos, "-1");
+      fact_out(o, p, 2, p->wrwf, "0");
+      fprintf(o, "  out[3] = %d;\n  return 1;\n", p->wpos != NULL);
+      break;
+    case RDB_SYS_FACT_FILECHANGE:
+      fact_out(o, p, 0, p->chfd, "-1");
+      fputs("  return out[0] >= 0;\n", o);
+      break;
+    case RDB_SYS_FACT_NEWFD:
+      fact_out(o, p, 0, p->newfd, "-1");
+      fputs("  return out[0] >= 0;\n", o);
+      break;
+    case RDB_SYS_FACT_SIGSTATE:
+      fact_out(o, p, 0, p->ss_ptr, "0");
+      fact_out(o, p, 1, p->ss_size, "0");
+      fputs("  return out[0] != 0;\n", o);
+      break;
+    }
+    fputs("}\n\n", o);
+  }
 }
 
 static void gen_proto_fns(FILE *o, const sg_proto *p)
@@ -374,6 +456,7 @@ static void gen_proto_fns(FILE *o, const sg_proto *p)
     expr(o, p, p->mask_size, 1);
     fputs(";\n}\n\n", o);
   }
+  gen_facts(o, p);
   if (!has_writes(p))
     return;
   fprintf(o, "void rdb_sys_writes_%s%s\n{\n  (void)pre;\n", p->name, sig_writes);
@@ -430,7 +513,13 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
     { A_REFUSED, "RDB_SYS_REFUSED" }, { A_ADDRSPACE, "RDB_SYS_ADDRSPACE" },
     { A_SIGNAL, "RDB_SYS_SIGNAL" }, { A_PROCESS, "RDB_SYS_PROCESS" },
     { A_REEXEC, "RDB_SYS_REEXEC" }, { A_ACQUIRES, "RDB_SYS_ACQUIRES" },
-    { A_NOCUT, "RDB_SYS_NOCUT" },
+    { A_NOCUT, "RDB_SYS_NOCUT" }, { A_FORKS, "RDB_SYS_FORKS" }, { A_EXECS, "RDB_SYS_EXECS" },
+    { A_CLOSES, "RDB_SYS_CLOSES" }, { A_EXITS, "RDB_SYS_EXITS" },
+  };
+  static const char *const fact_bits[RDB_SYS_NFACTS] = {
+    [RDB_SYS_FACT_SENDS] = "RDB_SYS_SENDS", [RDB_SYS_FACT_FILEWRITE] = "RDB_SYS_FILEWRITE",
+    [RDB_SYS_FACT_FILECHANGE] = "RDB_SYS_FILECHANGE", [RDB_SYS_FACT_NEWFD] = "RDB_SYS_NEWFD",
+    [RDB_SYS_FACT_SIGSTATE] = "RDB_SYS_SIGSTATE",
   };
   if (!(p->attrs & A_REFUSED))
     fputs(" | RDB_SYS_MODELLED", o);
@@ -441,6 +530,9 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
     fputs(" | RDB_SYS_REQUESTS", o);
   if (p->mask_ptr && !(p->attrs & A_REFUSED))
     fputs(" | RDB_SYS_SIGMASK", o);
+  for (int k = 0; k < RDB_SYS_NFACTS; k++)
+    if (has_fact(p, k) && !(p->attrs & A_REFUSED))
+      fprintf(o, " | %s", fact_bits[k]);
   fprintf(o, ",\n    .nargs = %d, .arg_kind = {", p->nparams);
   static const char *const kinds[] = { "0", "RDB_ARG_INT", "RDB_ARG_UINT", "RDB_ARG_LONG",
                                        "RDB_ARG_ULONG", "RDB_ARG_PTR", "RDB_ARG_STR" };
@@ -478,6 +570,12 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
     fprintf(o, ",\n    .acq_fd = %d", p->acq_fd + 1);
   if (p->mask_ptr)
     fprintf(o, ",\n    .sigmask = rdb_sys_sigmask_%s", p->name);
+  for (int k = 0; k < RDB_SYS_NFACTS; k++)
+    if (has_fact(p, k))
+      fprintf(o, ",\n    .fact[RDB_SYS_FACT_%s] = rdb_sys_%s_%s", fact_bits[k] + strlen("RDB_SYS_"),
+              fact_names[k], p->name);
+  if (p->wfd >= 0)
+    fprintf(o, ",\n    .wfd = %d", p->wfd + 1);
   fputs(" },\n", o);
 }
 
@@ -626,6 +724,14 @@ static const char lookups[] =
   "    return 0;\n"
   "  s->sigmask(args, out, peek, ctx);\n"
   "  return 1;\n"
+  "}\n"
+  "\n"
+  "int rdb_sys_fact(long nr, int kind, const long args[RDB_SYS_MAXARGS], long retval, long out[4])\n"
+  "{\n"
+  "  const struct rdb_sys_info *s = rdb_sys_info(nr);\n"
+  "  if (!s || kind < 0 || kind >= RDB_SYS_NFACTS || !s->fact[kind])\n"
+  "    return 0;\n"
+  "  return s->fact[kind](args, retval, out);\n"
   "}\n";
 
 void sg_gen_c(FILE *o, const sg_spec *s, const sg_numbers *nums)

@@ -38,7 +38,38 @@ enum rdb_sys_attr {
                                   only for some arguments: rdb_sys_acquires) */
   RDB_SYS_NOCUT = 1u << 9,     /* never blocks: a signal never cuts it short */
   RDB_SYS_SIGMASK = 1u << 10,  /* waits with a signal mask of its own (rdb_sys_sigmask) */
+  RDB_SYS_FORKS = 1u << 11,    /* makes a process that shares the mappings (fork, clone) */
+  RDB_SYS_EXECS = 1u << 12,    /* replaces the program (execve) */
+  RDB_SYS_CLOSES = 1u << 13,   /* may drop a file's last reference (close, dup2) */
+  RDB_SYS_EXITS = 1u << 14,    /* ends the process or thread (exit, exit_group) */
+  /* The fact attributes: the row has a function for each (rdb_sys_fact). */
+  RDB_SYS_SENDS = 1u << 15,      /* hands the kernel bytes of memory to put elsewhere */
+  RDB_SYS_FILEWRITE = 1u << 16,  /* writes retval bytes into a file (an fd) */
+  RDB_SYS_FILECHANGE = 1u << 17, /* changes an fd's file anywhere (truncates) */
+  RDB_SYS_NEWFD = 1u << 18,      /* asks for an fd number of its own (dup2) */
+  RDB_SYS_SIGSTATE = 1u << 19,   /* sets the signal state the runtime keeps */
 };
+
+/* The fact attributes of syscalls.spec: what rdb_sys_fact puts in out[4].
+ *   SENDS: out[0] the shape (below), out[1] the address, out[2] the count
+ *     (iovecs, messages), out[3] the bytes; only when the call sent some.
+ *   FILEWRITE: out[0] the fd, out[1] the file offset (-1: the fd's position
+ *     before the call), out[2] pwritev2's RWF_* flags, out[3] 1 when the
+ *     offset is given (a positional write: an O_APPEND fd appends anyway).
+ *     The offset may read memory after the call: ask only when retval > 0.
+ *   FILECHANGE: out[0] the fd whose file changed; 0 when none.  After a
+ *     call that succeeded only.
+ *   NEWFD: out[0] the fd number asked for, -1 for none (before the call).
+ *   SIGSTATE: out[0], out[1] the address and size of the struct the call
+ *     sets the state from; 0 when it is NULL (arguments only). */
+enum rdb_sys_fact_kind {
+  RDB_SYS_FACT_SENDS, RDB_SYS_FACT_FILEWRITE, RDB_SYS_FACT_FILECHANGE, RDB_SYS_FACT_NEWFD, RDB_SYS_FACT_SIGSTATE,
+  RDB_SYS_NFACTS
+};
+/* SENDS shapes: bytes at the address; bytes over count iovecs (16 bytes
+ * each); a struct msghdr's iovecs (56 bytes); count struct mmsghdr (64
+ * bytes), each its msghdr's iovecs over its msg_len (at 56). */
+enum rdb_sys_shape { RDB_SYS_SHAPE_PLAIN, RDB_SYS_SHAPE_IOVEC, RDB_SYS_SHAPE_MSGHDR, RDB_SYS_SHAPE_MMSG };
 
 /* Called once per memory region [addr, addr+len) the kernel wrote; len > 0. */
 typedef void (*rdb_region_fn)(void *ctx, uintptr_t addr, size_t len);
@@ -58,6 +89,9 @@ typedef int rdb_sys_cond_fn(const long args[RDB_SYS_MAXARGS], long retval);
 /* SIGMASK(ptr, size), before the call: out[0] = ptr, out[1] = size. */
 typedef void rdb_sys_sigmask_fn(const long args[RDB_SYS_MAXARGS], long out[2],
                                 rdb_peek_fn peek, void *ctx);
+/* A fact attribute's values (enum rdb_sys_fact_kind); 0 when it does not
+ * hold for these arguments. */
+typedef int rdb_sys_fact_fn(const long args[RDB_SYS_MAXARGS], long retval, long out[4]);
 /* Whether fd is a regular file (the runtime asks fstat). */
 typedef int (*rdb_fd_regular_fn)(void *ctx, long fd);
 
@@ -90,6 +124,8 @@ struct rdb_sys_info {
   rdb_sys_cond_fn *acq_cond;
   unsigned char acq_fd;
   rdb_sys_sigmask_fn *sigmask; /* RDB_SYS_SIGMASK */
+  rdb_sys_fact_fn *fact[RDB_SYS_NFACTS]; /* the fact attributes it has */
+  unsigned char wfd;  /* RDB_SYS_FILEWRITE: argument wfd - 1 is the fd */
 };
 
 extern const struct rdb_sys_info rdb_sys_table[];
@@ -126,5 +162,8 @@ int rdb_sys_acquires(long nr, const long args[RDB_SYS_MAXARGS], long retval,
  * size in out (read before the call, through peek); 0 for other calls. */
 int rdb_sys_sigmask(long nr, const long args[RDB_SYS_MAXARGS], long out[2],
                     rdb_peek_fn peek, void *ctx);
+/* The fact attribute kind of the call (enum rdb_sys_fact_kind): 1 with its
+ * values in out, 0 when the call has none or it does not hold. */
+int rdb_sys_fact(long nr, int kind, const long args[RDB_SYS_MAXARGS], long retval, long out[4]);
 
 #endif

@@ -144,6 +144,8 @@ typedef struct ctx {
   sg_spec *s;
   sg_proto *p;
   int in_pre; /* 1: inside pre(); 2: inside SIGMASK (read before the call) */
+  int pure;   /* 1: no memory (no load, *p, pre()); 2: nor retval */
+  const char *what; /* the clause, for pure's messages */
 } ctx;
 
 static int find_param(const sg_proto *p, const char *name)
@@ -177,6 +179,8 @@ static void resolve_expr(ctx *c, sg_expr *e)
   case E_NUM:
     return;
   case E_RETVAL:
+    if (c->pure == 2)
+      sg_error(s, e->loc, "%s is known before the call: no retval in it", c->what);
     if (c->in_pre)
       sg_error(s, e->loc, "retval is not known before the call (inside %s)",
                c->in_pre == 2 ? "SIGMASK" : "pre()");
@@ -195,6 +199,8 @@ static void resolve_expr(ctx *c, sg_expr *e)
     return;
   }
   case E_DEREF: {
+    if (c->pure)
+      sg_error(s, e->loc, "%s reads no memory: no '*%s' in it", c->what, e->name);
     e->arg = find_param(c->p, e->name);
     if (e->arg < 0) {
       sg_error(s, e->loc, "unknown parameter '%s' in '*%s'", e->name, e->name);
@@ -212,7 +218,7 @@ static void resolve_expr(ctx *c, sg_expr *e)
     return;
   }
   case E_CALL: {
-    int sg;
+    int sg = 0;
     int w = load_width(e->name, &sg);
     int want = (strcmp(e->name, "min") == 0 || strcmp(e->name, "max") == 0) ? 2 : 1;
     if (strcmp(e->name, "regular") == 0) {
@@ -226,6 +232,10 @@ static void resolve_expr(ctx *c, sg_expr *e)
     if (!w && want == 1 && strcmp(e->name, "pre") != 0) {
       sg_error(s, e->loc, "unknown function '%s' (min, max, pre, load8..load64, sload8..sload64)",
                e->name);
+      return;
+    }
+    if (c->pure && want == 1) {
+      sg_error(s, e->loc, "%s reads no memory: no '%s' in it", c->what, e->name);
       return;
     }
     if (e->num != want) {
@@ -281,6 +291,44 @@ static void resolve_expr(ctx *c, sg_expr *e)
 
 /* ---- WRITES ---- */
 
+/* The shape of a WRITES or SENDS clause (for messages: clause, and verb
+ * for its bytes), from the type of its target t: plain; COUNT iovecs;
+ * COUNT struct mmsghdr's msg_len (w->size is "msg_len", no expression);
+ * msghdr(BYTES) (w->size becomes BYTES).  0 after an error. */
+static int resolve_shape(ctx *c, sg_writes *w, const sg_type *t, const char *clause,
+                         const char *verb)
+{
+  sg_spec *s = c->s;
+  w->shape = SH_PLAIN;
+  if (w->count) {
+    resolve_expr(c, w->count);
+    if (t->ptr == 1 && strcmp(t->base, "struct iovec") == 0) {
+      w->shape = SH_IOVEC;
+    } else if (t->ptr == 1 && strcmp(t->base, "struct mmsghdr") == 0) {
+      w->shape = SH_MMSG_LEN;
+      if (w->size->kind != E_NAME || strcmp(w->size->name, "msg_len") != 0)
+        sg_error(s, w->size->loc, "an array of struct mmsghdr is %s as '= msg_len'", verb);
+    } else {
+      sg_error(s, w->name_loc,
+               "array %s need 'struct iovec' or 'struct mmsghdr' elements, not '%s'", clause,
+               t->text);
+      return 0;
+    }
+  } else if (w->size->kind == E_CALL && strcmp(w->size->name, "msghdr") == 0) {
+    if (t->ptr != 1 || strcmp(t->base, "struct msghdr") != 0) {
+      sg_error(s, w->size->loc, "msghdr() sizes a 'struct msghdr *', not '%s'", t->text);
+      return 0;
+    }
+    if (w->size->num != 1) {
+      sg_error(s, w->size->loc, "msghdr() takes 1 argument (the bytes received)");
+      return 0;
+    }
+    w->shape = SH_MSGHDR;
+    w->size = w->size->a;
+  }
+  return 1;
+}
+
 static void resolve_writes(ctx *c, sg_writes *w)
 {
   sg_spec *s = c->s;
@@ -299,31 +347,9 @@ static void resolve_writes(ctx *c, sg_writes *w)
     return;
   }
   resolve_expr(c, w->cond);
-  if (w->count) {
-    resolve_expr(c, w->count);
-    if (t->ptr == 1 && strcmp(t->base, "struct iovec") == 0) {
-      w->shape = SH_IOVEC;
-    } else if (t->ptr == 1 && strcmp(t->base, "struct mmsghdr") == 0) {
-      w->shape = SH_MMSG_LEN;
-      if (w->size->kind != E_NAME || strcmp(w->size->name, "msg_len") != 0)
-        sg_error(s, w->size->loc, "an array of struct mmsghdr is written as '= msg_len'");
-      return;
-    } else {
-      sg_error(s, w->name_loc,
-               "array WRITES need 'struct iovec' or 'struct mmsghdr' elements, not '%s'", t->text);
-      return;
-    }
-  } else if (w->size->kind == E_CALL && strcmp(w->size->name, "msghdr") == 0) {
-    if (t->ptr != 1 || strcmp(t->base, "struct msghdr") != 0) {
-      sg_error(s, w->size->loc, "msghdr() sizes a 'struct msghdr *', not '%s'", t->text);
-      return;
-    }
-    if (w->size->num != 1) {
-      sg_error(s, w->size->loc, "msghdr() takes 1 argument (the bytes received)");
-      return;
-    }
-    w->shape = SH_MSGHDR;
-    w->size = w->size->a;
+  if (!resolve_shape(c, w, t, "WRITES", "written") || w->shape == SH_MMSG_LEN)
+    return;
+  if (w->shape == SH_MSGHDR) {
     if (c->p->npre == RDB_SYS_NPRE)
       sg_error(s, w->loc, "'%s' needs more than %d pre() values", c->p->name, RDB_SYS_NPRE);
     w->pre_slot = c->p->npre++;
@@ -331,11 +357,60 @@ static void resolve_writes(ctx *c, sg_writes *w)
   resolve_expr(c, w->size);
 }
 
+/* SENDS{ p = BYTES }, { iov[COUNT] = BYTES }, { msg = msghdr(BYTES) },
+ * { vec[COUNT] = msg_len }: the shapes of WRITES, over values only (the
+ * runtime reads the memory itself, replay included, where no call ran). */
+static void resolve_sends(ctx *c, sg_writes *w)
+{
+  sg_spec *s = c->s;
+  w->arg = find_param(c->p, w->name);
+  if (w->arg < 0) {
+    sg_error(s, w->name_loc, "SENDS names '%s', which is not a parameter of '%s'",
+             w->name, c->p->name);
+    return;
+  }
+  sg_type *t = c->p->params[w->arg].type;
+  if (!t->ptr) {
+    sg_error(s, w->name_loc, "SENDS source '%s' is not a pointer (type '%s')", w->name, t->text);
+    return;
+  }
+  c->pure = 1;
+  c->what = "SENDS";
+  resolve_expr(c, w->cond);
+  if (resolve_shape(c, w, t, "SENDS", "sent") && w->shape != SH_MMSG_LEN)
+    resolve_expr(c, w->size);
+  c->pure = 0;
+}
+
+/* The fact attributes (FILEWRITE, FILECHANGE, NEWFD, SIGSTATE). */
+static void resolve_facts(ctx *c, sg_proto *p)
+{
+  sg_spec *s = c->s;
+  if (p->sends)
+    resolve_sends(c, p->sends);
+  if (p->wfd_name) {
+    /* The fd is a parameter: the runtime asks it before the call (rr.c
+     * rdb_rr_std_write); POS and RWF may use retval and memory after it. */
+    if (p->wfd_name->kind != E_NAME || (p->wfd = find_param(p, p->wfd_name->name)) < 0)
+      sg_error(s, p->wloc, "FILEWRITE's first argument is a parameter of '%s' (the fd)", p->name);
+    resolve_expr(c, p->wpos);
+    resolve_expr(c, p->wrwf);
+  }
+  resolve_expr(c, p->chfd);
+  c->pure = 2;
+  c->what = "NEWFD";
+  resolve_expr(c, p->newfd);
+  c->what = "SIGSTATE";
+  resolve_expr(c, p->ss_ptr);
+  resolve_expr(c, p->ss_size);
+  c->pure = 0;
+}
+
 /* ---- prototypes ---- */
 
 static void check_proto(sg_spec *s, sg_proto *p, const sg_numbers *nums)
 {
-  ctx c = { s, p, 0 };
+  ctx c = { s, p, 0, 0, NULL };
   p->nr = sg_number(nums, p->name);
   if (p->nr < 0)
     sg_error(s, p->name_loc, "unknown syscall '%s': not in the kernel's unistd_64.h", p->name);
@@ -359,9 +434,11 @@ static void check_proto(sg_spec *s, sg_proto *p, const sg_numbers *nums)
   }
   for (sg_writes *w = p->writes; w; w = w->next)
     resolve_writes(&c, w);
-  if ((p->attrs & A_REFUSED) && ((p->attrs & (A_ACQUIRES | A_NOCUT)) || p->mask_ptr))
-    sg_error(s, p->loc, "'%s' is REFUSED: it never runs (no ACQUIRES, NOCUT, SIGMASK)",
-             p->name);
+  if ((p->attrs & A_REFUSED) &&
+      ((p->attrs & ~(unsigned)A_REFUSED) || p->mask_ptr || p->sends || p->wfd_name || p->chfd ||
+       p->newfd || p->ss_ptr))
+    sg_error(s, p->loc, "'%s' is REFUSED: it never runs (no other attribute)", p->name);
+  resolve_facts(&c, p);
   /* ACQUIRES(!regular(fd)): the runtime asks fstat, the table names fd. */
   sg_expr *q = p->acq_cond;
   if (q && q->kind == E_NOT && q->a->kind == E_CALL && strcmp(q->a->name, "regular") == 0) {

@@ -23,6 +23,7 @@
   sg_writes *writes;
   sg_request *req;
   struct { sg_expr *a, *b; int n; } args;
+  struct { sg_expr *a, *b, *c; } args3;
 }
 
 %code {
@@ -107,6 +108,8 @@ static void add_param(sg_spec *S, sg_loc loc, sg_type *t, char *name, sg_writes 
 %token WRITES "WRITES" REQUESTS "REQUESTS" ADDRSPACE "ADDRSPACE" SIGNAL "SIGNAL"
 %token PROCESS "PROCESS" REEXEC "REEXEC" REFUSED "REFUSED" RETVAL "retval"
 %token ACQUIRES "ACQUIRES" NOCUT "NOCUT" SIGMASK "SIGMASK"
+%token SENDS "SENDS" FILEWRITE "FILEWRITE" FILECHANGE "FILECHANGE" NEWFD "NEWFD"
+%token SIGSTATE "SIGSTATE" FORKS "FORKS" EXECS "EXECS" CLOSES "CLOSES" EXITS "EXITS"
 %token SIZEOF "sizeof" STRUCT "struct" TYPEDEF "typedef" CONST "const"
 %token DEFAULT "default" ELLIPSIS "..." ENUM "enum"
 %token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||" SHL "<<" SHR ">>"
@@ -116,6 +119,7 @@ static void add_param(sg_spec *S, sg_loc loc, sg_type *t, char *name, sg_writes 
 %type <num> stars number
 %type <expr> expr cond_opt count_opt
 %type <args> args
+%type <args3> args3
 %type <writes> writes wlist
 %type <req> req_labels req_label
 
@@ -183,7 +187,7 @@ proto
   : type IDENT '(' {
       cur = sg_alloc(sizeof *cur);
       cur->loc = L(@1); cur->ret = $1; cur->name = $2; cur->name_loc = L(@2);
-      cur->nr = -1; cur->acq_fd = -1;
+      cur->nr = -1; cur->acq_fd = -1; cur->wfd = -1;
       sg_proto **p = &S->protos;
       while (*p) p = &(*p)->next;
       *p = cur; }
@@ -231,6 +235,32 @@ attr
         sg_error(S, L(@1), "'%s' has two SIGMASK clauses", cur->name);
       cur->mask_ptr = $3; cur->mask_size = $5; }
   | writes               { add_writes($1); }
+  | FORKS                { cur->attrs |= A_FORKS; }
+  | EXECS                { cur->attrs |= A_EXECS; }
+  | CLOSES               { cur->attrs |= A_CLOSES; }
+  | EXITS                { cur->attrs |= A_EXITS; }
+  | SENDS cond_opt '{' IDENT count_opt '=' expr '}' {
+      if (cur->sends)
+        sg_error(S, L(@1), "'%s' has two SENDS clauses", cur->name);
+      sg_writes *w = sg_alloc(sizeof *w); w->loc = L(@1); w->cond = $2;
+      w->name = $4; w->name_loc = L(@4); w->count = $5; w->size = $7; w->arg = -1;
+      w->pre_slot = -1; cur->sends = w; }
+  | FILEWRITE '(' args3 ')' {
+      if (cur->wfd_name)
+        sg_error(S, L(@1), "'%s' has two FILEWRITE clauses", cur->name);
+      cur->wloc = L(@1); cur->wfd_name = $3.a; cur->wpos = $3.b; cur->wrwf = $3.c; }
+  | FILECHANGE '(' expr ')' {
+      if (cur->chfd)
+        sg_error(S, L(@1), "'%s' has two FILECHANGE clauses", cur->name);
+      cur->chfd = $3; }
+  | NEWFD '(' expr ')' {
+      if (cur->newfd)
+        sg_error(S, L(@1), "'%s' has two NEWFD clauses", cur->name);
+      cur->newfd = $3; }
+  | SIGSTATE '(' expr ',' expr ')' {
+      if (cur->ss_ptr)
+        sg_error(S, L(@1), "'%s' has two SIGSTATE clauses", cur->name);
+      cur->ss_ptr = $3; cur->ss_size = $5; }
   | REQUESTS '(' expr ')' '{' {
       if (cur->req_sel)
         sg_error(S, L(@1), "'%s' has two REQUESTS clauses", cur->name);
@@ -352,6 +382,12 @@ expr
   | expr '*' expr        { $$ = bin('*', L(@1), $1, $3); }
   | expr '/' expr        { $$ = bin('/', L(@1), $1, $3); }
   | expr '%' expr        { $$ = bin('%', L(@1), $1, $3); }
+  ;
+
+args3
+  : expr                 { $$.a = $1; $$.b = $$.c = NULL; }
+  | expr ',' expr        { $$.a = $1; $$.b = $3; $$.c = NULL; }
+  | expr ',' expr ',' expr { $$.a = $1; $$.b = $3; $$.c = $5; }
   ;
 
 args

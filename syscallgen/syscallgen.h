@@ -80,7 +80,8 @@ typedef struct sg_request {
 } sg_request;
 
 enum { A_ADDRSPACE = 1, A_SIGNAL = 2, A_PROCESS = 4, A_REEXEC = 8, A_REFUSED = 16,
-       A_ACQUIRES = 32, A_NOCUT = 64 };
+       A_ACQUIRES = 32, A_NOCUT = 64, A_FORKS = 128, A_EXECS = 256, A_CLOSES = 512,
+       A_EXITS = 1024 };
 
 typedef struct sg_proto {
   sg_loc loc;
@@ -97,6 +98,14 @@ typedef struct sg_proto {
   sg_expr *acq_cond;    /* ACQUIRES(cond): NULL when always (or acq_fd) */
   int acq_fd;           /* ACQUIRES(!regular(fd)): fd's index, else -1 */
   sg_expr *mask_ptr, *mask_size; /* SIGMASK(ptr, size), NULL if none */
+  sg_writes *sends;     /* SENDS{ ... }, NULL if none */
+  int wfd;              /* FILEWRITE(fd, ...): fd's index, else -1 */
+  sg_expr *wfd_name;    /* FILEWRITE's FD as written (sema resolves wfd) */
+  sg_expr *wpos, *wrwf; /* FILEWRITE's POS and RWF, NULL if absent */
+  sg_loc wloc;
+  sg_expr *chfd;        /* FILECHANGE(FD), NULL if none */
+  sg_expr *newfd;       /* NEWFD(FD), NULL if none */
+  sg_expr *ss_ptr, *ss_size; /* SIGSTATE(PTR, SIZE), NULL if none */
   int npre;
   int nr;               /* resolved from unistd_64.h */
   struct sg_proto *next;

@@ -366,6 +366,12 @@ int rdb_systab_uses_fd(long nr, const long args[6], long fd)
 	(void)nr, (void)args, (void)fd;
 	return 0;
 }
+int rdb_systab_fact(int kind, long nr, const long args[6], long r, long out[4])
+{
+	(void)kind, (void)nr, (void)args, (void)r, (void)out;
+	return 0;
+}
+int rdb_systab_wfd(long nr) { (void)nr; return -1; }
 void rdb_unhook(int writes_too) { (void)writes_too; }
 void rdb_watch_arm(void) {}
 void rdb_watch_init(const struct rdb_tf_watch *req) { (void)req; }

@@ -337,6 +337,144 @@ START_TEST(acquires_nocut_sigmask)
 }
 END_TEST
 
+/* The fact attributes (SENDS, FILEWRITE, FILECHANGE, NEWFD, SIGSTATE) and
+ * FORKS, EXECS, CLOSES, EXITS, against the values the runtime's case lists
+ * had before the spec held them (whash.c, shared.c rdb_shared_sync, rr.c,
+ * record.c, children.c rdb_kids_wanted, sysreplay.c runs_first). */
+static long fv[4];
+static int fact(long nr, int kind, long a0, long a1, long a2, long a3, long a5, long ret)
+{
+  long a[6] = { a0, a1, a2, a3, 0, a5 };
+  memset(fv, 0x55, sizeof fv);
+  return rdb_sys_fact(nr, kind, a, ret, fv);
+}
+static void fv_is(long v0, long v1, long v2, long v3)
+{
+  ck_assert_msg(fv[0] == v0 && fv[1] == v1 && fv[2] == v2 && fv[3] == v3,
+                "fact values %ld %ld %ld %ld, wanted %ld %ld %ld %ld", fv[0], fv[1], fv[2], fv[3],
+                v0, v1, v2, v3);
+}
+static unsigned attrs_of(const char *name) { return rdb_sys_info(rdb_sys_number(name))->attrs; }
+
+START_TEST(facts_agree_with_the_old_lists)
+{
+  enum { S = RDB_SYS_FACT_SENDS, W = RDB_SYS_FACT_FILEWRITE, C = RDB_SYS_FACT_FILECHANGE,
+         N = RDB_SYS_FACT_NEWFD, G = RDB_SYS_FACT_SIGSTATE };
+  /* SENDS: whash.c's switch (the bytes the call handed the kernel) */
+  static const char *const plain[] = { "write", "pwrite64", "sendto" };
+  for (size_t k = 0; k < 3; k++) {
+    ck_assert_msg(fact(rdb_sys_number(plain[k]), S, 1, 0x5000, 99, 0, 0, 7), "%s", plain[k]);
+    fv_is(RDB_SYS_SHAPE_PLAIN, 0x5000, 0, 7);
+    ck_assert(!fact(rdb_sys_number(plain[k]), S, 1, 0x5000, 99, 0, 0, 0)); /* nothing sent */
+    ck_assert(!fact(rdb_sys_number(plain[k]), S, 1, 0x5000, 99, 0, 0, -EBADF));
+  }
+  static const char *const vec[] = { "writev", "pwritev", "pwritev2" };
+  for (size_t k = 0; k < 3; k++) {
+    ck_assert_msg(fact(rdb_sys_number(vec[k]), S, 1, 0x6000, 3, 0, 0, 40), "%s", vec[k]);
+    fv_is(RDB_SYS_SHAPE_IOVEC, 0x6000, 3, 40);
+  }
+  ck_assert(fact(RDB_NR_sendmsg, S, 3, 0x7000, 0, 0, 0, 12));
+  fv_is(RDB_SYS_SHAPE_MSGHDR, 0x7000, 0, 12);
+  ck_assert(fact(RDB_NR_sendmmsg, S, 3, 0x8000, 5, 0, 0, 2));
+  ck_assert(fv[0] == RDB_SYS_SHAPE_MMSG && fv[1] == 0x8000 && fv[2] == 2);
+  ck_assert(fact(RDB_NR_msgsnd, S, 3, 0x9000, 100, 0, 0, 0)); /* 0 when sent */
+  fv_is(RDB_SYS_SHAPE_PLAIN, 0x9000, 0, 108);
+  ck_assert(!fact(RDB_NR_msgsnd, S, 3, 0x9000, 100, 0, 0, 100));
+  ck_assert(!fact(RDB_NR_msgsnd, S, 3, 0x9000, 1L << 32, 0, 0, 0));
+  ck_assert(fact(RDB_NR_mq_timedsend, S, 3, 0x9000, 100, 0, 0, 0));
+  fv_is(RDB_SYS_SHAPE_PLAIN, 0x9000, 0, 100);
+  ck_assert(!fact(RDB_NR_write, S, 1, 0, 9, 0, 0, 9)); /* NULL: nothing */
+  ck_assert(!fact(RDB_NR_read, S, 0, 0x5000, 9, 0, 0, 9) && !fact(RDB_NR_sendfile, S, 1, 3, 0, 9, 0, 9));
+  /* FILEWRITE: shared.c's sync (fd, offset or -1, pwritev2's flags, positional) */
+  ck_assert(fact(RDB_NR_write, W, 4, 0x5000, 9, 0, 0, 9));
+  fv_is(4, -1, 0, 0);
+  ck_assert(fact(RDB_NR_writev, W, 4, 0x5000, 9, 0, 0, 9) && fv[0] == 4 && fv[3] == 0);
+  ck_assert(fact(RDB_NR_sendfile, W, 5, 3, 0, 9, 0, 9));
+  fv_is(5, -1, 0, 0);
+  ck_assert(fact(RDB_NR_pwrite64, W, 4, 0x5000, 9, 4096, 0, 9));
+  fv_is(4, 4096, 0, 1);
+  ck_assert(fact(RDB_NR_pwritev, W, 4, 0x5000, 2, 8192, 0, 9));
+  fv_is(4, 8192, 0, 1);
+  ck_assert(fact(RDB_NR_pwritev2, W, 4, 0x5000, 2, -1, 0x10 /* RWF_APPEND */, 9));
+  fv_is(4, -1, 0x10, 1);
+  long off = 1000;
+  ck_assert(fact(RDB_NR_copy_file_range, W, 3, 0, 6, A(&off), 0, 600)); /* *off_out - retval */
+  fv_is(6, 400, 0, 1);
+  ck_assert(fact(RDB_NR_splice, W, 3, 0, 6, 0, 0, 600)); /* no off_out: the position */
+  fv_is(6, -1, 0, 1);
+  ck_assert(!fact(RDB_NR_sendto, W, 1, 0x5000, 9, 0, 0, 9) && !fact(RDB_NR_read, W, 1, 0, 0, 0, 0, 9));
+  ck_assert_int_eq(rdb_sys_info(RDB_NR_copy_file_range)->wfd, 3);
+  ck_assert_int_eq(rdb_sys_info(RDB_NR_write)->wfd, 1);
+  ck_assert_int_eq(rdb_sys_info(RDB_NR_sendto)->wfd, 0);
+  /* FILECHANGE: the file of an fd changed anywhere */
+  ck_assert(fact(RDB_NR_ftruncate, C, 7, 0, 0, 0, 0, 0) && fv[0] == 7);
+  ck_assert(fact(RDB_NR_fallocate, C, 7, 0, 0, 0, 0, 0) && fv[0] == 7);
+  ck_assert(fact(RDB_NR_creat, C, 0x5000, 0644, 0, 0, 0, 8) && fv[0] == 8);
+  ck_assert(fact(RDB_NR_open, C, 0x5000, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0, 0, 0, 8) &&
+            fv[0] == 8);
+  ck_assert(!fact(RDB_NR_open, C, 0x5000, 0101, 0, 0, 0, 8));
+  ck_assert(fact(RDB_NR_openat, C, -100, 0x5000, 01001, 0, 0, 9) && fv[0] == 9);
+  ck_assert(!fact(RDB_NR_openat, C, -100, 01000, 1, 0, 0, 9)); /* the flags are a[2] */
+  unsigned long how[3] = { 01000, 0, 0 };
+  ck_assert(fact(RDB_NR_openat2, C, -100, 0x5000, A(how), 24, 0, 9) && fv[0] == 9);
+  how[0] = 0;
+  ck_assert(!fact(RDB_NR_openat2, C, -100, 0x5000, A(how), 24, 0, 9));
+  ck_assert(!fact(RDB_NR_write, C, 7, 0, 0, 0, 0, 0) && !fact(RDB_NR_truncate, C, 0x5000, 0, 0, 0, 0, 0));
+  /* NEWFD: children.c rdb_kids_wanted */
+  ck_assert(fact(RDB_NR_dup2, N, 3, 1001, 0, 0, 0, 0) && fv[0] == 1001);
+  ck_assert(fact(RDB_NR_dup3, N, 3, 1002, 0, 0, 0, 0) && fv[0] == 1002);
+  ck_assert(fact(RDB_NR_fcntl, N, 3, 0 /* F_DUPFD */, 1000, 0, 0, 0) && fv[0] == 1000);
+  ck_assert(fact(RDB_NR_fcntl, N, 3, 1030 /* F_DUPFD_CLOEXEC */, 1003, 0, 0, 0) && fv[0] == 1003);
+  ck_assert(!fact(RDB_NR_fcntl, N, 3, 4 /* F_SETFL */, 1000, 0, 0, 0));
+  ck_assert(!fact(RDB_NR_dup, N, 3, 1001, 0, 0, 0, 0));
+  /* SIGSTATE: rr.c's kernel reads and sysreplay.c's calls run again */
+  ck_assert(fact(RDB_NR_rt_sigaction, G, 10, 0x5000, 0, 8, 0, 0));
+  ck_assert(fv[0] == 0x5000 && fv[1] == 32);
+  ck_assert(fact(RDB_NR_rt_sigprocmask, G, 0, 0x5000, 0, 8, 0, 0));
+  ck_assert(fv[0] == 0x5000 && fv[1] == 8);
+  ck_assert(fact(RDB_NR_sigaltstack, G, 0x5000, 0, 0, 0, 0, 0));
+  ck_assert(fv[0] == 0x5000 && fv[1] == 24);
+  ck_assert(!fact(RDB_NR_rt_sigaction, G, 10, 0, 0x6000, 8, 0, 0)); /* no new action */
+  ck_assert(!fact(RDB_NR_kill, G, 1, 9, 0, 0, 0, 0));
+  ck_assert(!fact(RDB_NR_write, 99, 1, 0x5000, 1, 0, 0, 1) && !fact(-1, S, 1, 0x5000, 1, 0, 0, 1));
+  /* the flags */
+  static const struct { const char *name; unsigned bit; } has[] = {
+    { "fork", RDB_SYS_FORKS }, { "vfork", RDB_SYS_FORKS }, { "clone", RDB_SYS_FORKS },
+    { "execve", RDB_SYS_EXECS }, { "execveat", RDB_SYS_EXECS },
+    { "close", RDB_SYS_CLOSES }, { "close_range", RDB_SYS_CLOSES },
+    { "dup2", RDB_SYS_CLOSES }, { "dup3", RDB_SYS_CLOSES },
+    { "exit", RDB_SYS_EXITS }, { "exit_group", RDB_SYS_EXITS },
+  };
+  for (size_t k = 0; k < sizeof has / sizeof *has; k++)
+    ck_assert_msg(attrs_of(has[k].name) & has[k].bit, "%s", has[k].name);
+  ck_assert(!(attrs_of("clone3") & RDB_SYS_FORKS) && !(attrs_of("wait4") & RDB_SYS_FORKS));
+  ck_assert(!(attrs_of("dup") & RDB_SYS_CLOSES) && !(attrs_of("kill") & RDB_SYS_EXITS));
+  ck_assert(!(attrs_of("execve") & RDB_SYS_FORKS) && !(attrs_of("open") & RDB_SYS_EXECS));
+}
+END_TEST
+
+/* Every attribute the table can carry is in the spec (none is dead), and a
+ * row's fact bit and its fact function go together. */
+START_TEST(every_attribute_used)
+{
+  static const unsigned fact_bit[RDB_SYS_NFACTS] = {
+    [RDB_SYS_FACT_SENDS] = RDB_SYS_SENDS, [RDB_SYS_FACT_FILEWRITE] = RDB_SYS_FILEWRITE,
+    [RDB_SYS_FACT_FILECHANGE] = RDB_SYS_FILECHANGE, [RDB_SYS_FACT_NEWFD] = RDB_SYS_NEWFD,
+    [RDB_SYS_FACT_SIGSTATE] = RDB_SYS_SIGSTATE,
+  };
+  unsigned seen = 0;
+  for (int nr = 0; nr < rdb_sys_table_len; nr++) {
+    const struct rdb_sys_info *i = &rdb_sys_table[nr];
+    seen |= i->attrs;
+    for (int k = 0; k < RDB_SYS_NFACTS; k++)
+      ck_assert_msg(!(i->attrs & fact_bit[k]) == !i->fact[k], "%d: fact %d", nr, k);
+    ck_assert_msg(!(i->attrs & RDB_SYS_FILEWRITE) == !i->wfd, "%d: wfd", nr);
+  }
+  for (unsigned b = 1; b <= RDB_SYS_SIGSTATE; b <<= 1)
+    ck_assert_msg(seen & b, "no syscall has attribute bit %#x", b);
+}
+END_TEST
+
 START_TEST(conditional_writes)
 {
   char ts[16];
@@ -528,6 +666,8 @@ Suite *gen_suite(void)
   tcase_add_test(tc, names_numbers_attributes);
   tcase_add_test(tc, conditional_writes);
   tcase_add_test(tc, acquires_nocut_sigmask);
+  tcase_add_test(tc, facts_agree_with_the_old_lists);
+  tcase_add_test(tc, every_attribute_used);
   tcase_add_test(tc, select_and_poll);
   tcase_add_test(tc, sockets_and_misc);
   tcase_add_test(tc, musl_coverage);
