@@ -50,6 +50,15 @@ echo quit > quit.gdb
 st=$?
 [ $st -eq 3 ] || { cat x3.out; fail "record --gdb of exit(3): status $st"; }
 expect x3.out "^rdb: recorded in x; gdb on its replay\$"
+# ... or by its fatal signal, which gdb sees where the program faulted
+build segv sg -O0 -g
+printf '%s\n' continue 'bt 1' > fault.gdb
+"$RDB" record --gdb-batch fault.gdb -o sgt -- ./sg > sg.out 2>&1
+st=$?
+[ $st -eq 139 ] || { cat sg.out; fail "record --gdb of a SIGSEGV: status $st"; }
+expect sg.out "^Program received signal SIGSEGV"
+expect sg.out "^#0 .* main (.*) at .*segv.c:11\$"
+[ "$(grep -c "^faulting\$" sg.out)" = 2 ] || { cat sg.out; fail "record --gdb of a SIGSEGV: output"; }
 # a backtrace in a handler goes on into what the signal interrupted
 # (syscall.S: rdb_handler_return is gdb's __restore_rt)
 printf '%s\n' 'handle SIGUSR1 nostop noprint pass' 'break on_usr1' continue bt delete continue \
