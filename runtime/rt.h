@@ -723,7 +723,6 @@ int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 *
 int rdb_in_check_hook(uintptr_t pc); /* pc is in a read hook with a check */
 uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);
 
-
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);
 /* The entry whose sequence holds pc, or NULL. */
