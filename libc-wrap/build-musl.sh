@@ -75,7 +75,7 @@ export RDB_CC_LIBC_BUILD=1
 (
 	cd "$src"
 	# musl turns unwind tables off; with them gdb can unwind through
-	# libc (a backtrace from a handler through raise(), rdb gdb)
+	# libc (a backtrace from a handler through raise(), rdb replay --gdb)
 	./configure --prefix="$new" --disable-shared CC="$rdbcc" CFLAGS="-fasynchronous-unwind-tables"
 	make -j"$jobs"
 	make install

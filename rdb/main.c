@@ -1,4 +1,5 @@
-/* main.c: rdb's command line: record, replay, info, truss; shared helpers.
+/* main.c: rdb's command line: record, replay, info, truss, flowback; shared
+ * helpers.
  * Messages go to stderr prefixed "rdb:". */
 #include <errno.h>
 #include <stdarg.h>
@@ -98,7 +99,8 @@ static void usage(FILE *f)
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
-	      "  rdb gdb -- PROG ARGS...                    gdb on PROG (also: record/replay --gdb)\n\n"
+	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
+	      "  rdb record --gdb -- PROG ARGS...           record, then gdb on the replay\n\n"
 	      "'rdb COMMAND --help' says more.  The trace format: docs/trace-format.md.\n",
 	      f);
 }
@@ -113,7 +115,6 @@ static const struct {
 	{"info", rdb_cmd_info},
 	{"truss", rdb_cmd_truss},
 	{"flowback", rdb_cmd_flowback},
-	{"gdb", rdb_cmd_gdb},
 };
 
 int main(int argc, char **argv)
@@ -137,6 +138,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(c, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
+	if (!strcmp(c, "gdb")) {
+		/* The one way to debug is on a replay, where gdb has rdb's
+		 * server as its target (an unrecorded run under a plain gdb
+		 * cannot go on from a breakpoint: docs/gdb.md). */
+		rdb_warn("there is no 'rdb gdb': gdb runs on replays.  Record and debug: "
+		         "rdb record --gdb [-o DIR] -- PROG ARGS...; a trace set: rdb replay --gdb DIR");
+		return 2;
+	}
 	rdb_warn("unknown command '%s'", c);
 	usage(stderr);
 	return 2;

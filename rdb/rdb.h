@@ -217,20 +217,12 @@ int rdb_flowback_here(const char *dir, const char *what, uint64_t size, uint64_t
                       const char *here, rdb_flowback_before before, void *ctx);
 
 /* ---- gdb.c ------------------------------------------------------------ */
-int rdb_cmd_gdb(int argc, char **argv);
-/* Starts gdb attached to pid (exe: its executable), a recording that
- * waits for it (RDB_TF_HELLO_GDB); with script, gdb runs it in batch
- * mode.  gdb's pid. */
-pid_t rdb_gdb_attach(pid_t pid, const char *exe, const char *script);
-/* Dies with a clear message unless gdb, the shim and script (NULL: none)
- * are there: before the program starts. */
-void rdb_gdb_check(const char *script);
-/* Waits for gdb to end. */
-void rdb_gdb_reap(pid_t gdb);
-/* rdb replay --gdb, --gdb-batch, --gdbserver: rdb is gdb's target (the
- * gdb server, gdbserver.c); rdb's exit status. */
+/* rdb replay --gdb, --gdb-batch, --gdbserver, and rdb record --gdb after
+ * the recording: rdb is gdb's target (the gdb server, gdbserver.c);
+ * the replay's exit status. */
 int rdb_gdb_serve(const struct rdb_replay_opts *o);
-/* gdb and script (NULL: none) are there: fatal if not. */
+/* gdb and script (NULL: none) are there: fatal if not (before a
+ * recording starts, too). */
 void rdb_gdb_server_check(const char *script);
 
 #endif

@@ -101,8 +101,9 @@ static void record_usage(FILE *f)
 	      "                      few ms\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n"
-	      "  --gdb               start gdb attached to PROG, which waits for it before\n"
-	      "                      its first instruction (set breakpoints, then continue)\n"
+	      "  --gdb               once PROG has ended, start gdb on the replay of the new\n"
+	      "                      trace set (rdb replay --gdb DIR), stopped before PROG's\n"
+	      "                      first instruction; rdb then exits as PROG did\n"
 	      "  --gdb-batch FILE    the same, gdb running the commands in FILE (-batch -x)\n",
 	      f);
 }
@@ -182,11 +183,26 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		return 2;
 	}
 	o->argv = argv + i;
-	if (o->gdb) {
-		rdb_gdb_check(o->gdb_script);
-		o->flags |= RDB_TF_HELLO_GDB;
-	}
+	if (o->gdb)
+		rdb_gdb_server_check(o->gdb_script);
 	return 0;
+}
+
+/* rdb record --gdb, once the program has ended: gdb on the replay of
+ * the trace set just written, as rdb replay --gdb DIR (the run recorded
+ * first, then debugged, as rr does: the program ran with its stdio live
+ * and undisturbed, and gdb gets every reverse command).  The replay
+ * writes the program's output again as gdb runs it. */
+static void debug_replay(const char *dir, const struct record_opts *o)
+{
+	struct rdb_replay_opts r;
+	memset(&r, 0, sizeof r);
+	r.dir = dir;
+	r.from = 1;
+	r.gdb = 1;
+	r.gdb_script = o->gdb_script;
+	fprintf(stderr, "rdb: recorded in %s; gdb on its replay\n", dir);
+	rdb_gdb_serve(&r);
 }
 
 /* The build-id, checked before anything is written: PROG must be ELF. */
@@ -557,7 +573,6 @@ int rdb_cmd_record(int argc, char **argv)
 	else
 		hello.m.interval_us = o.interval;
 	rdb_run_send_all(sv[0], &hello, sizeof hello);
-	pid_t gdb = o.gdb ? rdb_gdb_attach(pid, exe, o.gdb_script) : -1;
 
 	struct recorder rc;
 	memset(&rc, 0, sizeof rc);
@@ -578,8 +593,6 @@ int rdb_cmd_record(int argc, char **argv)
 			rdb_fatal("waitpid: %s", strerror(errno));
 	struct rdb_tf_exit x = record_exit(&rc, status);
 	rdb_tw_close(w);
-	if (gdb > 0)
-		rdb_gdb_reap(gdb);
 	if (!rc.got_init)
 		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
 		         "The trace is empty", exe);
@@ -587,5 +600,7 @@ int rdb_cmd_record(int argc, char **argv)
 		rdb_warn("the recording was cut short (%s %d): the trace holds what was "
 		         "sent until then", x.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status",
 		         x.value);
+	if (o.gdb && rc.got_init)
+		debug_replay(d, &o);
 	return rdb_run_end_like((int)x.how, x.value);
 }

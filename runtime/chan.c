@@ -157,7 +157,6 @@ void rdb_chan_init(void)
 		        "%u (revision %u): rebuild it with this rdb-cc\n", hello.version & 0xffff,
 		        hello.version >> 16, RDB_TF_VERSION, RDB_TF_CHAN_REV);
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
-	RT->chan.gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
 		/* The values socket too: a program the process execs must not

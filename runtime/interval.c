@@ -259,8 +259,8 @@ static int snap_fork(int slot)
 	rdb_sys3(__NR_madvise, slo, len, 10);
 	long parent = rdb_sys0(__NR_getpid);
 	/* The child starts with every signal blocked: a terminal's ^C must not
-	 * run the program's handler in it.  Untraced: a debugger of the
-	 * program (rdb record --gdb) must not follow it, nor stop the
+	 * run the program's handler in it.  Untraced: a debugger or tracer
+	 * of the program (strace -f) must not follow it, nor stop the
 	 * program's step at its creation. */
 	uint64_t old = rdb_block_all();
 	long pid = rdb_sys6(__NR_clone, 0x00800000 /* CLONE_UNTRACED */, 0, 0, 0, 0, 0);

@@ -24,7 +24,7 @@
  * makes the next check fault (a boundary or signal wanted). */
 #define RDB_SIC_W 0x400000 /* 4 MiB: two huge zero pages */
 /* The check's encoding, movzbl (%r15), %r12d: the runtime (sic.c) and
- * rdb's gdb shim recognise a faulting check by it. */
+ * rdb's gdb server (rdb/target.c) recognise a faulting check by it. */
 #define RDB_SIC_CHECK_BYTES 0x45, 0x0f, 0xb6, 0x27
 #define RDB_SIC_WIN 0x480000000000
 #define RDB_SIC_END (RDB_SIC_WIN + RDB_SIC_W)
@@ -51,7 +51,7 @@
 #define RDB_STATE_SAVED_HI 72
 #define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
 #define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
-#define RDB_STATE_GDB_IN 96     /* long: gdb has attached (rdb gdb.c sets it) */
+#define RDB_STATE_SPARE 96      /* long: unused */
 /* Read by rdb's gdb server (rdb/target.c): a position in the run is
  * (interval, %r15 - sic_origin, pc). */
 #define RDB_STATE_SIC_ORIGIN 104 /* u64 */

@@ -98,7 +98,7 @@ struct rdb_state {
 	uintptr_t dead_lo, dead_cut; /* RDB_STATE_DEAD_LO/CUT: the dead window
 	                        below it (interval.c dead_stack) ends at dead_cut:
 	                        another stack a switch went to lies above */
-	long gdb_in;         /* RDB_STATE_GDB_IN: rdb --gdb's gdb has attached */
+	long spare;          /* RDB_STATE_SPARE: unused; keeps the fixed offsets below */
 	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
 	 * position in the run is (interval, %r15 - sic_origin, pc)) */
 	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
@@ -195,7 +195,6 @@ struct rdb_state {
 
 	struct { /* chan.c: the channel to rdb (trace_format.h) and HELLO's options */
 		int quiet;            /* replay: do not re-execute stdout/stderr writes */
-		int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 		uint64_t from;        /* replay: the interval it started at */
@@ -327,8 +326,8 @@ _Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_L
                    __builtin_offsetof(struct rdb_state, dead_lo) == RDB_STATE_DEAD_LO &&
                    __builtin_offsetof(struct rdb_state, dead_cut) == RDB_STATE_DEAD_CUT,
                "layout.h RDB_STATE_MAIN_LO .. DEAD_CUT");
-_Static_assert(__builtin_offsetof(struct rdb_state, gdb_in) == RDB_STATE_GDB_IN,
-               "layout.h RDB_STATE_GDB_IN");
+_Static_assert(__builtin_offsetof(struct rdb_state, spare) == RDB_STATE_SPARE,
+               "layout.h RDB_STATE_SPARE");
 _Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
                    __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
                "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
@@ -742,9 +741,6 @@ void rdb_unhook(int writes_too);
 int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
 int rdb_in_check_hook(uintptr_t pc); /* pc is in a read hook with a check */
 uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);
-
-/* gdb.c: rdb record|replay --gdb */
-void rdb_gdb_wait(void);
 
 /* ---- iot.c ------------------------------------------------------------ */
 void rdb_iot_init(void);

@@ -196,8 +196,6 @@ uint64_t __rdb_start(long *sp)
 
 	for (const int64_t *p = __start_rdb_init; p < __stop_rdb_init; p++)
 		((rdb_init_fn *)((uintptr_t)p + (uintptr_t)*p))();
-	if (RT->chan.gdb)
-		rdb_gdb_wait();
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		rdb_interval_init();
 	if (RT->mode == RDB_TF_MODE_REPLAY) {

@@ -164,7 +164,7 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_EVERY_SIC 16u /* record: every_sic, not interval_us */
 #define RDB_TF_HELLO_WATCH 32u   /* replay: a WATCH record follows HELLO */
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
-#define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
+/* 128u: unused (no longer sent; an old trace's H_FLAGS may hold it) */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 
 struct rdb_tf_init {
