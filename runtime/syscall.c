@@ -192,6 +192,8 @@ long rdb_syscall_dispatch(long nr, const long a[6])
 
 long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 {
+	if (rdb_thread_syscall(nr, a)) /* a thread's end (thread.c) */
+		return 0;
 	switch (nr) {
 	case __NR_brk:
 		return sys_brk((uintptr_t)a[0]);
