@@ -97,13 +97,16 @@
 /* Threads (thread.c): at most RDB_THREAD_MAX at once, main included.
  * Thread k's runtime state (struct rdb_thread) lies at RDB_THREAD_ADDR +
  * (k << RDB_THREAD_SHIFT); for k >= 1 its syscall stack at
- * RDB_SCSTACK_ADDR + k * RDB_SCSTACK_SIZE and its signal stack at
+ * RDB_TSCSTACK_ADDR + k * RDB_SCSTACK_SIZE and its signal stack at
  * RDB_TSIGSTACK_ADDR + k * RDB_SIGSTACK_SIZE (the main thread's are the
- * ones above).  Outside the covered range: no boundary saves them. */
+ * ones above).  Outside the covered range: no boundary saves them; above
+ * shared.c's copies and their pending bits (up to 0x570380000000), below
+ * grow.c's tables. */
 #define RDB_THREAD_MAX 1024
-#define RDB_THREAD_ADDR 0x500400000000
+#define RDB_THREAD_ADDR 0x574000000000
 #define RDB_THREAD_SHIFT 16
-#define RDB_TSIGSTACK_ADDR 0x501000000000
+#define RDB_TSCSTACK_ADDR 0x574100000000
+#define RDB_TSIGSTACK_ADDR 0x574200000000
 /* struct rdb_thread's fields the assembly uses (checked in rt.h). */
 #define RDB_TH_SC_NEST 0  /* long: handlers inside a syscall's runtime part */
 #define RDB_TH_SC_LO 8    /* its syscall stack's lowest address */

@@ -336,6 +336,10 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                "layout.h RDB_TH_*");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
+_Static_assert(RDB_THREAD_ADDR + ((uint64_t)RDB_THREAD_MAX << RDB_THREAD_SHIFT) <= RDB_TSCSTACK_ADDR &&
+                   RDB_TSCSTACK_ADDR + (uint64_t)RDB_THREAD_MAX * RDB_SCSTACK_SIZE <= RDB_TSIGSTACK_ADDR &&
+                   RDB_TSIGSTACK_ADDR + (uint64_t)RDB_THREAD_MAX * RDB_SIGSTACK_SIZE <= RDB_GROW_ADDR,
+               "layout.h: the threads' ranges overlap");
 
 /* The running thread's number, from its %r15 (layout.h); 0 before the
  * SIC is set (__rdb_start). */

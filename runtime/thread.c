@@ -22,7 +22,7 @@
 
 static uintptr_t sc_lo(unsigned k)
 {
-	return RDB_SCSTACK_ADDR + (uintptr_t)k * RDB_SCSTACK_SIZE;
+	return k ? RDB_TSCSTACK_ADDR + (uintptr_t)k * RDB_SCSTACK_SIZE : RDB_SCSTACK_ADDR;
 }
 
 static uintptr_t sig_lo(unsigned k)
