@@ -112,6 +112,7 @@
 #define RDB_TH_SC_LO 8    /* its syscall stack's lowest address */
 #define RDB_TH_SIG_TOP 16 /* its signal stack's top */
 #define RDB_TH_TID 24     /* int: its tid (0: the slot is free, -1: being made) */
+#define RDB_TH_CLONE_MASK 32 /* u64: the signal mask around its clone of a thread */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

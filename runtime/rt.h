@@ -300,6 +300,9 @@ struct rdb_thread {
 	uintptr_t sig_top;   /* RDB_TH_SIG_TOP: its signal stack's top */
 	int tid;             /* RDB_TH_TID: 0 free, -1 being made, else its tid */
 	int thread_group;    /* made with CLONE_THREAD (else a process sharing memory) */
+	uint64_t clone_mask; /* RDB_TH_CLONE_MASK: while it clones a thread, every
+	                        signal is blocked (its %r15 is the child's): the
+	                        mask to restore after, in it and in the child */
 	uintptr_t sig_lo;    /* its signal stack */
 	uint64_t origin;     /* %r15 = origin + count (thread 0: RT->sic_origin) */
 	uintptr_t hframe;    /* the frame of the handler that began last and has
@@ -332,7 +335,8 @@ struct rdb_thread {
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
                    __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&
                    __builtin_offsetof(struct rdb_thread, sig_top) == RDB_TH_SIG_TOP &&
-                   __builtin_offsetof(struct rdb_thread, tid) == RDB_TH_TID,
+                   __builtin_offsetof(struct rdb_thread, tid) == RDB_TH_TID &&
+                   __builtin_offsetof(struct rdb_thread, clone_mask) == RDB_TH_CLONE_MASK,
                "layout.h RDB_TH_*");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");

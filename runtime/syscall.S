@@ -208,6 +208,21 @@ rdb_stub_check:
 4:	mov %r11d, RDB_TH_TID(%rcx)
 	pop %r15
 	.cfi_adjust_cfa_offset -8
+	/* Its own %r15 again: the mask rdb_thread_prepare blocked. */
+	PUSH_CFI %rax, %rdi, %rsi, %rdx, %r10
+	THREAD_PTR %rsi, %r11
+	lea RDB_TH_CLONE_MASK(%rsi), %rsi
+	mov $2, %edi			/* SIG_SETMASK */
+	xor %edx, %edx
+	mov $8, %r10d
+	mov $14, %eax			/* rt_sigprocmask */
+	syscall
+	pop %r10
+	pop %rdx
+	pop %rsi
+	pop %rdi
+	pop %rax
+	.cfi_adjust_cfa_offset -40
 	lea 8(%rsi), %rsi
 3:	mov (%rsp), %r11
 	popfq

@@ -96,22 +96,40 @@ static long map_slot(unsigned k)
 	return 0;
 }
 
+#define SIG_SETMASK 2
+
+/* Every signal blocked until the parent's %r15 is its own again and the
+ * child has its signal stack; the mask before goes to both slots. */
+static void block_all(struct rdb_thread *self)
+{
+	uint64_t all = ~0ull;
+	rdb_sys4(__NR_rt_sigprocmask, 0 /* SIG_BLOCK */, &all, &self->clone_mask, 8);
+}
+
+static uint64_t refuse(struct rdb_thread *self)
+{
+	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &self->clone_mask, 0, 8);
+	return 0;
+}
+
 uint64_t rdb_thread_prepare(long flags)
 {
+	struct rdb_thread *self = TH;
+	block_all(self);
 	unsigned k = claim();
 	if (!k) {
 		rdb_printf("rdb: more than %d threads at once: clone fails with EAGAIN\n",
 		           RDB_THREAD_MAX);
-		return 0;
+		return refuse(self);
 	}
-	struct rdb_thread *t = rdb_th_at(k), *self = TH;
+	struct rdb_thread *t = rdb_th_at(k);
 	if (!t->mapped) {
 		long r = map_slot(k);
 		if (r < 0) {
 			rdb_printf("rdb: cannot map a new thread's stacks or SIC window "
 			           "(error %ld): clone fails with EAGAIN\n", -r);
 			__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
-			return 0;
+			return refuse(self);
 		}
 	}
 	/* Everything but the slot's fixed facts starts empty. */
@@ -125,6 +143,7 @@ uint64_t rdb_thread_prepare(long flags)
 	/* The kernel's mask is the parent's, so is the program's view of it;
 	 * the alternate stack is not inherited (CLONE_VM). */
 	t->signal.reserved_blocked = self->signal.reserved_blocked;
+	t->clone_mask = self->clone_mask;
 	t->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
 	/* Count 0, no stop: the window's start (rdb_sic_set's rule). */
 	uint64_t r15 = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
@@ -139,6 +158,7 @@ void rdb_thread_child(void)
 	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
 		rdb_die("cannot set a new thread's signal stack (error %ld)\n", -r);
+	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &t->clone_mask, 0, 8);
 }
 
 int rdb_thread_syscall(long nr, const long a[6])
