@@ -36,20 +36,35 @@
 	.endr
 .endm
 
-/* Moves %rsp to the top of the runtime's syscall stack, 16-byte aligned,
+/* \reg = the running thread's struct rdb_thread (rt.h rdb_th_slot), from
+ * %r15.  Clobbers \tmp and the flags. */
+.macro THREAD_PTR reg, tmp
+	mov %r15, \reg
+	movabs $RDB_SIC_WIN, \tmp
+	sub \tmp, \reg
+	shr $RDB_SIC_SHIFT, \reg
+	cmp $RDB_THREAD_MAX, \reg
+	jb 2f
+	xor \reg, \reg
+2:	shl $RDB_THREAD_SHIFT, \reg
+	movabs $RDB_THREAD_ADDR, \tmp
+	add \tmp, \reg
+.endm
+
+/* Moves %rsp to the top of the thread's syscall stack, 16-byte aligned,
  * unless calls nest there (a handler interrupted the runtime's part of a
  * call, unrecorded) or %rsp is on it already: the runtime's C code never
  * runs below the program's %rsp (layout.h).  Clobbers %rcx and %r11. */
 .macro ON_SCSTACK
-	movabs $(RDB_STATE_ADDR + RDB_STATE_SC_NEST), %rcx
-	cmpq $0, (%rcx)
+	THREAD_PTR %rcx, %r11
+	cmpq $0, RDB_TH_SC_NEST(%rcx)
 	jne 1f
 	mov %rsp, %r11
-	movabs $RDB_SCSTACK_ADDR, %rcx
-	sub %rcx, %r11
+	sub RDB_TH_SC_LO(%rcx), %r11
 	cmp $RDB_SCSTACK_SIZE, %r11
 	jb 1f
-	movabs $(RDB_SCSTACK_ADDR + RDB_SCSTACK_SIZE), %rsp
+	mov RDB_TH_SC_LO(%rcx), %rsp
+	add $RDB_SCSTACK_SIZE, %rsp
 1:	and $-16, %rsp
 .endm
 

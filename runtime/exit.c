@@ -94,7 +94,7 @@ static void term_hash(struct rdb_tf_term *t)
 {
 	uint64_t g[RDB_TF_NGREG];
 	rdb_memset(g, 0, sizeof g);
-	g[REG_RSP] = RT->signal.stub_sp;
+	g[REG_RSP] = TH->signal.stub_sp;
 	/* Mappings that cannot be read (every fd in use, limits.sh's fdhard):
 	 * no hashes, and replay then compares none. */
 	if (!rdb_procmaps())

@@ -477,15 +477,15 @@ static void send_context(void *uc, uint64_t interval)
 	cp->fs_base = rdb_fs_base();
 	cp->uc_flags = *(uint64_t *)uc;
 	cp->sigmask = *(uint64_t *)((char *)uc + UC_SIGMASK);
-	cp->ss_sp = RT->signal.prog_ss[RDB_SS_SP]; /* the program's view (the kernel's is ours) */
-	cp->ss_flags = RT->signal.prog_ss[RDB_SS_FLAGS];
-	cp->ss_size = RT->signal.prog_ss[RDB_SS_SIZE];
+	cp->ss_sp = TH->signal.prog_ss[RDB_SS_SP]; /* the program's view (the kernel's is ours) */
+	cp->ss_flags = TH->signal.prog_ss[RDB_SS_FLAGS];
+	cp->ss_size = TH->signal.prog_ss[RDB_SS_SIZE];
 	cp->brk_cur = RT->syscall.brk_cur;
 	cp->brk_mapped = RT->syscall.brk_mapped;
 	cp->sc_id = RT->rr.sc_id;
 	rdb_memcpy(cp->view, &RT->signal.view[1], sizeof cp->view);
-	cp->reserved_blocked = RT->signal.reserved_blocked;
-	cp->hframe = RT->hframe;
+	cp->reserved_blocked = TH->signal.reserved_blocked;
+	cp->hframe = TH->hframe;
 	const uint8_t *fp = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	cp->fpsize = fp ? rdb_xstate_size(fp) : 0;
 	/* the queued signals and the xsave image: one piece, the record's
@@ -553,7 +553,7 @@ static const struct rdb_tf_map *map_at(uint64_t a)
  * the top of that mapping, and the main stack whole as well: its frames
  * are live.  And the stacks the running handlers interrupted (a
  * coroutine's under a handler on the alternate stack), from their %rsp:
- * their frames chain from RT->hframe (a frame left by longjmp may still
+ * their frames chain from TH->hframe (a frame left by longjmp may still
  * look like one: saving its stack too costs bytes, not correctness). */
 /* The handler frame at f (struct rdb_sigframe): 1 with the %rsp it
  * interrupted and the frame before it, or 0 if f is not one. */
@@ -585,7 +585,7 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	uint64_t f = RT->hframe, isp, prev;
+	uint64_t f = TH->hframe, isp, prev;
 	for (int depth = 0; depth < MAX_FRAMES && frame_at(f, &isp, &prev); depth++, f = prev) {
 		const struct rdb_tf_map *m = map_at(isp);
 		if (!m || m == in || m == main || (isp >= alo && isp < ahi))
@@ -593,7 +593,7 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		/* once per mapping, from the innermost frame's %rsp there (the
 		 * frames before this one, walked again: handlers nest shallow) */
 		int dup = 0;
-		uint64_t g = RT->hframe, gsp, gprev;
+		uint64_t g = TH->hframe, gsp, gprev;
 		for (int k = 0; k < depth && !dup && frame_at(g, &gsp, &gprev); k++, g = gprev)
 			dup = map_at(gsp) == m;
 		if (!dup)
@@ -800,9 +800,9 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 	rdb_sic_arm(uc, count,
 	            RT->intervals.every_sic && RT->intervals.snap_ok && !RT->intervals.snap_stop ? RT->intervals.every_sic : 0);
 	if (RT->signal.npending || RT->intervals.want_boundary) {
-		RT->sic.in_event = 0;
+		TH->sic.in_event = 0;
 		rdb_sic_want(uc);
-		RT->sic.in_event = 1;
+		TH->sic.in_event = 1;
 	}
 }
 

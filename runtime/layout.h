@@ -29,6 +29,13 @@
 #define RDB_SIC_WIN 0x480000000000
 #define RDB_SIC_END (RDB_SIC_WIN + RDB_SIC_W)
 #define RDB_SIC_GUARD (2 * RDB_SIC_W)
+/* Each thread has its own window (thread.c): thread k's lies at
+ * RDB_SIC_WIN + k * RDB_SIC_STRIDE, its guard after it and the rest of
+ * the stride reserved, so that %r15 alone tells the runtime, in C and in
+ * assembly, which thread runs: k = (%r15 - RDB_SIC_WIN) >> RDB_SIC_SHIFT.
+ * Thread 0 is the main thread, at the window above. */
+#define RDB_SIC_SHIFT 24
+#define RDB_SIC_STRIDE (1 << RDB_SIC_SHIFT) /* >= RDB_SIC_W + RDB_SIC_GUARD */
 /* The most counts of one recorded interval (an overflow boundary). */
 #define RDB_SIC_SPAN 0x10000000000 /* 2^40 */
 
@@ -45,7 +52,7 @@
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 #define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
 #define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
-#define RDB_STATE_SC_NEST 48    /* handlers running inside a syscall's runtime part */
+/* (48: was the syscall nesting, per thread now: RDB_TH_SC_NEST) */
 #define RDB_STATE_MAIN_LO 56    /* the lowest address the main stack may reach */
 #define RDB_STATE_SAVED_LO 64   /* the other stack the boundary saved (interval.c) */
 #define RDB_STATE_SAVED_HI 72
@@ -86,6 +93,26 @@
 #define RDB_SIGSTACK_SIZE 0x800000 /* 8 MiB */
 #define RDB_SCSTACK_ADDR 0x500300000000
 #define RDB_SCSTACK_SIZE 0x100000
+
+/* Threads (thread.c): at most RDB_THREAD_MAX at once, main included.
+ * Thread k's runtime state (struct rdb_thread) lies at RDB_THREAD_ADDR +
+ * (k << RDB_THREAD_SHIFT); for k >= 1 its syscall stack at
+ * RDB_TSCSTACK_ADDR + k * RDB_SCSTACK_SIZE and its signal stack at
+ * RDB_TSIGSTACK_ADDR + k * RDB_SIGSTACK_SIZE (the main thread's are the
+ * ones above).  Outside the covered range: no boundary saves them; above
+ * shared.c's copies and their pending bits (up to 0x570380000000), below
+ * grow.c's tables. */
+#define RDB_THREAD_MAX 1024
+#define RDB_THREAD_ADDR 0x574000000000
+#define RDB_THREAD_SHIFT 16
+#define RDB_TSCSTACK_ADDR 0x574100000000
+#define RDB_TSIGSTACK_ADDR 0x574200000000
+/* struct rdb_thread's fields the assembly uses (checked in rt.h). */
+#define RDB_TH_SC_NEST 0  /* long: handlers inside a syscall's runtime part */
+#define RDB_TH_SC_LO 8    /* its syscall stack's lowest address */
+#define RDB_TH_SIG_TOP 16 /* its signal stack's top */
+#define RDB_TH_TID 24     /* int: its tid (0: the slot is free, -1: being made) */
+#define RDB_TH_CLONE_MASK 32 /* u64: the signal mask around its clone of a thread */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

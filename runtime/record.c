@@ -109,9 +109,10 @@ long rdb_record_syscall(long nr, const long *a)
 	long r;
 	if (is_thread(nr, a)) {
 		if (!RT->record.spawn_warned++)
-			rdb_printf("rdb: clone of a thread (CLONE_THREAD, CLONE_SIGHAND, "
-			           "CLONE_FILES or CLONE_FS) is not recorded yet: the call "
-			           "fails with ENOSYS\n");
+			rdb_printf("rdb: threads are not recorded yet: clone with CLONE_THREAD, "
+			           "CLONE_SIGHAND, CLONE_FILES or CLONE_FS (a new thread) fails "
+			           "with ENOSYS (pthread_create returns EAGAIN), and the "
+			           "recording goes on without it\n");
 		send_note(RDB_TF_NOTE_SPAWN, RT->rr.sc_id + 1);
 		r = -RDB_ENOSYS;
 	} else {

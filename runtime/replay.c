@@ -402,8 +402,8 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	struct frame *f = (struct frame *)(RT->replay.fpbuf + sizeof RT->replay.fpbuf) - 1;
 	rdb_memset(f, 0, sizeof *f);
 	f->uc[RDB_UC_FLAGS] = c->uc_flags;
-	RT->hframe = c->hframe;
-	f->uc[RDB_UC_STACK + RDB_SS_SP] = RDB_SIGSTACK_ADDR;
+	TH->hframe = c->hframe;
+	f->uc[RDB_UC_STACK + RDB_SS_SP] = TH->sig_lo;
 	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = 0;
 	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
 	rdb_memcpy(&f->uc[RDB_UC_GREGS], c->gregs, sizeof c->gregs);
@@ -532,10 +532,10 @@ void rdb_replay_restore(void)
 	restore_tls_self(c->fs_base);
 	reprotect();
 	rdb_memcpy(&RT->signal.view[1], c->view, sizeof c->view);
-	RT->signal.reserved_blocked = c->reserved_blocked;
-	RT->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
-	RT->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
-	RT->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
+	TH->signal.reserved_blocked = c->reserved_blocked;
+	TH->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
+	TH->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
+	TH->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
 	rdb_interval_saved_stack(c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);

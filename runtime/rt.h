@@ -55,10 +55,12 @@ struct rdb_hstate {
 	uint64_t fault_pc;     /* a fault's instruction, to run again */
 	uint64_t stub_sp, nest_sp; /* RDB_HS_IN_CALL: RT->stub_sp, RT->sc_nest_sp */
 	uint64_t flags;        /* RDB_HS_* */
-	uint64_t pad[2];
+	uint64_t run_pc, run_sp; /* RDB_HS_AT_CALL: the runtime's own, in the call */
 };
 #define RDB_HSTATE_MAGIC 0x72646268616e646cull /* "rdbhandl" */
-enum { RDB_HS_IN_STUB = 1, RDB_HS_WATCH_SYS = 2, RDB_HS_IN_CALL = 4 };
+/* RDB_HS_AT_CALL: the handler saw the program at its syscall's call
+ * (thread.c rdb_call_present), not inside the runtime. */
+enum { RDB_HS_IN_STUB = 1, RDB_HS_WATCH_SYS = 2, RDB_HS_IN_CALL = 4, RDB_HS_AT_CALL = 8 };
 struct rdb_sigframe {
 	uint64_t pretcode;
 	union {
@@ -83,12 +85,7 @@ struct rdb_state {
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
 	                          that clone (%rsp at the flags), not a handler's */
-	uintptr_t hframe;    /* the frame of the handler that began last and has
-	                        not returned (struct rdb_sigframe), or 0 */
-	long sc_nest;        /* RDB_STATE_SC_NEST: program handlers running while
-	                        a syscall's runtime part is on the syscall stack
-	                        (unrecorded only): their calls stay on their
-	                        stack (syscall.S) */
+	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
 	uintptr_t main_lo;   /* RDB_STATE_MAIN_LO: the initial %rsp less the stack's
 	                        rlimit (hooks.S: a switch there needs no marks) */
 	uintptr_t saved_lo, saved_hi; /* RDB_STATE_SAVED_LO/HI: the stack the
@@ -133,41 +130,23 @@ struct rdb_state {
 	} api;
 
 	struct { /* signal.c */
-		uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
-		uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
-		                         interrupted */
 		/* the program's view */
 		struct rdb_ksigaction view[RDB_NSIG];
 		uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
-		uint64_t reserved_blocked; /* the program's view of their mask bits */
-		uint64_t prog_ss[3];  /* the program's view of its sigaltstack (RDB_SS_*) */
 		uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
 		int fault_in_hook;
 		int nqueued;          /* queued again by an event, not delivered yet */
 		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
 		int npending;         /* record: async signals waiting for the next check */
 		struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
-		/* delivery at the entry stub's check (syscall.S) */
-		int in_stub;          /* the runtime is running a program syscall */
-		int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
-		int sc_mask_ok;       /* it was sigsuspend, ppoll, ...: deliver with */
-		uint64_t sc_mask;     /* ... this mask (the call's own) */
-		int restore_ok;       /* the next handler's return restores ... */
-		uint64_t restore_mask; /* ... the mask the call left */
 		uint64_t requeued;    /* signals queued again by events, so far */
-		/* a handler's frame, built here before it goes out */
-		uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
 		uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
-		struct rdb_sigframe retframe;     /* a handler's return: what rt_sigreturn reads */
 		int xs_known;
 	} signal;
 
 	struct { /* sic.c: events at SIC checks (docs/hooks.md) */
 		uint64_t sic_span;    /* record: the most counts of an interval (RDB_SIC_SPAN;
 		                         less with RDB_TEST_SIC_SPAN=N, a test knob) */
-		uint64_t sic_stop;    /* the count where a check faults for an event (0: none) */
-		int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
-		int in_event;         /* inside an event (boundary, signal) at a check */
 	} sic;
 
 	struct { /* unhook.c */
@@ -308,6 +287,77 @@ struct rdb_state {
 };
 
 #define RT ((struct rdb_state *)RDB_STATE_ADDR)
+
+/* One thread's runtime state (thread.c): what the runtime does for a
+ * thread while others run.  The process's state stays in RT. */
+struct rdb_thread {
+	long sc_nest;        /* RDB_TH_SC_NEST: program handlers running while
+	                        a syscall's runtime part is on the syscall stack
+	                        (unrecorded only): their calls stay on their
+	                        stack (syscall.S) */
+	uintptr_t sc_lo;     /* RDB_TH_SC_LO: its syscall stack */
+	uintptr_t sig_top;   /* RDB_TH_SIG_TOP: its signal stack's top */
+	int tid;             /* RDB_TH_TID: 0 free, -1 being made, else its tid */
+	int thread_group;    /* made with CLONE_THREAD (else a process sharing memory) */
+	uint64_t clone_mask; /* RDB_TH_CLONE_MASK: while it clones a thread, every
+	                        signal is blocked (its %r15 is the child's): the
+	                        mask to restore after, in it and in the child */
+	uintptr_t sig_lo;    /* its signal stack */
+	uint64_t origin;     /* %r15 = origin + count (thread 0: RT->sic_origin) */
+	uintptr_t hframe;    /* the frame of the handler that began last and has
+	                        not returned (struct rdb_sigframe), or 0 */
+	int mapped;          /* its window and stacks are mapped (kept for reuse) */
+	struct { /* signal.c */
+		uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
+		uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
+		                         interrupted */
+		uint64_t reserved_blocked; /* the program's view of the reserved
+		                              signals' mask bits */
+		uint64_t prog_ss[3];  /* the program's view of its sigaltstack (RDB_SS_*) */
+		/* delivery at the entry stub's check (syscall.S) */
+		int in_stub;          /* the runtime is running a program syscall */
+		int sc_cut;           /* record: it may be cut short (rdb_prog_syscall) */
+		int sc_mask_ok;       /* it was sigsuspend, ppoll, ...: deliver with */
+		uint64_t sc_mask;     /* ... this mask (the call's own) */
+		int restore_ok;       /* the next handler's return restores ... */
+		uint64_t restore_mask; /* ... the mask the call left */
+		/* a handler's frame, built here before it goes out */
+		uint8_t framebuf[440 + 64 + 16384] __attribute__((aligned(64)));
+		struct rdb_sigframe retframe;     /* a handler's return: what rt_sigreturn reads */
+	} signal;
+	struct { /* sic.c */
+		uint64_t sic_stop;    /* the count where a check faults for an event (0: none) */
+		int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
+		int in_event;         /* inside an event (boundary, signal) at a check */
+	} sic;
+};
+_Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
+                   __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&
+                   __builtin_offsetof(struct rdb_thread, sig_top) == RDB_TH_SIG_TOP &&
+                   __builtin_offsetof(struct rdb_thread, tid) == RDB_TH_TID &&
+                   __builtin_offsetof(struct rdb_thread, clone_mask) == RDB_TH_CLONE_MASK,
+               "layout.h RDB_TH_*");
+_Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
+_Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
+_Static_assert(RDB_THREAD_ADDR + ((uint64_t)RDB_THREAD_MAX << RDB_THREAD_SHIFT) <= RDB_TSCSTACK_ADDR &&
+                   RDB_TSCSTACK_ADDR + (uint64_t)RDB_THREAD_MAX * RDB_SCSTACK_SIZE <= RDB_TSIGSTACK_ADDR &&
+                   RDB_TSIGSTACK_ADDR + (uint64_t)RDB_THREAD_MAX * RDB_SIGSTACK_SIZE <= RDB_GROW_ADDR,
+               "layout.h: the threads' ranges overlap");
+
+/* The running thread's number, from its %r15 (layout.h); 0 before the
+ * SIC is set (__rdb_start). */
+static inline unsigned rdb_th_slot(void)
+{
+	uint64_t r15;
+	__asm__("mov %%r15, %0" : "=r"(r15));
+	uint64_t k = (r15 - RDB_SIC_WIN) >> RDB_SIC_SHIFT;
+	return k < RDB_THREAD_MAX ? (unsigned)k : 0;
+}
+static inline struct rdb_thread *rdb_th_at(unsigned k)
+{
+	return (struct rdb_thread *)(RDB_THREAD_ADDR + ((uintptr_t)k << RDB_THREAD_SHIFT));
+}
+#define TH (rdb_th_at(rdb_th_slot()))
 #define RDB_MAGIC 0x7264622d72740001ull /* "rdb-rt" v1 */
 
 _Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFORK_RET,
@@ -318,8 +368,6 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE
                "layout.h RDB_STATE_CLONE_SP");
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
                "layout.h RDB_STATE_CLONE_FRAME");
-_Static_assert(__builtin_offsetof(struct rdb_state, sc_nest) == RDB_STATE_SC_NEST,
-               "layout.h RDB_STATE_SC_NEST");
 _Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_LO &&
                    __builtin_offsetof(struct rdb_state, saved_lo) == RDB_STATE_SAVED_LO &&
                    __builtin_offsetof(struct rdb_state, saved_hi) == RDB_STATE_SAVED_HI &&
@@ -555,8 +603,9 @@ void rdb_signal_reserve(int sig);
  * if none. */
 void rdb_altstack(uint64_t *lo, uint64_t *hi);
 /* sp on the runtime's signal stack, or on its syscall stack (layout.h) */
-static inline int rdb_on_sigstack(uint64_t sp) { return sp - RDB_SIGSTACK_ADDR < RDB_SIGSTACK_SIZE; }
-static inline int rdb_on_scstack(uint64_t sp) { return sp - RDB_SCSTACK_ADDR < RDB_SCSTACK_SIZE; }
+/* The running thread's own stacks (thread.c). */
+static inline int rdb_on_sigstack(uint64_t sp) { return sp - TH->sig_lo < RDB_SIGSTACK_SIZE; }
+static inline int rdb_on_scstack(uint64_t sp) { return sp - TH->sc_lo < RDB_SCSTACK_SIZE; }
 void rdb_signal_reinstall(void);
 #define UC_GREGS 40
 #define UC_SIGMASK 296
@@ -614,6 +663,28 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
 /* Sets the origin for count so that the first check at or past stop
  * faults (0: none); returns the value %r15 must have. */
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop);
+
+/* Maps thread k's window (thread.c, for a new thread); 0 or -errno. */
+long rdb_sic_map(unsigned k);
+
+/* ---- thread.c: threads of an unrecorded run ---------------------------- */
+void rdb_thread_init(void);  /* __rdb_start: thread 0, the main thread */
+/* syscall.S, before clone(CLONE_VM) of a new stack: a slot for the child,
+ * mapped and set; returns the %r15 it starts with, 0 when none is free. */
+uint64_t rdb_thread_prepare(long flags);
+/* syscall.S, in the child at once: its signal stack. */
+void rdb_thread_child(void);
+/* A syscall of a thread other than the main one that the runtime ends
+ * itself (its exit; munmap of its own stack, musl's __unmapself): 1 and
+ * never returns, else 0. */
+int rdb_thread_syscall(long nr, const long a[6]);
+/* signal.c, unrecorded: a handler that interrupts the runtime's part of a
+ * syscall (hs RDB_HS_IN_CALL) sees the program at the call when the
+ * kernel call had not completed (musl's cancellation reads the pc); its
+ * return goes back into the runtime, or, if it moved the pc, on in the
+ * program with the call abandoned (hs from the frame, g its registers). */
+void rdb_call_present(void *uc, struct rdb_hstate *hs);
+void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

@@ -1,7 +1,8 @@
 /* sic.c: the software instruction counter and its checks (paper 4.4,
  * docs/hooks.md).  Every increment `lea 1(%r15), %r15` is followed by
  * the check `movzbl (%r15), %r12d`, a load from %r15 itself: %r15 lies in
- * a readable window [RDB_SIC_WIN, RDB_SIC_END) and the check faults once
+ * a readable window [RDB_SIC_WIN, RDB_SIC_END) (each thread its own,
+ * layout.h RDB_SIC_STRIDE) and the check faults once
  * it reaches the guard after it.  %r15 = origin + count, and the runtime
  * chooses the origin so that this happens exactly where it wants control:
  *   - after RDB_SIC_W counts, to move the window on (no event);
@@ -29,39 +30,67 @@ uintptr_t rdb_sic_skip(uintptr_t p, uintptr_t end)
 	return p;
 }
 
-void rdb_sic_init(void)
+/* Thread k's window and guard (layout.h RDB_SIC_STRIDE), the rest of its
+ * stride reserved; 0 or the error. */
+long rdb_sic_map(unsigned k)
 {
-	long r = rdb_sys6(__NR_mmap, RDB_SIC_WIN, RDB_SIC_W, RDB_PROT_READ,
+	uint64_t win = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
+	long r = rdb_sys6(__NR_mmap, win, RDB_SIC_W, RDB_PROT_READ,
 	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
 	                      RDB_MAP_FIXED_NOREPLACE,
 	                  -1, 0);
-	long g = r != RDB_SIC_WIN ? r :
-	         rdb_sys6(__NR_mmap, RDB_SIC_END, RDB_SIC_GUARD, RDB_PROT_NONE,
+	long g = (uint64_t)r != win ? r :
+	         rdb_sys6(__NR_mmap, win + RDB_SIC_W, RDB_SIC_STRIDE - RDB_SIC_W, RDB_PROT_NONE,
 	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
 	                      RDB_MAP_FIXED_NOREPLACE,
 	                  -1, 0);
-	if (r != RDB_SIC_WIN || g != RDB_SIC_END)
-		rdb_die("cannot map the SIC's window at %p (error %ld): rdb needs the addresses "
-		        "[%p, %p)\n", (void *)RDB_SIC_WIN, r != RDB_SIC_WIN ? -r : -g,
-		        (void *)RDB_SIC_WIN, (void *)(RDB_SIC_END + RDB_SIC_GUARD));
+	if ((uint64_t)r != win)
+		return r < 0 ? r : -RDB_ENOMEM;
+	if ((uint64_t)g != win + RDB_SIC_W) {
+		rdb_sys2(__NR_munmap, win, RDB_SIC_W);
+		return g < 0 ? g : -RDB_ENOMEM;
+	}
 	/* Its reads map the zero page: a huge one where the kernel can, so
 	 * a walk through the window costs two TLB entries. */
-	rdb_sys3(__NR_madvise, RDB_SIC_WIN, RDB_SIC_W, RDB_MADV_HUGEPAGE);
+	rdb_sys3(__NR_madvise, win, RDB_SIC_W, RDB_MADV_HUGEPAGE);
+	return 0;
+}
+
+void rdb_sic_init(void)
+{
+	long r = rdb_sic_map(0);
+	if (r < 0)
+		rdb_die("cannot map the SIC's window at %p (error %ld): rdb needs the addresses "
+		        "[%p, %p)\n", (void *)RDB_SIC_WIN, -r,
+		        (void *)RDB_SIC_WIN, (void *)(RDB_SIC_WIN + RDB_SIC_STRIDE));
 	rdb_sic_set(0, 0);
 	RT->interval = 1;
+}
+
+/* The running thread's window end and origin (thread 0's origin is
+ * RT->sic_origin, where rdb's gdb server reads it). */
+static uint64_t win_end(void)
+{
+	return RDB_SIC_END + (uint64_t)rdb_th_slot() * RDB_SIC_STRIDE;
+}
+
+static uint64_t *origin(void)
+{
+	unsigned k = rdb_th_slot();
+	return k ? &rdb_th_at(k)->origin : &RT->sic_origin;
 }
 
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
 {
 	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
-	uint64_t r15 = RDB_SIC_END - (left < RDB_SIC_W ? left : RDB_SIC_W);
-	RT->sic.sic_stop = stop > count ? stop : 0;
-	RT->sic_origin = r15 - count;
-	RT->sic.poked = 0;
+	uint64_t r15 = win_end() - (left < RDB_SIC_W ? left : RDB_SIC_W);
+	TH->sic.sic_stop = stop > count ? stop : 0;
+	*origin() = r15 - count;
+	TH->sic.poked = 0;
 	return r15;
 }
 
-uint64_t rdb_sic_count(uint64_t r15) { return r15 - RT->sic_origin; }
+uint64_t rdb_sic_count(uint64_t r15) { return r15 - *origin(); }
 
 uint64_t rdb_sic(void)
 {
@@ -72,10 +101,10 @@ uint64_t rdb_sic(void)
 
 void rdb_sic_want(void *uc)
 {
-	if (RT->sic.in_event || RT->sic.poked)
+	if (TH->sic.in_event || TH->sic.poked)
 		return; /* the event in progress re-arms when it ends */
-	RT->sic.poked = 1;
-	RT->sic_origin += RDB_SIC_W;
+	TH->sic.poked = 1;
+	*origin() += RDB_SIC_W;
 	rdb_gregs(uc)[REG_R15] += RDB_SIC_W;
 }
 
@@ -92,10 +121,10 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 	if (target == count && target) {
 		/* due now: the next check (a count past the target would be a
 		 * divergence, caught by the pc and count checks) */
-		RT->sic.sic_stop = 0;
-		RT->sic_origin = RDB_SIC_END - count;
-		RT->sic.poked = 1;
-		g[REG_R15] = RDB_SIC_END;
+		TH->sic.sic_stop = 0;
+		*origin() = win_end() - count;
+		TH->sic.poked = 1;
+		g[REG_R15] = win_end();
 		return;
 	}
 	g[REG_R15] = rdb_sic_set(count, target > count ? target : idle_stop());
@@ -107,7 +136,7 @@ int rdb_sic_fault(void *si, void *uc)
 	/* %r15 is at or past the window's end: a few counts past it when
 	 * increments without checks came after a poke or a stop. */
 	uint64_t a = *(uint64_t *)((char *)si + 16);
-	if (a < RDB_SIC_END || a >= RDB_SIC_END + RDB_SIC_GUARD || g[REG_R15] != a)
+	if (a < win_end() || a >= win_end() + RDB_SIC_GUARD || g[REG_R15] != a)
 		return 0;
 	const unsigned char *pc = (const unsigned char *)g[REG_RIP];
 	for (int i = 0; i < 4; i++)
@@ -116,17 +145,17 @@ int rdb_sic_fault(void *si, void *uc)
 	/* The check is not run again: its load only ever faults (%r12 is
 	 * scratch), and the next event is at the next check. */
 	g[REG_RIP] += sizeof check_insn;
-	uint64_t count = g[REG_R15] - RT->sic_origin;
-	if (!RT->sic.poked && !(RT->sic.sic_stop && count >= RT->sic.sic_stop)) {
-		g[REG_R15] = rdb_sic_set(count, RT->sic.sic_stop); /* the window moves on */
+	uint64_t count = g[REG_R15] - *origin();
+	if (!TH->sic.poked && !(TH->sic.sic_stop && count >= TH->sic.sic_stop)) {
+		g[REG_R15] = rdb_sic_set(count, TH->sic.sic_stop); /* the window moves on */
 		return 1;
 	}
 	/* Blocked until rt_sigreturn restores the program's mask: a signal
 	 * handled after the event would poke our registers, not the context
 	 * the program goes back to. */
 	rdb_block_all();
-	RT->sic.in_event = 1;
-	RT->sic.poked = 0;
+	TH->sic.in_event = 1;
+	TH->sic.poked = 0;
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: event at count %lu pc offset 0x%lx\n", (unsigned long)count,
 		           (unsigned long)((uintptr_t)pc - RT->start.bias));
@@ -138,6 +167,6 @@ int rdb_sic_fault(void *si, void *uc)
 	else /* unrecorded (a fork child): no stops */
 		rdb_sic_arm(uc, count, 0);
 	rdb_signal_after_event(uc, (uint64_t)pc, requeued);
-	RT->sic.in_event = 0;
+	TH->sic.in_event = 0;
 	return 1;
 }

@@ -25,7 +25,7 @@
  * part of the delivery ends before the handler starts, and its return
  * (rdb_handler_return) ends it as rt_sigreturn would, so no frame of the
  * runtime's lives while a handler runs.  The program's sigaltstack changes
- * only its view (RT->signal.prog_ss). */
+ * only its view (TH->signal.prog_ss). */
 #include "rt.h"
 
 /* The kernel's siginfo, the fields we use (ucontext: rt.h). */
@@ -135,9 +135,9 @@ void rdb_signal_reserve(int sig) { reserve(sig); }
  * checksums and values (interval.c, checksum.c). */
 void rdb_altstack(uint64_t *lo, uint64_t *hi)
 {
-	int off = (RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_DISABLE) || !RT->signal.prog_ss[RDB_SS_SIZE];
-	*lo = off ? 0 : RT->signal.prog_ss[RDB_SS_SP];
-	*hi = off ? 0 : RT->signal.prog_ss[RDB_SS_SP] + RT->signal.prog_ss[RDB_SS_SIZE];
+	int off = (TH->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_DISABLE) || !TH->signal.prog_ss[RDB_SS_SIZE];
+	*lo = off ? 0 : TH->signal.prog_ss[RDB_SS_SP];
+	*hi = off ? 0 : TH->signal.prog_ss[RDB_SS_SP] + TH->signal.prog_ss[RDB_SS_SIZE];
 }
 
 /* sp is on the program's alternate stack (the kernel's test). */
@@ -150,8 +150,8 @@ static int on_altstack(uint64_t sp)
 
 static void altstack_off(void)
 {
-	RT->signal.prog_ss[RDB_SS_SP] = RT->signal.prog_ss[RDB_SS_SIZE] = 0;
-	RT->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
+	TH->signal.prog_ss[RDB_SS_SP] = TH->signal.prog_ss[RDB_SS_SIZE] = 0;
+	TH->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
 }
 
 /* Replay from an interval: the kernel learns the program's view again. */
@@ -272,7 +272,7 @@ static void cut_syscall(void *uc)
 {
 	extern const char rdb_psc_begin[], rdb_psc_end[], rdb_psc_cut[];
 	uint64_t *pc = &gregs(uc)[REG_RIP];
-	if (RT->signal.sc_cut && *pc >= (uintptr_t)rdb_psc_begin && *pc < (uintptr_t)rdb_psc_end)
+	if (TH->signal.sc_cut && *pc >= (uintptr_t)rdb_psc_begin && *pc < (uintptr_t)rdb_psc_end)
 		*pc = (uintptr_t)rdb_psc_cut;
 }
 
@@ -295,7 +295,7 @@ static int defer(int sig, void *si, void *uc)
 		 * faults; anything else (another process's) is dropped: the
 		 * trace delivers what the recording delivered. */
 		if (take_queued(sig))
-			return RT->signal.in_stub;
+			return TH->signal.in_stub;
 		return !sync_signal(sig, code);
 	}
 	if (RT->mode != RDB_TF_MODE_RECORD)
@@ -306,8 +306,8 @@ static int defer(int sig, void *si, void *uc)
 		 * in a syscall: to the stub's check, as a new delivery */
 		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d delivered after its event%s\n", sig,
-			           RT->signal.in_stub ? ", in a syscall: again" : "");
-		if (!RT->signal.in_stub)
+			           TH->signal.in_stub ? ", in a syscall: again" : "");
+		if (!TH->signal.in_stub)
 			return 0;
 	} else if (sync_signal(sig, code)) {
 		return 0;
@@ -320,7 +320,7 @@ static int defer(int sig, void *si, void *uc)
 		return 1; /* as a full kernel queue would */
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
-		           RT->signal.npending, RT->signal.in_stub ? ", in a syscall" : "");
+		           RT->signal.npending, TH->signal.in_stub ? ", in a syscall" : "");
 	RT->signal.pending[RT->signal.npending].signo = sig;
 	rdb_memcpy(RT->signal.pending[RT->signal.npending].info, si, 128);
 	RT->signal.npending++;
@@ -349,15 +349,15 @@ void rdb_signal_stub_enter(long nr, const long a[6])
 {
 	/* A handler that interrupted a syscall's runtime part (unrecorded)
 	 * and was left by longjmp: the program is above that call again. */
-	if (RT->sc_nest && (uintptr_t)a > RT->signal.sc_nest_sp)
-		RT->sc_nest = 0;
-	RT->signal.stub_sp = (uintptr_t)a;
-	RT->signal.in_stub = 1;
-	RT->signal.sc_mask_ok = call_mask(nr, a, &RT->signal.sc_mask);
-	RT->signal.restore_ok = 0; /* (taken by the handler it was for, or stale) */
+	if (TH->sc_nest && (uintptr_t)a > TH->signal.sc_nest_sp)
+		TH->sc_nest = 0;
+	TH->signal.stub_sp = (uintptr_t)a;
+	TH->signal.in_stub = 1;
+	TH->signal.sc_mask_ok = call_mask(nr, a, &TH->signal.sc_mask);
+	TH->signal.restore_ok = 0; /* (taken by the handler it was for, or stale) */
 }
 
-void rdb_signal_stub_leave(void) { RT->signal.in_stub = 0; }
+void rdb_signal_stub_leave(void) { TH->signal.in_stub = 0; }
 
 /* The mask a handler's own is added to: the interrupted code's, but
  * sigsuspend's (ppoll's, ...) when the signal ends it (unrecorded: the
@@ -367,9 +367,9 @@ static uint64_t handler_base_mask(void *uc)
 {
 	extern const char rdb_psc_end[];
 	uint64_t *g = gregs(uc);
-	if (RT->mode == 0 && RT->signal.in_stub && RT->signal.sc_mask_ok && g[REG_RIP] == (uintptr_t)rdb_psc_end &&
+	if (RT->mode == 0 && TH->signal.in_stub && TH->signal.sc_mask_ok && g[REG_RIP] == (uintptr_t)rdb_psc_end &&
 	    g[REG_RAX] == (uint64_t)-RDB_EINTR)
-		return RT->signal.sc_mask;
+		return TH->signal.sc_mask;
 	return *ucmask(uc);
 }
 
@@ -383,10 +383,10 @@ static int cuttable(long nr)
 long rdb_signal_syscall(long nr, const long a[6])
 {
 	static const int no_cut = 0;
-	int cut = RT->signal.sc_cut; /* (a call of run_spawn's inside the program's) */
-	RT->signal.sc_cut = RT->mode == RDB_TF_MODE_RECORD && RT->signal.in_stub && cuttable(nr);
-	long r = rdb_prog_syscall(nr, a, RT->signal.sc_cut ? &RT->signal.npending : &no_cut);
-	RT->signal.sc_cut = cut;
+	int cut = TH->signal.sc_cut; /* (a call of run_spawn's inside the program's) */
+	TH->signal.sc_cut = RT->mode == RDB_TF_MODE_RECORD && TH->signal.in_stub && cuttable(nr);
+	long r = rdb_prog_syscall(nr, a, TH->signal.sc_cut ? &RT->signal.npending : &no_cut);
+	TH->signal.sc_cut = cut;
 	return r;
 }
 
@@ -395,15 +395,15 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
 	extern const char rdb_stub_check[];
 	if (pc != (uintptr_t)rdb_stub_check)
 		return;
-	int ok = RT->signal.sc_mask_ok;
-	RT->signal.sc_mask_ok = 0;
+	int ok = TH->signal.sc_mask_ok;
+	TH->signal.sc_mask_ok = 0;
 	/* (a call that returned otherwise left its mask before the kernel
 	 * delivered anything) */
 	if (!ok || RT->signal.requeued == requeued_before || rdb_gregs(uc)[REG_RAX] != (uint64_t)-RDB_EINTR)
 		return;
-	RT->signal.restore_ok = 1;
-	RT->signal.restore_mask = *ucmask(uc);
-	*ucmask(uc) = RT->signal.sc_mask;
+	TH->signal.restore_ok = 1;
+	TH->signal.restore_mask = *ucmask(uc);
+	*ucmask(uc) = TH->signal.sc_mask;
 }
 
 /* The program's sigaltstack, emulated (the kernel's is the runtime's):
@@ -411,7 +411,7 @@ void rdb_signal_after_event(void *uc, uint64_t pc, uint64_t requeued_before)
  * stack pointer. */
 long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 {
-	uint64_t o[3] = {RT->signal.prog_ss[RDB_SS_SP], RT->signal.prog_ss[RDB_SS_FLAGS], RT->signal.prog_ss[RDB_SS_SIZE]};
+	uint64_t o[3] = {TH->signal.prog_ss[RDB_SS_SP], TH->signal.prog_ss[RDB_SS_FLAGS], TH->signal.prog_ss[RDB_SS_SIZE]};
 	int on = on_altstack(sp);
 	if ((ss && !rdb_covered((uintptr_t)ss, 24)) || (old && !rdb_covered((uintptr_t)old, 24)))
 		return -RDB_EFAULT;
@@ -423,9 +423,9 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
 			return -RDB_EINVAL;
 		if (!(flags & RDB_SS_DISABLE) && ss[RDB_SS_SIZE] < RDB_MINSIGSTKSZ)
 			return -RDB_ENOMEM;
-		RT->signal.prog_ss[RDB_SS_SP] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SP];
-		RT->signal.prog_ss[RDB_SS_FLAGS] = flags;
-		RT->signal.prog_ss[RDB_SS_SIZE] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SIZE];
+		TH->signal.prog_ss[RDB_SS_SP] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SP];
+		TH->signal.prog_ss[RDB_SS_FLAGS] = flags;
+		TH->signal.prog_ss[RDB_SS_SIZE] = flags & RDB_SS_DISABLE ? 0 : ss[RDB_SS_SIZE];
 	}
 	if (old) {
 		old[RDB_SS_SP] = o[RDB_SS_SP];
@@ -440,7 +440,7 @@ long rdb_sig_altstack(const uint64_t *ss, uint64_t *old, uintptr_t sp)
  * starts with none of its own (execve drops it). */
 static void own_sigstack(void)
 {
-	uint64_t ss[3] = {[RDB_SS_SP] = RDB_SIGSTACK_ADDR, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
+	uint64_t ss[3] = {[RDB_SS_SP] = TH->sig_lo, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
 	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
 		rdb_die("cannot set the runtime's signal stack (error %ld)\n", -r);
@@ -502,17 +502,17 @@ long rdb_sig_procmask(long how, const uint64_t *set, uint64_t *oset,
 	/* The view of ours changes first: a signal the call lets in comes
 	 * as it returns, and its delivery reads the view (a SIGSEGV blocked
 	 * there kills: force_sigsegv).  The kernel never blocks ours. */
-	uint64_t was = RT->signal.reserved_blocked, want = s & res;
+	uint64_t was = TH->signal.reserved_blocked, want = s & res;
 	if (set && how == RDB_SIG_BLOCK)
-		RT->signal.reserved_blocked |= want;
+		TH->signal.reserved_blocked |= want;
 	else if (set && how == RDB_SIG_UNBLOCK)
-		RT->signal.reserved_blocked &= ~want;
+		TH->signal.reserved_blocked &= ~want;
 	else if (set)
-		RT->signal.reserved_blocked = want;
+		TH->signal.reserved_blocked = want;
 	s &= ~res;
 	long r = rdb_sys4(__NR_rt_sigprocmask, how, set ? &s : 0, oset ? &o : 0, 8);
 	if (r < 0) {
-		RT->signal.reserved_blocked = was;
+		TH->signal.reserved_blocked = was;
 		return r;
 	}
 	if (oset) {
@@ -669,7 +669,7 @@ static void copy_xstate(uint8_t *dst, const uint8_t *src, uint32_t n)
  * delivers (with SS_AUTODISARM: never, the kernel disarms it instead). */
 static int kernel_on_altstack(uint64_t sp)
 {
-	return !(RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) && on_altstack(sp);
+	return !(TH->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM) && on_altstack(sp);
 }
 
 /* Where the kernel would build the handler's frame (its get_sigframe):
@@ -713,7 +713,7 @@ static int copy_fault(void *uc)
 static uint64_t view_mask(void *uc)
 {
 	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
-	return (*ucmask(uc) & ~res) | (RT->signal.reserved_blocked & res);
+	return (*ucmask(uc) & ~res) | (TH->signal.reserved_blocked & res);
 }
 
 /* The frame for handler v of sig at fp (the image at fx), as the kernel
@@ -732,7 +732,7 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	rdb_altstack(&alo, &ahi);
 	/* uc_stack: the program's alternate stack (never SS_ONSTACK) */
 	f->uc[RDB_UC_STACK + RDB_SS_SP] = alo;
-	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = ahi > alo ? RT->signal.prog_ss[RDB_SS_FLAGS] : RDB_SS_DISABLE;
+	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = ahi > alo ? TH->signal.prog_ss[RDB_SS_FLAGS] : RDB_SS_DISABLE;
 	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = ahi - alo;
 	uint64_t *g = rdb_gregs(f->uc);
 	g[REG_EFL] &= ~0x10000ull; /* RF: how the kernel came in */
@@ -763,7 +763,7 @@ static void force_sigsegv(int sig, void *uc)
 {
 	const struct rdb_ksigaction *v = &RT->signal.view[RDB_SIGSEGV];
 	if (sig == RDB_SIGSEGV || v->handler == RDB_SIG_DFL || v->handler == RDB_SIG_IGN ||
-	    (RT->signal.reserved_blocked & bit(RDB_SIGSEGV))) {
+	    (TH->signal.reserved_blocked & bit(RDB_SIGSEGV))) {
 		kill_by(RDB_SIGSEGV, uc);
 		return;
 	}
@@ -785,8 +785,8 @@ static void force_sigsegv(int sig, void *uc)
 static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void *uc, uint64_t isp,
                          uint64_t hm, uint64_t mask, const struct rdb_hstate *hs)
 {
-	enum { SPAN = sizeof RT->signal.framebuf };
-	uint8_t *buf = RT->signal.framebuf; /* (all blocked: one at a time) */
+	enum { SPAN = sizeof TH->signal.framebuf };
+	uint8_t *buf = TH->signal.framebuf; /* (all blocked: one at a time) */
 	const uint8_t *kfx = *(const uint8_t **)((char *)uc + UC_FPREGS);
 	uint32_t xsize = kfx ? rdb_xstate_size(kfx) : 0;
 	uintptr_t fx, fp = frame_at(v, isp, xsize, &fx);
@@ -821,7 +821,7 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 	g[REG_EFL] &= ~(0x400ull | 0x10000ull | 0x100ull); /* DF RF TF */
 	*(uint64_t *)((char *)uc + UC_FPREGS) = 0;
 	*ucmask(uc) = hm;
-	RT->hframe = fp;
+	TH->hframe = fp;
 	return 1;
 }
 
@@ -860,7 +860,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * force_sig); the kernel sees to that itself but for SIGSEGV, which it
 	 * never blocks or ignores for us. */
 	if (sig == RDB_SIGSEGV && sync_signal(sig, code) &&
-	    ((RT->signal.reserved_blocked & bit(sig)) || v.handler == RDB_SIG_IGN)) {
+	    ((TH->signal.reserved_blocked & bit(sig)) || v.handler == RDB_SIG_IGN)) {
 		rdb_memset(&RT->signal.view[sig], 0, sizeof RT->signal.view[sig]);
 		install(sig);
 		v = RT->signal.view[sig];
@@ -884,10 +884,10 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	/* What the handler's return restores (rdb_handler_done); the frame
 	 * is program memory: nothing the replay of an interval would not
 	 * have the same. */
-	struct rdb_hstate hs = {0, RT->hframe, 0, 0, 0,
-	                        (RT->signal.in_stub ? RDB_HS_IN_STUB : 0) |
+	struct rdb_hstate hs = {0, TH->hframe, 0, 0, 0,
+	                        (TH->signal.in_stub ? RDB_HS_IN_STUB : 0) |
 	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0),
-	                        {0, 0}};
+	                        0, 0};
 	/* A fault: the handler sees the pc of the program's instruction, as
 	 * without rdb (a handler may read it, or step over it), not the
 	 * hook's or, replaying, a no-op's or prefix's. */
@@ -899,10 +899,11 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	uint64_t isp = gregs(uc)[REG_RSP];
 	int in_call = rdb_on_scstack(isp);
 	if (in_call) {
-		isp = RT->signal.stub_sp;
+		isp = TH->signal.stub_sp;
 		hs.flags |= RDB_HS_IN_CALL;
-		hs.stub_sp = RT->signal.stub_sp;
-		hs.nest_sp = RT->signal.sc_nest_sp;
+		hs.stub_sp = TH->signal.stub_sp;
+		hs.nest_sp = TH->signal.sc_nest_sp;
+		rdb_call_present(uc, &hs);
 	}
 	if (rdb_on_sigstack(isp))
 		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
@@ -911,24 +912,24 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * check the one the call leaves (rdb_signal_after_event), as the
 	 * kernel saves it */
 	uint64_t view = view_mask(uc);
-	if (RT->signal.restore_ok)
-		view = (RT->signal.restore_mask & ~res) | (view & res);
+	if (TH->signal.restore_ok)
+		view = (TH->signal.restore_mask & ~res) | (view & res);
 	if (!start_handler(&v, sig, si, uc, isp, hm & ~res, view, &hs))
 		return;
 	/* The handler is program code, not the runtime's syscall (it may
 	 * leave by longjmp: the flags stay clear); the program's view of
 	 * the reserved signals' bits is the handler's mask. */
-	RT->signal.in_stub = 0;
+	TH->signal.in_stub = 0;
 	RT->watch.sys = 0;
-	RT->signal.restore_ok = 0;
-	RT->signal.reserved_blocked = (view | hm) & res;
+	TH->signal.restore_ok = 0;
+	TH->signal.reserved_blocked = (view | hm) & res;
 	if (in_call) {
-		RT->sc_nest++;
-		RT->signal.sc_nest_sp = RT->signal.stub_sp;
+		TH->sc_nest++;
+		TH->signal.sc_nest_sp = TH->signal.stub_sp;
 	}
 	/* SS_AUTODISARM: the handler runs with the alternate stack disarmed
 	 * (its frame's uc_stack has it: the return arms it again). */
-	if (RT->signal.prog_ss[RDB_SS_SIZE] && (RT->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM))
+	if (TH->signal.prog_ss[RDB_SS_SIZE] && (TH->signal.prog_ss[RDB_SS_FLAGS] & RDB_SS_AUTODISARM))
 		altstack_off();
 }
 
@@ -982,15 +983,15 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
 	          RT->replay.tgt.pc == pc && RT->replay.tgt.sic == count;
 	if (!rec && !rep)
 		return;
-	RT->sic.in_event = 1;
-	RT->sic.poked = 0;
+	TH->sic.in_event = 1;
+	TH->sic.poked = 0;
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: event at count %lu at a handler's return\n", (unsigned long)count);
 	if (rep)
 		rdb_replay_event(uc, count, pc);
 	else
 		rdb_record_event(uc, count, pc);
-	RT->sic.in_event = 0;
+	TH->sic.in_event = 0;
 }
 
 /* A handler of the program returned (rdb_handler_return, all signals
@@ -1006,7 +1007,7 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	/* The copy rt_sigreturn reads; the program's frame keeps what the
 	 * handler left (no SIC, nothing of the runtime's: it is program
 	 * memory, the same in replay). */
-	struct rdb_sigframe *r = &RT->signal.retframe;
+	struct rdb_sigframe *r = &TH->signal.retframe;
 	rdb_memcpy(r, f, sizeof *r);
 	/* The runtime's part: the frame's, or, where the handler put another
 	 * context's there (a thread switch), that one's; none if the words
@@ -1019,13 +1020,15 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	/* rt_sigreturn sets the program's alternate stack from uc_stack as
 	 * sigaltstack would (refused on it); the kernel's stays ours */
 	rdb_sig_altstack(&f->uc[RDB_UC_STACK], 0, (uintptr_t)f + 8);
-	ss[RDB_SS_SP] = RDB_SIGSTACK_ADDR;
+	ss[RDB_SS_SP] = TH->sig_lo;
 	ss[RDB_SS_FLAGS] = 0;
 	ss[RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
-	if ((hs.flags & RDB_HS_IN_CALL) && RT->sc_nest > 0) {
-		RT->sc_nest--;
-		RT->signal.sc_nest_sp = hs.nest_sp;
-		RT->signal.stub_sp = hs.stub_sp;
+	if (hs.flags & RDB_HS_AT_CALL)
+		rdb_call_back(g, &hs);
+	if ((hs.flags & RDB_HS_IN_CALL) && TH->sc_nest > 0) {
+		TH->sc_nest--;
+		TH->signal.sc_nest_sp = hs.nest_sp;
+		TH->signal.stub_sp = hs.stub_sp;
 	}
 	/* Back to the faulting access (the handler mapped or mended what it
 	 * needs): its hooks ran before the fault, maybe in an earlier interval
@@ -1036,13 +1039,13 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	 * the instruction: emit.c labels_to_defer). */
 	if ((hs.fault_pc && g[REG_RIP] == hs.fault_pc) || rdb_iot_after_hooks(g[REG_RIP]))
 		g[REG_RIP] = rdb_iot_rerun(g[REG_RIP]);
-	RT->signal.in_stub = !!(hs.flags & RDB_HS_IN_STUB);
+	TH->signal.in_stub = !!(hs.flags & RDB_HS_IN_STUB);
 	RT->watch.sys = !!(hs.flags & RDB_HS_WATCH_SYS);
 	/* the mask the handler left in the frame, the program's view */
 	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
-	RT->signal.reserved_blocked = r->sigmask & res;
+	TH->signal.reserved_blocked = r->sigmask & res;
 	r->sigmask &= ~res;
-	RT->hframe = hs.prev;
+	TH->hframe = hs.prev;
 	uint64_t r15;
 	__asm__ volatile("lea 1(%%r15), %%r15\n\tmov %%r15, %0" : "=r"(r15) : : "memory");
 	g[REG_R15] = r15;

@@ -4,7 +4,7 @@
  * reserved registers are set (crt does that after it returns).  Order:
  * check the address space (re-exec without ASLR if the program lies outside
  * the covered range), map the state region and the two shadow planes, set
- * the %gs base, reserve the brk heap, take over the signals, find .rdb_iot,
+ * the %gs base, reserve the brk heap, the threads' state (thread.c), take over the signals, find .rdb_iot,
  * run the init callbacks. */
 #include "rt.h"
 
@@ -150,6 +150,7 @@ uint64_t __rdb_start(long *sp)
 	map_fixed(RDB_STATE_ADDR, RDB_STATE_ADDR + RDB_STATE_SIZE, RDB_PROT_RW,
 	          "runtime state");
 	RT->magic = RDB_MAGIC;
+	rdb_thread_init();
 	rdb_grow_init();
 	RT->start.sp = sp;
 	RT->main_lo = main_stack_floor(sp);

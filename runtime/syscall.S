@@ -140,7 +140,11 @@ rdb_stub_check:
 	jmp .Lgeneric
 
 .Lclone_stack:
-	popfq
+	test $0x100, %edi		/* CLONE_VM and not CLONE_VFORK: a thread */
+	jz 1f
+	test $0x4000, %edi
+	jz .Lclone_thread
+1:	popfq
 	.cfi_adjust_cfa_offset -8
 	mov (%rsp), %rcx
 	lea -8(%rsi), %rsi
@@ -148,6 +152,110 @@ rdb_stub_check:
 	syscall
 	lea 8(%rsi), %rsi		/* both: the argument register as it was */
 	mov (%rsp), %rcx		/* the child returns from its new stack */
+	ret
+
+	.cfi_adjust_cfa_offset 8
+.Lclone_thread:
+	/* A new thread runs beside this one: it needs its own runtime state,
+	 * stacks and SIC window (thread.c) before it runs anything, and
+	 * tells them by its %r15.  The parent asks for them, starts the
+	 * child with that %r15 (its own saved below), and the child sets
+	 * its signal stack first. */
+	PUSH_CFI %rbp
+	mov %rsp, %rbp
+	PUSH_CFI %rdi, %rsi, %rdx, %r10, %r8, %r9
+	ON_SCSTACK
+	cld
+	call rdb_thread_prepare		/* (flags in %rdi) */
+	lea -48(%rbp), %rsp
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	test %rax, %rax
+	jnz 2f
+	mov $-11, %rax			/* no slot: EAGAIN, as the kernel's limit */
+	jmp 3f
+2:	PUSH_CFI %r15			/* [parent's %r15] [flags] [return] */
+	mov %rax, %r15
+	mov 16(%rsp), %rcx
+	lea -8(%rsi), %rsi
+	mov %rcx, (%rsi)
+	mov $56, %eax
+	syscall
+	test %rax, %rax
+	jz .Lthread_child
+	/* The parent: the child's tid into its slot (or the slot freed if
+	 * the clone failed), then its own %r15 again. */
+	THREAD_PTR %rcx, %r11
+	mov %eax, %r11d
+	test %rax, %rax
+	jns 4f
+	xor %r11d, %r11d
+4:	mov %r11d, RDB_TH_TID(%rcx)
+	pop %r15
+	.cfi_adjust_cfa_offset -8
+	/* Its own %r15 again: the mask rdb_thread_prepare blocked. */
+	PUSH_CFI %rax, %rdi, %rsi, %rdx, %r10
+	THREAD_PTR %rsi, %r11
+	lea RDB_TH_CLONE_MASK(%rsi), %rsi
+	mov $2, %edi			/* SIG_SETMASK */
+	xor %edx, %edx
+	mov $8, %r10d
+	mov $14, %eax			/* rt_sigprocmask */
+	syscall
+	pop %r10
+	pop %rdx
+	pop %rsi
+	pop %rdi
+	pop %rax
+	.cfi_adjust_cfa_offset -40
+	lea 8(%rsi), %rsi
+3:	mov (%rsp), %r11
+	popfq
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %rcx
+	ret
+
+.Lthread_child:
+	/* On the new stack, the return address at %rsp: its signal stack
+	 * set on its own syscall stack, every register of the program kept. */
+	THREAD_PTR %rcx, %r11
+	mov %rsp, %r11
+	mov RDB_TH_SC_LO(%rcx), %rsp
+	add $RDB_SCSTACK_SIZE, %rsp
+	push %r11
+	push %rdi
+	push %rsi
+	push %rdx
+	push %r10
+	push %r8
+	push %r9
+	push %rax
+	cld
+	call rdb_thread_child
+	pop %rax
+	pop %r9
+	pop %r8
+	pop %r10
+	pop %rdx
+	pop %rsi
+	pop %rdi
+	pop %rsp
+	xor %eax, %eax
+	xor %r11d, %r11d
+	lea 8(%rsi), %rsi
+	mov (%rsp), %rcx
 	ret
 
 	.cfi_adjust_cfa_offset 8
@@ -233,7 +341,8 @@ __restore_rt:
 	mov $8, %r10d
 	mov $__NR_rt_sigprocmask, %eax
 	syscall
-	movabs $(RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE), %rsp
+	THREAD_PTR %rax, %rcx		/* the thread's signal stack */
+	mov RDB_TH_SIG_TOP(%rax), %rsp
 	lea -8(%rbx), %rdi		/* the frame */
 	cld
 	call rdb_handler_done

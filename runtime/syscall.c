@@ -204,6 +204,8 @@ long rdb_syscall_dispatch(long nr, const long a[6])
  * ways around the hooks); what calls have in common is in syscalls.spec. */
 long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 {
+	if (rdb_thread_syscall(nr, a)) /* a thread's end (thread.c) */
+		return 0;
 	if (rdb_systab_attrs(nr) & RDB_ATTR_EXITS)
 		rdb_run_term((int)a[0] & 0xff, 0);
 	switch (nr) {

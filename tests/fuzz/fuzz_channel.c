@@ -195,6 +195,9 @@ static void setup(void)
 	done = 1;
 	if (mmap((void *)RDB_STATE_ADDR, RDB_STATE_SIZE, PROT_READ | PROT_WRITE,
 	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) != (void *)RDB_STATE_ADDR ||
+	    /* the main thread's state (rt.h TH), where thread.c keeps it */
+	    mmap((void *)RDB_THREAD_ADDR, 1 << RDB_THREAD_SHIFT, PROT_READ | PROT_WRITE,
+	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) != (void *)RDB_THREAD_ADDR ||
 	    mmap((void *)ARENA, ARENA_SIZE, PROT_READ | PROT_WRITE,
 	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) != (void *)ARENA) {
 		perror("fuzz_channel: mmap");

@@ -12,6 +12,7 @@
 # otherwise, 77 (skipped) when rdb-cc is given but its instrumented musl,
 # librdb or crt is not built (1 with RDB_TEST_NO_SKIP=1).  Keeps the work folder when anything failed
 # (-k: always).  RUN_TIMEOUT (seconds, default 300) bounds each run.
+# PROGRAMS_SRC: another folder of such programs (tests/threads).
 set -u
 
 keep=0
@@ -21,6 +22,7 @@ cc1=$1 cc2=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 timeout_s=${RUN_TIMEOUT:-300}
+src=${PROGRAMS_SRC:-$here}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rdb-programs.XXXXXX") || exit 2
 status=1
@@ -68,7 +70,7 @@ check_cc "$cc1"
 check_cc "$cc2"
 
 if [ $# -eq 0 ]; then
-	for f in "$here"/*.c; do
+	for f in "$src"/*.c; do
 		n=$(basename "$f" .c)
 		[ "$n" = probe ] || set -- "$@" "$n"
 	done
@@ -88,7 +90,7 @@ build() {
 		fi
 		extra=$work/$side/probe.o
 	fi
-	"$c" -O2 -g "$@" -o "$work/$side/$name" "$here/$name.c" $extra -lm \
+	"$c" -O2 -g "$@" -o "$work/$side/$name" "$src/$name.c" $extra -lm \
 		> "$work/$side/$name.cc" 2>&1
 }
 
@@ -110,7 +112,7 @@ execute() {
 
 pass=0 fail=0 failed=
 for name in "$@"; do
-	if [ ! -f "$here/$name.c" ]; then
+	if [ ! -f "$src/$name.c" ]; then
 		echo "FAIL $name: no $name.c"; fail=$((fail + 1)); failed="$failed $name"; continue
 	fi
 	why=

@@ -1,0 +1,235 @@
+/* thread.c: threads of an unrecorded run (issue 19's foundation).
+ *
+ * Every thread has its own runtime state (struct rdb_thread), syscall
+ * stack, signal stack and SIC window; the shadow planes, the signal
+ * handlers and the rest of RT are the process's.  A thread is known by
+ * its %r15 alone (layout.h RDB_SIC_STRIDE): its window tells its slot, in
+ * C (rdb_th_slot) and in the entry stub (THREAD_PTR), with no lookup and
+ * no register of the program's.
+ *
+ * musl's pthread_create reaches the kernel through __clone, whose
+ * `syscall` is the entry stub's: for clone(CLONE_VM) of a new stack
+ * without CLONE_VFORK the stub asks rdb_thread_prepare for a slot, starts
+ * the child with that slot's %r15, writes the child's tid into the slot,
+ * and the child calls rdb_thread_child on its own syscall stack before it
+ * runs any program code.  A slot is reused once its thread is gone (the
+ * kernel no longer knows its tid); its mappings stay for the next thread.
+ *
+ * Recording refuses threads for now (record.c); replay never sees one. */
+#include "rt.h"
+
+#define RDB_ESRCH 3
+
+static uintptr_t sc_lo(unsigned k)
+{
+	return k ? RDB_TSCSTACK_ADDR + (uintptr_t)k * RDB_SCSTACK_SIZE : RDB_SCSTACK_ADDR;
+}
+
+static uintptr_t sig_lo(unsigned k)
+{
+	return k ? RDB_TSIGSTACK_ADDR + (uintptr_t)k * RDB_SIGSTACK_SIZE : RDB_SIGSTACK_ADDR;
+}
+
+static long map_rw(uintptr_t lo, size_t len)
+{
+	long r = rdb_sys6(__NR_mmap, lo, len, RDB_PROT_RW,
+	                  RDB_MAP_PRIVATE | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE |
+	                      RDB_MAP_FIXED_NOREPLACE,
+	                  -1, 0);
+	if (r >= 0 && (uintptr_t)r != lo) {
+		rdb_sys2(__NR_munmap, r, len);
+		return -RDB_ENOMEM;
+	}
+	return r < 0 ? r : 0;
+}
+
+void rdb_thread_init(void)
+{
+	/* All slots' state at once, untouched pages cost nothing. */
+	long r = map_rw(RDB_THREAD_ADDR, (size_t)RDB_THREAD_MAX << RDB_THREAD_SHIFT);
+	if (r < 0)
+		rdb_die("cannot map the threads' runtime state at %p (error %ld)\n",
+		        (void *)RDB_THREAD_ADDR, -r);
+	struct rdb_thread *t = rdb_th_at(0);
+	t->sc_lo = RDB_SCSTACK_ADDR;
+	t->sig_lo = RDB_SIGSTACK_ADDR;
+	t->sig_top = RDB_SIGSTACK_ADDR + RDB_SIGSTACK_SIZE;
+	t->tid = (int)rdb_sys0(__NR_gettid);
+	t->thread_group = 1;
+	t->mapped = 1;
+}
+
+/* The slot's thread has ended: the kernel has released its tid (a thread
+ * is reaped at once; a process sharing our memory once waited for). */
+static int gone(struct rdb_thread *t, long pid)
+{
+	if (t->tid <= 0)
+		return t->tid == 0;
+	long tgid = t->thread_group ? pid : t->tid;
+	return rdb_sys3(__NR_tgkill, tgid, t->tid, 0) == -RDB_ESRCH;
+}
+
+/* A free slot, claimed (tid -1), or 0. */
+static unsigned claim(void)
+{
+	long pid = rdb_sys0(__NR_getpid);
+	for (unsigned k = 1; k < RDB_THREAD_MAX; k++) {
+		struct rdb_thread *t = rdb_th_at(k);
+		int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+		if (tid == -1 || !gone(t, pid))
+			continue;
+		if (__atomic_compare_exchange_n(&t->tid, &tid, -1, 0, __ATOMIC_ACQ_REL,
+		                                __ATOMIC_RELAXED))
+			return k;
+	}
+	return 0;
+}
+
+static long map_slot(unsigned k)
+{
+	long r = rdb_sic_map(k);
+	if (r < 0)
+		return r;
+	if ((r = map_rw(sc_lo(k), RDB_SCSTACK_SIZE)) < 0 ||
+	    (r = map_rw(sig_lo(k), RDB_SIGSTACK_SIZE)) < 0)
+		return r; /* (what it mapped stays, reserved for the slot) */
+	return 0;
+}
+
+#define SIG_SETMASK 2
+
+/* Every signal blocked until the parent's %r15 is its own again and the
+ * child has its signal stack; the mask before goes to both slots. */
+static void block_all(struct rdb_thread *self)
+{
+	uint64_t all = ~0ull;
+	rdb_sys4(__NR_rt_sigprocmask, 0 /* SIG_BLOCK */, &all, &self->clone_mask, 8);
+}
+
+static uint64_t refuse(struct rdb_thread *self)
+{
+	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &self->clone_mask, 0, 8);
+	return 0;
+}
+
+uint64_t rdb_thread_prepare(long flags)
+{
+	struct rdb_thread *self = TH;
+	block_all(self);
+	unsigned k = claim();
+	if (!k) {
+		rdb_printf("rdb: more than %d threads at once: clone fails with EAGAIN\n",
+		           RDB_THREAD_MAX);
+		return refuse(self);
+	}
+	struct rdb_thread *t = rdb_th_at(k);
+	if (!t->mapped) {
+		long r = map_slot(k);
+		if (r < 0) {
+			rdb_printf("rdb: cannot map a new thread's stacks or SIC window "
+			           "(error %ld): clone fails with EAGAIN\n", -r);
+			__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
+			return refuse(self);
+		}
+	}
+	/* Everything but the slot's fixed facts starts empty. */
+	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
+	t->sc_nest = 0;
+	t->sc_lo = sc_lo(k);
+	t->sig_lo = sig_lo(k);
+	t->sig_top = sig_lo(k) + RDB_SIGSTACK_SIZE;
+	t->thread_group = !!(flags & RDB_CLONE_THREAD);
+	t->mapped = 1;
+	/* The kernel's mask is the parent's, so is the program's view of it;
+	 * the alternate stack is not inherited (CLONE_VM). */
+	t->signal.reserved_blocked = self->signal.reserved_blocked;
+	t->clone_mask = self->clone_mask;
+	t->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
+	/* Count 0, no stop: the window's start (rdb_sic_set's rule). */
+	uint64_t r15 = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
+	t->origin = r15;
+	return r15;
+}
+
+void rdb_thread_child(void)
+{
+	struct rdb_thread *t = TH;
+	uint64_t ss[3] = {[RDB_SS_SP] = t->sig_lo, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
+	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
+	if (r < 0)
+		rdb_die("cannot set a new thread's signal stack (error %ld)\n", -r);
+	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &t->clone_mask, 0, 8);
+}
+
+int rdb_thread_syscall(long nr, const long a[6])
+{
+	if (!rdb_th_slot())
+		return 0;
+	if (nr == __NR_munmap && (uintptr_t)a - (uintptr_t)a[0] < (uintptr_t)a[1]) {
+		/* The thread's own stack (a detached thread's end, musl's
+		 * __unmapself): the entry stub could not return onto it, and
+		 * nothing but exit can follow. */
+		rdb_sys2(__NR_munmap, a[0], a[1]);
+		for (;;)
+			rdb_sys1(__NR_exit, 0);
+	}
+	if (nr == __NR_exit) {
+		/* One thread ends, not the process: no termination callbacks.
+		 * Its slot is free once the kernel has let its tid go. */
+		for (;;)
+			rdb_sys1(__NR_exit, a[0]);
+	}
+	return 0;
+}
+
+/* The program's syscall as the entry stub saved it (syscall.S): the
+ * arguments, the flags, the return address; the program's %rsp was just
+ * above. */
+enum { STUB_ARGS = 0, STUB_FLAGS = 6, STUB_RET = 7, STUB_TOP = 8 };
+#define CALL_REL32 0xe8 /* call rel32: how altr calls __rdb_syscall */
+#define CALL_LEN 5
+
+void rdb_call_present(void *uc, struct rdb_hstate *hs)
+{
+	extern const char rdb_psc_begin[], rdb_psc_end[];
+	uint64_t *g = rdb_gregs(uc);
+	uintptr_t pc = g[REG_RIP];
+	if (RT->mode || pc < (uintptr_t)rdb_psc_begin || pc > (uintptr_t)rdb_psc_end)
+		return;
+	const uint64_t *a = (const uint64_t *)hs->stub_sp;
+	uint64_t ret = a[STUB_RET];
+	if (*(const uint8_t *)(ret - CALL_LEN) != CALL_REL32)
+		return;
+	/* Not completed (before it, restarting, or EINTR): at the call, as
+	 * the kernel shows a syscall it will restart; completed: after it. */
+	int done = pc == (uintptr_t)rdb_psc_end && g[REG_RAX] != (uint64_t)-RDB_EINTR;
+	hs->run_pc = pc;
+	hs->run_sp = g[REG_RSP];
+	hs->flags |= RDB_HS_AT_CALL;
+	g[REG_RIP] = done ? ret : ret - CALL_LEN;
+	g[REG_RSP] = (uintptr_t)(a + STUB_TOP);
+}
+
+void rdb_call_back(uint64_t *g, struct rdb_hstate *hs)
+{
+	const uint64_t *a = (const uint64_t *)hs->stub_sp;
+	uint64_t ret = a[STUB_RET];
+	if ((g[REG_RIP] == ret || g[REG_RIP] == ret - CALL_LEN) &&
+	    g[REG_RSP] == (uintptr_t)(a + STUB_TOP)) {
+		g[REG_RIP] = hs->run_pc; /* back into the call */
+		g[REG_RSP] = hs->run_sp;
+		return;
+	}
+	/* Moved (musl's cancellation: to __cp_cancel): the call is
+	 * abandoned, the program goes on with the registers it had at the
+	 * call and the call's result EINTR; the runtime's frames of it on the
+	 * syscall stack are dropped (the nesting count, by the caller). */
+	static const int arg_reg[6] = {REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9};
+	for (int i = 0; i < 6; i++)
+		g[arg_reg[i]] = a[STUB_ARGS + i];
+	g[REG_RBP] = a[-1];
+	g[REG_RAX] = (uint64_t)-RDB_EINTR;
+	g[REG_RCX] = ret;
+	g[REG_R11] = a[STUB_FLAGS];
+	hs->flags &= ~(uint64_t)(RDB_HS_IN_STUB | RDB_HS_WATCH_SYS);
+}
