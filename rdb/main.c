@@ -93,6 +93,7 @@ static void usage(FILE *f)
 	      "  rdb record [-o DIR] [-i MS] -- PROG ARGS...  run PROG, writing a trace set\n"
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
+	      "  rdb ps DIR                                 the processes of a recorded tree\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb gdb -- PROG ARGS...                    gdb on PROG (also: record/replay --gdb)\n\n"
@@ -120,10 +121,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(c, "record"))
 		return rdb_cmd_record(argc - 1, argv + 1);
+	if (!strcmp(c, "replay") || !strcmp(c, "info") || !strcmp(c, "truss") ||
+	    !strcmp(c, "flowback"))
+		argc = rdb_tree_pid_opt(argc - 1, argv + 1) + 1;
 	if (!strcmp(c, "replay"))
 		return rdb_cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(c, "info"))
 		return rdb_cmd_info(argc - 1, argv + 1);
+	if (!strcmp(c, "ps"))
+		return rdb_cmd_ps(argc - 1, argv + 1);
 	if (!strcmp(c, "truss"))
 		return rdb_cmd_truss(argc - 1, argv + 1);
 	if (!strcmp(c, "flowback"))

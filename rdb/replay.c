@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -181,6 +182,19 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	return dead;
 }
 
+/* In the replay's child: the path to exec.  A process of a tree (H_EXECFN)
+ * is exec'd by the string its own exec was given, from its working
+ * directory, so that AT_EXECFN and the strings at the stack's top lie
+ * where they lay; if that is no longer the recorded file, H_EXE. */
+static const char *exec_path(const struct rdb_header *h)
+{
+	struct stat a, b;
+	if (!h->execfn || !strncmp(h->execfn, "/proc/", 6) || !h->cwd || chdir(h->cwd) ||
+	    stat(h->execfn, &a) || stat(h->exe, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return h->exe;
+	return h->execfn;
+}
+
 /* rdb's exit status: the program's, checked against the recording's (or,
  * stopped by --to, 0 if the program exited 0). */
 static int replay_status(const struct rdb_header *h, const struct rdb_replay_opts *o, int end,
@@ -265,7 +279,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		if (h.cwd && chdir(h.cwd)) {
 			/* not needed: paths are never opened on replay */
 		}
-		rdb_run_start_child(sv[1], -1, h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
+		rdb_run_start_child(sv[1], -1, exec_path(&h), h.argv, h.envp,
+		                    h.have_rlimit ? h.rlimit_stack : NULL);
 	}
 	close(sv[1]);
 	int fd = sv[0];
@@ -306,7 +321,7 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 			rdb_warn("ptrace(PTRACE_TRACEME): %s", strerror(errno));
 			_exit(127);
 		}
-		rdb_run_start_child(sv[1], -1, h->exe, h->argv, h->envp,
+		rdb_run_start_child(sv[1], -1, exec_path(h), h->argv, h->envp,
 		                    h->have_rlimit ? h->rlimit_stack : NULL);
 	}
 	close(sv[1]);

@@ -144,7 +144,9 @@ void rdb_chan_init(void)
 {
 	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0) {
 		rdb_kids_exec_start(); /* exec'd by a recorded process's child? */
-		return; /* no channel: unrecorded */
+		/* else below rdb record, not started by it (join.c)? */
+		if (RT->children.kid || !rdb_join())
+			return; /* no channel: unrecorded */
 	}
 	struct rdb_tf_rec h;
 	struct rdb_tf_hello hello;

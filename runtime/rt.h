@@ -431,6 +431,12 @@ int rdb_chan_peek_n(void *d, size_t n); /* n <= RDB_RBUF: may wait for them */
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
 
+/* ---- join.c: a process below rdb record that rdb did not start ---------- */
+/* Connects to the recording RDB_RECORD_SOCKET names: 1 with the channel at
+ * RDB_CHAN_FD and the values socket at RDB_VALUES_FD, HELLO to come; 0
+ * (no recording, or it did not answer): the program runs unrecorded. */
+int rdb_join(void);
+
 /* ---- record.c: the recording of syscalls -------------------------------- */
 long rdb_record_syscall(long nr, const long *a);
 void rdb_record_stop(void);

@@ -129,6 +129,10 @@ struct rdb_tf_rec {
 	X(H_RLIMIT_STACK, 26, uint64_t, NONE, NONE, ANY)                        \
 	/* uint32: the HELLO flags rdb record sent (CHECKSUM) */                \
 	X(H_FLAGS, 36, uint32_t, NONE, NONE, ANY)                               \
+	/* a process of a tree (docs/process-trees.md): struct rdb_tf_hproc */  \
+	X(H_PROC, 37, struct rdb_tf_hproc, NONE, NONE, ANY)                     \
+	/* the path its exec was given (AT_EXECFN), when not H_EXE: bytes */    \
+	X(H_EXECFN, 38, uint8_t, NONE, NONE, ANY)                               \
 	/* file "exit" */                                                       \
 	X(X_EXIT, 32, struct rdb_tf_exit, NONE, NONE, ANY)
 
@@ -472,6 +476,17 @@ struct rdb_tf_hstart {
 	uint32_t pad;
 };
 
+/* H_PROC: where the process sits in the recorded tree.  The process rdb
+ * started has ppid rdb's pid and joined 0; a process that found the
+ * recording through RDB_RECORD_SOCKET (runtime/join.c) has joined 1, and
+ * its trace set is DIR/proc/ID (ID: the pid, "PID.N" for the Nth image
+ * or reuse of that pid in the set). */
+struct rdb_tf_hproc {
+	int32_t pid, ppid; /* at the process's start (ppid: /proc/PID/stat) */
+	uint32_t joined;
+	uint32_t pad;
+};
+
 enum rdb_tf_exit_how {
 	RDB_TF_EXIT_STATUS = 1, /* exited with status */
 	RDB_TF_EXIT_SIGNAL = 2, /* killed by signal */
@@ -560,6 +575,7 @@ _Static_assert(sizeof(struct rdb_tf_shared) == 24, "shared");
 _Static_assert(sizeof(struct rdb_tf_kidinfo) == 40, "kidinfo");
 _Static_assert(sizeof(struct rdb_tf_hmagic) == 16, "hmagic");
 _Static_assert(sizeof(struct rdb_tf_hstart) == 24, "hstart");
+_Static_assert(sizeof(struct rdb_tf_hproc) == 16, "hproc");
 _Static_assert(sizeof(struct rdb_tf_exit) == 40, "exit");
 _Static_assert(sizeof(struct rdb_tf_shdr) == 16, "shdr");
 _Static_assert(sizeof(struct rdb_tf_fhdr) == 32, "fhdr");
