@@ -35,7 +35,7 @@ static void hex(char *out, const uint8_t *b, size_t n)
 
 static void replay_usage(FILE *f)
 {
-	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
+	fputs("usage: rdb replay [--quiet] [--pid ID] [--from K] [--to K] [--verify | --verify-full]\n"
 	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdbserver [HOST:]PORT]\n"
 	      "                  DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
@@ -43,6 +43,7 @@ static void replay_usage(FILE *f)
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
 	      "--quiet), and rdb exits with the recorded status.\n"
 	      "  -q, --quiet   do not re-execute writes to stdout and stderr\n"
+	      "  --pid ID      replay process ID of a recorded tree (rdb ps DIR lists them)\n"
 	      "  --from K      start at interval K (1, the default: the start; at most the\n"
 	      "                last complete interval, see rdb info)\n"
 	      "  --to K        stop after interval K (K >= --from): rdb says so and exits 0\n"
