@@ -166,8 +166,9 @@ int rdb_cmd_record(int argc, char **argv);
 /* rdb record's socket for processes that join (runtime/join.c): its fd
  * (listening, non-blocking), its abstract name (no leading NUL) in name. */
 int rdb_tree_listen(char *name, size_t cap);
-/* The header of a joined process (from /proc/PID): 0, or -1 if it is gone. */
-int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags);
+/* The header of a joined process (from /proc/PID): 0 (*ppid its parent's
+ * pid), or -1 if it is gone. */
+int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags, pid_t *ppid);
 /* A new folder set/proc/ID for pid (ID: "PID", else "PID.N"; never
  * "PID" for top, the pid of the set's own process). */
 char *rdb_tree_new_dir(const char *set, pid_t pid, pid_t top);

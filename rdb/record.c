@@ -253,7 +253,7 @@ struct recorder {
 	int got_init, got_term, exec_pending;
 	int untraced; /* a BOUNDARY (SIC overflow) or a NOTE said the recording stops */
 	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
-	pid_t pid;
+	pid_t pid, ppid;
 	int joined;            /* came through RDB_RECORD_SOCKET: not rdb's child */
 	int ended;             /* PROG reaped, or a joined process's TERM came */
 	int busy;              /* read from since the last quiet check */
@@ -298,6 +298,12 @@ static void on_init(struct recorder *rc, const char *p, uint32_t len)
 	rdb_tw_header(rc->w, RDB_TF_H_AUXV, p + sizeof in, len - sizeof in);
 	rdb_tw_header(rc->w, RDB_TF_H_RANDOM, in.random, 16);
 	rc->got_init = 1;
+	if (rc->joined && (in.flags & RDB_TF_INIT_FORKED)) {
+		/* its recording starts at boundary 2: interval 1 has no values */
+		rc->vdone = 1;
+		struct rdb_tf_hproc pr = {rc->pid, rc->ppid, 1, RDB_TF_PROC_FORKED};
+		rdb_tw_header(rc->w, RDB_TF_H_PROC, &pr, sizeof pr);
+	}
 }
 
 /* The stream a record of the stream socket goes to, or -1 (special or bad):
@@ -560,7 +566,8 @@ static void join(struct recset *rs)
 	rs->r[rs->n++] = rc;
 	for (int s = 0; s < RDB_TF_NSTREAMS; s++)
 		rdb_tw_mark(w, s, 1);
-	if (rdb_tree_header(w, cr.pid, rs->o->flags & ~RDB_TF_HELLO_GDB) || send_fd(c, vv[1]) ||
+	if (rdb_tree_header(w, cr.pid, rs->o->flags & ~RDB_TF_HELLO_GDB, &rc->ppid) ||
+	    send_fd(c, vv[1]) ||
 	    send_hello(c, rs->o, rs->o->flags & ~RDB_TF_HELLO_GDB)) {
 		close(c); /* gone already: an empty trace, cut */
 		close(vv[0]);

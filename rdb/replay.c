@@ -265,6 +265,15 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
 		         "at each boundary only, not memory, written bytes or the end (record "
 		         "with --checksum for those)", o->dir);
+	/* A fork child's recording starts at boundary 2 (docs/process-trees.md) */
+	struct rdb_replay_opts fo = *o;
+	if (h.have_proc && (h.proc.flags & RDB_TF_PROC_FORKED) && fo.from < 2) {
+		fo.from = 2;
+		if (fo.to && fo.to < 2)
+			rdb_fatal("%s: a fork child's recording starts at interval 2: --to %llu is before",
+			          o->dir, (unsigned long long)fo.to);
+	}
+	o = &fo;
 	struct rdb_feed *f = rdb_feed_open(o->dir, &h.exit, o->from, o->to);
 
 	int sv[2];

@@ -134,7 +134,7 @@ static char *proc_execfn(pid_t pid)
 	return NULL;
 }
 
-int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags)
+int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags, pid_t *ppid)
 {
 	char *exe = proc_link(pid, "exe");
 	if (!exe)
@@ -169,7 +169,8 @@ int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags)
 	clock_gettime(CLOCK_REALTIME, &t);
 	struct rdb_tf_hstart st = {t.tv_sec, t.tv_nsec, pid, 0};
 	rdb_tw_header(w, RDB_TF_H_START, &st, sizeof st);
-	struct rdb_tf_hproc pr = {pid, proc_ppid(pid), 1, 0};
+	*ppid = proc_ppid(pid);
+	struct rdb_tf_hproc pr = {pid, *ppid, 1, 0};
 	rdb_tw_header(w, RDB_TF_H_PROC, &pr, sizeof pr);
 	rdb_free(cwd);
 	rdb_free(exe);

@@ -140,12 +140,34 @@ static int restorable(uint64_t type)
 	       type == 16 || type == 17 || type == 23 || type == 51;
 }
 
+void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags)
+{
+	/* The values socket too: a program the process execs must not hold
+	 * it (rdb's recording ends at its EOF).  Fork children close it
+	 * (children.c); the snapshot children never exec. */
+	rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	RT->mode = RDB_TF_MODE_RECORD;
+	RT->intervals.interval_us = hello->interval_us;
+	if (hello->flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
+		RT->intervals.every_sic = hello->every_sic, RT->intervals.interval_us = 0;
+	RT->chan.checksum = (hello->flags & RDB_TF_HELLO_CHECKSUM) != 0;
+	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
+	size_t na = 0;
+	while (RT->start.auxv[2 * na] != RDB_AT_NULL)
+		na++;
+	struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, init_flags};
+	rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->start.auxv, na * 16);
+	rdb_chan_flush();
+}
+
 void rdb_chan_init(void)
 {
 	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0) {
 		rdb_kids_exec_start(); /* exec'd by a recorded process's child? */
-		/* else below rdb record, not started by it (join.c)? */
-		if (RT->children.kid || !rdb_join())
+		/* below rdb record, not started by it (join.c)?  A descendant
+		 * too records itself, and still sends its output to the
+		 * recording it descends from (children.c). */
+		if (!rdb_join())
 			return; /* no channel: unrecorded */
 	}
 	struct rdb_tf_rec h;
@@ -162,22 +184,8 @@ void rdb_chan_init(void)
 	RT->chan.gdb = (hello.flags & RDB_TF_HELLO_GDB) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
-		/* The values socket too: a program the process execs must not
-		 * hold it (rdb's recording ends at its EOF).  Fork children close
-		 * it (children.c); the snapshot children never exec. */
-		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
-		RT->mode = RDB_TF_MODE_RECORD;
 		rdb_sic_set(0, RT->sic.sic_span); /* the longest interval */
-		RT->intervals.interval_us = hello.interval_us;
-		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
-			RT->intervals.every_sic = hello.every_sic, RT->intervals.interval_us = 0;
-		RT->chan.checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
-		size_t na = 0;
-		while (RT->start.auxv[2 * na] != RDB_AT_NULL)
-			na++;
-		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
-		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->start.auxv, na * 16);
-		rdb_chan_flush();
+		rdb_chan_record(&hello, 0);
 		return;
 	}
 	if (hello.mode != RDB_TF_MODE_REPLAY ||

@@ -118,3 +118,28 @@ int rdb_join(void)
 	rdb_sys1(__NR_close, s);
 	return 1;
 }
+
+void rdb_join_fork(int snap_ok)
+{
+	if (!snap_ok || !rdb_join())
+		return;
+	struct rdb_tf_rec h;
+	struct rdb_tf_hello hello;
+	RT->chan.rpos = RT->chan.rend = 0;
+	RT->chan.sn = 0;
+	if (rdb_chan_read(&h, sizeof h) != 1 || h.type != RDB_TF_HELLO || h.len != sizeof hello ||
+	    rdb_chan_read(&hello, sizeof hello) != 1 || hello.version != RDB_TF_HELLO_VERSION ||
+	    hello.mode != RDB_TF_MODE_RECORD) {
+		rdb_sys1(__NR_close, RDB_CHAN_FD);
+		rdb_sys1(__NR_close, RDB_VALUES_FD);
+		return; /* not what a recording says: untraced, as before */
+	}
+	rdb_chan_record(&hello, RDB_TF_INIT_FORKED);
+	RT->intervals.snap_ok = 1;
+	if (!rdb_interval_fork_child()) {
+		RT->mode = 0;
+		RT->intervals.snap_ok = 0;
+		rdb_sys1(__NR_close, RDB_CHAN_FD);
+		rdb_sys1(__NR_close, RDB_VALUES_FD);
+	}
+}

@@ -430,12 +430,19 @@ int rdb_chan_peek(struct rdb_tf_rec *h);
 int rdb_chan_peek_n(void *d, size_t n); /* n <= RDB_RBUF: may wait for them */
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
+/* A recording starts (HELLO read): its options, then INIT to rdb. */
+void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags);
 
 /* ---- join.c: a process below rdb record that rdb did not start ---------- */
 /* Connects to the recording RDB_RECORD_SOCKET names: 1 with the channel at
  * RDB_CHAN_FD and the values socket at RDB_VALUES_FD, HELLO to come; 0
  * (no recording, or it did not answer): the program runs unrecorded. */
 int rdb_join(void);
+/* In a recorded process's new fork child (after rdb_kids_child_start): if
+ * the recording lets it join, the child records itself from here, its
+ * recording starting at boundary 2 (its next SIC check); else it stays an
+ * untraced descendant. */
+void rdb_join_fork(int snap_ok); /* snap_ok: the parent had intervals */
 
 /* ---- record.c: the recording of syscalls -------------------------------- */
 long rdb_record_syscall(long nr, const long *a);
@@ -605,6 +612,7 @@ uint64_t rdb_sic_set(uint64_t count, uint64_t stop);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */
+int rdb_interval_fork_child(void); /* a fork child records itself (join.c) */
 void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
@@ -683,6 +691,11 @@ int rdb_kids_hidden(long nr, const long args[6]); /* fds 1000-1003 */
  * fcntl F_DUPFD*), else -1: natively the program would get it. */
 long rdb_kids_wanted(long nr, const long args[6]);
 long rdb_kids_syscall(long nr, const long args[6]); /* a descendant's syscall */
+/* A descendant that records itself too (join.c) does these two of them
+ * in its recorded syscalls: its output to the parent's recording, and
+ * the fds an exec'd rdb-cc program keeps. */
+void rdb_kids_capture(long nr, const long *a, long r);
+void rdb_kids_exec_fds(long nr, const long *a);
 /* Replay: a CHILD_OUTPUT or SHARED record is next (h, unread): consume it
  * (write the output, apply the memory); 0 if h is another record. */
 int rdb_kids_consume(const struct rdb_tf_rec *h);

@@ -174,8 +174,12 @@ struct rdb_tf_hello {
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
 	uint32_t nauxv;     /* uint64 (type, value) pairs follow */
-	uint32_t pad;
+	uint32_t flags;     /* RDB_TF_INIT_FORKED */
 };
+/* A fork child that records itself (runtime/join.c): its recording starts
+ * at boundary 2, taken at its first SIC check after the fork; interval 1
+ * (the parent's run up to the fork) has no values. */
+#define RDB_TF_INIT_FORKED 1u
 
 /* A syscall: id counts the program's syscalls from 1, run-unique. */
 struct rdb_tf_trap {
@@ -480,12 +484,14 @@ struct rdb_tf_hstart {
  * started has ppid rdb's pid and joined 0; a process that found the
  * recording through RDB_RECORD_SOCKET (runtime/join.c) has joined 1, and
  * its trace set is DIR/proc/ID (ID: the pid, "PID.N" for the Nth image
- * or reuse of that pid in the set). */
+ * or reuse of that pid in the set).  A header may hold two: the last
+ * counts (rdb adds flags once the process's INIT says it forked). */
 struct rdb_tf_hproc {
 	int32_t pid, ppid; /* at the process's start (ppid: /proc/PID/stat) */
 	uint32_t joined;
-	uint32_t pad;
+	uint32_t flags;    /* RDB_TF_PROC_FORKED: replay starts at interval 2 */
 };
+#define RDB_TF_PROC_FORKED 1u
 
 enum rdb_tf_exit_how {
 	RDB_TF_EXIT_STATUS = 1, /* exited with status */

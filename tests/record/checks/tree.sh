@@ -3,7 +3,8 @@
 # A process tree under rdb record (docs/process-trees.md): a pipeline of
 # three rdb-cc programs and one that fails under sh -c (sh not built with
 # rdb-cc: not recorded), and an exec chain (an rdb-cc program execs
-# itself twice).  rdb ps must list every process with its parent and how
+# itself twice), and a fork tree (3 children, each forks 2: each child
+# records itself from its fork).  rdb ps must list every process with its parent and how
 # it ended; each recorded process must replay alone with --verify, whole
 # and from every complete interval, printing what it printed when
 # recorded (its stdout was a pipe: the pipeline's native stages say what).
@@ -68,4 +69,32 @@ for n in 2 1 0; do grep "^exec $n:" erec.out > x$n.want; done
 cmp -s x2.want r.out || fail "replay of image 1 printed other bytes"
 replay_each e "$pid.2" x1.want
 replay_each e "$pid.3" x0.want
+# The fork tree: 3 children, each forks 2; each records itself from its
+# fork (docs/process-trees.md), and the root's replay still prints all
+# of their output (CHILD_OUTPUT).
+"$RDB" record --checksum --every-sic 2000 -o f -- ./tree fork 2 > frec.out 2> frec.err ||
+	{ cat frec.err; fail "record of the fork tree"; }
+[ ! -s frec.err ] || { cat frec.err; fail "record of the fork tree wrote to stderr"; }
+"$RDB" ps f > fps.out || fail "rdb ps f"
+cat fps.out
+root=$(sed -n '2s/^\([0-9]*\) .*/\1/p' fps.out)
+kids=$(awk -v r="$root" 'NR > 1 && $2 == r { print $1 }' fps.out)
+[ "$(echo $kids | wc -w)" = 3 ] || fail "ps: not 3 children of the root $root"
+for c in $kids; do
+	[ "$(awk -v r="$c" 'NR > 1 && $2 == r' fps.out | wc -l)" = 2 ] || fail "ps: child $c has not 2 children"
+done
+[ "$(grep -c ' status 0 ' fps.out)" = 10 ] || fail "ps: not 10 processes with status 0"
+"$RDB" replay --verify f > r.out 2> r.err || { cat r.err; fail "replay of the root"; }
+cmp -s frec.out r.out || fail "the root's replay does not print its children's output"
+: > lines.got
+for id in $(awk 'NR > 2 { print $1 }' fps.out); do
+	"$RDB" replay --verify --pid "$id" f > one.out 2> r.err || { cat r.err; fail "replay --pid $id (fork child)"; }
+	[ "$(wc -l < one.out)" = 1 ] && grep -qxF -f one.out frec.out ||
+		{ cat one.out; fail "replay --pid $id: not one line of the recording's output"; }
+	cat one.out >> lines.got
+	cp one.out "w$id.want"
+	replay_each f "$id" "w$id.want"
+done
+grep -v '^fork root:' frec.out | sort > lines.want
+sort lines.got | cmp -s - lines.want || fail "the children's replays do not print the 9 children's lines"
 pass
