@@ -104,6 +104,8 @@ static void record_usage(FILE *f)
 	      "                      the software instruction counter (loops' backward\n"
 	      "                      branches, calls): many intervals even for a run of a\n"
 	      "                      few ms\n"
+	      "  --forks             a recorded process's fork children record themselves\n"
+	      "                      too, from the fork (docs/process-trees.md)\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n"
 	      "  --gdb               start gdb attached to PROG, which waits for it before\n"
@@ -173,6 +175,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (!strcmp(argv[i], "--forks"))
+			o->flags |= RDB_TF_HELLO_FORKS;
 		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (argv[i][0] == '-') {
@@ -255,6 +259,7 @@ struct recorder {
 	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
 	pid_t pid, ppid;
 	int joined;            /* came through RDB_RECORD_SOCKET: not rdb's child */
+	int forked;            /* a recorded process's fork child (INIT_FORKED) */
 	int ended;             /* PROG reaped, or a joined process's TERM came */
 	int busy;              /* read from since the last quiet check */
 	struct rdb_tf_term term; /* the last TERM (got_term) */
@@ -301,6 +306,7 @@ static void on_init(struct recorder *rc, const char *p, uint32_t len)
 	if (rc->joined && (in.flags & RDB_TF_INIT_FORKED)) {
 		/* its recording starts at boundary 2: interval 1 has no values */
 		rc->vdone = 1;
+		rc->forked = 1;
 		struct rdb_tf_hproc pr = {rc->pid, rc->ppid, 1, RDB_TF_PROC_FORKED};
 		rdb_tw_header(rc->w, RDB_TF_H_PROC, &pr, sizeof pr);
 	}
@@ -587,7 +593,8 @@ static void close_fd(int *fd)
  * half a second, so a recording killed by SIGKILL keeps what was sent.
  * A process's fork children hold its stream socket too (their output):
  * once the process is gone (reaped here, or its TERM came) and the socket
- * quiet, a child that lives on is not waited for. */
+ * quiet, a child that lives on is not waited for; nor, once PROG is gone,
+ * a quiet fork child that records itself. */
 static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 {
 	struct pollfd *pf = NULL;
@@ -633,6 +640,12 @@ static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 				rdb_tw_flush(rc->w);
 				if (rc->ended && rc->sfd >= 0)
 					close_fd(&rc->sfd);
+				/* a fork child that outlives PROG is not waited for,
+				 * as before it recorded itself: its trace ends here */
+				if (*reaped && rc->forked && rc->sfd >= 0)
+					close_fd(&rc->sfd);
+				if (*reaped && rc->forked && rc->vfd >= 0)
+					close_fd(&rc->vfd);
 			}
 			rc->busy = 0;
 		}

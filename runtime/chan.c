@@ -17,6 +17,8 @@ static void chan_lost(const char *why, long err)
 	rdb_sys1(__NR_close, FD);
 	if (was == RDB_TF_MODE_REPLAY)
 		rdb_die("replay lost its channel to rdb (%s, error %ld)\n", why, -err);
+	if (RT->children.kid)
+		return; /* a fork child outliving the recording (join.c): untraced, as before */
 	rdb_printf("rdb: the recording lost its channel to rdb (%s, error %ld); "
 	           "the program continues unrecorded\n", why, -err);
 }
@@ -151,6 +153,7 @@ void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags)
 	if (hello->flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
 		RT->intervals.every_sic = hello->every_sic, RT->intervals.interval_us = 0;
 	RT->chan.checksum = (hello->flags & RDB_TF_HELLO_CHECKSUM) != 0;
+	RT->chan.forks = (hello->flags & RDB_TF_HELLO_FORKS) != 0;
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	size_t na = 0;
 	while (RT->start.auxv[2 * na] != RDB_AT_NULL)

@@ -198,6 +198,7 @@ struct rdb_state {
 		int gdb;              /* rdb ... --gdb: wait for a debugger (gdb.c) */
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
+		int forks;            /* record --forks: fork children record themselves (join.c) */
 		uint64_t from;        /* replay: the interval it started at */
 		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 		size_t sn;            /* bytes waiting in sbuf */

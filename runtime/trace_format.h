@@ -170,6 +170,7 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
 #define RDB_TF_HELLO_GDB 128u    /* record, replay: wait for a debugger before the program */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
+#define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

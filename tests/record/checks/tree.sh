@@ -72,7 +72,7 @@ replay_each e "$pid.3" x0.want
 # The fork tree: 3 children, each forks 2; each records itself from its
 # fork (docs/process-trees.md), and the root's replay still prints all
 # of their output (CHILD_OUTPUT).
-"$RDB" record --checksum --every-sic 2000 -o f -- ./tree fork 2 > frec.out 2> frec.err ||
+"$RDB" record --forks --checksum --every-sic 2000 -o f -- ./tree fork 2 > frec.out 2> frec.err ||
 	{ cat frec.err; fail "record of the fork tree"; }
 [ ! -s frec.err ] || { cat frec.err; fail "record of the fork tree wrote to stderr"; }
 "$RDB" ps f > fps.out || fail "rdb ps f"
