@@ -64,3 +64,33 @@ long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size
 	close(fd);
 	return res;
 }
+
+int rdb_elf_is_rdb(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf64_Ehdr eh;
+	Elf64_Shdr str;
+	int found = 0;
+	if (pread_all(fd, &eh, sizeof eh, 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shnum > 65000 || eh.e_shstrndx >= eh.e_shnum ||
+	    pread_all(fd, &str, sizeof str, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof str))) {
+		close(fd);
+		return 0;
+	}
+	static const char want[] = ".rdb_iot";
+	for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+		Elf64_Shdr sh;
+		char name[sizeof want];
+		if (pread_all(fd, &sh, sizeof sh, (off_t)(eh.e_shoff + i * sizeof sh)) ||
+		    sh.sh_name >= str.sh_size || str.sh_size - sh.sh_name < sizeof want)
+			continue;
+		if (!pread_all(fd, name, sizeof want, (off_t)(str.sh_offset + sh.sh_name)) &&
+		    !memcmp(name, want, sizeof want))
+			found = 1;
+	}
+	close(fd);
+	return found;
+}

@@ -3,6 +3,7 @@
  * Messages go to stderr prefixed "rdb:". */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -97,6 +98,7 @@ static void usage(FILE *f)
 	      "  rdb record [-o DIR] [-i MS] -- PROG ARGS...  run PROG, writing a trace set\n"
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
+	      "  rdb ps DIR                                 the processes of a recorded tree\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
@@ -105,16 +107,19 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* The commands, each run with its own argv (argv[0]: its name). */
+/* The commands, each run with its own argv (argv[0]: its name); those
+ * that read one process of a set take --pid ID (rdb_tree_pid_opt). */
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	bool pid_opt;
 } commands[] = {
-	{"record", rdb_cmd_record},
-	{"replay", rdb_cmd_replay},
-	{"info", rdb_cmd_info},
-	{"truss", rdb_cmd_truss},
-	{"flowback", rdb_cmd_flowback},
+	{"record", rdb_cmd_record, false},
+	{"replay", rdb_cmd_replay, true},
+	{"info", rdb_cmd_info, true},
+	{"ps", rdb_cmd_ps, false},
+	{"truss", rdb_cmd_truss, true},
+	{"flowback", rdb_cmd_flowback, true},
 };
 
 int main(int argc, char **argv)
@@ -135,9 +140,14 @@ int main(int argc, char **argv)
 		printf("rdb (trace format %d)\n", RDB_TF_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(c, commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(c, commands[i].name))
+			continue;
+		int n = argc - 1;
+		if (commands[i].pid_opt)
+			n = rdb_tree_pid_opt(n, argv + 1);
+		return commands[i].run(n, argv + 1);
+	}
 	if (!strcmp(c, "gdb")) {
 		/* The one way to debug is on a replay, where gdb has rdb's
 		 * server as its target (an unrecorded run under a plain gdb

@@ -49,10 +49,13 @@ struct rdb_header {
 	uint64_t random[2];
 	int have_random;
 	char *machine, *cwd;
+	char *execfn; /* H_EXECFN: the path the exec was given, or NULL (exe) */
 	struct rdb_tf_hstart start;
 	uint64_t rlimit_stack[2];
 	int have_rlimit;
 	uint32_t record_flags; /* the HELLO flags of rdb record (H_FLAGS), or 0 */
+	struct rdb_tf_hproc proc; /* H_PROC: the process in a recorded tree */
+	int have_proc;
 	struct rdb_tf_exit exit;
 	int have_exit; /* the exit file exists */
 };
@@ -135,6 +138,8 @@ void rdb_feed_close(struct rdb_feed *f);
 /* The NT_GNU_BUILD_ID descriptor of an ELF file: its length, 0 if none,
  * -1 if the file cannot be read as ELF (message in err). */
 long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size_t errcap);
+/* Whether path is an ELF file built with rdb-cc (an .rdb_iot section). */
+int rdb_elf_is_rdb(const char *path);
 
 /* ---- run.c: what record.c and replay.c share ------------------------- */
 /* The real path of the executable named prog (no '/') in PATH, or NULL. */
@@ -156,6 +161,27 @@ int rdb_run_end_like(int how, int value);
 
 /* ---- record.c --------------------------------------------------------- */
 int rdb_cmd_record(int argc, char **argv);
+
+/* ---- tree.c: the processes of a recorded tree --------------------------- */
+/* rdb record's socket for processes that join (runtime/join.c): its fd
+ * (listening, non-blocking), its abstract name (no leading NUL) in name. */
+int rdb_tree_listen(char *name, size_t cap);
+/* The header of a joined process (from /proc/PID): 0 (*ppid its parent's
+ * pid), or -1 if it is gone. */
+int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags, pid_t *ppid);
+/* A new folder set/proc/ID for pid (ID: "PID", else "PID.N"; never
+ * "PID" for top, the pid of the set's own process). */
+char *rdb_tree_new_dir(const char *set, pid_t pid, pid_t top);
+/* Removes set/proc (an old recording's processes), if there. */
+void rdb_tree_clear(const char *set);
+/* The folder of process id (rdb ps's ID column) in set; fatal if none. */
+char *rdb_tree_find(const char *set, const char *id);
+/* --pid ID of replay, info, truss, flowback: taken out of argv, and the
+ * trace set argument replaced by process ID's folder.  The new argc. */
+int rdb_tree_pid_opt(int argc, char **argv);
+
+/* ---- ps.c ------------------------------------------------------------- */
+int rdb_cmd_ps(int argc, char **argv);
 
 /* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);

@@ -1,7 +1,9 @@
 /* record.c: rdb record.  PROG runs with the channel (run.c); its runtime
  * streams raw records, rdb compresses them into the trace set (frames
  * flushed at least every half second, so a recording killed by SIGKILL
- * keeps what was sent). */
+ * keeps what was sent).  Every other rdb-cc program below PROG joins the
+ * recording through RDB_RECORD_SOCKET (tree.c, runtime/join.c) and gets a
+ * recorder of its own, writing DIR/proc/ID: docs/process-trees.md. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -90,7 +92,10 @@ static void record_usage(FILE *f)
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
 	      "fatal signal.  Fork children of PROG run untraced; what they (and rdb-cc\n"
 	      "programs they exec) write to PROG's stdout and stderr or to its MAP_SHARED\n"
-	      "memory is recorded.\n"
+	      "memory is recorded.  Every other rdb-cc program that runs below PROG (under\n"
+	      "a shell or make PROG is, or exec'd by a recorded process) is recorded as a\n"
+	      "process of its own in DIR/proc/ID: rdb ps DIR lists them, rdb replay --pid\n"
+	      "ID DIR replays one (docs/process-trees.md).\n"
 	      "  -o DIR              the trace set's folder (new, or an old trace set to replace)\n"
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
@@ -99,6 +104,8 @@ static void record_usage(FILE *f)
 	      "                      the software instruction counter (loops' backward\n"
 	      "                      branches, calls): many intervals even for a run of a\n"
 	      "                      few ms\n"
+	      "  --forks             a recorded process's fork children record themselves\n"
+	      "                      too, from the fork (docs/process-trees.md)\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n"
 	      "  --gdb               once PROG has ended, start gdb on the replay of the new\n"
@@ -169,6 +176,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
 		} else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (!strcmp(argv[i], "--forks"))
+			o->flags |= RDB_TF_HELLO_FORKS;
 		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (argv[i][0] == '-') {
@@ -264,6 +273,23 @@ struct recorder {
 	int got_init, got_term, exec_pending;
 	int untraced; /* a BOUNDARY (SIC overflow) or a NOTE said the recording stops */
 	int bad[2], bad_order; /* warned once: stream socket, values socket; late values */
+	pid_t pid, ppid;
+	int joined;            /* came through RDB_RECORD_SOCKET: not rdb's child */
+	int forked;            /* a recorded process's fork child (INIT_FORKED) */
+	int ended;             /* PROG reaped, or a joined process's TERM came */
+	int busy;              /* read from since the last quiet check */
+	struct rdb_tf_term term; /* the last TERM (got_term) */
+	int cut_warn, cut_how, cut_value; /* PROG's: what record_report says */
+};
+
+/* Every process of the recording: r[0] is PROG's (its sockets -1 when
+ * PROG is not an rdb-cc program), then one per process that joined. */
+struct recset {
+	const char *dir;
+	int lfd;               /* the socket processes join by, or -1 */
+	const struct record_opts *o;
+	struct recorder **r;
+	size_t n;
 };
 
 #define VALUES_BUF (RDB_TF_VALUES_MSG + 64)
@@ -293,6 +319,13 @@ static void on_init(struct recorder *rc, const char *p, uint32_t len)
 	rdb_tw_header(rc->w, RDB_TF_H_AUXV, p + sizeof in, len - sizeof in);
 	rdb_tw_header(rc->w, RDB_TF_H_RANDOM, in.random, 16);
 	rc->got_init = 1;
+	if (rc->joined && (in.flags & RDB_TF_INIT_FORKED)) {
+		/* its recording starts at boundary 2: interval 1 has no values */
+		rc->vdone = 1;
+		rc->forked = 1;
+		struct rdb_tf_hproc pr = {rc->pid, rc->ppid, 1, RDB_TF_PROC_FORKED};
+		rdb_tw_header(rc->w, RDB_TF_H_PROC, &pr, sizeof pr);
+	}
 }
 
 /* The stream a record of the stream socket goes to, or -1 (special or bad):
@@ -339,7 +372,10 @@ static void stream_record(struct recorder *rc, uint32_t type, const char *p, uin
 	if (s < 0 || !rdb_rec_ok(type, p, len))
 		return bad_record(rc, "stream", type, len);
 	rc->nsys += type == RDB_TF_TRAP;
-	rc->got_term |= type == RDB_TF_TERM;
+	if (type == RDB_TF_TERM) {
+		rc->got_term = 1;
+		memcpy(&rc->term, p, sizeof rc->term); /* rdb_rec_ok checked the size */
+	}
 	if (type == RDB_TF_NOTE && len == sizeof(struct rdb_tf_note)) {
 		struct rdb_tf_note no;
 		memcpy(&no, p, sizeof no);
@@ -470,46 +506,181 @@ static int read_values(struct recorder *rc, int hup)
 	return 1;
 }
 
-/* Until both sockets reach EOF; frames are flushed when both are quiet for
- * half a second, so a recording killed by SIGKILL keeps what was sent.
- * The program's fork children hold the stream socket too (their output):
- * once the program is gone (reaped here, *status set) and the socket
- * quiet, a child that lives on is not waited for. */
-static void record_loop(struct recorder *rc, pid_t pid, int *status, int *reaped)
+static struct recorder *recorder_new(struct rdb_tw *w, int sfd, int vfd, pid_t pid)
 {
-	while (rc->sfd >= 0 || rc->vfd >= 0) {
-		if (!*reaped && waitpid(pid, status, WNOHANG) == pid)
-			*reaped = 1;
-		struct pollfd pf[2] = {{rc->sfd, POLLIN, 0}, {rc->vfd, POLLIN, 0}};
-		int k = poll(pf, 2, 500);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			rdb_fatal("poll: %s", strerror(errno));
-		if (k == 0) {
-			rdb_tw_flush(rc->w);
-			if (*reaped && rc->sfd >= 0) {
-				close(rc->sfd);
-				rc->sfd = -1;
-			}
-			continue;
-		}
-		if (pf[0].revents && !read_stream(rc)) {
-			close(rc->sfd);
-			rc->sfd = -1;
-		}
-		if (pf[1].revents && !read_values(rc, pf[1].revents & POLLHUP)) {
-			close(rc->vfd);
-			rc->vfd = -1;
-		}
-	}
+	struct recorder *rc = rdb_xmalloc(sizeof *rc);
+	memset(rc, 0, sizeof *rc);
+	rc->w = w;
+	rc->sfd = sfd;
+	rc->vfd = vfd;
+	rc->msg = rdb_xmalloc(VALUES_BUF);
+	rc->iv = rc->vmarked = 1;
+	rc->pid = pid;
+	return rc;
 }
 
-/* The exit file: how PROG ended, and whether its runtime said so. */
+/* HELLO, as every recorded process gets it first. */
+static int send_hello(int fd, const struct record_opts *o, uint32_t flags)
+{
+	struct {
+		struct rdb_tf_rec h;
+		struct rdb_tf_hello m;
+	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
+	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, flags, 0, 0, 0,
+	            {0}}};
+	if (o->flags & RDB_TF_HELLO_EVERY_SIC)
+		hello.m.every_sic = o->interval;
+	else
+		hello.m.interval_us = o->interval;
+	return rdb_run_send_all(fd, &hello, sizeof hello);
+}
+
+/* One byte carrying fd (SCM_RIGHTS): the values socket of a joined process. */
+static int send_fd(int sock, int fd)
+{
+	char byte = 'J';
+	struct iovec io = {&byte, 1};
+	union {
+		struct cmsghdr c;
+		char b[CMSG_SPACE(sizeof(int))];
+	} u;
+	memset(&u, 0, sizeof u);
+	struct msghdr mh;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &io;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.b;
+	mh.msg_controllen = sizeof u.b;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	ssize_t r;
+	do
+		r = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	return r == 1 ? 0 : -1;
+}
+
+/* A process below PROG connected (runtime/join.c): it waits for its
+ * answer while its header is read from /proc; then its own trace set
+ * DIR/proc/ID, its values socket, HELLO. */
+static void join(struct recset *rs)
+{
+	int c = accept4(rs->lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (c < 0)
+		return;
+	struct ucred cr;
+	socklen_t cl = sizeof cr;
+	int vv[2];
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || cr.pid <= 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv)) {
+		close(c); /* it runs unrecorded */
+		return;
+	}
+	char *d = rdb_tree_new_dir(rs->dir, cr.pid, rs->r[0]->pid);
+	struct rdb_tw *w = rdb_tw_open(d);
+	rdb_free(d);
+	struct recorder *rc = recorder_new(w, c, vv[0], cr.pid);
+	rc->joined = 1;
+	rs->r = rdb_xrealloc(rs->r, (rs->n + 1) * sizeof *rs->r);
+	rs->r[rs->n++] = rc;
+	for (int s = 0; s < RDB_TF_NSTREAMS; s++)
+		rdb_tw_mark(w, s, 1);
+	if (rdb_tree_header(w, cr.pid, rs->o->flags, &rc->ppid) ||
+	    send_fd(c, vv[1]) ||
+	    send_hello(c, rs->o, rs->o->flags)) {
+		close(c); /* gone already: an empty trace, cut */
+		close(vv[0]);
+		rc->sfd = rc->vfd = -1;
+	}
+	close(vv[1]);
+}
+
+static void close_fd(int *fd)
+{
+	close(*fd);
+	*fd = -1;
+}
+
+/* Until every process's sockets reach EOF and PROG is reaped (*status
+ * set); frames of a process are flushed when its sockets were quiet for
+ * half a second, so a recording killed by SIGKILL keeps what was sent.
+ * A process's fork children hold its stream socket too (their output):
+ * once the process is gone (reaped here, or its TERM came) and the socket
+ * quiet, a child that lives on is not waited for; nor, once PROG is gone,
+ * a quiet fork child that records itself. */
+static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
+{
+	struct pollfd *pf = NULL;
+	struct timespec last;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	for (;;) {
+		if (!*reaped && waitpid(pid, status, WNOHANG) == pid)
+			*reaped = rs->r[0]->ended = 1;
+		size_t n = rs->n, live = 0;
+		pf = rdb_xrealloc(pf, (1 + 2 * n) * sizeof *pf);
+		pf[0] = (struct pollfd){rs->lfd, POLLIN, 0};
+		for (size_t i = 0; i < n; i++) {
+			pf[1 + 2 * i] = (struct pollfd){rs->r[i]->sfd, POLLIN, 0};
+			pf[2 + 2 * i] = (struct pollfd){rs->r[i]->vfd, POLLIN, 0};
+			live += rs->r[i]->sfd >= 0 || rs->r[i]->vfd >= 0;
+		}
+		if (!live && *reaped)
+			break;
+		int k = poll(pf, 1 + 2 * n, 500);
+		if (k < 0 && errno != EINTR)
+			rdb_fatal("poll: %s", strerror(errno));
+		for (size_t i = 0; k > 0 && i < n; i++) {
+			struct recorder *rc = rs->r[i];
+			if (pf[1 + 2 * i].revents && !read_stream(rc))
+				close_fd(&rc->sfd);
+			if (pf[2 + 2 * i].revents && !read_values(rc, pf[2 + 2 * i].revents & POLLHUP))
+				close_fd(&rc->vfd);
+			rc->busy |= pf[1 + 2 * i].revents || pf[2 + 2 * i].revents;
+			if (rc->joined && rc->got_term)
+				rc->ended = 1;
+		}
+		if (k > 0 && pf[0].revents)
+			join(rs);
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (k && (now.tv_sec - last.tv_sec) * 1000000000ll + now.tv_nsec - last.tv_nsec <
+		             500000000ll)
+			continue;
+		last = now;
+		for (size_t i = 0; i < rs->n; i++) {
+			struct recorder *rc = rs->r[i];
+			if (!rc->busy) {
+				rdb_tw_flush(rc->w);
+				if (rc->ended && rc->sfd >= 0)
+					close_fd(&rc->sfd);
+				/* a fork child that outlives PROG is not waited for,
+				 * as before it recorded itself: its trace ends here */
+				if (*reaped && rc->forked && rc->sfd >= 0)
+					close_fd(&rc->sfd);
+				if (*reaped && rc->forked && rc->vfd >= 0)
+					close_fd(&rc->vfd);
+			}
+			rc->busy = 0;
+		}
+	}
+	rdb_free(pf);
+}
+
+/* The exit file: how PROG ended, and whether its runtime said so.  A
+ * joined process is not rdb's child: its TERM says how it ended, and
+ * without one it died by a signal it could not catch (SIGKILL, assumed)
+ * or lost its channel. */
 static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 {
 	struct rdb_tf_exit x;
 	memset(&x, 0, sizeof x);
+	if (rc->joined)
+		status = !rc->got_term ? (rc->exec_pending ? 0 : SIGKILL)
+		         : rc->term.signo ? rc->term.signo & 0x7f
+		                          : (rc->term.status & 0xff) << 8;
 	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
 	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
 	x.execd = rc->got_term ? 0 : rc->untraced ? 2 : rc->exec_pending;
@@ -523,6 +694,23 @@ static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 	return x;
 }
 
+/* What rdb says at the end: PROG's recording (if PROG is an rdb-cc
+ * program) as before; else whether any process below was recorded. */
+static void record_report(const struct recset *rs, const char *exe, int top_rdb)
+{
+	const struct recorder *top = rs->r[0];
+	if (top_rdb && !top->got_init)
+		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
+		         "The trace is empty", exe);
+	else if (!top_rdb && rs->n == 1)
+		rdb_warn("%s was not built with rdb-cc, and no program below it that was ran: "
+		         "the trace set is empty", exe);
+	else if (top_rdb && top->cut_warn)
+		rdb_warn("the recording was cut short (%s %d): the trace holds what was "
+		         "sent until then", top->cut_how == RDB_TF_EXIT_SIGNAL ? "signal" : "status",
+		         top->cut_value);
+}
+
 int rdb_cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
@@ -532,12 +720,26 @@ int rdb_cmd_record(int argc, char **argv)
 	char *exe = find_prog(o.argv[0]);
 	uint8_t bid[64];
 	size_t nbid = record_buildid(exe, bid, sizeof bid);
+	/* Only an rdb-cc program gets the channel: another (a shell) would
+	 * pass it to its children, the first of which took the HELLO while
+	 * the next waited for one (issue 22).  They join instead. */
+	int top_rdb = rdb_elf_is_rdb(exe);
 	char *d;
 	if (o.dir) {
 		out_dir(o.dir);
 		d = rdb_xstrdup(o.dir);
 	} else {
 		d = default_dir(o.argv[0]);
+	}
+	rdb_tree_clear(d);
+	char name[64];
+	int lfd = rdb_tree_listen(name, sizeof name);
+	if (setenv("RDB_RECORD_SOCKET", name, 1))
+		rdb_fatal("setenv: %s", strerror(errno));
+	struct rlimit nf; /* a recorder holds a dozen files per live process */
+	if (getrlimit(RLIMIT_NOFILE, &nf) == 0 && nf.rlim_cur < nf.rlim_max) {
+		nf.rlim_cur = nf.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nf);
 	}
 	struct rdb_tw *w = rdb_tw_open(d);
 	record_header(w, exe, o.argv, bid, nbid);
@@ -549,6 +751,9 @@ int rdb_cmd_record(int argc, char **argv)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv))
 		rdb_fatal("socketpair: %s", strerror(errno));
+	/* HELLO waits in the socket before PROG starts: its runtime never
+	 * finds the channel empty. */
+	send_hello(sv[0], &o, o.flags);
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
 	signal(SIGPIPE, SIG_IGN);
@@ -558,49 +763,48 @@ int rdb_cmd_record(int argc, char **argv)
 	if (pid < 0)
 		rdb_fatal("fork: %s", strerror(errno));
 	if (pid == 0)
-		rdb_run_start_child(sv[1], vv[1], exe, o.argv, environ, NULL);
+		rdb_run_start_child(top_rdb ? sv[1] : -1, top_rdb ? vv[1] : -1, exe, o.argv, environ,
+		                    NULL);
 	close(sv[1]);
 	close(vv[1]); /* EOF on vv[0] once the program and its snapshot children are gone */
 	struct rdb_tf_hstart st = {t0.tv_sec, t0.tv_nsec, pid, 0};
 	rdb_tw_header(w, RDB_TF_H_START, &st, sizeof st);
-	struct {
-		struct rdb_tf_rec h;
-		struct rdb_tf_hello m;
-	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, o.flags, 0, 0, 0, {0}}};
-	if (o.flags & RDB_TF_HELLO_EVERY_SIC)
-		hello.m.every_sic = o.interval;
-	else
-		hello.m.interval_us = o.interval;
-	rdb_run_send_all(sv[0], &hello, sizeof hello);
+	struct rdb_tf_hproc pr = {pid, getpid(), 0, 0};
+	rdb_tw_header(w, RDB_TF_H_PROC, &pr, sizeof pr);
+	if (!top_rdb) {
+		close(sv[0]);
+		close(vv[0]);
+		sv[0] = vv[0] = -1;
+	}
 
-	struct recorder rc;
-	memset(&rc, 0, sizeof rc);
-	rc.w = w;
-	rc.sfd = sv[0];
-	rc.vfd = vv[0];
-	rc.msg = rdb_xmalloc(VALUES_BUF);
-	rc.iv = rc.vmarked = 1;
+	struct recset rs = {d, lfd, &o, NULL, 0};
+	rs.r = rdb_xmalloc(sizeof *rs.r);
+	rs.r[rs.n++] = recorder_new(w, sv[0], vv[0], pid);
 	int status, reaped = 0;
-	record_loop(&rc, pid, &status, &reaped);
-	if (rc.vpn)
-		rdb_warn("values of intervals after %llu came, but not all of interval %llu's: "
-		         "the later ones are left out", (unsigned long long)rc.vdone + 1,
-		         (unsigned long long)rc.vdone + 1);
+	record_loop(&rs, pid, &status, &reaped);
+	close(lfd); /* a process starting now runs unrecorded */
 	rdb_progress_end();
 	while (!reaped && waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			rdb_fatal("waitpid: %s", strerror(errno));
-	struct rdb_tf_exit x = record_exit(&rc, status);
-	rdb_tw_close(w);
-	if (!rc.got_init)
-		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
-		         "The trace is empty", exe);
-	else if (x.cut)
-		rdb_warn("the recording was cut short (%s %d): the trace holds what was "
-		         "sent until then", x.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status",
-		         x.value);
-	if (o.gdb && rc.got_init)
+	struct rdb_tf_exit top_x = {0};
+	for (size_t i = 0; i < rs.n; i++) {
+		struct recorder *rc = rs.r[i];
+		if (rc->vpn)
+			rdb_warn("values of intervals after %llu came, but not all of interval %llu's: "
+			         "the later ones are left out", (unsigned long long)rc->vdone + 1,
+			         (unsigned long long)rc->vdone + 1);
+		struct rdb_tf_exit x = record_exit(rc, status);
+		if (i == 0) {
+			top_x = x;
+			rc->cut_warn = x.cut;
+			rc->cut_how = (int)x.how;
+			rc->cut_value = x.value;
+		}
+		rdb_tw_close(rc->w);
+	}
+	record_report(&rs, exe, top_rdb);
+	if (o.gdb && rs.r[0]->got_init)
 		debug_replay(d, &o);
-	return rdb_run_end_like((int)x.how, x.value);
+	return rdb_run_end_like((int)top_x.how, top_x.value);
 }

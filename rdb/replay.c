@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@ static void hex(char *out, const uint8_t *b, size_t n)
 
 static void replay_usage(FILE *f)
 {
-	fputs("usage: rdb replay [--quiet] [--from K] [--to K] [--verify | --verify-full]\n"
+	fputs("usage: rdb replay [--quiet] [--pid ID] [--from K] [--to K] [--verify | --verify-full]\n"
 	      "                  [--timing] [--gdb | --gdb-batch FILE | --gdbserver [HOST:]PORT]\n"
 	      "                  DIR\n"
 	      "Re-executes the run recorded in DIR from the trace alone: syscalls return\n"
@@ -42,6 +43,7 @@ static void replay_usage(FILE *f)
 	      "the address space), writes to stdout and stderr are re-executed (not with\n"
 	      "--quiet), and rdb exits with the recorded status.\n"
 	      "  -q, --quiet   do not re-execute writes to stdout and stderr\n"
+	      "  --pid ID      replay process ID of a recorded tree (rdb ps DIR lists them)\n"
 	      "  --from K      start at interval K (1, the default: the start; at most the\n"
 	      "                last complete interval, see rdb info)\n"
 	      "  --to K        stop after interval K (K >= --from): rdb says so and exits 0\n"
@@ -181,6 +183,19 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	return dead;
 }
 
+/* In the replay's child: the path to exec.  A process of a tree (H_EXECFN)
+ * is exec'd by the string its own exec was given, from its working
+ * directory, so that AT_EXECFN and the strings at the stack's top lie
+ * where they lay; if that is no longer the recorded file, H_EXE. */
+static const char *exec_path(const struct rdb_header *h)
+{
+	struct stat a, b;
+	if (!h->execfn || !strncmp(h->execfn, "/proc/", 6) || !h->cwd || chdir(h->cwd) ||
+	    stat(h->execfn, &a) || stat(h->exe, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return h->exe;
+	return h->execfn;
+}
+
 /* rdb's exit status: the program's, checked against the recording's (or,
  * stopped by --to, 0 if the program exited 0). */
 static int replay_status(const struct rdb_header *h, const struct rdb_replay_opts *o, int end,
@@ -250,6 +265,15 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
 		         "at each boundary only, not memory, written bytes or the end (record "
 		         "with --checksum for those)", o->dir);
+	/* A fork child's recording starts at boundary 2 (docs/process-trees.md) */
+	struct rdb_replay_opts fo = *o;
+	if (h.have_proc && (h.proc.flags & RDB_TF_PROC_FORKED) && fo.from < 2) {
+		fo.from = 2;
+		if (fo.to && fo.to < 2)
+			rdb_fatal("%s: a fork child's recording starts at interval 2: --to %llu is before",
+			          o->dir, (unsigned long long)fo.to);
+	}
+	o = &fo;
 	struct rdb_feed *f = rdb_feed_open(o->dir, &h.exit, o->from, o->to);
 
 	int sv[2];
@@ -265,7 +289,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		if (h.cwd && chdir(h.cwd)) {
 			/* not needed: paths are never opened on replay */
 		}
-		rdb_run_start_child(sv[1], -1, h.exe, h.argv, h.envp, h.have_rlimit ? h.rlimit_stack : NULL);
+		rdb_run_start_child(sv[1], -1, exec_path(&h), h.argv, h.envp,
+		                    h.have_rlimit ? h.rlimit_stack : NULL);
 	}
 	close(sv[1]);
 	int fd = sv[0];
@@ -316,7 +341,7 @@ pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header 
 			rdb_warn("ptrace(PTRACE_TRACEME): %s", strerror(errno));
 			_exit(127);
 		}
-		rdb_run_start_child(sv[1], -1, h->exe, h->argv, h->envp,
+		rdb_run_start_child(sv[1], -1, exec_path(h), h->argv, h->envp,
 		                    h->have_rlimit ? h->rlimit_stack : NULL);
 	}
 	close(sv[1]);

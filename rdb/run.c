@@ -34,7 +34,7 @@ char *rdb_run_in_path(const char *prog)
 }
 
 /* In the child: ASLR off, the channel at RDB_CHAN_FD (and, recording, the
- * values socket at RDB_VALUES_FD), exec. */
+ * values socket at RDB_VALUES_FD; neither when chan is -1), exec. */
 _Noreturn void rdb_run_start_child(int chan, int values, const char *exe, char **argv,
                                    char **envp, const uint64_t *rlim)
 {
@@ -45,7 +45,8 @@ _Noreturn void rdb_run_start_child(int chan, int values, const char *exe, char *
 		if (setrlimit(RLIMIT_STACK, &rl))
 			rdb_warn("cannot set the recorded stack limit: %s", strerror(errno));
 	}
-	if (dup2(chan, RDB_CHAN_FD) < 0 || (values >= 0 && dup2(values, RDB_VALUES_FD) < 0)) {
+	if ((chan >= 0 && dup2(chan, RDB_CHAN_FD) < 0) ||
+	    (values >= 0 && dup2(values, RDB_VALUES_FD) < 0)) {
 		rdb_warn("dup2: %s", strerror(errno));
 		_exit(127);
 	}

@@ -346,6 +346,7 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 			break;
 		case RDB_TF_H_MACHINE: rdb_free(h->machine); h->machine = strndup_x(p, r.len); break;
 		case RDB_TF_H_CWD: rdb_free(h->cwd); h->cwd = strndup_x(p, r.len); break;
+		case RDB_TF_H_EXECFN: rdb_free(h->execfn); h->execfn = strndup_x(p, r.len); break;
 		case RDB_TF_H_START:
 			fixed_entry(path, o, r.len, p, &h->start, sizeof h->start, "start record");
 			break;
@@ -357,6 +358,12 @@ void rdb_read_header(const char *dir, struct rdb_header *h)
 		case RDB_TF_H_FLAGS:
 			fixed_entry(path, o, r.len, p, &h->record_flags, sizeof h->record_flags,
 			            "flags record");
+			break;
+		case RDB_TF_H_PROC:
+			if (r.len != sizeof h->proc)
+				rdb_fatal("%s: offset %zu: process record of %u bytes", path, o, r.len);
+			memcpy(&h->proc, p, sizeof h->proc);
+			h->have_proc = 1;
 			break;
 		default:
 			break; /* newer entries of this version: skipped */
@@ -399,6 +406,7 @@ void rdb_header_free(struct rdb_header *h)
 	rdb_free(h->auxv);
 	rdb_free(h->machine);
 	rdb_free(h->cwd);
+	rdb_free(h->execfn);
 	memset(h, 0, sizeof *h);
 }
 

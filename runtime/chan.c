@@ -17,6 +17,8 @@ static void chan_lost(const char *why, long err)
 	rdb_sys1(__NR_close, FD);
 	if (was == RDB_TF_MODE_REPLAY)
 		rdb_die("replay lost its channel to rdb (%s, error %ld)\n", why, -err);
+	if (RT->children.kid)
+		return; /* a fork child outliving the recording (join.c): untraced, as before */
 	rdb_printf("rdb: the recording lost its channel to rdb (%s, error %ld); "
 	           "the program continues unrecorded\n", why, -err);
 }
@@ -140,11 +142,36 @@ static int restorable(uint64_t type)
 	       type == 16 || type == 17 || type == 23 || type == 51;
 }
 
+void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags)
+{
+	/* The values socket too: a program the process execs must not hold
+	 * it (rdb's recording ends at its EOF).  Fork children close it
+	 * (children.c); the snapshot children never exec. */
+	rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
+	RT->mode = RDB_TF_MODE_RECORD;
+	RT->intervals.interval_us = hello->interval_us;
+	if (hello->flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
+		RT->intervals.every_sic = hello->every_sic, RT->intervals.interval_us = 0;
+	RT->chan.checksum = (hello->flags & RDB_TF_HELLO_CHECKSUM) != 0;
+	RT->chan.forks = (hello->flags & RDB_TF_HELLO_FORKS) != 0;
+	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
+	size_t na = 0;
+	while (RT->start.auxv[2 * na] != RDB_AT_NULL)
+		na++;
+	struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, init_flags};
+	rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->start.auxv, na * 16);
+	rdb_chan_flush();
+}
+
 void rdb_chan_init(void)
 {
 	if (rdb_sys2(__NR_fcntl, FD, RDB_F_GETFD) < 0) {
 		rdb_kids_exec_start(); /* exec'd by a recorded process's child? */
-		return; /* no channel: unrecorded */
+		/* below rdb record, not started by it (join.c)?  A descendant
+		 * too records itself, and still sends its output to the
+		 * recording it descends from (children.c). */
+		if (!rdb_join())
+			return; /* no channel: unrecorded */
 	}
 	struct rdb_tf_rec h;
 	struct rdb_tf_hello hello;
@@ -159,22 +186,8 @@ void rdb_chan_init(void)
 	rdb_sys3(__NR_fcntl, FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	if (hello.mode == RDB_TF_MODE_RECORD) {
-		/* The values socket too: a program the process execs must not
-		 * hold it (rdb's recording ends at its EOF).  Fork children close
-		 * it (children.c); the snapshot children never exec. */
-		rdb_sys3(__NR_fcntl, RDB_VALUES_FD, RDB_F_SETFD, RDB_FD_CLOEXEC);
-		RT->mode = RDB_TF_MODE_RECORD;
 		rdb_sic_set(0, RT->sic.sic_span); /* the longest interval */
-		RT->intervals.interval_us = hello.interval_us;
-		if (hello.flags & RDB_TF_HELLO_EVERY_SIC) /* a count, not a time */
-			RT->intervals.every_sic = hello.every_sic, RT->intervals.interval_us = 0;
-		RT->chan.checksum = (hello.flags & RDB_TF_HELLO_CHECKSUM) != 0;
-		size_t na = 0;
-		while (RT->start.auxv[2 * na] != RDB_AT_NULL)
-			na++;
-		struct rdb_tf_init in = {{rnd ? rnd[0] : 0, rnd ? rnd[1] : 0}, (uint32_t)na, 0};
-		rdb_chan_put(RDB_TF_INIT, &in, sizeof in, RT->start.auxv, na * 16);
-		rdb_chan_flush();
+		rdb_chan_record(&hello, 0);
 		return;
 	}
 	if (hello.mode != RDB_TF_MODE_REPLAY ||

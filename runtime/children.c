@@ -168,9 +168,22 @@ void rdb_kids_prefork(void)
 	RT->children.kid_locking = 1;
 }
 
-/* In the new child of the recorded process (its own copy of our state). */
+/* In the new child of the recorded process (its own copy of our state).
+ * A descendant that records itself (join.c) passes on the channel to the
+ * recording it descends from, as a descendant that does not would. */
 void rdb_kids_child_start(void)
 {
+	if (RT->children.kid) {
+		RT->mode = 0;
+		RT->chan.sn = 0;
+		RT->intervals.snap_ok = 0;
+		RT->shared.nshared = 0;
+		RT->children.kid_depth = 0;
+		RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
+		rdb_sys1(__NR_close, RDB_CHAN_FD);
+		rdb_sys1(__NR_close, RDB_VALUES_FD);
+		return;
+	}
 	RT->mode = 0;
 	RT->chan.sn = 0;
 	RT->intervals.snap_ok = 0;
@@ -286,7 +299,7 @@ static int send_piece(int stream, const char *p, size_t n)
 
 /* The r bytes a successful write to fd 1 or 2 wrote, if they went to the
  * recording's stdout or stderr: one or more records, under the lock. */
-static void capture(long nr, const long *a, long r)
+void rdb_kids_capture(long nr, const long *a, long r)
 {
 	int stream = std_stream(a[0]);
 	if (!stream)
@@ -314,6 +327,14 @@ static void capture(long nr, const long *a, long r)
 	rdb_set_mask(old);
 }
 
+void rdb_kids_exec_fds(long nr, const long *a)
+{
+	/* keep the fds for an rdb-cc program only (it hides them) */
+	long fl = nr == __NR_execve && is_rdb_elf((const char *)a[0]) ? 0 : RDB_FD_CLOEXEC;
+	rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, fl);
+	rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, fl);
+}
+
 long rdb_kids_syscall(long nr, const long a[6])
 {
 	long want = rdb_kids_wanted(nr, a);
@@ -339,15 +360,11 @@ long rdb_kids_syscall(long nr, const long a[6])
 			r = rdb_run_syscall(nr, hi, 0);
 		return r;
 	}
-	if (rdb_systab_attrs(nr) & RDB_ATTR_EXECS) {
-		/* keep the fds for an rdb-cc program only (it hides them) */
-		long fl = nr == __NR_execve && is_rdb_elf((const char *)a[0]) ? 0 : RDB_FD_CLOEXEC;
-		rdb_sys3(__NR_fcntl, RDB_KID_FD, RDB_F_SETFD, fl);
-		rdb_sys3(__NR_fcntl, RDB_KID_LOCK_FD, RDB_F_SETFD, fl);
-	}
+	if (rdb_systab_attrs(nr) & RDB_ATTR_EXECS)
+		rdb_kids_exec_fds(nr, a);
 	long r = rdb_run_syscall(nr, a, 0);
 	if (r > 0 && RT->children.kid && rdb_rr_std_write(nr, a))
-		capture(nr, a, r);
+		rdb_kids_capture(nr, a, r);
 	/* a grandchild (a vfork child or a clone with a stack or CLONE_VM does
 	 * not come here: syscall.S; the lock still excludes, its owner is stale) */
 	if (r == 0 && (rdb_systab_attrs(nr) & RDB_ATTR_FORKS))

@@ -814,6 +814,21 @@ void rdb_interval_timer(void *uc)
 
 /* ---- start and end -------------------------------------------------------- */
 
+/* The CPU-time timer of the intervals, armed. */
+static void timer_start(void)
+{
+	/* sigevent: value, signo, notify SIGEV_SIGNAL */
+	struct { uint64_t value; int32_t signo, notify; int32_t pad[12]; } ev;
+	rdb_memset(&ev, 0, sizeof ev);
+	ev.signo = RDB_SIG_TIMER;
+	int id = -1;
+	long r = rdb_sys3(__NR_timer_create, 2 /* CLOCK_PROCESS_CPUTIME_ID */, &ev, &id);
+	if (r < 0)
+		rdb_die("cannot create the interval timer (error %ld)\n", -r);
+	RT->intervals.timer_id = id;
+	arm_timer();
+}
+
 void rdb_interval_init(void)
 {
 	if (!RT->intervals.interval_us && !RT->intervals.every_sic)
@@ -840,16 +855,39 @@ void rdb_interval_init(void)
 		return;
 	}
 	rdb_signal_reserve_timer();
-	/* sigevent: value, signo, notify SIGEV_SIGNAL */
-	struct { uint64_t value; int32_t signo, notify; int32_t pad[12]; } ev;
-	rdb_memset(&ev, 0, sizeof ev);
-	ev.signo = RDB_SIG_TIMER;
-	int id = -1;
-	r = rdb_sys3(__NR_timer_create, 2 /* CLOCK_PROCESS_CPUTIME_ID */, &ev, &id);
-	if (r < 0)
-		rdb_die("cannot create the interval timer (error %ld)\n", -r);
-	RT->intervals.timer_id = id;
-	arm_timer();
+	timer_start();
+}
+
+/* A recorded process's fork child that records itself (join.c): its own
+ * snapshot buffers (the parent's are shared with the parent's snapshot
+ * children), no snapshot children, its own timer (fork does not copy
+ * one), nothing deferred (the kernel gives a child no pending signals),
+ * and a boundary at its next SIC check, where its recording starts:
+ * interval 2 of its trace.  0: it cannot (no intervals). */
+int rdb_interval_fork_child(void)
+{
+	if (!RT->intervals.snap_ok)
+		return 0;
+	long r = rdb_sys6(__NR_mmap, SNAP_ADDR, SNAP_SLOTS * SNAP_SIZE, RDB_PROT_RW,
+	                  RDB_MAP_SHARED | RDB_MAP_ANONYMOUS | RDB_MAP_NORESERVE | RDB_MAP_FIXED,
+	                  -1, 0);
+	if (r != (long)SNAP_ADDR)
+		return 0;
+	for (int slot = 0; slot < SNAP_SLOTS; slot++)
+		RT->intervals.snap_pid[slot] = 0;
+	RT->interval = 1;
+	RT->intervals.snap_stop = 0;
+	RT->signal.npending = 0;
+	RT->intervals.cpu_start_ns = cpu_ns();
+	if (!RT->intervals.every_sic)
+		timer_start();
+	/* The event: as rdb_sic_want, on the live %r15 (the runtime never
+	 * uses it: -ffixed-r15), which the entry stub's check reads next. */
+	RT->intervals.want_boundary = 1;
+	TH->sic.poked = 1;
+	*rdb_sic_origin() += RDB_SIC_W;
+	__asm__ volatile("add %0, %%r15" : : "r"((uint64_t)RDB_SIC_W) : "memory");
+	return 1;
 }
 
 /* An execve is about to run: the interval's ranges so far go to its

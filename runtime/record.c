@@ -118,6 +118,8 @@ long rdb_record_syscall(long nr, const long *a)
 	} else {
 		unsigned at = rdb_systab_attrs(nr); /* syscalls.spec EXECS, CLOSES, FORKS */
 		if (at & RDB_ATTR_EXECS) {
+			if (RT->children.kid) /* a fork child recording itself (join.c) */
+				rdb_kids_exec_fds(nr, a);
 			rdb_interval_exec(); /* values of the interval if it succeeds */
 			t.id = RT->rr.sc_id + 1;
 			t.ret = 0;
@@ -131,12 +133,17 @@ long rdb_record_syscall(long nr, const long *a)
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
+		if (r > 0 && RT->children.kid && rdb_rr_std_write(nr, a))
+			rdb_kids_capture(nr, a, r); /* a descendant recording itself */
 		if (at & RDB_ATTR_EXECS)
 			rdb_interval_exec_failed(); /* it returned */
 		if (forks && r == 0) {
 			/* The child runs untraced (the parent's record says so) but
-			 * sends its output to the recording's stdout and stderr. */
+			 * sends its output to the recording's stdout and stderr;
+			 * below rdb record it records itself too (join.c). */
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks;
 			rdb_kids_child_start();
+			rdb_join_fork(snap_ok);
 			return 0;
 		}
 		if (forks && r > 0)

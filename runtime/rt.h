@@ -176,6 +176,7 @@ struct rdb_state {
 		int quiet;            /* replay: do not re-execute stdout/stderr writes */
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
+		int forks;            /* record --forks: fork children record themselves (join.c) */
 		uint64_t from;        /* replay: the interval it started at */
 		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 		size_t sn;            /* bytes waiting in sbuf */
@@ -477,6 +478,19 @@ int rdb_chan_peek(struct rdb_tf_rec *h);
 int rdb_chan_peek_n(void *d, size_t n); /* n <= RDB_RBUF: may wait for them */
 /* In __rdb_start: look for the channel, read HELLO, restore auxv in replay. */
 void rdb_chan_init(void);
+/* A recording starts (HELLO read): its options, then INIT to rdb. */
+void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags);
+
+/* ---- join.c: a process below rdb record that rdb did not start ---------- */
+/* Connects to the recording RDB_RECORD_SOCKET names: 1 with the channel at
+ * RDB_CHAN_FD and the values socket at RDB_VALUES_FD, HELLO to come; 0
+ * (no recording, or it did not answer): the program runs unrecorded. */
+int rdb_join(void);
+/* In a recorded process's new fork child (after rdb_kids_child_start): if
+ * the recording lets it join, the child records itself from here, its
+ * recording starting at boundary 2 (its next SIC check); else it stays an
+ * untraced descendant. */
+void rdb_join_fork(int snap_ok); /* snap_ok: the parent had intervals */
 
 /* ---- record.c: the recording of syscalls -------------------------------- */
 long rdb_record_syscall(long nr, const long *a);
@@ -657,6 +671,9 @@ uintptr_t rdb_sic_skip(uintptr_t p, uintptr_t end);
 int rdb_sic_fault(void *si, void *uc);
 /* Ask for an event at the next check of the code uc interrupted. */
 void rdb_sic_want(void *uc);
+/* The running thread's SIC origin: %r15 = origin + count (thread 0's is
+ * RT->sic_origin). */
+uint64_t *rdb_sic_origin(void);
 /* Sets %r15 in uc, at count, so that the first check at or past target
  * faults (0: none but a recording's 2^40; target == count: the next). */
 void rdb_sic_arm(void *uc, uint64_t count, uint64_t target);
@@ -688,6 +705,7 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */
+int rdb_interval_fork_child(void); /* a fork child records itself (join.c) */
 void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
@@ -766,6 +784,11 @@ int rdb_kids_hidden(long nr, const long args[6]); /* fds 1000-1003 */
  * fcntl F_DUPFD*), else -1: natively the program would get it. */
 long rdb_kids_wanted(long nr, const long args[6]);
 long rdb_kids_syscall(long nr, const long args[6]); /* a descendant's syscall */
+/* A descendant that records itself too (join.c) does these two of them
+ * in its recorded syscalls: its output to the parent's recording, and
+ * the fds an exec'd rdb-cc program keeps. */
+void rdb_kids_capture(long nr, const long *a, long r);
+void rdb_kids_exec_fds(long nr, const long *a);
 /* Replay: a CHILD_OUTPUT or SHARED record is next (h, unread): consume it
  * (write the output, apply the memory); 0 if h is another record. */
 int rdb_kids_consume(const struct rdb_tf_rec *h);

@@ -74,7 +74,7 @@ static uint64_t win_end(void)
 	return RDB_SIC_END + (uint64_t)rdb_th_slot() * RDB_SIC_STRIDE;
 }
 
-static uint64_t *origin(void)
+uint64_t *rdb_sic_origin(void)
 {
 	unsigned k = rdb_th_slot();
 	return k ? &rdb_th_at(k)->origin : &RT->sic_origin;
@@ -85,12 +85,12 @@ uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
 	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
 	uint64_t r15 = win_end() - (left < RDB_SIC_W ? left : RDB_SIC_W);
 	TH->sic.sic_stop = stop > count ? stop : 0;
-	*origin() = r15 - count;
+	*rdb_sic_origin() = r15 - count;
 	TH->sic.poked = 0;
 	return r15;
 }
 
-uint64_t rdb_sic_count(uint64_t r15) { return r15 - *origin(); }
+uint64_t rdb_sic_count(uint64_t r15) { return r15 - *rdb_sic_origin(); }
 
 uint64_t rdb_sic(void)
 {
@@ -104,7 +104,7 @@ void rdb_sic_want(void *uc)
 	if (TH->sic.in_event || TH->sic.poked)
 		return; /* the event in progress re-arms when it ends */
 	TH->sic.poked = 1;
-	*origin() += RDB_SIC_W;
+	*rdb_sic_origin() += RDB_SIC_W;
 	rdb_gregs(uc)[REG_R15] += RDB_SIC_W;
 }
 
@@ -122,7 +122,7 @@ void rdb_sic_arm(void *uc, uint64_t count, uint64_t target)
 		/* due now: the next check (a count past the target would be a
 		 * divergence, caught by the pc and count checks) */
 		TH->sic.sic_stop = 0;
-		*origin() = win_end() - count;
+		*rdb_sic_origin() = win_end() - count;
 		TH->sic.poked = 1;
 		g[REG_R15] = win_end();
 		return;
@@ -145,7 +145,7 @@ int rdb_sic_fault(void *si, void *uc)
 	/* The check is not run again: its load only ever faults (%r12 is
 	 * scratch), and the next event is at the next check. */
 	g[REG_RIP] += sizeof check_insn;
-	uint64_t count = g[REG_R15] - *origin();
+	uint64_t count = g[REG_R15] - *rdb_sic_origin();
 	if (!TH->sic.poked && !(TH->sic.sic_stop && count >= TH->sic.sic_stop)) {
 		g[REG_R15] = rdb_sic_set(count, TH->sic.sic_stop); /* the window moves on */
 		return 1;

@@ -129,6 +129,10 @@ struct rdb_tf_rec {
 	X(H_RLIMIT_STACK, 26, uint64_t, NONE, NONE, ANY)                        \
 	/* uint32: the HELLO flags rdb record sent (CHECKSUM) */                \
 	X(H_FLAGS, 36, uint32_t, NONE, NONE, ANY)                               \
+	/* a process of a tree (docs/process-trees.md): struct rdb_tf_hproc */  \
+	X(H_PROC, 37, struct rdb_tf_hproc, NONE, NONE, ANY)                     \
+	/* the path its exec was given (AT_EXECFN), when not H_EXE: bytes */    \
+	X(H_EXECFN, 38, uint8_t, NONE, NONE, ANY)                               \
 	/* file "exit" */                                                       \
 	X(X_EXIT, 32, struct rdb_tf_exit, NONE, NONE, ANY)
 
@@ -166,12 +170,17 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_VERIFY_FULL 64u /* replay: with VERIFY, the full hash only (no hooks) */
 /* 128u: unused (no longer sent; an old trace's H_FLAGS may hold it) */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
+#define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
 	uint32_t nauxv;     /* uint64 (type, value) pairs follow */
-	uint32_t pad;
+	uint32_t flags;     /* RDB_TF_INIT_FORKED */
 };
+/* A fork child that records itself (runtime/join.c): its recording starts
+ * at boundary 2, taken at its first SIC check after the fork; interval 1
+ * (the parent's run up to the fork) has no values. */
+#define RDB_TF_INIT_FORKED 1u
 
 /* A syscall: id counts the program's syscalls from 1, run-unique. */
 struct rdb_tf_trap {
@@ -472,6 +481,19 @@ struct rdb_tf_hstart {
 	uint32_t pad;
 };
 
+/* H_PROC: where the process sits in the recorded tree.  The process rdb
+ * started has ppid rdb's pid and joined 0; a process that found the
+ * recording through RDB_RECORD_SOCKET (runtime/join.c) has joined 1, and
+ * its trace set is DIR/proc/ID (ID: the pid, "PID.N" for the Nth image
+ * or reuse of that pid in the set).  A header may hold two: the last
+ * counts (rdb adds flags once the process's INIT says it forked). */
+struct rdb_tf_hproc {
+	int32_t pid, ppid; /* at the process's start (ppid: /proc/PID/stat) */
+	uint32_t joined;
+	uint32_t flags;    /* RDB_TF_PROC_FORKED: replay starts at interval 2 */
+};
+#define RDB_TF_PROC_FORKED 1u
+
 enum rdb_tf_exit_how {
 	RDB_TF_EXIT_STATUS = 1, /* exited with status */
 	RDB_TF_EXIT_SIGNAL = 2, /* killed by signal */
@@ -560,6 +582,7 @@ _Static_assert(sizeof(struct rdb_tf_shared) == 24, "shared");
 _Static_assert(sizeof(struct rdb_tf_kidinfo) == 40, "kidinfo");
 _Static_assert(sizeof(struct rdb_tf_hmagic) == 16, "hmagic");
 _Static_assert(sizeof(struct rdb_tf_hstart) == 24, "hstart");
+_Static_assert(sizeof(struct rdb_tf_hproc) == 16, "hproc");
 _Static_assert(sizeof(struct rdb_tf_exit) == 40, "exit");
 _Static_assert(sizeof(struct rdb_tf_shdr) == 16, "shdr");
 _Static_assert(sizeof(struct rdb_tf_fhdr) == 32, "fhdr");
