@@ -882,8 +882,8 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
 	uint64_t hm = handler_base_mask(uc) | v.mask | ((v.flags & RDB_SA_NODEFER) ? 0 : bit(sig));
 	/* What the handler's return restores (rdb_handler_done); the frame
-	 * is program memory: nothing the replay of an interval would not
-	 * have the same. */
+	 * is program memory: the same in replay (WATCH_SYS is set only in a
+	 * replayed syscall, where defer() holds every async signal: 0 here). */
 	struct rdb_hstate hs = {0, TH->hframe, 0, 0, 0,
 	                        (TH->signal.in_stub ? RDB_HS_IN_STUB : 0) |
 	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0),

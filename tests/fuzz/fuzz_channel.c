@@ -46,7 +46,8 @@
  * With -DFUZZ_CHANNEL_REPLAY it has its own main, which replays files and
  * folders: the ctest fuzz_channel_corpus, under ASan and UBSan, which
  * fails as stale when less than half the inputs get past HELLO's version
- * check (--min-past 50).
+ * check (--min-past 50), and fuzz_channel_regress over the regression
+ * inputs, which fails unless every one does (--regress --min-past 100).
  */
 #include <setjmp.h>
 #include <stdio.h>

@@ -38,7 +38,8 @@
  * With -DFUZZ_TRACE_REPLAY it has its own main instead, which replays files
  * and folders given as arguments: the regression test over
  * tests/fuzz/corpus-trace/ that ctest runs without libFuzzer, built with
- * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50; with --files it
+ * ASan and UBSan (rdb/CMakeLists.txt), with --min-past 50, and over
+ * tests/fuzz/regress-trace/ with --regress --min-past 100; with --files it
  * prints the names of the files of the framing, for make-trace-corpus.sh.
  */
 #include "rdb.h"
@@ -64,6 +65,7 @@ static char dir[64];
 static char realdir[PATH_MAX]; /* dir without symbolic links, as /proc shows it */
 static unsigned long nfatal;
 static unsigned long npast; /* inputs whose header rdb_read_header took */
+static unsigned long ncurrent; /* inputs of the current version (current_version) */
 
 _Noreturn void rdb_fatal(const char *fmt, ...)
 {
@@ -211,14 +213,16 @@ static void put(const char *name, const void *p, size_t n)
 	close(fd);
 }
 
-static void write_set(const uint8_t *data, size_t size)
+/* The first section of each file of the set in the input: its bytes
+ * (body 0: no section). */
+struct section {
+	const uint8_t *body;
+	size_t len;
+};
+
+static void sections(const uint8_t *data, size_t size, struct section sec[NFILES])
 {
-	int have[NFILES] = {0};
-	cleanup();
-	if (mkdir(dir, 0700)) {
-		perror(dir);
-		abort();
-	}
+	memset(sec, 0, NFILES * sizeof *sec);
 	const uint8_t *end = data + size, *m = memmem(data, size, MARK, strlen(MARK));
 	while (m) {
 		const uint8_t *name = m + strlen(MARK);
@@ -229,14 +233,53 @@ static void write_set(const uint8_t *data, size_t size)
 		m = memmem(body, (size_t)(end - body), MARK, strlen(MARK));
 		size_t len = (size_t)((m ? m : end) - body);
 		for (int i = 0; i < NFILES; i++)
-			if (!have[i] && strlen(file_name(i)) == (size_t)(nl - name) &&
+			if (!sec[i].body && strlen(file_name(i)) == (size_t)(nl - name) &&
 			    !memcmp(name, file_name(i), (size_t)(nl - name))) {
-				put(file_name(i), body, len);
-				have[i] = 1;
+				sec[i].body = body;
+				sec[i].len = len;
 			}
 	}
+}
+
+/* Whether the input carries the format version the readers read: a
+ * header section that starts with the magic record of RDB_TF_VERSION,
+ * and no stream section with the stream magic and another version.  A
+ * regression input that does not stops at the version check, short of
+ * the path it once broke (fuzz_trace_regress). */
+static int current_version(const struct section sec[NFILES])
+{
+	struct rdb_tf_rec r;
+	struct rdb_tf_hmagic m;
+	if (!sec[0].body || sec[0].len < sizeof r + sizeof m)
+		return 0;
+	memcpy(&r, sec[0].body, sizeof r);
+	memcpy(&m, sec[0].body + sizeof r, sizeof m);
+	if (r.type != RDB_TF_H_MAGIC || memcmp(m.magic, RDB_TF_MAGIC, 8) ||
+	    m.version != RDB_TF_VERSION)
+		return 0;
+	for (int i = NEXTRA; i < NFILES; i++) {
+		struct rdb_tf_shdr h;
+		if (!sec[i].body || sec[i].len < sizeof h)
+			continue;
+		memcpy(&h, sec[i].body, sizeof h);
+		if (!memcmp(h.magic, RDB_TF_SMAGIC, 8) && h.version != RDB_TF_VERSION)
+			return 0;
+	}
+	return 1;
+}
+
+static void write_set(const struct section sec[NFILES])
+{
+	cleanup();
+	if (mkdir(dir, 0700)) {
+		perror(dir);
+		abort();
+	}
+	for (int i = 0; i < NFILES; i++)
+		if (sec[i].body)
+			put(file_name(i), sec[i].body, sec[i].len);
 	for (int i = NEXTRA; i < NFILES; i++)
-		if (!have[i]) {
+		if (!sec[i].body) {
 			struct rdb_tf_shdr h = {RDB_TF_SMAGIC, RDB_TF_VERSION,
 			                        (uint32_t)(i - NEXTRA)};
 			put(file_name(i), &h, sizeof h);
@@ -360,9 +403,12 @@ static void run(int which)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct section sec[NFILES];
 	setup();
 	alloc_max = (1u << 20) + (size / 32 + 1) * (1u << 20);
-	write_set(data, size);
+	sections(data, size, sec);
+	write_set(sec);
+	ncurrent += current_version(sec);
 	past_header = 0;
 	for (int which = 0; which < NSTEPS; which++)
 		run(which);
@@ -375,14 +421,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 static void summary(int n, long pct, int bad)
 {
+	(void)pct;
 	fprintf(stderr, "fuzz_trace: replayed %d file(s), %lu fatal error(s) caught, %lu "
-	        "input(s) (%ld%%) past the header%s\n", n, nfatal, npast, pct,
+	        "input(s) (%ld%%) past the header, %lu (%ld%%) of format %d%s\n", n, nfatal, npast,
+	        n ? (long)(npast * 100 / (unsigned long)n) : 0, ncurrent,
+	        n ? (long)(ncurrent * 100 / (unsigned long)n) : 0, RDB_TF_VERSION,
 	        bad ? ", with errors" : "");
 }
 
-/* fuzz_trace_replay [--min-past PCT] PATH...: past means past
+/* fuzz_trace_replay [--regress] [--min-past PCT] PATH...: past means past
  * rdb_read_header, whose version check a corpus of another format stops
- * at. */
+ * at; with --regress (the regression inputs, some of which break the
+ * header on purpose), of the current version in every section
+ * (current_version). */
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--files")) {
@@ -391,9 +442,13 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
+	int regress = argc > 1 && !strcmp(argv[1], "--regress");
 	char check[80];
-	snprintf(check, sizeof check, "the header check of trace format version %d",
+	snprintf(check, sizeof check,
+	         regress ? "the version checks of trace format %d" :
+	                   "the header check of trace format version %d",
 	         RDB_TF_VERSION);
-	return fuzz_replay_past("fuzz_trace", argc, argv, &npast, summary, check);
+	return fuzz_replay_past("fuzz_trace", argc, argv, regress ? &ncurrent : &npast, summary,
+	                        check);
 }
 #endif

@@ -19,8 +19,9 @@
 # keeps the smallest set of seeds and finds that covers every feature.
 # Programs run with a small fixed environment so the headers stay small
 # and hold nothing of the machine's environment.  tests/fuzz/regress-trace/
-# and regress-channel/ (inputs that found bugs, replayed by the same
-# ctests) are left alone.
+# and regress-channel/ (inputs that found bugs, replayed by ctest's
+# fuzz_trace_regress and fuzz_channel_regress, which fail until each is
+# brought to the current version by hand) are left alone.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: make-trace-corpus.sh BUILD [SECONDS]}" && pwd)

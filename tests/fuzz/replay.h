@@ -70,19 +70,27 @@ static int fuzz_replay_args(const char *who, int argc, char **argv, int *nfiles)
 }
 
 /* The main of a harness whose corpus is of one format version:
- *   [--min-past PCT] PATH...
+ *   [--regress] [--min-past PCT] PATH...
  * With --min-past, fails unless at least PCT percent of the inputs get
  * past the format's check (*npast of them, counted by the harness): a
  * corpus of another version stops at that check, and the code behind it
- * would go untested.  summary prints the harness's line (files, percent
- * past, whether some could not be read); check names the check, for the
- * "corpus stale" message.  (Unused by the harnesses of other input.) */
+ * would go untested.  --regress: the inputs are the regression inputs
+ * (tests/fuzz/regress-*), which no script regenerates: each must be
+ * brought to the new format by hand (PCT 100).  summary prints the
+ * harness's line (files, percent past, whether some could not be read);
+ * check names the check, for the "stale" message.  (Unused by the
+ * harnesses of other input.) */
 __attribute__((unused)) static int
 fuzz_replay_past(const char *who, int argc, char **argv, const unsigned long *npast,
                  void (*summary)(int nfiles, long pct, int bad), const char *check)
 {
-	int n = 0;
+	int n = 0, regress = 0;
 	long min_past = -1;
+	if (argc > 1 && !strcmp(argv[1], "--regress")) {
+		regress = 1;
+		argv[1] = argv[0];
+		argc--, argv++;
+	}
 	if (argc > 2 && !strcmp(argv[1], "--min-past")) {
 		min_past = strtol(argv[2], NULL, 10);
 		argv[2] = argv[0];
@@ -91,6 +99,12 @@ fuzz_replay_past(const char *who, int argc, char **argv, const unsigned long *np
 	int bad = fuzz_replay_args(who, argc, argv, &n);
 	long pct = n ? (long)(*npast * 100 / (unsigned long)n) : 0;
 	summary(n, pct, bad);
+	if (pct < min_past && regress) {
+		fprintf(stderr, "%s: regression inputs stale: only %ld%% of them (minimum %ld%%) get "
+		        "past %s: bring each to the current format by hand, and see it fail "
+		        "again with its bug's fix reverted\n", who, pct, min_past, check);
+		return 1;
+	}
 	if (pct < min_past) {
 		fprintf(stderr, "%s: corpus stale: only %ld%% of the inputs (minimum %ld%%) get past "
 		        "%s: regenerate with tests/fuzz/make-trace-corpus.sh BUILD\n", who, pct,
