@@ -15,6 +15,12 @@
 #                       write of a variable, about 50 intervals back
 #                       (life: main's local `gens`, on the stack; mesh:
 #                       the global `n`)
+#   interval            `rdb replay --from M --to M` of the long
+#                       recording's middle interval M: what one
+#                       interval's replay costs (REPS_FAR times)
+# and the targets (issue 17): TARGET lines for reverse-step and
+# reverse-next (median <= 100 ms) and for watch-rc-50 (its median over
+# the interval's: 2 at most).
 # The program is brought back to the end, untimed, before each far
 # command.  "unsupported: ..." is what gdb said when the target refused a
 # command.  Sizes: LIFE_GENS/MESH_ARGS (about 51 intervals here; the
@@ -69,6 +75,39 @@ script() {
 	} > "$1"
 }
 
+# ms: milliseconds since some fixed point
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# interval TRACE N: BENCH interval, the replay of TRACE's middle interval
+# alone (process start included), N times
+interval() {
+	m=$(( ($("$rdb" info --complete "$1") + 1) / 2 ))
+	for i in $(seq "$2"); do
+		t0=$(ms)
+		"$rdb" replay --from "$m" --to "$m" "$1" > /dev/null 2>&1 || true
+		echo $(($(ms) - t0))
+	done | sort -n | awk -v m="$m" '{ v[NR] = $1 } END {
+		printf "BENCH interval %.1f %.1f %.1f %d (interval %d)\n",
+		       NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR], NR, m }'
+}
+
+# targets FILE: the TARGET lines from FILE's BENCH lines
+targets() {
+	awk '$1 == "BENCH" && $3 ~ /^[0-9.]+$/ { med[$2] = $3 }
+	END {
+		for (i = 1; i <= 2; i++) {
+			c = i == 1 ? "reverse-step" : "reverse-next"
+			if (c in med)
+				printf "TARGET %s median %.1f ms <= 100: %s\n", c, med[c],
+				       med[c] <= 100 ? "met" : "NOT met"
+		}
+		if (("watch-rc-50" in med) && med["interval"] > 0)
+			printf "TARGET watch-rc-50 %.1f ms = %.2f intervals (one: %.1f ms) <= about 2: %s\n",
+			       med["watch-rc-50"], med["watch-rc-50"] / med["interval"], med["interval"],
+			       med["watch-rc-50"] / med["interval"] <= 2 ? "met" : "NOT met"
+	}' "$1"
+}
+
 # bench NAME END CALLEE_LINE EARLY WATCH: END a breakpoint at the
 # program's end, CALLEE_LINE one inside a callee, EARLY a breakpoint hit
 # only at the start, WATCH the commands (from END) that set the
@@ -93,11 +132,13 @@ bench-cycle rc-bp-50 $far $back_to_end|break $early ; reverse-continue
 EOF
 	[ -n "$skip_watch" ] || echo "bench-cycle watch-rc-50 $far $back_to_end|$watch ; reverse-continue" >> far50.gdb
 	echo "$n: near the end of the long recording ($long intervals)"
-	session long near.gdb | sed 's/^/  /'
+	session long near.gdb | tee res | sed 's/^/  /'
 	echo "$n: $((short - 1)) interval(s) back ($short intervals)"
-	session short far1.gdb | sed 's/^/  /'
+	session short far1.gdb | tee -a res | sed 's/^/  /'
 	echo "$n: $((long - 1)) intervals back ($long intervals)"
-	session long far50.gdb | sed 's/^/  /'
+	session long far50.gdb | tee -a res | sed 's/^/  /'
+	interval long "$far" | tee -a res | sed 's/^/  /'
+	targets res | sed 's/^/  /'
 }
 
 echo "bench/reverse: rdb-cc $cflags, rdb record at the default interval; BENCH NAME median min max (ms) count"

@@ -113,6 +113,7 @@ struct rdb_tg {
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 
 static void bury(struct rdb_tg *t, pid_t pid);
+static void end_replay(struct rdb_tg *t, int keep_feeder);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -1258,9 +1259,44 @@ void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k)
 	rdb_free(k);
 }
 
+/* The channel for copy c of checkpoint k: what the killed replay left in
+ * it, out (through the copy's end of it), and a new feeder that sends
+ * the launch's feed again from the bytes k had read.  0, or -1. */
+static int refeed(struct rdb_tg *t, struct rdb_ck *k, pid_t c)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, c, 0);
+	int b = pfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pfd, RDB_CHAN_FD, 0) : -1;
+	if (pfd >= 0)
+		close(pfd);
+	if (b < 0)
+		return -1;
+	char buf[65536];
+	while (recv(b, buf, sizeof buf, MSG_DONTWAIT) > 0)
+		;
+	close(b);
+	struct rdb_replay_opts o;
+	memset(&o, 0, sizeof o);
+	o.dir = t->dir;
+	o.from = k->ln->from;
+	o.to = k->ln->to;
+	o.flags = k->ln->quiet ? RDB_TF_HELLO_QUIET : 0;
+	t->feeder = rdb_replay_feeder(&o, &t->h, k->ln->chan, k->chan_in);
+	return 0;
+}
+
 int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
 {
-	rdb_tg_kill(t);
+	/* the channel already where the copy reads on: the replay (of the
+	 * checkpoint's launch) read nothing since the checkpoint and is
+	 * stopped in the program's code, so in no read of the runtime's that
+	 * RT->chan_in has not counted yet.  Then the copy reads on from the
+	 * replay's feeder (a step back inside a count: no feeder to end and
+	 * wait for, no channel to drain, no new one to fork). */
+	uint64_t in;
+	int keep = t->alive && t->ln == k->ln && t->feeder > 0 && get_regs(t) == 0 &&
+	           !in_rt(t, t->regs.rip) && peek(t, RDB_STATE_ADDR + RDB_STATE_CHAN_IN, &in) == 0 &&
+	           in == k->chan_in;
+	end_replay(t, keep);
 	pid_t c = clone_of(t, k->pid);
 	if (c < 0) {
 		rdb_warn("gdb server: a copy of checkpoint %d failed: %s", (int)k->pid, strerror(errno));
@@ -1274,26 +1310,9 @@ int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
 	t->ln = k->ln;
 	t->ln->refs++;
 	memcpy(t->rets, k->rets, sizeof t->rets);
-	/* what the killed replay left in the channel, out: through the
-	 * copy's end of it */
-	int pfd = (int)syscall(SYS_pidfd_open, c, 0);
-	int b = pfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pfd, RDB_CHAN_FD, 0) : -1;
-	if (pfd >= 0)
-		close(pfd);
 	struct rdb_tg_stop s;
-	if (b < 0)
+	if (!keep && refeed(t, k, c))
 		return fail(t, &s, "pidfd_getfd");
-	char buf[65536];
-	while (recv(b, buf, sizeof buf, MSG_DONTWAIT) > 0)
-		;
-	close(b);
-	struct rdb_replay_opts o;
-	memset(&o, 0, sizeof o);
-	o.dir = t->dir;
-	o.from = k->ln->from;
-	o.to = k->ln->to;
-	o.flags = k->ln->quiet ? RDB_TF_HELLO_QUIET : 0;
-	t->feeder = rdb_replay_feeder(&o, &t->h, k->ln->chan, k->chan_in);
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/mem", (int)c);
 	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
@@ -1333,7 +1352,10 @@ static void bury(struct rdb_tg *t, pid_t pid)
 	rdb_tg_reap(t, 0);
 }
 
-void rdb_tg_kill(struct rdb_tg *t)
+/* Ends the replay, and its feeder unless keep_feeder (then the feeder
+ * stays, for a checkpoint's copy that reads the channel from where the
+ * replay was). */
+static void end_replay(struct rdb_tg *t, int keep_feeder)
 {
 	int st;
 	if (t->pid > 0 && t->alive)
@@ -1341,12 +1363,13 @@ void rdb_tg_kill(struct rdb_tg *t)
 	t->alive = 0;
 	/* the feeder is waited for: it may be writing, and the channel is
 	 * drained for a checkpoint's copy after it */
-	if (t->feeder > 0) {
+	if (t->feeder > 0 && !keep_feeder) {
 		kill(t->feeder, SIGKILL);
 		while (waitpid(t->feeder, &st, 0) < 0 && errno == EINTR)
 			;
 	}
-	t->feeder = 0;
+	if (!keep_feeder)
+		t->feeder = 0;
 	if (t->memfd >= 0)
 		close(t->memfd);
 	t->memfd = -1;
@@ -1359,6 +1382,8 @@ void rdb_tg_kill(struct rdb_tg *t)
 	t->snap = 0;
 	memset(&t->pend, 0, sizeof t->pend);
 }
+
+void rdb_tg_kill(struct rdb_tg *t) { end_replay(t, 0); }
 
 int rdb_tg_status(const struct rdb_tg *t)
 {

@@ -666,7 +666,9 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
 	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
-		if (j < cur.interval && skippable(l, &k, j))
+		/* the current interval too: its WRITTEN records are the whole
+		 * interval's, so none there means none before here either */
+		if (skippable(l, &k, j))
 			continue;
 		for (int g = 0; g < (groups ? groups : 1) && !err; g++) {
 			rdb_tg_watch_group(l->t, g);
