@@ -173,29 +173,22 @@ void rdb_kids_prefork(void)
  * recording it descends from, as a descendant that does not would. */
 void rdb_kids_child_start(void)
 {
-	if (RT->children.kid) {
-		RT->mode = 0;
-		RT->chan.sn = 0;
-		RT->intervals.snap_ok = 0;
-		RT->shared.nshared = 0;
-		RT->children.kid_depth = 0;
-		RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
-		rdb_sys1(__NR_close, RDB_CHAN_FD);
-		rdb_sys1(__NR_close, RDB_VALUES_FD);
-		return;
-	}
+	int inherited = RT->children.kid;
 	RT->mode = 0;
 	RT->chan.sn = 0;
 	RT->intervals.snap_ok = 0;
 	RT->shared.nshared = 0;
 	RT->children.kid_depth = 0;
 	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);
-	uint64_t lim[2];
-	int room = RT->children.kid_locking && fd_room(lim);
-	RT->children.kid = room && rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD, RDB_O_CLOEXEC) == RDB_KID_FD;
-	if (room)
-		rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
-	RT->children.kid_locking = RT->children.kid;
+	if (!inherited) {
+		uint64_t lim[2];
+		int room = RT->children.kid_locking && fd_room(lim);
+		RT->children.kid = room && rdb_sys3(__NR_dup3, RDB_CHAN_FD, RDB_KID_FD,
+		                                     RDB_O_CLOEXEC) == RDB_KID_FD;
+		if (room)
+			rdb_sys4(__NR_prlimit64, 0, 7, lim, 0);
+		RT->children.kid_locking = RT->children.kid;
+	}
 	rdb_sys1(__NR_close, RDB_CHAN_FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
 	if (!RT->children.kid)
