@@ -318,6 +318,26 @@ static void ended(struct rdb_tg *t, int st, struct rdb_tg_stop *s)
 	t->feeder = 0;
 }
 
+/* Resumes the tracee (PTRACE_SINGLESTEP, or PTRACE_CONT giving it sig)
+ * and waits for its next stop: the stop's signal, with the registers read;
+ * -1 once s says the tracee ended or a call failed.  *intr: gdb's
+ * interrupt came meanwhile (wait_tracee). */
+static int resume_wait(struct rdb_tg *t, struct rdb_tg_stop *s,
+                       enum __ptrace_request req, int sig, int *intr)
+{
+	int st;
+	if (ptrace(req, t->pid, NULL, (void *)(long)sig))
+		return fail(t, s, req == PTRACE_CONT ? "ptrace(PTRACE_CONT)"
+		                                     : "ptrace(PTRACE_SINGLESTEP)"), -1;
+	if (wait_tracee(t, &st, intr))
+		return fail(t, s, "waitpid"), -1;
+	if (WIFEXITED(st) || WIFSIGNALED(st))
+		return ended(t, st, s), -1;
+	if (get_regs(t))
+		return fail(t, s, "ptrace(PTRACE_GETREGS)"), -1;
+	return WSTOPSIG(st);
+}
+
 /* ---- breakpoints ---------------------------------------------------------- */
 
 int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr)
@@ -890,16 +910,10 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int op = opcode_at(t, pc);
 	if (op == 0x9d) /* popf: not with our trap flag */
 		clean_flags_image(t);
-	int st, intr = 0;
-	if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL))
-		return (void)fail(t, s, "ptrace(PTRACE_SINGLESTEP)");
-	if (wait_tracee(t, &st, &intr))
-		return (void)fail(t, s, "waitpid");
-	if (WIFEXITED(st) || WIFSIGNALED(st))
-		return ended(t, st, s);
-	int stop = WSTOPSIG(st);
-	if (get_regs(t))
-		return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+	int intr = 0;
+	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+	if (stop < 0)
+		return;
 	if (stop == SIGTRAP) {
 		if (op == 0x9c) /* pushf saved our trap flag */
 			clean_flags_image(t);
@@ -1010,21 +1024,15 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		}
 		(void)fault;
 	}
-	int st, intr = 0, sig = 0;
+	int intr = 0, sig = 0;
 	t->noted = 0;
 	for (;;) {
 		arm(t, want);
 		insert_bps(t);
-		if (ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig))
-			return (void)fail(t, s, "ptrace(PTRACE_CONT)");
+		int stop = resume_wait(t, s, PTRACE_CONT, sig, &intr);
+		if (stop < 0)
+			return;
 		sig = 0;
-		if (wait_tracee(t, &st, &intr))
-			return (void)fail(t, s, "waitpid");
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			return ended(t, st, s);
-		int stop = WSTOPSIG(st);
-		if (get_regs(t))
-			return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
 		if (stop == SIGTRAP && t->sysbp && t->regs.rip - 1 == t->sysbp) {
 			uint64_t ret;
 			remove_bps(t);
