@@ -9,6 +9,8 @@ set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
+mkdir -p "$build"
+build=$(cd "$build" && pwd) # the demo works in a folder below it
 say() { printf '\n== %s\n' "$*"; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
