@@ -305,7 +305,7 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 	size_t n = 0;
 	uint64_t complete = rdb_feed_last_complete(q->dir, x);
 	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w,
-	                             0, NULL, NULL};
+	                             0, NULL, NULL, 0};
 	if (!o.from)
 		o.from = 1;
 	rdb_replay(&o, hits, sizeof hits / sizeof *hits, &n);

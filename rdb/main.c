@@ -99,6 +99,7 @@ static void usage(FILE *f)
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb ps DIR                                 the processes of a recorded tree\n"
+	      "  rdb check [--jobs N] DIR                   replay every interval alone, verified\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
@@ -118,6 +119,7 @@ static const struct {
 	{"replay", rdb_cmd_replay, true},
 	{"info", rdb_cmd_info, true},
 	{"ps", rdb_cmd_ps, false},
+	{"check", rdb_cmd_check, false},
 	{"truss", rdb_cmd_truss, true},
 	{"flowback", rdb_cmd_flowback, true},
 };

@@ -180,6 +180,9 @@ char *rdb_tree_find(const char *set, const char *id);
  * trace set argument replaced by process ID's folder.  The new argc. */
 int rdb_tree_pid_opt(int argc, char **argv);
 
+/* ---- check.c: rdb check, every interval replayed on its own ----------- */
+int rdb_cmd_check(int argc, char **argv);
+
 /* ---- ps.c ------------------------------------------------------------- */
 int rdb_cmd_ps(int argc, char **argv);
 
@@ -195,6 +198,7 @@ struct rdb_replay_opts {
 	int gdb;            /* --gdb: start gdb on the replay */
 	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
 	const char *gdbserver; /* --gdbserver [HOST:]PORT: rdb serves gdb there */
+	int check;          /* rdb check: status 0 when it ended as recorded, no notes */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
  * (at most cap, the last one of kind END) go to hits, their number to

@@ -206,7 +206,7 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 	const char *what = how == RDB_TF_EXIT_SIGNAL ? "signal" : "status";
 	if (end == RDB_FEED_STOP) {
 		if (how == RDB_TF_EXIT_STATUS && val == 0) {
-			if (!o->watch)
+			if (!o->watch && !o->check)
 				rdb_warn("replay stopped after interval %llu", (unsigned long long)o->to);
 			return 0;
 		}
@@ -219,6 +219,8 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 		         h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h->exit.value);
 		return how == RDB_TF_EXIT_STATUS && val ? val : 125;
 	}
+	if (o->check) /* it ended as recorded */
+		return 0;
 	if (o->watch) /* rdb flowback goes on to report: no re-raised signal */
 		return how == RDB_TF_EXIT_STATUS ? val : 128 + val;
 	return rdb_run_end_like(how, val);
@@ -252,7 +254,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		          "nothing to replay", o->dir);
 	rdb_replay_check_buildid(o->dir, &h);
 	if (!h.have_exit) {
-		if (!o->watch)
+		if (!o->watch && !o->check)
 			rdb_warn("%s: no exit file: the recording was cut short (rdb itself was "
 			         "killed)", o->dir);
 		h.exit.how = RDB_TF_EXIT_SIGNAL;
@@ -261,7 +263,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	}
 	/* Without checksums the runtime can compare only the registers at
 	 * the boundaries: say so rather than pass as if all were checked. */
-	if ((o->flags & RDB_TF_HELLO_VERIFY) && !(h.record_flags & RDB_TF_HELLO_CHECKSUM))
+	if ((o->flags & RDB_TF_HELLO_VERIFY) && !(h.record_flags & RDB_TF_HELLO_CHECKSUM) &&
+	    !o->check)
 		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
 		         "at each boundary only, not memory, written bytes or the end (record "
 		         "with --checksum for those)", o->dir);
