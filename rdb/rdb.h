@@ -37,6 +37,8 @@ void rdb_tw_flush(struct rdb_tw *w); /* every stream's pending records as frames
 void rdb_tw_mark(struct rdb_tw *w, int stream, uint64_t interval);
 void rdb_tw_exit(struct rdb_tw *w, const struct rdb_tf_exit *x);
 void rdb_tw_close(struct rdb_tw *w);
+/* The bytes all trace sets this rdb writes hold so far (frames flushed). */
+uint64_t rdb_tw_written(void);
 
 struct rdb_header {
 	char *exe;
@@ -169,6 +171,8 @@ int rdb_tree_listen(char *name, size_t cap);
 /* The header of a joined process (from /proc/PID): 0 (*ppid its parent's
  * pid), or -1 if it is gone. */
 int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags, pid_t *ppid);
+/* Its argv[0] (from /proc/PID/cmdline), malloc'd, or NULL if it is gone. */
+char *rdb_tree_argv0(pid_t pid);
 /* A new folder set/proc/ID for pid (ID: "PID", else "PID.N"; never
  * "PID" for top, the pid of the set's own process). */
 char *rdb_tree_new_dir(const char *set, pid_t pid, pid_t top);
