@@ -52,7 +52,7 @@ static void image_open(struct image *im, const struct rdb_header *h)
 {
 	memset(im, 0, sizeof *im);
 	elf_version(EV_CURRENT);
-	im->fd = open(h->exe, O_RDONLY | O_CLOEXEC);
+	im->fd = open(h->image, O_RDONLY | O_CLOEXEC);
 	if (im->fd < 0)
 		rdb_fatal("%s: %s", h->exe, strerror(errno));
 	im->elf = elf_begin(im->fd, ELF_C_READ, NULL);

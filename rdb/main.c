@@ -100,6 +100,7 @@ static void usage(FILE *f)
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb ps DIR                                 the processes of a recorded tree\n"
 	      "  rdb check [--jobs N] DIR                   replay every interval alone, verified\n"
+	      "  rdb pack DIR                               copy the executables into the set\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
@@ -120,6 +121,7 @@ static const struct {
 	{"info", rdb_cmd_info, true},
 	{"ps", rdb_cmd_ps, false},
 	{"check", rdb_cmd_check, false},
+	{"pack", rdb_cmd_pack, false},
 	{"truss", rdb_cmd_truss, true},
 	{"flowback", rdb_cmd_flowback, true},
 };

@@ -52,6 +52,8 @@ struct rdb_header {
 	int have_random;
 	char *machine, *cwd;
 	char *execfn; /* H_EXECFN: the path the exec was given, or NULL (exe) */
+	char *image;  /* the file holding the executable: exe or the set's copy
+	                 (rdb_replay_check_buildid), or NULL before */
 	struct rdb_tf_hstart start;
 	uint64_t rlimit_stack[2];
 	int have_rlimit;
@@ -192,8 +194,15 @@ int rdb_cmd_ps(int argc, char **argv);
 
 /* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);
-/* The recorded executable must be the file at its path now: fatal if not. */
-void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h);
+/* ---- pack.c: portable trace sets ------------------------------------------ */
+int rdb_cmd_pack(int argc, char **argv);
+/* h->image: the recorded executable's path while it holds the recorded
+ * build-id, else the set's copy (rdb pack); fatal, saying why, if neither. */
+void rdb_replay_check_buildid(const char *dir, struct rdb_header *h);
+/* In a replay's child, when h->image is the set's copy: a mount namespace
+ * where the path the process was exec'd by is that copy; the string to
+ * exec (the copy's own path, said, if that cannot be). */
+const char *rdb_pack_exec_path(const struct rdb_header *h);
 struct rdb_replay_opts {
 	const char *dir;
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */

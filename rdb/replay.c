@@ -26,13 +26,6 @@ static uint64_t parse_count(const char *opt, const char *s)
 	return v;
 }
 
-static void hex(char *out, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-	out[2 * n] = 0;
-}
-
 static void replay_usage(FILE *f)
 {
 	fputs("usage: rdb replay [--quiet] [--pid ID] [--from K] [--to K] [--verify | --verify-full]\n"
@@ -122,24 +115,6 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 	return 0;
 }
 
-/* The recorded executable must be the file at its path now. */
-void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h)
-{
-	uint8_t bid[64];
-	char err[512];
-	long nbid = rdb_elf_buildid(h->exe, bid, sizeof bid, err, sizeof err);
-	if (nbid < 0)
-		rdb_fatal("%s: cannot replay: %s", dir, err);
-	if ((size_t)nbid != h->buildid_len || memcmp(bid, h->buildid, h->buildid_len)) {
-		char a[129], b[129];
-		hex(a, h->buildid, h->buildid_len);
-		hex(b, bid, (size_t)nbid);
-		rdb_fatal("%s: recorded from %s with build-id %s, but that file now has "
-		          "build-id %s: refusing to replay another executable", dir, h->exe,
-		          h->buildid_len ? a : "(none)", nbid ? b : "(none)");
-	}
-}
-
 /* A feeder's bytes to leave out (rdb_replay_feeder). */
 static uint64_t feed_skip;
 
@@ -190,6 +165,8 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 static const char *exec_path(const struct rdb_header *h)
 {
 	struct stat a, b;
+	if (h->image && strcmp(h->image, h->exe))
+		return rdb_pack_exec_path(h); /* the set's copy (rdb pack) */
 	if (!h->execfn || !strncmp(h->execfn, "/proc/", 6) || !h->cwd || chdir(h->cwd) ||
 	    stat(h->execfn, &a) || stat(h->exe, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
 		return h->exe;

@@ -416,6 +416,7 @@ void rdb_header_free(struct rdb_header *h)
 	rdb_free(h->machine);
 	rdb_free(h->cwd);
 	rdb_free(h->execfn);
+	rdb_free(h->image);
 	memset(h, 0, sizeof *h);
 }
 
