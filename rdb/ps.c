@@ -77,6 +77,8 @@ static void ended(const struct proc *p, char *buf, size_t n)
 		snprintf(buf, n, "? (rdb was killed)");
 	else if (x->execd == 1)
 		snprintf(buf, n, "exec'd");
+	else if (x->execd == 2)
+		snprintf(buf, n, "ran on untraced");
 	else if (x->how == RDB_TF_EXIT_SIGNAL)
 		snprintf(buf, n, "signal %d%s FAILED", x->value, x->cut ? " (cut)" : "");
 	else

@@ -317,6 +317,7 @@ struct recorder {
 	pid_t pid, ppid;
 	int joined;            /* came through RDB_RECORD_SOCKET: not rdb's child */
 	int forked;            /* a recorded process's fork child (INIT_FORKED) */
+	int let_go;            /* such a child that outlived PROG: its trace ends */
 	int ended;             /* PROG reaped, or a joined process's TERM came */
 	int busy;              /* read from since the last quiet check */
 	struct rdb_tf_term term; /* the last TERM (got_term) */
@@ -686,6 +687,7 @@ static void close_fd(int *fd)
 static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 {
 	struct pollfd *pf = NULL;
+	int after_reap = 0; /* quiet checks since PROG was reaped */
 	struct timespec last;
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	for (;;) {
@@ -722,6 +724,7 @@ static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 		             500000000ll)
 			continue;
 		last = now;
+		after_reap += *reaped;
 		check_full(rs);
 		for (size_t i = 0; i < rs->n; i++) {
 			struct recorder *rc = rs->r[i];
@@ -729,11 +732,17 @@ static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 				rdb_tw_flush(rc->w);
 				if (rc->ended && rc->sfd >= 0)
 					close_fd(&rc->sfd);
-				/* a fork child that outlives PROG is not waited for,
-				 * as before it recorded itself: its trace ends here */
-				if (*reaped && rc->forked && rc->sfd >= 0)
+			}
+			/* a fork child that outlives PROG is not waited for, as
+			 * before it recorded itself: once quiet, or busy a second
+			 * after PROG ended, its trace ends here and it runs on
+			 * untraced (runtime/chan.c) */
+			if (*reaped && rc->forked && !rc->got_term && (!rc->busy || after_reap >= 2) &&
+			    (rc->sfd >= 0 || rc->vfd >= 0)) {
+				rc->let_go = 1;
+				if (rc->sfd >= 0)
 					close_fd(&rc->sfd);
-				if (*reaped && rc->forked && rc->vfd >= 0)
+				if (rc->vfd >= 0)
 					close_fd(&rc->vfd);
 			}
 			rc->busy = 0;
@@ -754,9 +763,11 @@ static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 		status = !rc->got_term ? (rc->exec_pending ? 0 : SIGKILL)
 		         : rc->term.signo ? rc->term.signo & 0x7f
 		                          : (rc->term.status & 0xff) << 8;
+	if (rc->let_go && !rc->got_term && !rc->exec_pending)
+		status = 0; /* it ran on, untraced */
 	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
 	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-	x.execd = rc->got_term ? 0 : rc->untraced ? 2 : rc->exec_pending;
+	x.execd = rc->got_term ? 0 : rc->untraced || rc->let_go ? 2 : rc->exec_pending;
 	x.cut = !rc->got_term && !x.execd;
 	x.nsyscalls = rc->nsys;
 	struct timespec t1;
