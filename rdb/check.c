@@ -57,11 +57,33 @@ static uint64_t parse_num(const char *opt, const char *s, char **end)
 	return v;
 }
 
-/* The process in folder dir (id as rdb ps shows it): what to replay. */
+static void read_header(void *dir)
+{
+	struct rdb_header h;
+	rdb_read_header(dir, &h);
+	struct rdb_ivx *x = rdb_ivx_read(dir);
+	rdb_feed_last_complete(dir, x);
+	rdb_ivx_free(x);
+	rdb_header_free(&h);
+}
+
+/* The process in folder dir (id as rdb ps shows it): what to replay; one
+ * whose header cannot be read has bad set and why. */
 static void load(struct cproc *p, const char *dir, const char *id)
 {
 	memset(p, 0, sizeof *p);
 	struct rdb_header h;
+	char msg[512];
+	if (rdb_try(read_header, (void *)dir, msg, sizeof msg)) {
+		/* listed as FAILED, with what is wrong */
+		p->id = rdb_xstrdup(id ? id : "?");
+		p->dir = rdb_xstrdup(dir);
+		p->argv0 = rdb_xstrdup("?");
+		p->recorded = 1;
+		p->bad = 1;
+		p->why = rdb_xstrdup(msg);
+		return;
+	}
 	rdb_read_header(dir, &h);
 	char buf[32];
 	if (!id) {
@@ -319,7 +341,10 @@ int rdb_cmd_check(int argc, char **argv)
 		struct cproc *p = &ps[i];
 		if (!p->recorded)
 			printf("%-10s not recorded  %s\n", p->id, p->argv0);
-		else if (!p->last)
+		else if (p->bad && !p->ok && !p->bad_at) {
+			failed = 1;
+			printf("%-10s FAILED  damaged: %s\n", p->id, p->why);
+		} else if (!p->last)
 			printf("%-10s none    no complete interval to replay  %s\n", p->id, p->argv0);
 		else if (!p->bad)
 			printf("%-10s ok      %llu intervals verified (%llu-%llu)  %s\n", p->id,

@@ -2,6 +2,7 @@
  * helpers.
  * Messages go to stderr prefixed "rdb:". */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,10 +24,38 @@ static void vmessage(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* rdb_try's: where rdb_fatal goes back to, and its message. */
+static jmp_buf *catcher;
+static char *caught;
+static size_t caught_cap;
+
+int rdb_try(void (*fn)(void *ctx), void *ctx, char *msg, size_t cap)
+{
+	jmp_buf here, *outer = catcher;
+	char *omsg = caught;
+	size_t ocap = caught_cap;
+	int failed = setjmp(here);
+	if (!failed) {
+		catcher = &here;
+		caught = msg;
+		caught_cap = cap;
+		fn(ctx);
+	}
+	catcher = outer;
+	caught = omsg;
+	caught_cap = ocap;
+	return failed;
+}
+
 _Noreturn void rdb_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (catcher) {
+		vsnprintf(caught, caught_cap, fmt, ap);
+		va_end(ap);
+		longjmp(*catcher, 1);
+	}
 	vmessage(fmt, ap);
 	va_end(ap);
 	exit(2);

@@ -18,6 +18,10 @@ void rdb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_progress_end(void);
 extern int rdb_no_progress; /* gdb has the terminal */
 extern uint64_t rdb_started_ns; /* when rdb started (CLOCK_MONOTONIC): replay --timing */
+/* fn(ctx), where rdb_fatal comes back here instead of exiting (for one
+ * damaged process of a listing): 0, or 1 and its message in msg.  What
+ * fn allocated before is not freed. */
+int rdb_try(void (*fn)(void *ctx), void *ctx, char *msg, size_t cap);
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */
