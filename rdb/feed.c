@@ -268,7 +268,12 @@ static int on_boundary(struct rdb_feed *f, const void *p, size_t n)
 	const void *c;
 	size_t cn;
 	if (f->to && i == f->to + 1) {
+		/* the boundary and its context first, when there: --verify
+		 * compares the end of interval `to` too (rdb check) */
 		f->end = RDB_FEED_STOP;
+		if (find(f->ctx, RDB_TF_CONTEXT, i, &c, &cn) &&
+		    (f->emit(f->ectx, RDB_TF_BOUNDARY, p, n) || f->emit(f->ectx, RDB_TF_CONTEXT, c, cn)))
+			return 1;
 		return f->emit(f->ectx, RDB_TF_STOP, "", 0) || 1;
 	}
 	if (i > f->last_complete || !find(f->ctx, RDB_TF_CONTEXT, i, &c, &cn)) {

@@ -52,7 +52,7 @@ static void image_open(struct image *im, const struct rdb_header *h)
 {
 	memset(im, 0, sizeof *im);
 	elf_version(EV_CURRENT);
-	im->fd = open(h->exe, O_RDONLY | O_CLOEXEC);
+	im->fd = open(h->image, O_RDONLY | O_CLOEXEC);
 	if (im->fd < 0)
 		rdb_fatal("%s: %s", h->exe, strerror(errno));
 	im->elf = elf_begin(im->fd, ELF_C_READ, NULL);
@@ -305,7 +305,7 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 	size_t n = 0;
 	uint64_t complete = rdb_feed_last_complete(q->dir, x);
 	struct rdb_replay_opts o = {q->dir, j <= complete ? j : complete, j, RDB_TF_HELLO_QUIET, &w,
-	                             0, NULL, NULL};
+	                             0, NULL, NULL, 0};
 	if (!o.from)
 		o.from = 1;
 	rdb_replay(&o, hits, sizeof hits / sizeof *hits, &n);

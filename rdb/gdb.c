@@ -121,10 +121,10 @@ int rdb_gdb_serve(const struct rdb_replay_opts *o)
 		rdb_fatal("%s: the replay did not start", o->dir);
 	pid_t g = -1;
 	if (o->gdb)
-		g = start_gdb(bound, rdb_tg_header(t)->exe, o->gdb_script);
+		g = start_gdb(bound, rdb_tg_header(t)->image, o->gdb_script);
 	else
 		fprintf(stderr, "rdb: waiting for gdb on %s:%d (gdb -ex 'target extended-remote "
-		                "%s:%d' %s)\n", host, bound, host, bound, rdb_tg_header(t)->exe);
+		                "%s:%d' %s)\n", host, bound, host, bound, rdb_tg_header(t)->image);
 	struct rdb_rsp *c = wait_connection(lfd, g);
 	int status = 125;
 	if (!c) {

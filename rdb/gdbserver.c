@@ -676,7 +676,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		}
 		if (!strncmp(p, "qXfer:exec-file:read:", 21)) {
 			const char *r = strchr(p + 21, ':');
-			const char *exe = rdb_tg_header(s->t)->exe;
+			const char *exe = rdb_tg_header(s->t)->image;
 			return r ? xfer(s, (const uint8_t *)exe, strlen(exe), r + 1) : reply(s, "E01");
 		}
 		if (!strcmp(p, "qfThreadInfo"))

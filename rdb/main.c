@@ -2,6 +2,7 @@
  * helpers.
  * Messages go to stderr prefixed "rdb:". */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,10 +24,38 @@ static void vmessage(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* rdb_try's: where rdb_fatal goes back to, and its message. */
+static jmp_buf *catcher;
+static char *caught;
+static size_t caught_cap;
+
+int rdb_try(void (*fn)(void *ctx), void *ctx, char *msg, size_t cap)
+{
+	jmp_buf here, *outer = catcher;
+	char *omsg = caught;
+	size_t ocap = caught_cap;
+	int failed = setjmp(here);
+	if (!failed) {
+		catcher = &here;
+		caught = msg;
+		caught_cap = cap;
+		fn(ctx);
+	}
+	catcher = outer;
+	caught = omsg;
+	caught_cap = ocap;
+	return failed;
+}
+
 _Noreturn void rdb_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (catcher) {
+		vsnprintf(caught, caught_cap, fmt, ap);
+		va_end(ap);
+		longjmp(*catcher, 1);
+	}
 	vmessage(fmt, ap);
 	va_end(ap);
 	exit(2);
@@ -99,6 +128,8 @@ static void usage(FILE *f)
 	      "  rdb replay [--from K] [--to K] DIR         re-run the recorded run from the trace\n"
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb ps DIR                                 the processes of a recorded tree\n"
+	      "  rdb check [--jobs N] DIR                   replay every interval alone, verified\n"
+	      "  rdb pack DIR                               copy the executables into the set\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
@@ -118,6 +149,8 @@ static const struct {
 	{"replay", rdb_cmd_replay, true},
 	{"info", rdb_cmd_info, true},
 	{"ps", rdb_cmd_ps, false},
+	{"check", rdb_cmd_check, false},
+	{"pack", rdb_cmd_pack, false},
 	{"truss", rdb_cmd_truss, true},
 	{"flowback", rdb_cmd_flowback, true},
 };

@@ -17,6 +17,7 @@ struct proc {
 	struct rdb_header h;
 	uint64_t intervals, complete, bytes;
 	int parent, depth;
+	char *damaged; /* what is wrong with its folder, or NULL */
 };
 
 static uint64_t dir_bytes(const char *dir)
@@ -36,23 +37,34 @@ static uint64_t dir_bytes(const char *dir)
 	return n;
 }
 
+static void load_header(void *ctx)
+{
+	struct proc *p = ctx;
+	rdb_read_header(p->dir, &p->h);
+	if (p->h.have_random) {
+		struct rdb_ivx *x = rdb_ivx_read(p->dir);
+		p->intervals = rdb_ivx_last(x, RDB_TF_S_SYSCALLS);
+		p->complete = rdb_feed_last_complete(p->dir, x);
+		rdb_ivx_free(x);
+	}
+}
+
+/* A process whose folder is damaged is listed with what is wrong. */
 static void load(struct proc *p, const char *dir, const char *id)
 {
 	memset(p, 0, sizeof *p);
 	p->dir = rdb_xstrdup(dir);
-	rdb_read_header(dir, &p->h);
+	char msg[512];
+	if (rdb_try(load_header, p, msg, sizeof msg)) {
+		memset(&p->h, 0, sizeof p->h); /* what it had read is left */
+		p->damaged = rdb_xstrdup(msg);
+	}
 	char buf[32];
 	if (!id) {
 		snprintf(buf, sizeof buf, "%d", p->h.start.pid);
 		id = buf;
 	}
 	p->id = rdb_xstrdup(id);
-	if (p->h.have_random) {
-		struct rdb_ivx *x = rdb_ivx_read(dir);
-		p->intervals = rdb_ivx_last(x, RDB_TF_S_SYSCALLS);
-		p->complete = rdb_feed_last_complete(dir, x);
-		rdb_ivx_free(x);
-	}
 	p->bytes = dir_bytes(dir);
 	p->parent = -1;
 }
@@ -77,6 +89,8 @@ static void ended(const struct proc *p, char *buf, size_t n)
 		snprintf(buf, n, "? (rdb was killed)");
 	else if (x->execd == 1)
 		snprintf(buf, n, "exec'd");
+	else if (x->execd == 2)
+		snprintf(buf, n, "ran on untraced");
 	else if (x->how == RDB_TF_EXIT_SIGNAL)
 		snprintf(buf, n, "signal %d%s FAILED", x->value, x->cut ? " (cut)" : "");
 	else
@@ -90,7 +104,8 @@ static const char ps_help[] =
 	"ID (for rdb replay --pid ID), parent pid, how it ended (FAILED: a nonzero\n"
 	"status or a fatal signal), intervals (complete/started), trace bytes, argv,\n"
 	"indented under its parent.  A process not built with rdb-cc (the shell rdb\n"
-	"record started) is listed as not recorded.\n";
+	"record started) is listed as not recorded; one whose folder cannot be read,\n"
+	"as damaged, with what is wrong (exit status 1).\n";
 
 int rdb_cmd_ps(int argc, char **argv)
 {
@@ -125,12 +140,13 @@ int rdb_cmd_ps(int argc, char **argv)
 	qsort(ps + 1, n - 1, sizeof *ps, by_start); /* the top stays first */
 	for (size_t i = 1; i < n; i++) {
 		for (size_t j = i; j-- > 0;) /* the image this one replaced (exec) */
-			if (ps[j].h.start.pid == ps[i].h.start.pid && ps[j].h.exit.execd == 1) {
+			if (!ps[i].damaged && !ps[j].damaged &&
+			    ps[j].h.start.pid == ps[i].h.start.pid && ps[j].h.exit.execd == 1) {
 				ps[i].parent = (int)j;
 				break;
 			}
 		for (size_t j = i; ps[i].parent < 0 && j-- > 0;)
-			if (ps[j].h.start.pid == ps[i].h.proc.ppid)
+			if (!ps[i].damaged && !ps[j].damaged && ps[j].h.start.pid == ps[i].h.proc.ppid)
 				ps[i].parent = (int)j;
 		ps[i].depth = ps[i].parent >= 0 ? ps[ps[i].parent].depth + 1 : 0;
 	}
@@ -139,6 +155,10 @@ int rdb_cmd_ps(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct proc *p = &ps[i];
 		char ex[64], iv[32];
+		if (p->damaged) {
+			printf("%-10s %-8s damaged: %s\n", p->id, "?", p->damaged);
+			continue;
+		}
 		if (p->h.have_random) {
 			ended(p, ex, sizeof ex);
 			snprintf(iv, sizeof iv, "%llu/%llu", (unsigned long long)p->complete,
@@ -155,11 +175,14 @@ int rdb_cmd_ps(int argc, char **argv)
 			printf(a ? " %s" : "%s", p->h.argv[a]);
 		putchar('\n');
 	}
+	int damaged = 0;
 	for (size_t i = 0; i < n; i++) {
+		damaged |= ps[i].damaged != NULL;
 		rdb_header_free(&ps[i].h);
 		rdb_free(ps[i].dir);
 		rdb_free(ps[i].id);
+		rdb_free(ps[i].damaged);
 	}
 	rdb_free(ps);
-	return 0;
+	return damaged;
 }

@@ -18,6 +18,10 @@ void rdb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdb_progress_end(void);
 extern int rdb_no_progress; /* gdb has the terminal */
 extern uint64_t rdb_started_ns; /* when rdb started (CLOCK_MONOTONIC): replay --timing */
+/* fn(ctx), where rdb_fatal comes back here instead of exiting (for one
+ * damaged process of a listing): 0, or 1 and its message in msg.  What
+ * fn allocated before is not freed. */
+int rdb_try(void (*fn)(void *ctx), void *ctx, char *msg, size_t cap);
 void *rdb_xmalloc(size_t n);
 void *rdb_xrealloc(void *p, size_t n);
 void rdb_free(void *p); /* what rdb_x* and rdb_path return */
@@ -37,6 +41,8 @@ void rdb_tw_flush(struct rdb_tw *w); /* every stream's pending records as frames
 void rdb_tw_mark(struct rdb_tw *w, int stream, uint64_t interval);
 void rdb_tw_exit(struct rdb_tw *w, const struct rdb_tf_exit *x);
 void rdb_tw_close(struct rdb_tw *w);
+/* The bytes all trace sets this rdb writes hold so far (frames flushed). */
+uint64_t rdb_tw_written(void);
 
 struct rdb_header {
 	char *exe;
@@ -50,6 +56,8 @@ struct rdb_header {
 	int have_random;
 	char *machine, *cwd;
 	char *execfn; /* H_EXECFN: the path the exec was given, or NULL (exe) */
+	char *image;  /* the file holding the executable: exe or the set's copy
+	                 (rdb_replay_check_buildid), or NULL before */
 	struct rdb_tf_hstart start;
 	uint64_t rlimit_stack[2];
 	int have_rlimit;
@@ -169,6 +177,8 @@ int rdb_tree_listen(char *name, size_t cap);
 /* The header of a joined process (from /proc/PID): 0 (*ppid its parent's
  * pid), or -1 if it is gone. */
 int rdb_tree_header(struct rdb_tw *w, pid_t pid, uint32_t flags, pid_t *ppid);
+/* Its argv[0] (from /proc/PID/cmdline), malloc'd, or NULL if it is gone. */
+char *rdb_tree_argv0(pid_t pid);
 /* A new folder set/proc/ID for pid (ID: "PID", else "PID.N"; never
  * "PID" for top, the pid of the set's own process). */
 char *rdb_tree_new_dir(const char *set, pid_t pid, pid_t top);
@@ -180,13 +190,23 @@ char *rdb_tree_find(const char *set, const char *id);
  * trace set argument replaced by process ID's folder.  The new argc. */
 int rdb_tree_pid_opt(int argc, char **argv);
 
+/* ---- check.c: rdb check, every interval replayed on its own ----------- */
+int rdb_cmd_check(int argc, char **argv);
+
 /* ---- ps.c ------------------------------------------------------------- */
 int rdb_cmd_ps(int argc, char **argv);
 
 /* ---- replay.c --------------------------------------------------------- */
 int rdb_cmd_replay(int argc, char **argv);
-/* The recorded executable must be the file at its path now: fatal if not. */
-void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h);
+/* ---- pack.c: portable trace sets ------------------------------------------ */
+int rdb_cmd_pack(int argc, char **argv);
+/* h->image: the recorded executable's path while it holds the recorded
+ * build-id, else the set's copy (rdb pack); fatal, saying why, if neither. */
+void rdb_replay_check_buildid(const char *dir, struct rdb_header *h);
+/* In a replay's child, when h->image is the set's copy: a mount namespace
+ * where the path the process was exec'd by is that copy; the string to
+ * exec (the copy's own path, said, if that cannot be). */
+const char *rdb_pack_exec_path(const struct rdb_header *h);
 struct rdb_replay_opts {
 	const char *dir;
 	uint64_t from, to; /* as rdb replay's --from (>= 1) and --to (0: none) */
@@ -195,6 +215,7 @@ struct rdb_replay_opts {
 	int gdb;            /* --gdb: start gdb on the replay */
 	const char *gdb_script; /* --gdb-batch FILE: gdb runs FILE, in batch mode */
 	const char *gdbserver; /* --gdbserver [HOST:]PORT: rdb serves gdb there */
+	int check;          /* rdb check: status 0 when it ended as recorded, no notes */
 };
 /* Runs a replay; rdb's exit status.  With o->watch, the runtime's reports
  * (at most cap, the last one of kind END) go to hits, their number to

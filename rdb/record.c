@@ -6,6 +6,7 @@
  * recorder of its own, writing DIR/proc/ID: docs/process-trees.md. */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -104,6 +105,12 @@ static void record_usage(FILE *f)
 	      "                      the software instruction counter (loops' backward\n"
 	      "                      branches, calls): many intervals even for a run of a\n"
 	      "                      few ms\n"
+	      "  --only PATTERN      record only the processes whose argv[0], or its last\n"
+	      "                      component, matches the shell PATTERN (fnmatch: 'test*',\n"
+	      "                      '*/tests/*'); the others run unrecorded\n"
+	      "  --max-size SIZE     once the trace set holds SIZE bytes (suffix K, M, G),\n"
+	      "                      processes that start run unrecorded; those recorded\n"
+	      "                      already are recorded to their end\n"
 	      "  --forks             a recorded process's fork children record themselves\n"
 	      "                      too, from the fork (docs/process-trees.md)\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
@@ -138,8 +145,36 @@ struct record_opts {
 	uint32_t flags;
 	int gdb;
 	const char *gdb_script;
+	const char *only;  /* --only PATTERN, or NULL */
+	uint64_t max_size; /* --max-size, or 0 */
 	char **argv; /* PROG ARGS... */
 };
+
+/* --max-size: bytes, with an optional K, M or G (powers of 1024). */
+static uint64_t parse_size(const char *s)
+{
+	char *e;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, 10);
+	int shift = 0;
+	switch (*e) {
+	case 'K': case 'k': shift = 10; e++; break;
+	case 'M': case 'm': shift = 20; e++; break;
+	case 'G': case 'g': shift = 30; e++; break;
+	}
+	if (e == s || *e || errno || *s == '-' || *s == '+' || !v || v > (~0ull >> shift))
+		rdb_fatal("--max-size %s: not a size in bytes (1 or more; suffix K, M or G)", s);
+	return (uint64_t)v << shift;
+}
+
+/* --only: whether argv0, or its last component, matches. */
+static int only_match(const struct record_opts *o, const char *argv0)
+{
+	if (!o->only)
+		return 1;
+	const char *base = strrchr(argv0, '/');
+	return !fnmatch(o->only, argv0, 0) || (base && !fnmatch(o->only, base + 1, 0));
+}
 
 /* 0 and o filled, or the exit status for main. */
 static int record_args(int argc, char **argv, struct record_opts *o)
@@ -151,6 +186,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	o->flags = 0;
 	o->gdb = 0;
 	o->gdb_script = NULL;
+	o->only = NULL;
+	o->max_size = 0;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			record_usage(stdout);
@@ -174,7 +211,11 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			}
 			o->interval = n;
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
-		} else if (!strcmp(argv[i], "--checksum"))
+		} else if (rdb_run_opt_arg(argc, argv, &i, "--only", NULL, &v))
+			o->only = v;
+		else if (rdb_run_opt_arg(argc, argv, &i, "--max-size", NULL, &v))
+			o->max_size = parse_size(v);
+		else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
 		else if (!strcmp(argv[i], "--forks"))
 			o->flags |= RDB_TF_HELLO_FORKS;
@@ -276,6 +317,7 @@ struct recorder {
 	pid_t pid, ppid;
 	int joined;            /* came through RDB_RECORD_SOCKET: not rdb's child */
 	int forked;            /* a recorded process's fork child (INIT_FORKED) */
+	int let_go;            /* such a child that outlived PROG: its trace ends */
 	int ended;             /* PROG reaped, or a joined process's TERM came */
 	int busy;              /* read from since the last quiet check */
 	struct rdb_tf_term term; /* the last TERM (got_term) */
@@ -290,6 +332,8 @@ struct recset {
 	const struct record_opts *o;
 	struct recorder **r;
 	size_t n;
+	int full;              /* the set reached --max-size */
+	uint64_t left_out;     /* processes that ran unrecorded since */
 };
 
 #define VALUES_BUF (RDB_TF_VALUES_MSG + 64)
@@ -563,6 +607,24 @@ static int send_fd(int sock, int fd)
 	return r == 1 ? 0 : -1;
 }
 
+/* --max-size: whether the set holds that much, counting what the
+ * recorders of processes that ended still buffer (what running ones
+ * buffer is counted as it is flushed: they may take the set past it). */
+static void check_full(struct recset *rs)
+{
+	if (!rs->o->max_size || rs->full)
+		return;
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->r[i]->sfd < 0 && rs->r[i]->vfd < 0)
+			rdb_tw_flush(rs->r[i]->w);
+	if (rdb_tw_written() < rs->o->max_size)
+		return;
+	rs->full = 1;
+	rdb_warn("the trace set reached --max-size (%llu bytes): processes that start from now "
+	         "on run unrecorded; the ones recorded already are recorded to their end",
+	         (unsigned long long)rs->o->max_size);
+}
+
 /* A process below PROG connected (runtime/join.c): it waits for its
  * answer while its header is read from /proc; then its own trace set
  * DIR/proc/ID, its values socket, HELLO. */
@@ -574,9 +636,20 @@ static void join(struct recset *rs)
 	struct ucred cr;
 	socklen_t cl = sizeof cr;
 	int vv[2];
-	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || cr.pid <= 0 ||
-	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv)) {
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || cr.pid <= 0) {
 		close(c); /* it runs unrecorded */
+		return;
+	}
+	char *a0 = rs->o->only ? rdb_tree_argv0(cr.pid) : NULL;
+	int out = rs->o->only && (!a0 || !only_match(rs->o, a0));
+	rdb_free(a0);
+	check_full(rs);
+	if (!out && rs->full) {
+		rs->left_out++;
+		out = 1;
+	}
+	if (out || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, vv)) {
+		close(c); /* EOF: it runs unrecorded (runtime/join.c) */
 		return;
 	}
 	char *d = rdb_tree_new_dir(rs->dir, cr.pid, rs->r[0]->pid);
@@ -614,6 +687,7 @@ static void close_fd(int *fd)
 static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 {
 	struct pollfd *pf = NULL;
+	int after_reap = 0; /* quiet checks since PROG was reaped */
 	struct timespec last;
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	for (;;) {
@@ -650,17 +724,25 @@ static void record_loop(struct recset *rs, pid_t pid, int *status, int *reaped)
 		             500000000ll)
 			continue;
 		last = now;
+		after_reap += *reaped;
+		check_full(rs);
 		for (size_t i = 0; i < rs->n; i++) {
 			struct recorder *rc = rs->r[i];
 			if (!rc->busy) {
 				rdb_tw_flush(rc->w);
 				if (rc->ended && rc->sfd >= 0)
 					close_fd(&rc->sfd);
-				/* a fork child that outlives PROG is not waited for,
-				 * as before it recorded itself: its trace ends here */
-				if (*reaped && rc->forked && rc->sfd >= 0)
+			}
+			/* a fork child that outlives PROG is not waited for, as
+			 * before it recorded itself: once quiet, or busy a second
+			 * after PROG ended, its trace ends here and it runs on
+			 * untraced (runtime/chan.c) */
+			if (*reaped && rc->forked && !rc->got_term && (!rc->busy || after_reap >= 2) &&
+			    (rc->sfd >= 0 || rc->vfd >= 0)) {
+				rc->let_go = 1;
+				if (rc->sfd >= 0)
 					close_fd(&rc->sfd);
-				if (*reaped && rc->forked && rc->vfd >= 0)
+				if (rc->vfd >= 0)
 					close_fd(&rc->vfd);
 			}
 			rc->busy = 0;
@@ -681,9 +763,11 @@ static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 		status = !rc->got_term ? (rc->exec_pending ? 0 : SIGKILL)
 		         : rc->term.signo ? rc->term.signo & 0x7f
 		                          : (rc->term.status & 0xff) << 8;
+	if (rc->let_go && !rc->got_term && !rc->exec_pending)
+		status = 0; /* it ran on, untraced */
 	x.how = WIFSIGNALED(status) ? RDB_TF_EXIT_SIGNAL : RDB_TF_EXIT_STATUS;
 	x.value = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-	x.execd = rc->got_term ? 0 : rc->untraced ? 2 : rc->exec_pending;
+	x.execd = rc->got_term ? 0 : rc->untraced || rc->let_go ? 2 : rc->exec_pending;
 	x.cut = !rc->got_term && !x.execd;
 	x.nsyscalls = rc->nsys;
 	struct timespec t1;
@@ -699,7 +783,12 @@ static struct rdb_tf_exit record_exit(struct recorder *rc, int status)
 static void record_report(const struct recset *rs, const char *exe, int top_rdb)
 {
 	const struct recorder *top = rs->r[0];
-	if (top_rdb && !top->got_init)
+	if (rs->left_out)
+		rdb_warn("%llu processes started after the trace set reached --max-size and ran "
+		         "unrecorded", (unsigned long long)rs->left_out);
+	if (!top_rdb && rs->n == 1 && rs->o->only)
+		rdb_warn("no process matched --only %s: the trace set is empty", rs->o->only);
+	else if (top_rdb && !top->got_init)
 		rdb_warn("%s never answered on the channel: was it built with rdb-cc? "
 		         "The trace is empty", exe);
 	else if (!top_rdb && rs->n == 1)
@@ -723,7 +812,7 @@ int rdb_cmd_record(int argc, char **argv)
 	/* Only an rdb-cc program gets the channel: another (a shell) would
 	 * pass it to its children, the first of which took the HELLO while
 	 * the next waited for one (issue 22).  They join instead. */
-	int top_rdb = rdb_elf_is_rdb(exe);
+	int top_rdb = rdb_elf_is_rdb(exe) && only_match(&o, o.argv[0]);
 	char *d;
 	if (o.dir) {
 		out_dir(o.dir);
@@ -777,7 +866,7 @@ int rdb_cmd_record(int argc, char **argv)
 		sv[0] = vv[0] = -1;
 	}
 
-	struct recset rs = {d, lfd, &o, NULL, 0};
+	struct recset rs = {d, lfd, &o, NULL, 0, 0, 0};
 	rs.r = rdb_xmalloc(sizeof *rs.r);
 	rs.r[rs.n++] = recorder_new(w, sv[0], vv[0], pid);
 	int status, reaped = 0;

@@ -26,13 +26,6 @@ static uint64_t parse_count(const char *opt, const char *s)
 	return v;
 }
 
-static void hex(char *out, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-	out[2 * n] = 0;
-}
-
 static void replay_usage(FILE *f)
 {
 	fputs("usage: rdb replay [--quiet] [--pid ID] [--from K] [--to K] [--verify | --verify-full]\n"
@@ -122,24 +115,6 @@ static int replay_args(int argc, char **argv, struct rdb_replay_opts *o)
 	return 0;
 }
 
-/* The recorded executable must be the file at its path now. */
-void rdb_replay_check_buildid(const char *dir, const struct rdb_header *h)
-{
-	uint8_t bid[64];
-	char err[512];
-	long nbid = rdb_elf_buildid(h->exe, bid, sizeof bid, err, sizeof err);
-	if (nbid < 0)
-		rdb_fatal("%s: cannot replay: %s", dir, err);
-	if ((size_t)nbid != h->buildid_len || memcmp(bid, h->buildid, h->buildid_len)) {
-		char a[129], b[129];
-		hex(a, h->buildid, h->buildid_len);
-		hex(b, bid, (size_t)nbid);
-		rdb_fatal("%s: recorded from %s with build-id %s, but that file now has "
-		          "build-id %s: refusing to replay another executable", dir, h->exe,
-		          h->buildid_len ? a : "(none)", nbid ? b : "(none)");
-	}
-}
-
 /* A feeder's bytes to leave out (rdb_replay_feeder). */
 static uint64_t feed_skip;
 
@@ -190,6 +165,8 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 static const char *exec_path(const struct rdb_header *h)
 {
 	struct stat a, b;
+	if (h->image && strcmp(h->image, h->exe))
+		return rdb_pack_exec_path(h); /* the set's copy (rdb pack) */
 	if (!h->execfn || !strncmp(h->execfn, "/proc/", 6) || !h->cwd || chdir(h->cwd) ||
 	    stat(h->execfn, &a) || stat(h->exe, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
 		return h->exe;
@@ -206,7 +183,7 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 	const char *what = how == RDB_TF_EXIT_SIGNAL ? "signal" : "status";
 	if (end == RDB_FEED_STOP) {
 		if (how == RDB_TF_EXIT_STATUS && val == 0) {
-			if (!o->watch)
+			if (!o->watch && !o->check)
 				rdb_warn("replay stopped after interval %llu", (unsigned long long)o->to);
 			return 0;
 		}
@@ -219,6 +196,8 @@ static int replay_status(const struct rdb_header *h, const struct rdb_replay_opt
 		         h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "status", h->exit.value);
 		return how == RDB_TF_EXIT_STATUS && val ? val : 125;
 	}
+	if (o->check) /* it ended as recorded */
+		return 0;
 	if (o->watch) /* rdb flowback goes on to report: no re-raised signal */
 		return how == RDB_TF_EXIT_STATUS ? val : 128 + val;
 	return rdb_run_end_like(how, val);
@@ -252,7 +231,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		          "nothing to replay", o->dir);
 	rdb_replay_check_buildid(o->dir, &h);
 	if (!h.have_exit) {
-		if (!o->watch)
+		if (!o->watch && !o->check)
 			rdb_warn("%s: no exit file: the recording was cut short (rdb itself was "
 			         "killed)", o->dir);
 		h.exit.how = RDB_TF_EXIT_SIGNAL;
@@ -261,7 +240,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	}
 	/* Without checksums the runtime can compare only the registers at
 	 * the boundaries: say so rather than pass as if all were checked. */
-	if ((o->flags & RDB_TF_HELLO_VERIFY) && !(h.record_flags & RDB_TF_HELLO_CHECKSUM))
+	if ((o->flags & RDB_TF_HELLO_VERIFY) && !(h.record_flags & RDB_TF_HELLO_CHECKSUM) &&
+	    !o->check)
 		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
 		         "at each boundary only, not memory, written bytes or the end (record "
 		         "with --checksum for those)", o->dir);

@@ -122,7 +122,7 @@ static void end_replay(struct rdb_tg *t, int keep_feeder);
  * from the first to the end of the last is the runtime's. */
 static void read_image(struct rdb_tg *t)
 {
-	int fd = open(t->h.exe, O_RDONLY | O_CLOEXEC);
+	int fd = open(t->h.image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		rdb_fatal("%s: %s", t->h.exe, strerror(errno));
 	elf_version(EV_CURRENT);
@@ -1479,7 +1479,7 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	t->memfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->memfd < 0)
 		return fail(t, &s, path);
-	t->bias = auxv_entry(t) - elf_entry(t->h.exe);
+	t->bias = auxv_entry(t) - elf_entry(t->h.image);
 	/* from the start: the program's first instruction is musl's _start,
 	 * after ours (crt/start.S) and __rdb_start; from an interval: where
 	 * the runtime's rt_sigreturn enters it (runtime/replay.c) */

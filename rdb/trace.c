@@ -38,8 +38,17 @@ const char *const rdb_stream_names[RDB_TF_NSTREAMS] = {RDB_TF_STREAMS(STREAM_NAM
 #define BIG_FRAME (128u << 10)
 #define ZLEVEL_BIG 1
 
+/* Bytes every writer of this rdb wrote (rdb record --max-size). */
+static uint64_t written_total;
+
+uint64_t rdb_tw_written(void)
+{
+	return written_total;
+}
+
 static void write_all(int fd, const void *p, size_t n, const char *path)
 {
+	written_total += n;
 	const char *c = p;
 	while (n) {
 		ssize_t r = write(fd, c, n);
@@ -407,6 +416,7 @@ void rdb_header_free(struct rdb_header *h)
 	rdb_free(h->machine);
 	rdb_free(h->cwd);
 	rdb_free(h->execfn);
+	rdb_free(h->image);
 	memset(h, 0, sizeof *h);
 }
 

@@ -84,6 +84,19 @@ static void proc_strings(struct rdb_tw *w, pid_t pid, const char *what, uint32_t
 	rdb_free(b);
 }
 
+char *rdb_tree_argv0(pid_t pid)
+{
+	size_t n;
+	char *b = proc_file(pid, "cmdline", &n);
+	if (!b)
+		return NULL;
+	if (!n || b[n - 1]) { /* argv[0] ends at its NUL; none: all of it */
+		b = rdb_xrealloc(b, n + 1);
+		b[n] = 0;
+	}
+	return b;
+}
+
 static char *proc_link(pid_t pid, const char *what)
 {
 	char path[64], buf[PATH_MAX];

@@ -261,6 +261,17 @@ static int read_context(size_t fpcap, const char *what)
 	return 1;
 }
 
+/* rdb replay --to: the program ends here, with status 0. */
+static _Noreturn void stop(void)
+{
+	struct rdb_tf_rec h;
+	rdb_chan_read(&h, sizeof h);
+	rdb_watch_report();
+	RT->mode = 0;
+	for (;;)
+		rdb_sys1(__NR_exit_group, 0);
+}
+
 static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 {
 	struct rdb_tf_context *cp = &RT->ctx.c;
@@ -284,6 +295,9 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 				        (unsigned long)b->interval, (unsigned long)RT->interval);
 		}
 	}
+	struct rdb_tf_rec h; /* --to: this boundary was the one after the last interval */
+	if (rdb_chan_peek(&h) && h.type == RDB_TF_STOP)
+		stop();
 	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
 	rdb_interval_saved_stack(g[REG_RSP]);
 	RT->interval = b->interval;
@@ -333,13 +347,8 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 		rdb_chan_read(&h, sizeof h);
 		rdb_replay_at_end(&h, "an interval boundary");
 	}
-	if (h.type == RDB_TF_STOP) {
-		rdb_chan_read(&h, sizeof h);
-		rdb_watch_report();
-		RT->mode = 0;
-		for (;;)
-			rdb_sys1(__NR_exit_group, 0);
-	}
+	if (h.type == RDB_TF_STOP)
+		stop();
 	if (t.kind == RDB_TF_SIGNAL) {
 		struct rdb_tf_signal s;
 		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");

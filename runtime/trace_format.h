@@ -12,9 +12,11 @@
 #define RDB_TF_VERSION 6
 /* HELLO's version: the files' format, and above it the revision of what
  * rdb and the runtime say to each other over the channel (1: a replay from
- * the start gets no VALUES at its later boundaries).  A runtime refuses
+ * the start gets no VALUES at its later boundaries; 2: --to's STOP comes
+ * after the next boundary and its context, which --verify compares).  A
+ * runtime refuses
  * another: a program must be linked with the rdb that runs it. */
-#define RDB_TF_CHAN_REV 1
+#define RDB_TF_CHAN_REV 2
 #define RDB_TF_HELLO_VERSION (RDB_TF_VERSION | RDB_TF_CHAN_REV << 16)
 
 /* ---- the channel ---------------------------------------------------------

@@ -141,3 +141,46 @@ proj_check_probe() {
 	[ -z "$bad" ] || proj_die "processes that did not run instrumented: $bad"
 	proj_note "probe: $n instrumented processes ran ($(awk '{print $2}' "$probe_log" | sort | uniq -c | sort -rn | awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}'))"
 }
+
+# proj_record_tree LABEL N CMD...: the project's own test suite recorded
+# whole as a process tree (rdb record --checksum --every-sic, from the
+# current folder: docs/process-trees.md): rdb ps lists at least N
+# recorded processes, each ended with status 0; each replays alone with
+# --verify, whole and from its middle interval (each line of text it
+# prints is one the suite printed, or a test log of the current folder
+# holds); rdb check passes on the set.
+proj_record_tree() {
+	label=$1 want=$2
+	shift 2
+	t=$work/tree-$label
+	rm -rf "$t"
+	"$rdb" record --checksum --every-sic 3000 -o "$t" -- "$@" > "$t.rec.out" 2> "$t.rec.err" ||
+		proj_die "rdb record $* (tree $label) failed (see $t.rec.err)"
+	"$rdb" ps "$t" > "$t.ps" || proj_die "rdb ps $t failed"
+	# columns: ID PPID EXIT (2 or 3 words) INTERVALS BYTES ARGV (from 66)
+	awk 'NR > 1 && $5 != "not"' "$t.ps" > "$t.rec.ps"
+	ids=$(awk '{ print $1 }' "$t.rec.ps")
+	[ "$(echo $ids | wc -w)" -ge "$want" ] || { cat "$t.ps"; proj_die "tree $label: fewer than $want processes recorded"; }
+	awk '$3 != "status" || $4 != "0" || $5 == "FAILED"' "$t.rec.ps" | grep . &&
+		proj_die "tree $label: a recorded process did not end with status 0 ($t.ps)"
+	for id in $ids; do
+		r=$t.$id
+		"$rdb" replay --verify --pid "$id" "$t" < /dev/null > "$r.out" 2> "$r.err" ||
+			proj_die "tree $label: replay --verify --pid $id failed: $(head -n 3 "$r.err")"
+		n=$("$rdb" info --pid "$id" --complete "$t")
+		k=$(( (n + 1) / 2 ))
+		"$rdb" replay --verify --from "$k" --pid "$id" "$t" < /dev/null > "$r.mid.out" 2> "$r.mid.err" ||
+			proj_die "tree $label: replay --verify --from $k --pid $id failed: $(head -n 3 "$r.mid.err")"
+		tail -c "$(wc -c < "$r.mid.out")" "$r.out" | cmp -s - "$r.mid.out" ||
+			proj_die "tree $label: the replay of $id from $k is not the end of its whole replay"
+		# text (not minigzip's bytes): each line one the suite printed,
+		# or wrote to a test's log (automake's harness: NAME.log)
+		cat "$t.rec.out" ./*.log > "$t.text" 2> /dev/null
+		if grep -qI . "$r.out" && grep -qvxF -f "$t.text" "$r.out"; then
+			proj_die "tree $label: process $id's replay printed a line the suite did not"
+		fi
+	done
+	"$rdb" check "$t" > "$t.check" ||
+		proj_die "tree $label: rdb check failed: $(grep FAILED "$t.check" | head -n 3)"
+	proj_note "tree $label: $(echo $ids | wc -w) processes recorded ($(cut -c66- "$t.rec.ps" | awk '{ print $1 }' | sort | uniq -c | awk '{ printf "%s%s x%s", s, $2, $1; s = ", " }')), each replayed alone with --verify, whole and from its middle; rdb check: $(grep -c ' ok ' "$t.check") ok, $(sed -n 's/.* ok *\([0-9]*\) intervals.*/\1/p' "$t.check" | awk '{ s += $1 } END { print s }') intervals"
+}

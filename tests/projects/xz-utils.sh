@@ -6,7 +6,9 @@
 # script tests over the shipped test files.  Threads are off because rdb
 # is single-threaded for now; the suite then reports its three
 # multithreaded cases (test_check, test_hardware, test_memlimit) as SKIP,
-# as it does for any build without threads.
+# as it does for any build without threads.  Then six of its unit tests
+# recorded whole by rdb record (`make check TESTS=...`), each replayed
+# alone (proj_record_tree).
 set -eu
 . "$(dirname "$0")/common.sh"
 proj_init xz-utils "$@"
@@ -26,6 +28,12 @@ count() { echo "$sum" | awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k
 	proj_die "make check: $sum"
 [ "$(count PASS)" -ge 15 ] || proj_die "make check passed only $(count PASS) tests: $sum"
 proj_note "make check: $sum"
+# liblzma's unit tests, `make check` of them recorded whole (each test
+# program replayed alone, rdb check: proj_record_tree); the whole suite
+# (403 processes, with xz and xzdec on every test file) passes recorded
+# too, but takes minutes (docs/process-trees.md)
+units="test_block_header test_vli test_stream_flags test_filter_flags test_index_hash test_bcj_exact_size"
+(cd tests && proj_record_tree unit-tests 6 make check TESTS="$units")
 proj_check_bin "$work/src/src/xz/xz" lzma_code
 proj_check_bin "$work/src/src/xzdec/xzdec" lzma_crc64
 proj_check_bin "$work/src/tests/test_block_header" lzma_block_header_encode

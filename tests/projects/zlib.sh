@@ -1,7 +1,9 @@
 #!/bin/sh
 # zlib.sh RDB_CC BUILD_DIR: zlib 1.2.13 (Debian's zlib source package)
 # built with CC=rdb-cc by its own `./configure --static && make`, then its
-# own tests (`make test test64`: example and minigzip), then a workload the
+# own tests (`make test test64`: example and minigzip; then `make check`
+# recorded whole by rdb record, each test program replayed alone and rdb
+# check: proj_record_tree), then a workload the
 # test suite lacks: minigzip -9 on about 15 MB of generated text gives the
 # same bytes as a gcc build of the same source, and decompresses back.
 set -eu
@@ -19,6 +21,11 @@ unset RDB_PROBE_LOG
 grep -q '\*\*\* zlib test OK \*\*\*' "$work/test.log" || proj_die "make test did not say OK"
 grep -q '\*\*\* zlib 64-bit test OK \*\*\*' "$work/test.log" || proj_die "make test64 did not say OK"
 proj_note "make test test64: $(grep -c 'test OK' "$work/test.log") OK lines"
+# the same suite, `make check`, recorded whole: every test program
+# (minigzip, minigzip -d, example, and their 64-bit builds) a process
+proj_record_tree make-check 6 make check
+grep -q '\*\*\* zlib 64-bit test OK \*\*\*' "$work/tree-make-check.rec.out" ||
+	proj_die "make check under rdb record did not say OK"
 proj_check_bin "$work/src/example" deflate
 proj_check_bin "$work/src/minigzip" inflate
 

@@ -4,7 +4,7 @@
 # byte for byte, shown by info and truss; the child that outlives the
 # program does not hold rdb record up: it waits for the file
 # $KIDS_RELEASE, which exists only once rdb record has returned (and
-# then says it is gone).
+# then says it is gone); nor with --forks, where it records itself.
 . "$(dirname "$0")/lib.sh"
 build kids prog
 KIDS_RELEASE=$W/release "$RDB" record -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record"
@@ -32,4 +32,16 @@ expect i.out "^shared memory: [1-9][0-9]* changes by others"
 expect tr.out '^--- child [0-9]* wrote 13 bytes to stdout: "child: hello\\n" ---$'
 expect tr.out '^--- child [0-9]* wrote 17 bytes to stderr: "child: to stderr\\n" ---$'
 expect tr.out '^--- shared memory changed by others: [0-9]* bytes at 0x'
+# With --forks each child records itself; the one that outlives the
+# program (polling for $KIDS_RELEASE: never quiet) must not hold rdb
+# record up either: its trace ends, it runs on untraced.
+rm -f release release.gone
+KIDS_RELEASE=$W/release "$RDB" record --forks -i 1 --checksum -o f -- ./prog > frec.out 2> frec.err ||
+	fail "record --forks"
+[ ! -e release.gone ] || fail "rdb record --forks waited for a child that outlived the program"
+: > release
+wait_for "the child that outlived the program to end (--forks)" test -e release.gone
+cmp -s rec.out frec.out || { diff rec.out frec.out | head; fail "record --forks: another output"; }
+"$RDB" ps f > fps.out || fail "rdb ps f"
+expect fps.out " ran on untraced "
 pass

@@ -1,7 +1,7 @@
 #!/bin/sh
 # help.sh RDB RDB_CC: record-check-help (tests/record/checks/).
 . "$(dirname "$0")/lib.sh"
-for c in record replay info truss flowback; do
+for c in record replay info truss flowback check pack; do
 	"$RDB" $c --help > h.out || fail "rdb $c --help failed"
 	expect h.out "usage: rdb $c"
 done
