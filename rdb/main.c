@@ -100,6 +100,7 @@ static void usage(FILE *f)
 	      "  rdb info DIR                               what the trace holds\n"
 	      "  rdb ps DIR                                 the processes of a recorded tree\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
+	      "  rdb timeline [-o FILE.html] DIR            the recording as a page to look at\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
 	      "  rdb record --gdb -- PROG ARGS...           record, then gdb on the replay\n\n"
@@ -119,6 +120,7 @@ static const struct {
 	{"info", rdb_cmd_info, true},
 	{"ps", rdb_cmd_ps, false},
 	{"truss", rdb_cmd_truss, true},
+	{"timeline", rdb_cmd_timeline, false}, /* --pid: its own (the page names it) */
 	{"flowback", rdb_cmd_flowback, true},
 };
 
