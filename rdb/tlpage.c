@@ -45,7 +45,7 @@ struct proc {
 	char *dir, *id;
 	struct rdb_header h;
 	struct iv *iv;
-	uint64_t n, last_complete, nsys;
+	uint64_t n, last_complete;
 };
 
 struct page {
@@ -127,7 +127,7 @@ static void read_intervals(struct proc *p)
 		p->n++;
 	}
 	rdb_tr_close(r);
-	uint64_t end = p->h.have_exit ? p->h.exit.nsyscalls : p->nsys;
+	uint64_t end = p->h.have_exit ? p->h.exit.nsyscalls : sc_prev; /* no exit file: unknown */
 	p->iv[p->n - 1].nsys = end >= sc_prev ? end - sc_prev : 0;
 }
 
@@ -176,17 +176,18 @@ static void read_counts(struct proc *p)
 /* The axis: the intervals' CPU time, one after the other.  The last
  * interval's is not recorded (no boundary ends it): it is drawn as long as
  * the median of the others (one unit when there are none). */
+static int by_value(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
 static void lay_out(struct proc *p)
 {
 	uint64_t *c = rdb_xmalloc(p->n * sizeof *c), k = 0;
 	for (uint64_t i = 0; i + 1 < p->n; i++)
 		c[k++] = p->iv[i].cpu_ns;
-	for (uint64_t i = 1; i < k && k <= 4096; i++) /* insertion sort, small k */
-		for (uint64_t j = i; j > 0 && c[j - 1] > c[j]; j--) {
-			uint64_t v = c[j];
-			c[j] = c[j - 1];
-			c[j - 1] = v;
-		}
+	qsort(c, k, sizeof *c, by_value);
 	double last = k ? (double)c[k / 2] : 1e6;
 	rdb_free(c);
 	double x = 0;
@@ -553,14 +554,13 @@ static void process(struct page *g, const struct proc *p)
 		fputs("<p>not recorded (not built with rdb-cc)</p>\n</section>\n", f);
 		return;
 	}
-	uint64_t nsys = 0, nsig = 0;
+	uint64_t nsig = 0;
 	for (uint64_t i = 0; i < p->n; i++)
-		nsys += p->iv[i].nsys, nsig += p->iv[i].nsig;
+		nsig += p->iv[i].nsig;
 	fprintf(f, "<p class=\"sum\">%llu intervals (%llu complete), %.3f ms CPU in the ended ones, "
 	           "%llu signals delivered</p>\n",
 	        (unsigned long long)p->n, (unsigned long long)p->last_complete,
 	        (p->iv[p->n - 1].x0) / 1e6, (unsigned long long)nsig);
-	(void)nsys;
 	/* inline SVG in HTML needs no namespace URL (the page names none) */
 	fprintf(f, "<svg width=\"%d\" height=\"%d\">\n",
 	        LEFT + PLOT_W + 110, SVG_H);
@@ -664,7 +664,7 @@ static const char timeline_help[] =
 	"shows its rdb replay --from K command.  An interval with more than 16\n"
 	"marks in a lane, and every interval after a process's first 2000 marks,\n"
 	"gets one mark counting them.\n"
-	"  -o FILE   write the page to FILE (default: DIR/timeline.html; - for stdout)\n"
+	"  -o FILE   write the page to FILE (default: DIR.html; - for stdout)\n"
 	"  --pid ID  only process ID of a recorded tree (rdb ps)\n";
 
 int rdb_cmd_timeline(int argc, char **argv)
@@ -693,7 +693,17 @@ int rdb_cmd_timeline(int argc, char **argv)
 	g.set = dir;
 	g.pid = pid;
 	load_set(&g);
-	char *def = out ? NULL : rdb_path(dir, "timeline.html");
+	/* DIR.html by default: next to the set, not in it (rdb record -o DIR
+	 * replaces a set, and a page there would outlive its trace) */
+	char *def = NULL;
+	if (!out) {
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		def = rdb_xmalloc(n + 6);
+		memcpy(def, dir, n);
+		strcpy(def + n, ".html");
+	}
 	const char *path = out ? out : def;
 	/* written whole to a temporary file first: no half page on an error */
 	char *tmp = NULL;

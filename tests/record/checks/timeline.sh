@@ -21,6 +21,11 @@ build timeline prog
 [ "$(awk 'NR > 1' ps.out | wc -l)" = 2 ] || { cat ps.out; fail "not two processes (the fork child records itself)"; }
 top=$(awk 'NR == 2 { print $1 }' ps.out) kid=$(awk 'NR == 3 { print $1 }' ps.out)
 "$RDB" timeline -o page.html t 2> tl.err || { cat tl.err; fail "rdb timeline"; }
+# --pid: that process alone; no -o: DIR.html
+"$RDB" timeline --pid "$kid" -o kid.html t 2> /dev/null || fail "rdb timeline --pid $kid"
+[ "$(grep -c '<section class="proc"' kid.html)" = 1 ] && grep -q "id=\"p-$kid\"" kid.html ||
+	fail "rdb timeline --pid $kid: not that process alone"
+"$RDB" timeline t 2> /dev/null && cmp -s t.html page.html || fail "rdb timeline t: no t.html like -o's"
 # self-contained: no URL at all, nothing that loads
 ! grep -Eqi 'https?://' page.html || { grep -Eoi '.{20}https?://.{20}' page.html; fail "the page names a URL"; }
 ! grep -Eqi '<(link|img|iframe|object|embed|audio|video)|src=|url\(|@import' page.html ||
