@@ -131,6 +131,7 @@ static void usage(FILE *f)
 	      "  rdb check [--jobs N] DIR                   replay every interval alone, verified\n"
 	      "  rdb pack DIR                               copy the executables into the set\n"
 	      "  rdb truss DIR [K]                          the recorded syscalls, like strace\n"
+	      "  rdb timeline [-o FILE.html] DIR            the recording as a page to look at\n"
 	      "  rdb flowback [--at K] DIR ADDR|SYMBOL      when were these bytes last written?\n"
 	      "  rdb replay --gdb DIR                       gdb on a replay (docs/gdb.md)\n"
 	      "  rdb record --gdb -- PROG ARGS...           record, then gdb on the replay\n\n"
@@ -152,6 +153,7 @@ static const struct {
 	{"check", rdb_cmd_check, false},
 	{"pack", rdb_cmd_pack, false},
 	{"truss", rdb_cmd_truss, true},
+	{"timeline", rdb_cmd_timeline, false}, /* --pid: its own (the page names it) */
 	{"flowback", rdb_cmd_flowback, true},
 };
 

@@ -99,6 +99,10 @@ uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream); /* 0: no entry */
 /* The greatest interval <= interval with an entry for stream, or 0. */
 uint64_t rdb_ivx_at_or_before(const struct rdb_ivx *x, int stream, uint64_t interval);
 const char *rdb_ivx_path(const struct rdb_ivx *x);
+/* Adds to bytes[k - 1] the stream file's bytes that hold interval k's
+ * records (k = 1..n; flen: the file's size), for rdb timeline. */
+void rdb_ivx_bytes(const struct rdb_ivx *x, int stream, uint64_t flen, uint64_t n,
+                   uint64_t *bytes);
 /* Positions r at interval's first frame in its stream: 1, or 0 if the
  * ivindex has no entry for it (a bad entry is fatal). */
 int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval);
@@ -236,6 +240,12 @@ int rdb_cmd_info(int argc, char **argv);
 int rdb_cmd_truss(int argc, char **argv);
 /* One syscall, as truss prints it ("#id name(args) = ret ...\n"). */
 void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t);
+/* One record of the syscalls stream as truss prints it (nothing for the
+ * types truss leaves out: EXEC, VALUES, ...); sc names the place of a bad one. */
+void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, size_t n);
+
+/* ---- tlpage.c -------------------------------------------------------- */
+int rdb_cmd_timeline(int argc, char **argv);
 
 /* ---- writes.c: flowback's step 1 ---------------------------------------- */
 /* The last interval before `at` whose written ranges touch [lo, hi), or 0;

@@ -108,19 +108,37 @@ static void read_per_interval(const char *dir, struct ivinfo *v)
 	}
 }
 
-static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys)
+/* Interval i's row: CPU ns (-1: not recorded, the last), syscalls (-1:
+ * unknown), values bytes (NONE: incomplete), signals. */
+struct row {
+	int64_t cpu, sys;
+	uint64_t vb, sigs;
+};
+
+static struct row iv_row(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 {
 	uint64_t from = i > 1 ? v->b[i - 2].sc_id : 0;
 	uint64_t to = i < v->n ? v->b[i - 1].sc_id : nsys;
-	char cpu[32] = "-", sys[32] = "?", vb[32] = "-";
+	struct row r = {-1, -1, v->vbytes[i - 1], v->sigs[i - 1]};
 	if (i < v->n)
-		snprintf(cpu, sizeof cpu, "%.1f", (double)v->b[i - 1].cpu_ns / 1e6);
+		r.cpu = (int64_t)v->b[i - 1].cpu_ns;
 	if (to >= from)
-		snprintf(sys, sizeof sys, "%llu", (unsigned long long)(to - from));
-	if (v->vbytes[i - 1] != NONE)
-		snprintf(vb, sizeof vb, "%llu", (unsigned long long)v->vbytes[i - 1]);
+		r.sys = (int64_t)(to - from);
+	return r;
+}
+
+static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys)
+{
+	struct row r = iv_row(v, i, nsys);
+	char cpu[32] = "-", sys[32] = "?", vb[32] = "-";
+	if (r.cpu >= 0)
+		snprintf(cpu, sizeof cpu, "%.1f", (double)r.cpu / 1e6);
+	if (r.sys >= 0)
+		snprintf(sys, sizeof sys, "%lld", (long long)r.sys);
+	if (r.vb != NONE)
+		snprintf(vb, sizeof vb, "%llu", (unsigned long long)r.vb);
 	printf("            %8llu %10s %10s %13s %8llu\n", (unsigned long long)i, cpu, sys, vb,
-	       (unsigned long long)v->sigs[i - 1]);
+	       (unsigned long long)r.sigs);
 }
 
 /* The typical interval: the median CPU time of those the timer ended (the
@@ -140,130 +158,119 @@ static double median_ms(const struct ivinfo *v)
 	return k ? (double)m[k / 2] / 1e6 : -1;
 }
 
-static void show_intervals(const char *dir, uint64_t nsys)
-{
-	struct ivinfo v;
-	memset(&v, 0, sizeof v);
-	read_boundaries(dir, &v);
-	read_per_interval(dir, &v);
-	/* a BOUNDARY where the recording stopped starts no interval */
-	uint64_t n = v.n > 1 && (v.b[v.n - 2].flags & RDB_TF_B_UNTRACED) ? v.n - 1 : v.n;
-	printf("intervals:  %llu (%llu complete)", (unsigned long long)n,
-	       (unsigned long long)v.complete);
-	double ms = median_ms(&v);
-	if (ms >= 0)
-		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", ms);
-	printf("\n");
-	int sums = v.n > 1 && (v.b[0].flags & RDB_TF_B_CHECKSUM);
-	printf("checksums:  %s\n", sums ? "yes" : "no");
-	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
-	       "values bytes", "signals");
-	for (uint64_t i = 1; i <= n && i <= SHOWN; i++)
-		print_interval(&v, i, nsys);
-	if (n > SHOWN)
-		printf("            ...\n");
-	rdb_free(v.b);
-	rdb_free(v.vbytes);
-	rdb_free(v.sigs);
-}
-
-static const char info_help[] =
-	"usage: rdb info DIR\n"
-	"       rdb info --complete DIR\n"
-	"What the trace set DIR holds: the program, its syscalls, how it ended,\n"
-	"bytes per stream, what was not traced.\n"
-	"  --complete  print only the number of the last complete interval (the\n"
-	"              last K that rdb replay --from K accepts; 0: no interval is)\n";
-
-int rdb_cmd_info(int argc, char **argv)
-{
-	int complete = 0, na = 1;
-	for (int i = 1; i < argc; i++) /* one_dir sees the other arguments */
-		if (!strcmp(argv[i], "--complete"))
-			complete = 1;
-		else
-			argv[na++] = argv[i];
-	argc = na;
-	const char *dir = one_dir(argc, argv, info_help);
+/* What rdb info says, read once, then printed as text or as JSON: the
+ * same facts either way. */
+struct info {
+	const char *dir;
 	struct rdb_header h;
-	rdb_read_header(dir, &h);
-	if (complete) {
-		struct rdb_ivx *x = rdb_ivx_read(dir);
-		printf("%llu\n", (unsigned long long)rdb_feed_last_complete(dir, x));
-		rdb_ivx_free(x);
-		rdb_header_free(&h);
-		return 0;
-	}
-	printf("trace:      %s (format %d)\n", dir, RDB_TF_VERSION);
-	char bid[129] = "(none)";
-	for (size_t i = 0; i < h.buildid_len; i++)
-		sprintf(bid + 2 * i, "%02x", h.buildid[i]);
-	printf("program:    %s\nbuild-id:   %s\n", h.exe, bid);
-	printf("argv:      ");
-	for (size_t i = 0; i < h.argc; i++)
-		printf(" %s", h.argv[i]);
-	printf("\nenvironment: %zu variables\n", h.envc);
-	if (h.machine)
-		printf("machine:    %s\n", h.machine);
-	time_t t0 = (time_t)h.start.sec;
-	struct tm tm;
-	char tb[64];
-	if (!localtime_r(&t0, &tm) || !strftime(tb, sizeof tb, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(tb, sizeof tb, "%lld s after the epoch", (long long)h.start.sec);
-	printf("started:    %s, pid %d\n", tb, h.start.pid);
+	char bid[129], started[64];
+	uint64_t traps, cuts, forks, spawns, stopped, couts, cbytes, shareds, sbytes, nds;
+	struct ivinfo v;
+	uint64_t n, nsys; /* intervals; syscalls up to the end */
+	double ms;        /* median_ms */
+	int sums;
+	uint64_t frames[RDB_TF_NSTREAMS], raw[RDB_TF_NSTREAMS], file[RDB_TF_NSTREAMS];
+};
 
-	uint64_t traps = 0, cuts = 0, forks = 0, spawns = 0, stopped = 0, execs = 0, terms = 0;
-	uint64_t couts = 0, cbytes = 0, shareds = 0, sbytes = 0;
+static void read_info(const char *dir, struct info *in)
+{
+	memset(in, 0, sizeof *in);
+	in->dir = dir;
+	struct rdb_header *h = &in->h;
+	rdb_read_header(dir, h);
+	snprintf(in->bid, sizeof in->bid, "(none)");
+	for (size_t i = 0; i < h->buildid_len; i++)
+		sprintf(in->bid + 2 * i, "%02x", h->buildid[i]);
+	time_t t0 = (time_t)h->start.sec;
+	struct tm tm;
+	if (!localtime_r(&t0, &tm) ||
+	    !strftime(in->started, sizeof in->started, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(in->started, sizeof in->started, "%lld s after the epoch",
+		         (long long)h->start.sec);
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	uint32_t type;
 	const void *p;
 	size_t n;
 	while (rdb_tr_next(sc, &type, &p, &n)) {
 		if (type == RDB_TF_TRAP) {
-			traps++;
+			in->traps++;
 			struct rdb_tf_trap t;
 			if (n >= sizeof t) {
 				memcpy(&t, p, sizeof t);
-				cuts += t.ret == RDB_TF_RET_CUT;
+				in->cuts += t.ret == RDB_TF_RET_CUT;
 			}
-		} else if (type == RDB_TF_EXEC)
-			execs++;
-		else if (type == RDB_TF_TERM)
-			terms++;
-		else if (type == RDB_TF_CHILD_OUTPUT && rdb_rec_ok(type, p, n))
-			couts++, cbytes += n - sizeof(struct rdb_tf_child_output);
+		} else if (type == RDB_TF_CHILD_OUTPUT && rdb_rec_ok(type, p, n))
+			in->couts++, in->cbytes += n - sizeof(struct rdb_tf_child_output);
 		else if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n))
-			shareds++, sbytes += n - sizeof(struct rdb_tf_shared);
+			in->shareds++, in->sbytes += n - sizeof(struct rdb_tf_shared);
 		else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
 			struct rdb_tf_note no;
 			memcpy(&no, p, sizeof no);
-			forks += no.kind == RDB_TF_NOTE_FORK;
-			spawns += no.kind == RDB_TF_NOTE_SPAWN;
-			stopped += no.kind == RDB_TF_NOTE_STOPPED;
+			in->forks += no.kind == RDB_TF_NOTE_FORK;
+			in->spawns += no.kind == RDB_TF_NOTE_SPAWN;
+			in->stopped += no.kind == RDB_TF_NOTE_STOPPED;
 		}
 	}
 	rdb_tr_close(sc);
-	printf("syscalls:   %llu", (unsigned long long)traps);
-	if (cuts) /* one record each time, with its own number */
-		printf(" (%llu of them cut short by a signal, then run again after its handler)",
-		       (unsigned long long)cuts);
-	printf("\n");
-	uint64_t nds = 0;
 	struct rdb_tr *nd = rdb_tr_open(dir, RDB_TF_S_NONDET);
 	while (rdb_tr_next(nd, &type, &p, &n))
-		nds += type == RDB_TF_NONDET;
+		in->nds += type == RDB_TF_NONDET;
 	rdb_tr_close(nd);
-	printf("nondeterministic instructions: %llu\n", (unsigned long long)nds);
+	in->nsys = h->have_exit ? h->exit.nsyscalls : in->traps;
+	struct ivinfo *v = &in->v;
+	read_boundaries(dir, v);
+	read_per_interval(dir, v);
+	/* a BOUNDARY where the recording stopped starts no interval */
+	in->n = v->n > 1 && (v->b[v->n - 2].flags & RDB_TF_B_UNTRACED) ? v->n - 1 : v->n;
+	in->ms = median_ms(v);
+	in->sums = v->n > 1 && (v->b[0].flags & RDB_TF_B_CHECKSUM);
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		struct rdb_tr *r = rdb_tr_open(dir, i);
+		rdb_tr_stats(r, &in->frames[i], &in->raw[i], &in->file[i]);
+		rdb_tr_close(r);
+	}
+}
+
+static void free_info(struct info *in)
+{
+	rdb_free(in->v.b);
+	rdb_free(in->v.vbytes);
+	rdb_free(in->v.sigs);
+	rdb_header_free(&in->h);
+}
+
+static double wall_secs(const struct rdb_header *h)
+{
+	return ((double)h->exit.end_sec - (double)h->start.sec) +
+	       ((double)h->exit.end_nsec - (double)h->start.nsec) / 1e9;
+}
+
+static void print_text(const struct info *in)
+{
+	const struct rdb_header *h = &in->h;
+	printf("trace:      %s (format %d)\n", in->dir, RDB_TF_VERSION);
+	printf("program:    %s\nbuild-id:   %s\n", h->exe, in->bid);
+	printf("argv:      ");
+	for (size_t i = 0; i < h->argc; i++)
+		printf(" %s", h->argv[i]);
+	printf("\nenvironment: %zu variables\n", h->envc);
+	if (h->machine)
+		printf("machine:    %s\n", h->machine);
+	printf("started:    %s, pid %d\n", in->started, h->start.pid);
+	printf("syscalls:   %llu", (unsigned long long)in->traps);
+	if (in->cuts) /* one record each time, with its own number */
+		printf(" (%llu of them cut short by a signal, then run again after its handler)",
+		       (unsigned long long)in->cuts);
+	printf("\n");
+	printf("nondeterministic instructions: %llu\n", (unsigned long long)in->nds);
 	char eb[128];
-	if (h.have_exit) {
-		printf("ended:      %s\n", exit_text(&h.exit, eb, sizeof eb));
-		double secs = ((double)h.exit.end_sec - (double)h.start.sec) +
-		              ((double)h.exit.end_nsec - (double)h.start.nsec) / 1e9;
-		printf("wall time:  %.3f s\n", secs);
-		if (h.exit.cut)
+	if (h->have_exit) {
+		printf("ended:      %s\n", exit_text(&h->exit, eb, sizeof eb));
+		printf("wall time:  %.3f s\n", wall_secs(h));
+		if (h->exit.cut)
 			printf("cut short:  yes: the program ended without its runtime's last "
 			       "record (%s); the trace holds what was sent until then\n",
-			       exit_text(&h.exit, eb, sizeof eb));
+			       exit_text(&h->exit, eb, sizeof eb));
 		else
 			printf("cut short:  no\n");
 	} else {
@@ -272,41 +279,196 @@ int rdb_cmd_info(int argc, char **argv)
 	}
 	printf("not traced:");
 	int none = 1;
-	if (forks)
+	if (in->forks)
 		printf(" %llu fork child%s (ran untraced; their writes to stdout and stderr "
 		       "and to shared memory are recorded);",
-		       (unsigned long long)forks, forks == 1 ? "" : "ren"), none = 0;
-	if (spawns)
+		       (unsigned long long)in->forks, in->forks == 1 ? "" : "ren"), none = 0;
+	if (in->spawns)
 		printf(" %llu clone call%s of a thread refused with ENOSYS;",
-		       (unsigned long long)spawns, spawns == 1 ? "" : "s"), none = 0;
-	if (h.have_exit && h.exit.execd == 1)
+		       (unsigned long long)in->spawns, in->spawns == 1 ? "" : "s"), none = 0;
+	if (h->have_exit && h->exit.execd == 1)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
-	if (h.have_exit && h.exit.execd == 2)
-		printf(" the rest of the run, after %s;", stopped ?
+	if (h->have_exit && h->exit.execd == 2)
+		printf(" the rest of the run, after %s;", in->stopped ?
 		       "the runtime could not go on recording (see the message the recording printed)" :
 		       "an interval reached 2^40 counts (or the test knob's span) with no "
 		       "boundary possible (SIC overflow)"),
 		    none = 0;
 	printf("%s\n", none ? " nothing" : "");
-	if (couts || forks)
+	if (in->couts || in->forks)
 		printf("child output: %llu writes, %llu bytes (replayed)\n",
-		       (unsigned long long)couts, (unsigned long long)cbytes);
-	if (shareds)
+		       (unsigned long long)in->couts, (unsigned long long)in->cbytes);
+	if (in->shareds)
 		printf("shared memory: %llu changes by others, %llu bytes (replayed)\n",
-		       (unsigned long long)shareds, (unsigned long long)sbytes);
-	show_intervals(dir, h.have_exit ? h.exit.nsyscalls : traps);
+		       (unsigned long long)in->shareds, (unsigned long long)in->sbytes);
+	printf("intervals:  %llu (%llu complete)", (unsigned long long)in->n,
+	       (unsigned long long)in->v.complete);
+	if (in->ms >= 0)
+		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", in->ms);
+	printf("\n");
+	printf("checksums:  %s\n", in->sums ? "yes" : "no");
+	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
+	       "values bytes", "signals");
+	for (uint64_t i = 1; i <= in->n && i <= SHOWN; i++)
+		print_interval(&in->v, i, in->nsys);
+	if (in->n > SHOWN)
+		printf("            ...\n");
 	printf("streams:    %-10s %8s %12s %12s\n", "name", "frames", "raw bytes", "file bytes");
-	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
-		struct rdb_tr *r = rdb_tr_open(dir, i);
-		uint64_t fr, raw, file;
-		rdb_tr_stats(r, &fr, &raw, &file);
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++)
 		printf("            %-10s %8llu %12llu %12llu\n", rdb_stream_names[i],
-		       (unsigned long long)fr, (unsigned long long)raw, (unsigned long long)file);
-		rdb_tr_close(r);
+		       (unsigned long long)in->frames[i], (unsigned long long)in->raw[i],
+		       (unsigned long long)in->file[i]);
+}
+
+/* A JSON string. */
+static void jstr(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 32)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
 	}
-	rdb_header_free(&h);
-	(void)execs;
-	(void)terms;
+	putchar('"');
+}
+
+static void jnum(const char *key, uint64_t v, const char *sep)
+{
+	printf("\"%s\": %llu%s", key, (unsigned long long)v, sep);
+}
+
+/* rdb info --json: print_text's facts, named; every interval's row (the
+ * text shows the first 20); null where the text says "-" or "?". */
+static void print_json(const struct info *in)
+{
+	const struct rdb_header *h = &in->h;
+	char eb[128];
+	printf("{\n  \"trace\": ");
+	jstr(in->dir);
+	printf(",\n  \"format\": %d,\n  \"program\": ", RDB_TF_VERSION);
+	jstr(h->exe);
+	printf(",\n  \"build_id\": ");
+	if (h->buildid_len)
+		jstr(in->bid);
+	else
+		printf("null");
+	printf(",\n  \"argv\": [");
+	for (size_t i = 0; i < h->argc; i++) {
+		printf(i ? ", " : "");
+		jstr(h->argv[i]);
+	}
+	printf("],\n  ");
+	jnum("environment_variables", h->envc, ",\n  ");
+	printf("\"machine\": ");
+	if (h->machine)
+		jstr(h->machine);
+	else
+		printf("null");
+	printf(",\n  \"started\": ");
+	jstr(in->started);
+	printf(",\n  \"started_epoch\": %lld.%09lld,\n  \"pid\": %d,\n  ", (long long)h->start.sec,
+	       (long long)h->start.nsec, h->start.pid);
+	jnum("syscalls", in->traps, ",\n  ");
+	jnum("syscalls_cut_short", in->cuts, ",\n  ");
+	jnum("nondeterministic_instructions", in->nds, ",\n  ");
+	printf("\"ended\": ");
+	if (h->have_exit) {
+		printf("{\"how\": \"%s\", \"value\": %d, \"text\": ",
+		       h->exit.how == RDB_TF_EXIT_SIGNAL ? "signal" : "exit", h->exit.value);
+		jstr(exit_text(&h->exit, eb, sizeof eb));
+		printf("},\n  \"wall_time_s\": %.3f,\n  \"cut_short\": %s,\n  ", wall_secs(h),
+		       h->exit.cut ? "true" : "false");
+	} else
+		printf("null,\n  \"wall_time_s\": null,\n  \"cut_short\": true,\n  ");
+	printf("\"not_traced\": {");
+	jnum("fork_children", in->forks, ", ");
+	jnum("thread_clones_refused", in->spawns, ", ");
+	printf("\"execd\": %s, \"stopped\": %s},\n  ",
+	       h->have_exit && h->exit.execd == 1 ? "true" : "false",
+	       h->have_exit && h->exit.execd == 2 ? "true" : "false");
+	printf("\"child_output\": {");
+	jnum("writes", in->couts, ", ");
+	jnum("bytes", in->cbytes, "},\n  ");
+	printf("\"shared_memory\": {");
+	jnum("changes", in->shareds, ", ");
+	jnum("bytes", in->sbytes, "},\n  ");
+	jnum("intervals", in->n, ",\n  ");
+	jnum("complete", in->v.complete, ",\n  ");
+	if (in->ms >= 0)
+		printf("\"median_cpu_ms\": %.1f,\n  ", in->ms);
+	else
+		printf("\"median_cpu_ms\": null,\n  ");
+	printf("\"checksums\": %s,\n  \"interval_table\": [", in->sums ? "true" : "false");
+	for (uint64_t i = 1; i <= in->n; i++) {
+		struct row r = iv_row(&in->v, i, in->nsys);
+		printf("%s\n    {\"interval\": %llu, \"cpu_ms\": ", i > 1 ? "," : "",
+		       (unsigned long long)i);
+		if (r.cpu >= 0)
+			printf("%.1f", (double)r.cpu / 1e6);
+		else
+			printf("null");
+		if (r.sys >= 0)
+			printf(", \"syscalls\": %lld", (long long)r.sys);
+		else
+			printf(", \"syscalls\": null");
+		if (r.vb != NONE)
+			printf(", \"values_bytes\": %llu", (unsigned long long)r.vb);
+		else
+			printf(", \"values_bytes\": null");
+		printf(", \"signals\": %llu}", (unsigned long long)r.sigs);
+	}
+	printf("\n  ],\n  \"streams\": [");
+	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
+		printf("%s\n    {\"name\": \"%s\", ", i ? "," : "", rdb_stream_names[i]);
+		jnum("frames", in->frames[i], ", ");
+		jnum("raw_bytes", in->raw[i], ", ");
+		jnum("file_bytes", in->file[i], "}");
+	}
+	printf("\n  ]\n}\n");
+}
+
+static const char info_help[] =
+	"usage: rdb info [--json] DIR\n"
+	"       rdb info --complete DIR\n"
+	"What the trace set DIR holds: the program, its syscalls, how it ended,\n"
+	"bytes per stream, what was not traced.\n"
+	"  --json      the same facts as one JSON object (every interval's row,\n"
+	"              where the text shows the first 20), for scripts\n"
+	"  --complete  print only the number of the last complete interval (the\n"
+	"              last K that rdb replay --from K accepts; 0: no interval is)\n";
+
+int rdb_cmd_info(int argc, char **argv)
+{
+	int complete = 0, json = 0, na = 1;
+	for (int i = 1; i < argc; i++) /* one_dir sees the other arguments */
+		if (!strcmp(argv[i], "--complete"))
+			complete = 1;
+		else if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else
+			argv[na++] = argv[i];
+	argc = na;
+	const char *dir = one_dir(argc, argv, info_help);
+	if (complete) {
+		struct rdb_header h;
+		rdb_read_header(dir, &h);
+		struct rdb_ivx *x = rdb_ivx_read(dir);
+		printf("%llu\n", (unsigned long long)rdb_feed_last_complete(dir, x));
+		rdb_ivx_free(x);
+		rdb_header_free(&h);
+		return 0;
+	}
+	struct info in;
+	read_info(dir, &in);
+	if (json)
+		print_json(&in);
+	else
+		print_text(&in);
+	free_info(&in);
 	return 0;
 }
 
@@ -328,22 +490,22 @@ static void print_arg(FILE *f, const struct rdb_sys_info *si, int k, int64_t v)
 }
 
 /* One record of the syscalls stream, strace-like. */
-static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t n)
+void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, size_t n)
 {
 	if (type == RDB_TF_TERM && n == sizeof(struct rdb_tf_term)) {
 		struct rdb_tf_term t;
 		memcpy(&t, p, sizeof t);
 		if (t.signo)
-			printf("+++ killed by signal %d (%s) +++\n", t.signo, strsignal(t.signo));
+			fprintf(f, "+++ killed by signal %d (%s) +++\n", t.signo, strsignal(t.signo));
 		else
-			printf("+++ exited with %d +++\n", t.status);
+			fprintf(f, "+++ exited with %d +++\n", t.status);
 		return;
 	}
 	if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
 		struct rdb_tf_note no;
 		memcpy(&no, p, sizeof no);
 		if (no.kind == RDB_TF_NOTE_FORK)
-			printf("--- child %lld runs untraced ---\n", (long long)no.value);
+			fprintf(f, "--- child %lld runs untraced ---\n", (long long)no.value);
 		return;
 	}
 	if (type == RDB_TF_CHILD_OUTPUT && rdb_rec_ok(type, p, n)) {
@@ -351,34 +513,34 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 		memcpy(&c, p, sizeof c);
 		const unsigned char *b = (const unsigned char *)p + sizeof c;
 		size_t len = n - sizeof c;
-		printf("--- child %d wrote %zu bytes to %s: \"", c.pid, len,
-		       c.fd == 1 ? "stdout" : "stderr");
+		fprintf(f, "--- child %d wrote %zu bytes to %s: \"", c.pid, len,
+		        c.fd == 1 ? "stdout" : "stderr");
 		for (size_t i = 0; i < len && i < 32; i++)
 			if (b[i] == '\n')
-				printf("\\n");
+				fprintf(f, "\\n");
 			else if (b[i] == '"' || b[i] == '\\')
-				printf("\\%c", b[i]);
+				fprintf(f, "\\%c", b[i]);
 			else if (b[i] >= 32 && b[i] < 127)
-				putchar(b[i]);
+				fputc(b[i], f);
 			else
-				printf("\\x%02x", b[i]);
-		printf("\"%s ---\n", len > 32 ? "..." : "");
+				fprintf(f, "\\x%02x", b[i]);
+		fprintf(f, "\"%s ---\n", len > 32 ? "..." : "");
 		return;
 	}
 	if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n)) {
 		struct rdb_tf_shared s;
 		memcpy(&s, p, sizeof s);
-		printf("--- shared memory changed by others: %llu bytes at 0x%llx ---\n",
-		       (unsigned long long)s.len, (unsigned long long)s.addr);
+		fprintf(f, "--- shared memory changed by others: %llu bytes at 0x%llx ---\n",
+		        (unsigned long long)s.len, (unsigned long long)s.addr);
 		return;
 	}
 	if ((type == RDB_TF_BOUNDARY || type == RDB_TF_SIGNAL) && rdb_rec_ok(type, p, n)) {
 		if (type == RDB_TF_BOUNDARY)
-			printf("--- interval %llu ---\n", (unsigned long long)rdb_rec_interval(p));
+			fprintf(f, "--- interval %llu ---\n", (unsigned long long)rdb_rec_interval(p));
 		else {
 			struct rdb_tf_signal g;
 			memcpy(&g, p, sizeof g);
-			printf("--- signal %d (%s) delivered ---\n", g.signo, strsignal(g.signo));
+			fprintf(f, "--- signal %d (%s) delivered ---\n", g.signo, strsignal(g.signo));
 		}
 		return;
 	}
@@ -388,7 +550,7 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 	if (n != sizeof t)
 		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
 	memcpy(&t, p, sizeof t);
-	rdb_show_trap(stdout, &t);
+	rdb_show_trap(f, &t);
 }
 
 void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
@@ -485,7 +647,7 @@ int rdb_cmd_truss(int argc, char **argv)
 	while ((more = rdb_tr_next(sc, &type, &p, &n))) {
 		if (k && type == RDB_TF_BOUNDARY)
 			break;
-		truss_record(sc, type, p, n);
+		rdb_show_record(stdout, sc, type, p, n);
 	}
 	if (!more && h.have_exit && h.exit.cut)
 		printf("+++ cut short +++\n");

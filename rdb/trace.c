@@ -758,6 +758,25 @@ uint64_t rdb_ivx_last(const struct rdb_ivx *x, int stream)
 
 const char *rdb_ivx_path(const struct rdb_ivx *x) { return x->path; }
 
+void rdb_ivx_bytes(const struct rdb_ivx *x, int stream, uint64_t flen, uint64_t n,
+                   uint64_t *bytes)
+{
+	/* Each entry's frames run to the next entry's (or the file's end): an
+	 * interval without an entry has no records in the stream.  What comes
+	 * before the first entry is interval 1's (and the stream header). */
+	const struct ivstream *s = &x->s[stream];
+	for (size_t j = 0; j < s->n; j++) {
+		uint64_t iv = s->e[j].interval, o = s->e[j].offset;
+		uint64_t end = j + 1 < s->n ? s->e[j + 1].offset : flen;
+		if (j == 0 && iv > 1 && n >= 1 && o <= flen)
+			bytes[0] += o;
+		if (iv >= 1 && iv <= n && end >= o)
+			bytes[iv - 1] += end - o;
+	}
+	if (!s->n && n >= 1)
+		bytes[0] += flen;
+}
+
 int rdb_tr_seek_interval(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t interval)
 {
 	long k = ivx_find(x, r->stream, interval);

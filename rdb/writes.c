@@ -85,8 +85,9 @@ uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, 
 	uint64_t j = at - 1;
 	*unknown = *known = 0;
 	for (; j >= 1; j--) {
-		if (j % 64 == 0)
-			rdb_progress("flowback: interval %llu", (unsigned long long)j);
+		/* every interval: rdb_progress shows the first and then at most five a second */
+		rdb_progress("flowback: looking back at interval %llu of %llu", (unsigned long long)j,
+		             (unsigned long long)(at - 1));
 		/* Intervals without an ivindex entry have no records: stepped over
 		 * at once, or a damaged entry (interval 2^53) would take years. */
 		uint64_t e = rdb_ivx_at_or_before(x, RDB_TF_S_WRITTEN, j);
