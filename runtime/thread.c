@@ -134,6 +134,10 @@ uint64_t rdb_thread_prepare(long flags)
 	}
 	/* Everything but the slot's fixed facts starts empty. */
 	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
+	/* No own stack yet (a boundary finds its mapping: interval.c
+	 * rdb_interval_saved_stack), no marks, no vfork under way. */
+	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
+	                                __builtin_offsetof(struct rdb_thread, stack_lo));
 	t->sc_nest = 0;
 	t->sc_lo = sc_lo(k);
 	t->sig_lo = sig_lo(k);
@@ -151,14 +155,22 @@ uint64_t rdb_thread_prepare(long flags)
 	return r15;
 }
 
-void rdb_thread_child(void)
+void rdb_thread_child(uintptr_t stack)
 {
 	struct rdb_thread *t = TH;
+	t->stack_top = stack;
 	uint64_t ss[3] = {[RDB_SS_SP] = t->sig_lo, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
 	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
 		rdb_die("cannot set a new thread's signal stack (error %ld)\n", -r);
 	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &t->clone_mask, 0, 8);
+}
+
+int rdb_thread_borrowed(void)
+{
+	/* (vfork_ret: nonzero in the slot a vfork child shares with its
+	 * sleeping parent, syscall.S) */
+	return TH->vfork_ret || (rdb_th_slot() && !TH->thread_group);
 }
 
 int rdb_thread_syscall(long nr, const long a[6])
