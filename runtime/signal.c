@@ -739,9 +739,13 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	g[REG_R15] = 0; /* the SIC's origin differs in replay; the return sets it */
 	if (!sync_signal(sig, *(const int *)((const char *)si + SI_CODE))) {
 		g[REG_ERR] = g[REG_TRAPNO] = g[REG_CR2] = 0;
-		/* at a check, where %r12 holds what the last hook left (a
-		 * replay without hooks has another value) and is dead */
-		g[REG_R12] = 0;
+		/* Recording and replaying, at a check, where %r12 holds what
+		 * the last hook left (a replay without hooks has another
+		 * value) and is dead.  Unrecorded the signal comes where it
+		 * comes, maybe between a hook's lea into %r12 and its store:
+		 * %r12 is live there and must come back as it was. */
+		if (RT->mode)
+			g[REG_R12] = 0;
 	} else {
 		g[REG_CR2] = *(const uint64_t *)((const char *)si + SI_ADDR);
 	}

@@ -284,25 +284,28 @@ rdb_stub_check:
 	mov %r11, RDB_TH_VFORK_RET(%rcx)
 	popfq
 	.cfi_adjust_cfa_offset -8
-	lea 8(%rsp), %rsp
+	lea 8(%rsp), %rsp		/* (the return address stays where it was) */
 	.cfi_adjust_cfa_offset -8
-	.cfi_register %rip, %r11
 	syscall
 	push %r11			/* the flags */
 	.cfi_adjust_cfa_offset 8
 	THREAD_PTR %rcx, %r11
 	push RDB_TH_VFORK_RET(%rcx)
+	.cfi_adjust_cfa_offset 8
 	test %rax, %rax
 	jz 6f
 	/* The parent (or no child): none shares the slot now (nonzero
 	 * there says so to a vfork child's exit: thread.c). */
 	movq $0, RDB_TH_VFORK_RET(%rcx)
 6:	pop %rcx
+	.cfi_adjust_cfa_offset -8
 	mov (%rsp), %r11
 	mov %rcx, (%rsp)		/* the return address */
 	.cfi_offset %rip, -8
 	push %r11
+	.cfi_adjust_cfa_offset 8
 	popfq
+	.cfi_adjust_cfa_offset -8
 	ret
 	.cfi_endproc
 	.size __rdb_syscall, .-__rdb_syscall
