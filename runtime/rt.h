@@ -701,10 +701,6 @@ void rdb_thread_init(void);  /* __rdb_start: thread 0, the main thread */
 uint64_t rdb_thread_prepare(long flags);
 /* syscall.S, in the child at once: its signal stack; stack: the clone's. */
 void rdb_thread_child(uintptr_t stack);
-/* 1: this process runs in memory another owns (a vfork child, one made
- * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
- * termination callbacks are the owner's. */
-int rdb_thread_borrowed(void);
 /* A syscall of a thread other than the main one that the runtime ends
  * itself (its exit; munmap of its own stack, musl's __unmapself): 1 and
  * never returns, else 0. */
@@ -716,6 +712,10 @@ int rdb_thread_syscall(long nr, const long a[6]);
  * program with the call abandoned (hs from the frame, g its registers). */
 void rdb_call_present(void *uc, struct rdb_hstate *hs);
 void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
+/* 1: this process runs in memory another owns (a vfork child, one made
+ * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
+ * termination callbacks are the owner's. */
+int rdb_thread_borrowed(void);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

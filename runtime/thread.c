@@ -166,13 +166,6 @@ void rdb_thread_child(uintptr_t stack)
 	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &t->clone_mask, 0, 8);
 }
 
-int rdb_thread_borrowed(void)
-{
-	/* (vfork_ret: nonzero in the slot a vfork child shares with its
-	 * sleeping parent, syscall.S) */
-	return TH->vfork_ret || (rdb_th_slot() && !TH->thread_group);
-}
-
 int rdb_thread_syscall(long nr, const long a[6])
 {
 	if (!rdb_th_slot())
@@ -244,4 +237,11 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs)
 	g[REG_RCX] = ret;
 	g[REG_R11] = a[STUB_FLAGS];
 	hs->flags &= ~(uint64_t)(RDB_HS_IN_STUB | RDB_HS_WATCH_SYS);
+}
+
+int rdb_thread_borrowed(void)
+{
+	/* (vfork_ret: nonzero in the slot a vfork child shares with its
+	 * sleeping parent, syscall.S) */
+	return TH->vfork_ret || (rdb_th_slot() && !TH->thread_group);
 }
