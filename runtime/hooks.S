@@ -16,13 +16,15 @@
  * __rdb_stack_switch: called just before an instruction that loads %rsp
  * from elsewhere (musl's longjmp, a coroutine switch), the new %rsp in
  * %r12.  The stack it moves to may be one the last boundary did not save
- * (a boundary saves the main stack, and the stack %rsp was on then), and
+ * (a boundary saves each thread's own stack, the main one for thread 0,
+ * and the stack its %rsp was on then: struct rdb_thread's marks, read
+ * through THREAD_PTR), and
  * reads there are not hooked: mark RDB_SWITCH_WINDOW bytes of it, from
  * the new %rsp up, read, so that the next boundary traces their values
  * as they were when the interval began (a suspended coroutine's frames).
  * Once per interval and stack (the planes are cleared at a boundary: a
- * window marked at both ends says it is done); never for the main stack
- * or the part of a stack the boundary saved (from the %rsp the interval
+ * window marked at both ends says it is done); never for the thread's own
+ * stack or the part of a stack the boundary saved (from the %rsp the interval
  * began with).  A switch into the dead window below that %rsp (another
  * coroutine's stack next to it) cuts the window there: those frames get
  * their values too (interval.c dead_stack).  Frames more than
@@ -166,19 +168,21 @@ FUNC __rdb_stack_switch
 	pushfq
 	.cfi_adjust_cfa_offset 8
 	PUSH_CFI %rax, %rcx, %rdi
-	movabs $(RDB_STATE_ADDR + RDB_STATE_MAIN_LO), %rax
-	cmp (%rax), %r12
-	jae 1f				/* the main stack: saved whole */
-	cmp (RDB_STATE_SAVED_LO - RDB_STATE_MAIN_LO)(%rax), %r12
+	THREAD_PTR %rax, %rcx		/* the marks are the thread's */
+	cmp RDB_TH_STACK_LO(%rax), %r12
+	jb 5f
+	cmp RDB_TH_STACK_HI(%rax), %r12
+	jb 1f				/* its own stack (the main one): saved whole */
+5:	cmp RDB_TH_SAVED_LO(%rax), %r12
 	jb 3f
-	cmp (RDB_STATE_SAVED_HI - RDB_STATE_MAIN_LO)(%rax), %r12
+	cmp RDB_TH_SAVED_HI(%rax), %r12
 	jb 1f				/* the stack the boundary saved */
 	jmp 2f
-3:	cmp (RDB_STATE_DEAD_LO - RDB_STATE_MAIN_LO)(%rax), %r12
+3:	cmp RDB_TH_DEAD_LO(%rax), %r12
 	jb 2f
-	cmp (RDB_STATE_DEAD_CUT - RDB_STATE_MAIN_LO)(%rax), %r12
+	cmp RDB_TH_DEAD_CUT(%rax), %r12
 	jae 2f
-	mov %r12, (RDB_STATE_DEAD_CUT - RDB_STATE_MAIN_LO)(%rax)
+	mov %r12, RDB_TH_DEAD_CUT(%rax)
 2:	movabs $RDB_COVER_LO, %rax
 	cmp %rax, %r12
 	jb 1f

@@ -400,8 +400,8 @@ static int dead_stack(struct span d[2])
 			d[n].lo = m->kind == RDB_TF_MAP_STACK || sp - m->start < DEAD_WINDOW
 			              ? m->start : sp - DEAD_WINDOW;
 			/* (up to another stack a switch went to: hooks.S) */
-			d[n].hi = m->kind != RDB_TF_MAP_STACK && RT->dead_cut > d[n].lo &&
-			                  RT->dead_cut < sp ? RT->dead_cut : sp;
+			d[n].hi = m->kind != RDB_TF_MAP_STACK && TH->dead_cut > d[n].lo &&
+			                  TH->dead_cut < sp ? TH->dead_cut : sp;
 			n++;
 			break;
 		}
@@ -604,24 +604,53 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, alo, ahi);
 }
 
-/* The stack the interval begins on, as send_stack saved it, and the dead
- * window below (dead_stack): a switch back there needs no marks (hooks.S
- * __rdb_stack_switch).  The main stack has its own test there.  Replay
- * sets the same at each boundary: the marks are compared (--verify). */
-void rdb_interval_saved_stack(uint64_t sp)
+/* Thread t's own stack's mapping: for thread 0 the main stack, for
+ * another the mapping holding the stack its clone gave it; or 0. */
+static const struct rdb_tf_map *own_stack(const struct rdb_thread *t)
 {
-	const struct rdb_tf_map *m = map_at(sp);
+	if (t != rdb_th_at(0))
+		return t->stack_top ? map_at(t->stack_top - 1) : 0;
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
+		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
+			return &RT->procmaps.maps[i];
+	return 0;
+}
+
+int rdb_thread_stack(const struct rdb_thread *t, uint64_t *lo, uint64_t *hi)
+{
+	const struct rdb_tf_map *m = own_stack(t);
+	if (!m)
+		return 0;
+	*lo = stack_floor(m);
+	*hi = m->end;
+	return 1;
+}
+
+/* Thread t's stack-switch marks for the interval that begins with its
+ * %rsp at sp (hooks.S __rdb_stack_switch: a switch into a stack saved
+ * whole needs no marks): its own stack, which every boundary saves whole
+ * (thread 0's bounds are fixed at the start); the stack the interval
+ * begins on if another, as send_stack saved it, and the dead window below
+ * (dead_stack).  Replay sets the same at each boundary: the marks are
+ * compared (--verify). */
+void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp)
+{
+	const struct rdb_tf_map *m = map_at(sp), *own = own_stack(t);
 	uint64_t alo, ahi;
 	rdb_altstack(&alo, &ahi);
-	RT->saved_lo = RT->saved_hi = RT->dead_lo = RT->dead_cut = 0;
+	if (t != rdb_th_at(0)) {
+		t->stack_lo = own ? own->start : 0;
+		t->stack_hi = own ? own->end : 0;
+	}
+	t->saved_lo = t->saved_hi = t->dead_lo = t->dead_cut = 0;
 	if (sp >= alo && sp < ahi) {
-		RT->saved_lo = alo;
-		RT->saved_hi = ahi;
-	} else if (m && m->kind != RDB_TF_MAP_STACK) {
-		RT->saved_lo = sp & ~7ull;
-		RT->saved_hi = m->end;
-		RT->dead_lo = sp - m->start < DEAD_WINDOW ? m->start : sp - DEAD_WINDOW;
-		RT->dead_cut = sp;
+		t->saved_lo = alo;
+		t->saved_hi = ahi;
+	} else if (m && m->kind != RDB_TF_MAP_STACK && m != own) {
+		t->saved_lo = sp & ~7ull;
+		t->saved_hi = m->end;
+		t->dead_lo = sp - m->start < DEAD_WINDOW ? m->start : sp - DEAD_WINDOW;
+		t->dead_cut = sp;
 	}
 }
 
@@ -695,7 +724,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	RT->interval++;
 	RT->intervals.interval_sp = g[REG_RSP];
 	rdb_altstack(&RT->intervals.iv_alt_lo, &RT->intervals.iv_alt_hi); /* for dead_stack */
-	rdb_interval_saved_stack(g[REG_RSP]);
+	rdb_interval_saved_stack(TH, g[REG_RSP]);
 	if (!RT->intervals.every_sic)
 		arm_timer(); /* the program's interval starts now, after our work */
 	RT->intervals.cpu_start_ns = cpu_ns();

@@ -48,17 +48,13 @@
 #define RDB_STATE_ADDR 0x500000000000
 #define RDB_STATE_SIZE 0x100000
 /* Offsets of the fields the assembly uses (checked in rt.h). */
-#define RDB_STATE_VFORK_RET 8
+/* (8: was vfork's return address, per thread now: RDB_TH_VFORK_RET) */
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 #define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
 #define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
 /* (48: was the syscall nesting, per thread now: RDB_TH_SC_NEST) */
-#define RDB_STATE_MAIN_LO 56    /* the lowest address the main stack may reach */
-#define RDB_STATE_SAVED_LO 64   /* the other stack the boundary saved (interval.c) */
-#define RDB_STATE_SAVED_HI 72
-#define RDB_STATE_DEAD_LO 80    /* ... the dead window below it */
-#define RDB_STATE_DEAD_CUT 88   /* ... its top, lowered by switches into it */
-#define RDB_STATE_SPARE 96      /* long: unused */
+/* (56 to 103: were the stack-switch marks, per thread now: RDB_TH_STACK_LO
+ * to RDB_TH_DEAD_CUT; unused, keeping the offsets below) */
 /* Read by rdb's gdb server (rdb/target.c): a position in the run is
  * (interval, %r15 - sic_origin, pc). */
 #define RDB_STATE_SIC_ORIGIN 104 /* u64 */
@@ -113,6 +109,14 @@
 #define RDB_TH_SIG_TOP 16 /* its signal stack's top */
 #define RDB_TH_TID 24     /* int: its tid (0: the slot is free, -1: being made) */
 #define RDB_TH_CLONE_MASK 32 /* u64: the signal mask around its clone of a thread */
+/* The stack-switch marks (hooks.S __rdb_stack_switch, interval.c): */
+#define RDB_TH_STACK_LO 40 /* its own stack, saved whole at every boundary ... */
+#define RDB_TH_STACK_HI 48 /* ... up to here (thread 0: the main stack) */
+#define RDB_TH_SAVED_LO 56 /* the other stack its interval began on, saved */
+#define RDB_TH_SAVED_HI 64
+#define RDB_TH_DEAD_LO 72  /* ... the dead window below it */
+#define RDB_TH_DEAD_CUT 80 /* ... its top, lowered by switches into it */
+#define RDB_TH_VFORK_RET 88 /* vfork's return address (syscall.S .Lvfork) */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

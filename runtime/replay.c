@@ -299,7 +299,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	if (rdb_chan_peek(&h) && h.type == RDB_TF_STOP)
 		stop();
 	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
-	rdb_interval_saved_stack(g[REG_RSP]);
+	rdb_interval_saved_stack(TH, g[REG_RSP]);
 	RT->interval = b->interval;
 	rdb_watch_interval();
 	if (RT->chan.from >= 2) { /* from the start, no VALUES come (rdb/feed.c) */
@@ -545,7 +545,7 @@ void rdb_replay_restore(void)
 	TH->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
 	TH->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
 	TH->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
-	rdb_interval_saved_stack(c->gregs[REG_RSP]);
+	rdb_interval_saved_stack(TH, c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;

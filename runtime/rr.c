@@ -113,10 +113,10 @@ long rdb_rr_syscall(long nr, const long a[6])
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		return rdb_record_syscall(nr, a);
 	if (RT->mode == RDB_TF_MODE_REPLAY) {
-		int was = RT->watch.sys; /* watch.c: what the call writes is the kernel's */
-		RT->watch.sys = 1;
+		int was = TH->watch_sys; /* watch.c: what the call writes is the kernel's */
+		TH->watch_sys = 1;
 		long r = rdb_replay_syscall(nr, a);
-		RT->watch.sys = was;
+		TH->watch_sys = was;
 		return r;
 	}
 	return rdb_run_syscall(nr, a, 0);

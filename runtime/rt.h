@@ -79,23 +79,15 @@ _Static_assert(sizeof(struct rdb_hstate) == 64 && sizeof(struct rdb_sigframe) ==
 
 struct rdb_state {
 	uint64_t magic;
-	uintptr_t vfork_ret; /* RDB_STATE_VFORK_RET: syscall.S */
+	uintptr_t pad_vfork_ret; /* per thread now (struct rdb_thread) */
 	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (chan.c) */
 	uintptr_t clone_sp;  /* RDB_STATE_CLONE_SP: syscall.S moves a clone child
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
 	                          that clone (%rsp at the flags), not a handler's */
 	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
-	uintptr_t main_lo;   /* RDB_STATE_MAIN_LO: the initial %rsp less the stack's
-	                        rlimit (hooks.S: a switch there needs no marks) */
-	uintptr_t saved_lo, saved_hi; /* RDB_STATE_SAVED_LO/HI: the stack the
-	                        interval began on, when not the main one, as its
-	                        boundary saved it (hooks.S: a switch there needs
-	                        no marks) */
-	uintptr_t dead_lo, dead_cut; /* RDB_STATE_DEAD_LO/CUT: the dead window
-	                        below it (interval.c dead_stack) ends at dead_cut:
-	                        another stack a switch went to lies above */
-	long spare;          /* RDB_STATE_SPARE: unused; keeps the fixed offsets below */
+	uintptr_t pad_marks[6]; /* the stack-switch marks, per thread now; keeps
+	                           the fixed offsets below */
 	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
 	 * position in the run is (interval, %r15 - sic_origin, pc)) */
 	uint64_t sic_origin;  /* RDB_STATE_SIC_ORIGIN: %r15 = sic_origin + the interval's count */
@@ -115,6 +107,7 @@ struct rdb_state {
 
 	struct { /* syscall.c: brk emulation */
 		uintptr_t brk_cur, brk_mapped;
+		int clone3_said;      /* the message on clone3's refusal, once */
 	} syscall;
 
 	struct { /* iot.c: .rdb_iot */
@@ -133,8 +126,6 @@ struct rdb_state {
 		/* the program's view */
 		struct rdb_ksigaction view[RDB_NSIG];
 		uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
-		uintptr_t fault_pc;        /* the last fatal fault, for term callbacks */
-		int fault_in_hook;
 		int nqueued;          /* queued again by an event, not delivered yet */
 		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
 		int npending;         /* record: async signals waiting for the next check */
@@ -204,7 +195,6 @@ struct rdb_state {
 
 	struct rdb_watch { /* watch.c: rdb flowback's watchpoint (replay) */
 		int on, reported;
-		int sys;  /* a replayed syscall is running: its writes are the kernel's */
 		int nhw;  /* debug registers used (0: shadow pages) */
 		int hw_fd[RDB_WATCH_HW];
 		uint64_t hw_addr[RDB_WATCH_HW];
@@ -303,11 +293,34 @@ struct rdb_thread {
 	uint64_t clone_mask; /* RDB_TH_CLONE_MASK: while it clones a thread, every
 	                        signal is blocked (its %r15 is the child's): the
 	                        mask to restore after, in it and in the child */
+	/* The stack-switch marks (hooks.S __rdb_stack_switch: a switch into
+	 * a stack the boundary saved whole needs no marks), each thread's
+	 * own: its interval begins on its own stack or another. */
+	uintptr_t stack_lo, stack_hi; /* RDB_TH_STACK_LO/HI: its own stack, which
+	                        every boundary saves whole from its lowest
+	                        written page (thread 0: the main stack, from the
+	                        initial %rsp less the stack's rlimit; thread k:
+	                        the mapping of the clone's stack once a boundary
+	                        has found it (rdb_thread_stack), empty before) */
+	uintptr_t saved_lo, saved_hi; /* RDB_TH_SAVED_LO/HI: the stack its interval
+	                        began on, when not its own, as the boundary saved
+	                        it (interval.c rdb_interval_saved_stack) */
+	uintptr_t dead_lo, dead_cut; /* RDB_TH_DEAD_LO/CUT: the dead window below
+	                        it (interval.c dead_stack) ends at dead_cut:
+	                        another stack a switch went to lies above */
+	uintptr_t vfork_ret; /* RDB_TH_VFORK_RET: vfork's return address (syscall.S:
+	                        the child runs on the caller's stack and slot) */
 	uintptr_t sig_lo;    /* its signal stack */
 	uint64_t origin;     /* %r15 = origin + count (thread 0: RT->sic_origin) */
 	uintptr_t hframe;    /* the frame of the handler that began last and has
 	                        not returned (struct rdb_sigframe), or 0 */
 	int mapped;          /* its window and stacks are mapped (kept for reuse) */
+	uintptr_t stack_top; /* the clone's new stack (thread 0: the initial %rsp):
+	                        its stack lies below, in that mapping */
+	uintptr_t fault_pc;  /* its last fatal fault, for termination callbacks */
+	int fault_in_hook;   /* ... in an instrumentation sequence */
+	int watch_sys;       /* watch.c: a replayed syscall of its is running:
+	                        the writes are the kernel's */
 	struct { /* signal.c */
 		uintptr_t stub_sp;   /* the program's %rsp at its latest syscall */
 		uintptr_t sc_nest_sp; /* ... at the syscall the innermost such handler
@@ -336,7 +349,14 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                    __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&
                    __builtin_offsetof(struct rdb_thread, sig_top) == RDB_TH_SIG_TOP &&
                    __builtin_offsetof(struct rdb_thread, tid) == RDB_TH_TID &&
-                   __builtin_offsetof(struct rdb_thread, clone_mask) == RDB_TH_CLONE_MASK,
+                   __builtin_offsetof(struct rdb_thread, clone_mask) == RDB_TH_CLONE_MASK &&
+                   __builtin_offsetof(struct rdb_thread, stack_lo) == RDB_TH_STACK_LO &&
+                   __builtin_offsetof(struct rdb_thread, stack_hi) == RDB_TH_STACK_HI &&
+                   __builtin_offsetof(struct rdb_thread, saved_lo) == RDB_TH_SAVED_LO &&
+                   __builtin_offsetof(struct rdb_thread, saved_hi) == RDB_TH_SAVED_HI &&
+                   __builtin_offsetof(struct rdb_thread, dead_lo) == RDB_TH_DEAD_LO &&
+                   __builtin_offsetof(struct rdb_thread, dead_cut) == RDB_TH_DEAD_CUT &&
+                   __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET,
                "layout.h RDB_TH_*");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
@@ -361,22 +381,12 @@ static inline struct rdb_thread *rdb_th_at(unsigned k)
 #define TH (rdb_th_at(rdb_th_slot()))
 #define RDB_MAGIC 0x7264622d72740001ull /* "rdb-rt" v1 */
 
-_Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFORK_RET,
-               "layout.h RDB_STATE_VFORK_RET");
 _Static_assert(__builtin_offsetof(struct rdb_state, mode) == RDB_STATE_MODE,
                "layout.h RDB_STATE_MODE");
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_sp) == RDB_STATE_CLONE_SP,
                "layout.h RDB_STATE_CLONE_SP");
 _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CLONE_FRAME,
                "layout.h RDB_STATE_CLONE_FRAME");
-_Static_assert(__builtin_offsetof(struct rdb_state, main_lo) == RDB_STATE_MAIN_LO &&
-                   __builtin_offsetof(struct rdb_state, saved_lo) == RDB_STATE_SAVED_LO &&
-                   __builtin_offsetof(struct rdb_state, saved_hi) == RDB_STATE_SAVED_HI &&
-                   __builtin_offsetof(struct rdb_state, dead_lo) == RDB_STATE_DEAD_LO &&
-                   __builtin_offsetof(struct rdb_state, dead_cut) == RDB_STATE_DEAD_CUT,
-               "layout.h RDB_STATE_MAIN_LO .. DEAD_CUT");
-_Static_assert(__builtin_offsetof(struct rdb_state, spare) == RDB_STATE_SPARE,
-               "layout.h RDB_STATE_SPARE");
 _Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
                    __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
                "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
@@ -689,8 +699,8 @@ void rdb_thread_init(void);  /* __rdb_start: thread 0, the main thread */
 /* syscall.S, before clone(CLONE_VM) of a new stack: a slot for the child,
  * mapped and set; returns the %r15 it starts with, 0 when none is free. */
 uint64_t rdb_thread_prepare(long flags);
-/* syscall.S, in the child at once: its signal stack. */
-void rdb_thread_child(void);
+/* syscall.S, in the child at once: its signal stack; stack: the clone's. */
+void rdb_thread_child(uintptr_t stack);
 /* A syscall of a thread other than the main one that the runtime ends
  * itself (its exit; munmap of its own stack, musl's __unmapself): 1 and
  * never returns, else 0. */
@@ -702,6 +712,10 @@ int rdb_thread_syscall(long nr, const long a[6]);
  * program with the call abandoned (hs from the frame, g its registers). */
 void rdb_call_present(void *uc, struct rdb_hstate *hs);
 void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
+/* 1: this process runs in memory another owns (a vfork child, one made
+ * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
+ * termination callbacks are the owner's. */
+int rdb_thread_borrowed(void);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */
@@ -710,9 +724,16 @@ void rdb_interval_timer(void *uc); /* the timer's signal */
 /* A check faulted: a pending signal, or the boundary. */
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc);
 void rdb_interval_end(void);   /* the program is exiting: last values */
-/* RT->saved_lo/hi for the interval that begins with %rsp at sp (RT->procmaps.maps
- * are the boundary's). */
-void rdb_interval_saved_stack(uint64_t sp);
+/* Thread t's stack-switch marks (struct rdb_thread stack_lo .. dead_cut,
+ * read by hooks.S) for the interval that begins with its %rsp at sp
+ * (RT->procmaps.maps are the boundary's): a boundary calls it for every
+ * thread, record and replay alike. */
+void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp);
+/* Thread t's own stack as a boundary must save it whole, its %rsp-based
+ * accesses having no hooks: [*lo, *hi) from its lowest page with a
+ * nonzero byte (below, the mapping holds zeros) to its mapping's end; 0
+ * if no mapping holds it (RT->procmaps.maps read). */
+int rdb_thread_stack(const struct rdb_thread *t, uint64_t *lo, uint64_t *hi);
 void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
 /* Before the program closes a descriptor: the snapshot children's copies
  * are closed. */

@@ -529,8 +529,8 @@ static void note_fault(int sig, void *si, void *uc)
 {
 	uintptr_t pc = gregs(uc)[REG_RIP], start = 0;
 	const struct rdb_iot_entry *e = rdb_iot_find(pc, &start);
-	RT->signal.fault_pc = pc;
-	RT->signal.fault_in_hook = e != 0;
+	TH->fault_pc = pc;
+	TH->fault_in_hook = e != 0;
 	if (!RT->start.debug)
 		return;
 	uintptr_t addr = *(uintptr_t *)((char *)si + SI_ADDR);
@@ -739,9 +739,13 @@ static void fill_frame(struct rdb_sigframe *f, uint8_t *x, uintptr_t fp, uintptr
 	g[REG_R15] = 0; /* the SIC's origin differs in replay; the return sets it */
 	if (!sync_signal(sig, *(const int *)((const char *)si + SI_CODE))) {
 		g[REG_ERR] = g[REG_TRAPNO] = g[REG_CR2] = 0;
-		/* at a check, where %r12 holds what the last hook left (a
-		 * replay without hooks has another value) and is dead */
-		g[REG_R12] = 0;
+		/* Recording and replaying, at a check, where %r12 holds what
+		 * the last hook left (a replay without hooks has another
+		 * value) and is dead.  Unrecorded the signal comes where it
+		 * comes, maybe between a hook's lea into %r12 and its store:
+		 * %r12 is live there and must come back as it was. */
+		if (RT->mode)
+			g[REG_R12] = 0;
 	} else {
 		g[REG_CR2] = *(const uint64_t *)((const char *)si + SI_ADDR);
 	}
@@ -886,7 +890,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * replayed syscall, where defer() holds every async signal: 0 here). */
 	struct rdb_hstate hs = {0, TH->hframe, 0, 0, 0,
 	                        (TH->signal.in_stub ? RDB_HS_IN_STUB : 0) |
-	                            (RT->watch.sys ? RDB_HS_WATCH_SYS : 0),
+	                            (TH->watch_sys ? RDB_HS_WATCH_SYS : 0),
 	                        0, 0};
 	/* A fault: the handler sees the pc of the program's instruction, as
 	 * without rdb (a handler may read it, or step over it), not the
@@ -920,7 +924,7 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 	 * leave by longjmp: the flags stay clear); the program's view of
 	 * the reserved signals' bits is the handler's mask. */
 	TH->signal.in_stub = 0;
-	RT->watch.sys = 0;
+	TH->watch_sys = 0;
 	TH->signal.restore_ok = 0;
 	TH->signal.reserved_blocked = (view | hm) & res;
 	if (in_call) {
@@ -1040,7 +1044,7 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	if ((hs.fault_pc && g[REG_RIP] == hs.fault_pc) || rdb_iot_after_hooks(g[REG_RIP]))
 		g[REG_RIP] = rdb_iot_rerun(g[REG_RIP]);
 	TH->signal.in_stub = !!(hs.flags & RDB_HS_IN_STUB);
-	RT->watch.sys = !!(hs.flags & RDB_HS_WATCH_SYS);
+	TH->watch_sys = !!(hs.flags & RDB_HS_WATCH_SYS);
 	/* the mask the handler left in the frame, the program's view */
 	uint64_t res = RT->signal.reserved_sigs | bit(RDB_SIGSEGV);
 	TH->signal.reserved_blocked = r->sigmask & res;

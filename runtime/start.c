@@ -153,7 +153,9 @@ uint64_t __rdb_start(long *sp)
 	rdb_thread_init();
 	rdb_grow_init();
 	RT->start.sp = sp;
-	RT->main_lo = main_stack_floor(sp);
+	rdb_th_at(0)->stack_lo = main_stack_floor(sp);
+	rdb_th_at(0)->stack_hi = ~(uintptr_t)0; /* (the highest mapping) */
+	rdb_th_at(0)->stack_top = (uintptr_t)sp;
 	RT->start.argc = argc;
 	RT->start.argv = argv;
 	RT->start.envp = envp;

@@ -12,7 +12,8 @@
  *     stack, so the child returns into the program from there.
  *   vfork (58) and clone(CLONE_VM) on the same stack: the child runs on
  *     our stack while the parent sleeps, so keep nothing on it: the return
- *     address waits in the runtime state (the same value for both).
+ *     address waits in the thread's runtime state (the same value for
+ *     both, which share the slot).
  * Everything else (fork included: the child gets a copy of our frame)
  * goes through rdb_syscall_dispatch(nr, args).  While recording or
  * replaying (RT->mode != 0) vfork and clone go there too: record.c runs
@@ -144,6 +145,10 @@ rdb_stub_check:
 	jz 1f
 	test $0x4000, %edi
 	jz .Lclone_thread
+	/* CLONE_VM | CLONE_VFORK (posix_spawn): the child shares our slot
+	 * while we sleep; nonzero there says so to its exit (thread.c). */
+	THREAD_PTR %rcx, %r11
+	movq $1, RDB_TH_VFORK_RET(%rcx)
 1:	popfq
 	.cfi_adjust_cfa_offset -8
 	mov (%rsp), %rcx
@@ -151,7 +156,16 @@ rdb_stub_check:
 	mov %rcx, (%rsi)
 	syscall
 	lea 8(%rsi), %rsi		/* both: the argument register as it was */
-	mov (%rsp), %rcx		/* the child returns from its new stack */
+	mov %rax, %rcx
+	jrcxz 6f			/* (the child: it returns from its new stack) */
+	push %r11			/* the parent: no child shares the slot now */
+	.cfi_adjust_cfa_offset 8
+	THREAD_PTR %rcx, %r11
+	movq $0, RDB_TH_VFORK_RET(%rcx)
+	mov (%rsp), %r11
+	popfq				/* the flags, from %r11 as the kernel left them */
+	.cfi_adjust_cfa_offset -8
+6:	mov (%rsp), %rcx
 	ret
 
 	.cfi_adjust_cfa_offset 8
@@ -242,6 +256,7 @@ rdb_stub_check:
 	push %r8
 	push %r9
 	push %rax
+	lea 8(%r11), %rdi		/* the clone's new stack */
 	cld
 	call rdb_thread_child
 	pop %rax
@@ -260,19 +275,37 @@ rdb_stub_check:
 
 	.cfi_adjust_cfa_offset 8
 .Lvfork:
+	/* The return address waits in the thread's slot (two threads may
+	 * vfork at once); the child runs with the caller's %r15, so finds
+	 * the same slot.  THREAD_PTR takes the flags: after the call they
+	 * come back from %r11, as the kernel left them. */
+	THREAD_PTR %rcx, %r11
+	mov 8(%rsp), %r11
+	mov %r11, RDB_TH_VFORK_RET(%rcx)
 	popfq
 	.cfi_adjust_cfa_offset -8
-	pop %r11
+	lea 8(%rsp), %rsp		/* (the return address stays where it was) */
 	.cfi_adjust_cfa_offset -8
-	.cfi_register %rip, %r11
-	movabs $(RDB_STATE_ADDR + RDB_STATE_VFORK_RET), %rcx
-	mov %r11, (%rcx)
 	syscall
-	movabs $(RDB_STATE_ADDR + RDB_STATE_VFORK_RET), %rcx
-	push (%rcx)
+	push %r11			/* the flags */
 	.cfi_adjust_cfa_offset 8
+	THREAD_PTR %rcx, %r11
+	push RDB_TH_VFORK_RET(%rcx)
+	.cfi_adjust_cfa_offset 8
+	test %rax, %rax
+	jz 6f
+	/* The parent (or no child): none shares the slot now (nonzero
+	 * there says so to a vfork child's exit: thread.c). */
+	movq $0, RDB_TH_VFORK_RET(%rcx)
+6:	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	mov (%rsp), %r11
+	mov %rcx, (%rsp)		/* the return address */
 	.cfi_offset %rip, -8
-	mov (%rsp), %rcx
+	push %r11
+	.cfi_adjust_cfa_offset 8
+	popfq
+	.cfi_adjust_cfa_offset -8
 	ret
 	.cfi_endproc
 	.size __rdb_syscall, .-__rdb_syscall

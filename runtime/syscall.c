@@ -206,7 +206,7 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 {
 	if (rdb_thread_syscall(nr, a)) /* a thread's end (thread.c) */
 		return 0;
-	if (rdb_systab_attrs(nr) & RDB_ATTR_EXITS)
+	if ((rdb_systab_attrs(nr) & RDB_ATTR_EXITS) && !rdb_thread_borrowed())
 		rdb_run_term((int)a[0] & 0xff, 0);
 	switch (nr) {
 	case __NR_brk:
@@ -267,8 +267,13 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 		}
 		break;
 	case __NR_clone3:
-		/* Its stack comes in a struct the entry stub does not read yet;
-		 * callers fall back to clone. */
+		/* Its stack comes in a struct the entry stub does not read, so
+		 * a thread it made would run without its own runtime state: it
+		 * fails as on a kernel without it, and callers (glibc, Go, ...)
+		 * fall back to clone; musl never calls it. */
+		if (!__atomic_exchange_n(&RT->syscall.clone3_said, 1, __ATOMIC_RELAXED))
+			rdb_printf("rdb: clone3 is not supported: it fails with ENOSYS "
+			           "(callers fall back to clone)\n");
 		return -RDB_ENOSYS;
 	default: {
 		char why[200];

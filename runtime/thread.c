@@ -134,6 +134,10 @@ uint64_t rdb_thread_prepare(long flags)
 	}
 	/* Everything but the slot's fixed facts starts empty. */
 	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
+	/* No own stack yet (a boundary finds its mapping: interval.c
+	 * rdb_interval_saved_stack), no marks, no vfork under way. */
+	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
+	                                __builtin_offsetof(struct rdb_thread, stack_lo));
 	t->sc_nest = 0;
 	t->sc_lo = sc_lo(k);
 	t->sig_lo = sig_lo(k);
@@ -151,9 +155,10 @@ uint64_t rdb_thread_prepare(long flags)
 	return r15;
 }
 
-void rdb_thread_child(void)
+void rdb_thread_child(uintptr_t stack)
 {
 	struct rdb_thread *t = TH;
+	t->stack_top = stack;
 	uint64_t ss[3] = {[RDB_SS_SP] = t->sig_lo, [RDB_SS_SIZE] = RDB_SIGSTACK_SIZE};
 	long r = rdb_sys2(__NR_sigaltstack, ss, 0);
 	if (r < 0)
@@ -232,4 +237,11 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs)
 	g[REG_RCX] = ret;
 	g[REG_R11] = a[STUB_FLAGS];
 	hs->flags &= ~(uint64_t)(RDB_HS_IN_STUB | RDB_HS_WATCH_SYS);
+}
+
+int rdb_thread_borrowed(void)
+{
+	/* (vfork_ret: nonzero in the slot a vfork child shares with its
+	 * sleeping parent, syscall.S) */
+	return TH->vfork_ret || (rdb_th_slot() && !TH->thread_group);
 }

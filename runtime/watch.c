@@ -7,7 +7,7 @@
  * is the runtime's meanwhile, so no mask delays it to another
  * instruction.  A replayed syscall's writes are noted whole by
  * rdb_shadow_syswrite (some, like a big read(2), are the kernel's and
- * never trap); traps while RT->watch.sys says one runs are ignored.
+ * never trap); traps while TH->watch_sys says one runs are ignored.
  * Restoring memory (replay from K, the values at a boundary) pauses the
  * breakpoints.  If the kernel refuses them, the shadow pages do the work.
  *
@@ -207,7 +207,7 @@ int rdb_watch_trap(const void *si, void *uc)
 		return 0;
 	/* A replayed syscall's writes (the runtime's copies, or the kernel's
 	 * read(2) of big data) are noted by rdb_shadow_syswrite, whole. */
-	if (!w->on || w->sys)
+	if (!w->on || TH->watch_sys)
 		return 1;
 	uint64_t *g = rdb_gregs(uc);
 	uint64_t at = *(const uint64_t *)((const char *)si + 16); /* si_addr: the piece */

@@ -269,7 +269,7 @@ void rdb_interval_end(void) {}
 void rdb_interval_exec(void) {}
 void rdb_interval_exec_failed(void) {}
 int rdb_interval_fork_child(void) { return 0; }
-void rdb_interval_saved_stack(uint64_t sp) { (void)sp; }
+void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp) { (void)t, (void)sp; }
 uint64_t rdb_live_flags(uintptr_t pc) { (void)pc; return ~0ull; }
 int rdb_mremap_refused(const long *a) { (void)a; return 0; }
 const struct rdb_phdr *rdb_phdrs(unsigned long *n) { *n = 0; return NULL; }
