@@ -214,6 +214,9 @@ int rdb_cmd_info(int argc, char **argv)
 
 	uint64_t traps = 0, cuts = 0, forks = 0, spawns = 0, stopped = 0, execs = 0, terms = 0;
 	uint64_t couts = 0, cbytes = 0, shareds = 0, sbytes = 0;
+	/* threads (docs/threads.md): made, ended, switches by reason, and
+	 * switches per interval (the first SHOWN) */
+	uint64_t th_made = 0, th_ended = 0, sw[4] = {0}, sw_iv[SHOWN + 1] = {0}, sw_ivmax = 0;
 	struct rdb_tr *sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	uint32_t type;
 	const void *p;
@@ -234,7 +237,20 @@ int rdb_cmd_info(int argc, char **argv)
 			couts++, cbytes += n - sizeof(struct rdb_tf_child_output);
 		else if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n))
 			shareds++, sbytes += n - sizeof(struct rdb_tf_shared);
-		else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
+		else if (type == RDB_TF_THREAD && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_thread th;
+			memcpy(&th, p, sizeof th);
+			th_made += th.kind == RDB_TF_TH_CREATED;
+			th_ended += th.kind == RDB_TF_TH_EXITED;
+		} else if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_switch w;
+			memcpy(&w, p, sizeof w);
+			sw[w.why < 4 ? w.why : 0]++;
+			if (w.interval >= 1 && w.interval <= SHOWN)
+				sw_iv[w.interval]++;
+			if (w.interval > sw_ivmax)
+				sw_ivmax = w.interval;
+		} else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
 			struct rdb_tf_note no;
 			memcpy(&no, p, sizeof no);
 			forks += no.kind == RDB_TF_NOTE_FORK;
@@ -294,6 +310,18 @@ int rdb_cmd_info(int argc, char **argv)
 	if (shareds)
 		printf("shared memory: %llu changes by others, %llu bytes (replayed)\n",
 		       (unsigned long long)shareds, (unsigned long long)sbytes);
+	if (th_made || sw[0] + sw[1] + sw[2] + sw[3]) {
+		printf("threads:    %llu created, %llu exited; %llu switches (%llu at the end of a "
+		       "time slice, %llu at a syscall that may block, %llu at a thread's end)\n",
+		       (unsigned long long)th_made, (unsigned long long)th_ended,
+		       (unsigned long long)(sw[0] + sw[1] + sw[2] + sw[3]), (unsigned long long)sw[1],
+		       (unsigned long long)sw[2], (unsigned long long)sw[3]);
+		printf("switches per interval:");
+		for (uint64_t i = 1; i <= sw_ivmax && i <= SHOWN; i++)
+			printf(" %llu: %llu%s", (unsigned long long)i, (unsigned long long)sw_iv[i],
+			       i < sw_ivmax && i < SHOWN ? "," : "");
+		printf("%s\n", sw_ivmax > SHOWN ? " ..." : "");
+	}
 	show_intervals(dir, h.have_exit ? h.exit.nsyscalls : traps);
 	printf("streams:    %-10s %8s %12s %12s\n", "name", "frames", "raw bytes", "file bytes");
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {
@@ -328,8 +356,34 @@ static void print_arg(FILE *f, const struct rdb_sys_info *si, int k, int64_t v)
 }
 
 /* One record of the syscalls stream, strace-like. */
+static void show_trap(FILE *f, const struct rdb_tf_trap *t, int thread);
+
+/* The thread holding the token where truss is (-1: no thread seen yet,
+ * the program's syscalls are not named by thread). */
+static int truss_thread = -1;
+
 static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t n)
 {
+	if (type == RDB_TF_THREAD && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_thread th;
+		memcpy(&th, p, sizeof th);
+		if (truss_thread < 0)
+			truss_thread = (int)th.parent;
+		if (th.kind == RDB_TF_TH_CREATED)
+			printf("--- thread %u creates thread %u ---\n", th.parent, th.slot);
+		else
+			printf("--- thread %u (tid %d) exits ---\n", th.slot, th.tid);
+		return;
+	}
+	if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_switch w;
+		memcpy(&w, p, sizeof w);
+		static const char *const why[] = {"?", "time slice", "may block", "exit"};
+		printf("--- thread %u -> thread %u (%s, at count %llu) ---\n", w.from, w.to,
+		       why[w.why < 4 ? w.why : 0], (unsigned long long)w.sic);
+		truss_thread = (int)w.to;
+		return;
+	}
 	if (type == RDB_TF_TERM && n == sizeof(struct rdb_tf_term)) {
 		struct rdb_tf_term t;
 		memcpy(&t, p, sizeof t);
@@ -388,10 +442,13 @@ static void truss_record(struct rdb_tr *sc, uint32_t type, const void *p, size_t
 	if (n != sizeof t)
 		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
 	memcpy(&t, p, sizeof t);
-	rdb_show_trap(stdout, &t);
+	show_trap(stdout, &t, truss_thread);
 }
 
-void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
+void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t) { show_trap(f, t, -1); }
+
+/* thread >= 0: the thread that made the call, named at the end. */
+static void show_trap(FILE *f, const struct rdb_tf_trap *t, int thread)
 {
 	const struct rdb_sys_info *si = rdb_sys_info(t->nr);
 	const char *name = rdb_sys_name(t->nr);
@@ -417,6 +474,8 @@ void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
 		fprintf(f, ") = %lld", (long long)t->ret);
 	if (t->ndata)
 		fprintf(f, " <%u region%s written>", t->ndata, t->ndata == 1 ? "" : "s");
+	if (thread >= 0)
+		fprintf(f, " [thread %d]", thread);
 	fprintf(f, "\n");
 }
 

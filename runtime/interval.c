@@ -781,6 +781,10 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			rdb_signal_requeue(signo, info);
 			kind = RDB_TF_SIG_AT_SIC_TOO;
 		}
+	} else if (!rdb_sched_alone()) {
+		/* Several threads: no boundary yet (one saves one thread's
+		 * registers); a time slice may end here (sched.c). */
+		rdb_sched_event(uc, count, pc);
 	} else if (RT->intervals.want_boundary || count >= RT->sic.sic_span ||
 	           (RT->intervals.every_sic && count >= RT->intervals.every_sic)) {
 		int over = count >= RT->sic.sic_span;
@@ -798,8 +802,9 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			count = 0;
 	}
 	rdb_sic_arm(uc, count,
-	            RT->intervals.every_sic && RT->intervals.snap_ok && !RT->intervals.snap_stop ? RT->intervals.every_sic : 0);
-	if (RT->signal.npending || RT->intervals.want_boundary) {
+	            rdb_sched_stop(count, RT->intervals.every_sic && RT->intervals.snap_ok &&
+	                                      !RT->intervals.snap_stop ? RT->intervals.every_sic : 0));
+	if (RT->signal.npending || (RT->intervals.want_boundary && rdb_sched_alone())) {
 		TH->sic.in_event = 0;
 		rdb_sic_want(uc);
 		TH->sic.in_event = 1;
@@ -809,7 +814,8 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 void rdb_interval_timer(void *uc)
 {
 	RT->intervals.want_boundary = 1;
-	rdb_sic_want(uc);
+	if (rdb_sched_alone()) /* else at the time slice's end once it is */
+		rdb_sic_want(uc);
 }
 
 /* ---- start and end -------------------------------------------------------- */

@@ -281,6 +281,19 @@ struct rdb_state {
 		_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
 	} shared;
 
+	struct { /* sched.c: one thread runs at a time (record and replay) */
+		int owner;            /* futex word: the slot holding the token (-1: none) */
+		int nlive;            /* threads alive */
+		int on;               /* a second thread has lived: time slices */
+		unsigned made;        /* the slot rdb_thread_prepare claimed last */
+		unsigned top;         /* the highest slot used so far */
+		long clone_ret;       /* record: a thread's clone's result, for its TRAP */
+		uint64_t slice;       /* record: SIC counts per time slice */
+		struct { uint64_t sic, pc; uint32_t slot, why; int set; } last; /* record: the
+		                         last release of the token, for the SWITCH */
+		uint64_t switches;
+	} sched;
+
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
 		uint64_t grown[8];
 		uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
@@ -331,6 +344,12 @@ struct rdb_thread {
 		int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
 		int in_event;         /* inside an event (boundary, signal) at a check */
 	} sic;
+	struct { /* sched.c: recorded and replayed threads */
+		int want;             /* record: it waits for the token */
+		int exiting;          /* its end is under way (its own stack's munmap) */
+		uint64_t slice_end;   /* record: the count its time slice ends at */
+		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
+	} sched;
 };
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
                    __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&
@@ -560,6 +579,7 @@ const char *rdb_systab_name(long nr);
 #define RDB_ATTR_EXITS (1u << 14)
 #define RDB_ATTR_SENDS (1u << 15)
 #define RDB_ATTR_SIGSTATE (1u << 19)
+#define RDB_ATTR_MAYBLOCK (1u << 20)
 unsigned rdb_systab_attrs(long nr);
 /* syscalls.spec's fact attributes (rdb_syscalls.h rdb_sys_fact says what
  * each puts in out[4]): 1 when the call has it and it holds. */
@@ -688,9 +708,13 @@ long rdb_sic_map(unsigned k);
 void rdb_thread_init(void);  /* __rdb_start: thread 0, the main thread */
 /* syscall.S, before clone(CLONE_VM) of a new stack: a slot for the child,
  * mapped and set; returns the %r15 it starts with, 0 when none is free. */
-uint64_t rdb_thread_prepare(long flags);
+uint64_t rdb_thread_prepare(long flags, long ctid);
 /* syscall.S, in the child at once: its signal stack. */
 void rdb_thread_child(void);
+/* syscall.S, in the parent of a thread made while recording or replaying:
+ * its clone's TRAP (ret: the kernel's result; args a); the result the
+ * program gets. */
+long rdb_thread_parent(long ret, const long a[6]);
 /* A syscall of a thread other than the main one that the runtime ends
  * itself (its exit; munmap of its own stack, musl's __unmapself): 1 and
  * never returns, else 0. */
@@ -702,6 +726,32 @@ int rdb_thread_syscall(long nr, const long a[6]);
  * program with the call abandoned (hs from the frame, g its registers). */
 void rdb_call_present(void *uc, struct rdb_hstate *hs);
 void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
+
+/* ---- sched.c: one thread at a time (record and replay) ----------------- */
+void rdb_sched_init(uint32_t slice);
+/* 1 when the running thread is the only one, and the main one: a boundary
+ * may be taken (docs/threads.md). */
+int rdb_sched_alone(void);
+/* record: at a check's event: the time slice's end hands the token on. */
+void rdb_sched_event(void *uc, uint64_t count, uint64_t pc);
+/* record: the stop a check's event arms: stop (0: none) or the slice's end. */
+uint64_t rdb_sched_stop(uint64_t count, uint64_t stop);
+/* record: around a syscall that may block (syscalls.spec MAYBLOCK). */
+int rdb_sched_block(long nr, const long a[6]);
+void rdb_sched_unblock(void);
+/* replay: before a MAYBLOCK syscall: the recorded switch there, if any. */
+void rdb_sched_replay_block(long nr);
+/* replay: a SLICE switch at an event: the token to `to`, back later. */
+void rdb_sched_replay_give(uint32_t to);
+/* thread.c: a thread is made (prepare: the slot; parent: the clone's
+ * result, recorded or replayed; child: it waits for the token). */
+unsigned rdb_sched_prepare(void);
+long rdb_sched_parent(long ret, const long a[6]);
+void rdb_sched_child(void);
+/* A thread's end while recording or replaying: recorded, then exit. */
+_Noreturn void rdb_sched_exit(long status);
+/* replay.c: the value %r15 gets for the next TARGET at count. */
+uint64_t rdb_replay_arm(uint64_t count);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

@@ -201,6 +201,7 @@ static long replay_call(long nr, const long *a)
  * changed, fork children's output (children.c, shared.c). */
 long rdb_replay_syscall(long nr, const long *a)
 {
+	rdb_sched_replay_block(nr); /* the recording's thread switch there (sched.c) */
 	long r = replay_call(nr, a);
 	rdb_shared_track(nr, a, r);
 	rdb_kids_drain();

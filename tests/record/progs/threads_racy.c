@@ -1,0 +1,48 @@
+/* threads_racy.c: 8 threads increment one counter without a lock (a real
+ * data race), and each its own one with it.  The load and the store of
+ * the shared counter lie on both sides of a call, whose SIC check a time
+ * slice may end at while recording (and a CPU anywhere natively): the
+ * total is racy, and the replay must print the recording's total. */
+#include <pthread.h>
+#include <stdio.h>
+
+#define NT 8
+#define N 200000
+
+static volatile long counter;
+static long own[NT];
+
+static __attribute__((noinline)) long next(long v)
+{
+	__asm__ volatile("" : : : "memory");
+	return v + 1;
+}
+
+static void *work(void *arg)
+{
+	long k = (long)arg;
+	for (long i = 0; i < N; i++) {
+		long v = counter;
+		counter = next(v);
+		own[k]++;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	pthread_t t[NT];
+	for (long k = 0; k < NT; k++)
+		if (pthread_create(&t[k], 0, work, (void *)k)) {
+			perror("pthread_create");
+			return 1;
+		}
+	long sum = 0;
+	for (int k = 0; k < NT; k++) {
+		pthread_join(t[k], 0);
+		sum += own[k];
+	}
+	printf("threads %d, increments %ld, counter %ld (%s)\n", NT, sum, counter,
+	       counter == sum ? "no race seen" : "racy");
+	return 0;
+}
