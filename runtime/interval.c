@@ -784,6 +784,12 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 	} else if (!rdb_sched_alone()) {
 		/* Several threads: no boundary yet (one saves one thread's
 		 * registers); a time slice may end here (sched.c). */
+		if ((RT->intervals.want_boundary ||
+		     (RT->intervals.every_sic && count >= RT->intervals.every_sic)) &&
+		    !RT->sched.said++)
+			rdb_printf("rdb: threads run: interval boundaries wait until the main thread "
+			           "is alone again (rdb replay --from starts only there; "
+			           "docs/threads.md)\n");
 		rdb_sched_event(uc, count, pc);
 	} else if (RT->intervals.want_boundary || count >= RT->sic.sic_span ||
 	           (RT->intervals.every_sic && count >= RT->intervals.every_sic)) {

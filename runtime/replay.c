@@ -360,7 +360,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 			        "recording %lu", (unsigned long)RT->nondet.nondets,
 			        (unsigned long)s.nondets);
 		read_target();
-		rdb_sched_replay_give(s.to);
+		rdb_sched_replay_give(&s);
 		rdb_gregs(uc)[REG_R15] = arm_for(count);
 		return;
 	}

@@ -292,6 +292,7 @@ struct rdb_state {
 		struct { uint64_t sic, pc; uint32_t slot, why; int set; } last; /* record: the
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
+		int said;             /* record: the boundaries' wait was said */
 	} sched;
 
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
@@ -347,8 +348,10 @@ struct rdb_thread {
 	struct { /* sched.c: recorded and replayed threads */
 		int want;             /* record: it waits for the token */
 		int exiting;          /* its end is under way (its own stack's munmap) */
+		int alive;            /* made, not ended (replay checks the switches' threads) */
 		uint64_t slice_end;   /* record: the count its time slice ends at */
 		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
+		uint64_t exit_pc;     /* exiting: the return address of its last call */
 	} sched;
 };
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
@@ -742,7 +745,7 @@ void rdb_sched_unblock(void);
 /* replay: before a MAYBLOCK syscall: the recorded switch there, if any. */
 void rdb_sched_replay_block(long nr);
 /* replay: a SLICE switch at an event: the token to `to`, back later. */
-void rdb_sched_replay_give(uint32_t to);
+void rdb_sched_replay_give(const struct rdb_tf_switch *s);
 /* thread.c: a thread is made (prepare: the slot; parent: the clone's
  * result, recorded or replayed; child: it waits for the token). */
 unsigned rdb_sched_prepare(void);

@@ -34,6 +34,7 @@ void rdb_sched_init(uint32_t slice)
 	RT->sched.owner = 0;
 	RT->sched.nlive = 1;
 	RT->sched.slice = slice ? slice : SLICE_DEFAULT;
+	rdb_th_at(0)->sched.alive = 1;
 }
 
 int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
@@ -158,6 +159,15 @@ void rdb_sched_unblock(void)
 {
 	uint64_t old = rdb_block_all();
 	take();
+	/* Alone again with a boundary waiting (interval.c): at the next
+	 * check, as the interval timer's signal would have asked. */
+	if (rdb_sched_alone() && !TH->sic.poked &&
+	    (RT->intervals.want_boundary ||
+	     (RT->intervals.every_sic && rdb_sic() >= RT->intervals.every_sic))) {
+		TH->sic.poked = 1;
+		*rdb_sic_origin() += RDB_SIC_W;
+		__asm__ volatile("add %0, %%r15" : : "r"((uint64_t)RDB_SIC_W) : "memory");
+	}
 	rdb_set_mask(old);
 }
 
@@ -193,14 +203,21 @@ static int read_switch(struct rdb_tf_switch *s)
 		return 0;
 	if (h.len != sizeof *s || rdb_chan_read(&h, sizeof h) != 1 || rdb_chan_read(s, sizeof *s) != 1)
 		rdb_die("replay: bad SWITCH record (%u bytes)\n", h.len);
-	if (s->to >= RDB_THREAD_MAX || s->to > RT->sched.top)
-		diverged("the switch goes to a thread that never was", s);
 	return 1;
 }
 
-void rdb_sched_replay_give(uint32_t to)
+/* The token to the switch's thread, which must be one that waits. */
+static void hand(const struct rdb_tf_switch *s)
 {
-	give((int)to);
+	if (s->to >= RDB_THREAD_MAX || s->to > RT->sched.top || !rdb_th_at(s->to)->sched.alive ||
+	    s->to == s->from)
+		diverged("the switch goes to a thread that does not wait now", s);
+	give((int)s->to);
+}
+
+void rdb_sched_replay_give(const struct rdb_tf_switch *s)
+{
+	hand(s);
 	wait_token(0);
 }
 
@@ -214,7 +231,7 @@ void rdb_sched_replay_block(long nr)
 	if (s.sic != rdb_sic())
 		diverged("the recording switched at another count", &s);
 	uint64_t old = rdb_block_all();
-	rdb_sched_replay_give(s.to);
+	rdb_sched_replay_give(&s);
 	set_r15(rdb_replay_arm(rdb_sic()));
 	rdb_set_mask(old);
 }
@@ -264,6 +281,7 @@ long rdb_sched_parent(long ret, const long a[6])
 	rdb_set_mask(old);
 	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */
 	if (ret > 0 && (RT->mode != RDB_TF_MODE_REPLAY || r > 0)) {
+		rdb_th_at(RT->sched.made)->sched.alive = 1;
 		RT->sched.nlive++;
 		RT->sched.on = 1;
 		/* Its own slice starts now (the clone's stub restored its %r15). */
@@ -305,12 +323,13 @@ _Noreturn void rdb_sched_exit(long status)
 			rdb_sys6(__NR_futex, t->sched.ctid, FUTEX_WAKE, 1, 0, 0, 0);
 	}
 	RT->sched.nlive--;
+	t->sched.alive = 0;
 	if (RT->mode == RDB_TF_MODE_RECORD) {
 		struct rdb_tf_thread th = {RT->interval, RT->rr.sc_id, RDB_TF_TH_EXITED, rdb_th_slot(),
 		                           0, t->tid};
 		rdb_chan_put(RDB_TF_THREAD, &th, sizeof th, 0, 0);
 		rdb_chan_flush();
-		release(RDB_TF_SW_EXIT, rdb_sic(), stub_pc());
+		release(RDB_TF_SW_EXIT, rdb_sic(), t->sched.exiting ? t->sched.exit_pc : stub_pc());
 	} else {
 		struct rdb_tf_thread th;
 		struct rdb_tf_switch s;
@@ -331,7 +350,7 @@ _Noreturn void rdb_sched_exit(long status)
 		}
 		if (s.from != rdb_th_slot() || s.why != RDB_TF_SW_EXIT)
 			diverged("a thread's end; the recording switched elsewhere", &s);
-		give((int)s.to);
+		hand(&s);
 	}
 	for (;;)
 		rdb_sys1(__NR_exit, status);

@@ -190,9 +190,14 @@ int rdb_thread_syscall(long nr, const long a[6])
 	if (!rdb_th_slot() || TH->sched.exiting)
 		return 0;
 	if (nr == __NR_munmap && (uintptr_t)a - (uintptr_t)a[0] < (uintptr_t)a[1]) {
-		if (RT->mode) { /* recorded (or replayed) as a call, then the end */
+		if (RT->mode) {
+			/* recorded (or replayed) as a call, then the end; the
+			 * arguments and the return address (sched.c) lie on the
+			 * stack that goes */
+			long b[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
 			TH->sched.exiting = 1;
-			rdb_rr_syscall(nr, a);
+			TH->sched.exit_pc = ((const uint64_t *)TH->signal.stub_sp)[7];
+			rdb_rr_syscall(nr, b);
 			rdb_sched_exit(0);
 		}
 		/* The thread's own stack (a detached thread's end, musl's
