@@ -16,9 +16,9 @@ void rdb_record_stop(void)
 	RT->mode = 0;
 	rdb_sys1(__NR_close, FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
-	for (int i = 0; i < RT->signal.npending; i++)
-		rdb_signal_send_self(RT->signal.pending[i].signo, RT->signal.pending[i].info);
-	RT->signal.npending = 0;
+	for (int i = 0; i < TH->sig.npending; i++)
+		rdb_signal_send_self(TH->sig.pending[i].signo, TH->sig.pending[i].info);
+	TH->sig.npending = 0;
 	RT->signal.nqueued = 0;
 }
 

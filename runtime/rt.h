@@ -40,6 +40,11 @@ struct rdb_ksigaction {
 	uint64_t mask;
 };
 
+/* record: an asynchronous signal waiting for its thread's next check */
+struct rdb_pending { int signo; uint8_t info[128]; };
+#define RDB_TH_PENDING 64 /* per thread: past that the signal is dropped, as
+                             a full kernel queue drops it */
+
 /* The frame the runtime builds for a handler of the program where the
  * kernel would have built it (signal.c), laid out as the kernel's
  * rt_sigframe (pretcode, ucontext, siginfo; the xsave image above it).
@@ -137,8 +142,7 @@ struct rdb_state {
 		int fault_in_hook;
 		int nqueued;          /* queued again by an event, not delivered yet */
 		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
-		int npending;         /* record: async signals waiting for the next check */
-		struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
+		struct rdb_pending *pending_unused; /* RDB_G_PENDING: the threads' lists now */
 		uint64_t requeued;    /* signals queued again by events, so far */
 		uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
 		int xs_known;
@@ -353,6 +357,11 @@ struct rdb_thread {
 		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
 		uint64_t exit_pc;     /* exiting: the return address of its last call */
 	} sched;
+	struct { /* signal.c, record: async signals that came to this thread,
+	          * waiting for its next check (delivered while it runs) */
+		int npending;
+		struct rdb_pending pending[RDB_TH_PENDING];
+	} sig;
 };
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
                    __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&

@@ -313,17 +313,17 @@ static int defer(int sig, void *si, void *uc)
 		return 0;
 	}
 	cut_syscall(uc);
-	for (int i = 0; i < RT->signal.npending; i++)
-		if (RT->signal.pending[i].signo == sig && sig < 32)
+	for (int i = 0; i < TH->sig.npending; i++)
+		if (TH->sig.pending[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
-	if (!rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
+	if (TH->sig.npending >= RDB_TH_PENDING)
 		return 1; /* as a full kernel queue would */
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
-		           RT->signal.npending, TH->signal.in_stub ? ", in a syscall" : "");
-	RT->signal.pending[RT->signal.npending].signo = sig;
-	rdb_memcpy(RT->signal.pending[RT->signal.npending].info, si, 128);
-	RT->signal.npending++;
+		           TH->sig.npending, TH->signal.in_stub ? ", in a syscall" : "");
+	TH->sig.pending[TH->sig.npending].signo = sig;
+	rdb_memcpy(TH->sig.pending[TH->sig.npending].info, si, 128);
+	TH->sig.npending++;
 	rdb_sic_want(uc);
 	return 1;
 }
@@ -385,7 +385,7 @@ long rdb_signal_syscall(long nr, const long a[6])
 	static const int no_cut = 0;
 	int cut = TH->signal.sc_cut; /* (a call of run_spawn's inside the program's) */
 	TH->signal.sc_cut = RT->mode == RDB_TF_MODE_RECORD && TH->signal.in_stub && cuttable(nr);
-	long r = rdb_prog_syscall(nr, a, TH->signal.sc_cut ? &RT->signal.npending : &no_cut);
+	long r = rdb_prog_syscall(nr, a, TH->signal.sc_cut ? &TH->sig.npending : &no_cut);
 	TH->signal.sc_cut = cut;
 	return r;
 }
@@ -953,15 +953,15 @@ static void take_let_in(uint64_t mask)
 		if (rdb_sys4(__NR_rt_sigtimedwait, &one, info, ts, 8) != sig)
 			continue;
 		int dup = 0;
-		for (int i = 0; i < RT->signal.npending; i++)
-			dup |= RT->signal.pending[i].signo == sig && sig < 32;
-		if (dup || !rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
+		for (int i = 0; i < TH->sig.npending; i++)
+			dup |= TH->sig.pending[i].signo == sig && sig < 32;
+		if (dup || TH->sig.npending >= RDB_TH_PENDING)
 			continue; /* as the kernel's queue would */
 		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);
-		RT->signal.pending[RT->signal.npending].signo = sig;
-		rdb_memcpy(RT->signal.pending[RT->signal.npending].info, info, 128);
-		RT->signal.npending++;
+		TH->sig.pending[TH->sig.npending].signo = sig;
+		rdb_memcpy(TH->sig.pending[TH->sig.npending].info, info, 128);
+		TH->sig.npending++;
 	}
 }
 
@@ -978,7 +978,7 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
 	uint64_t pc = (uintptr_t)&rdb_handler_return;
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		take_let_in(mask);
-	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->signal.npending;
+	int rec = RT->mode == RDB_TF_MODE_RECORD && TH->sig.npending;
 	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->replay.tgt.kind == RDB_TF_SIGNAL &&
 	          RT->replay.tgt.pc == pc && RT->replay.tgt.sic == count;
 	if (!rec && !rep)

@@ -12,7 +12,8 @@
 # of 1 ms of CPU, none falls between the first thread's creation and
 # the last one's end, the recording says so once, and replay --from K
 # works for every complete interval.  A damaged switch (its target
-# thread changed) makes the replay diverge.
+# thread changed) makes the replay diverge; one moved by a loop iteration
+# changes the racy total, which --verify catches.
 . "$(dirname "$0")/lib.sh"
 EDIT=$(dirname "$RDB")/trace-edit # (built beside rdb: tests/record/CMakeLists.txt)
 build threads_racy racy
@@ -34,6 +35,19 @@ cp -r t bad
 "$EDIT" bad syscalls 39 -n 20 -o 44 -w 4 -x 1 > edit.out 2>&1 || { cat edit.out; fail "trace-edit"; }
 timeout 60 "$RDB" replay --verify bad > bad.out 2> bad.err && fail "a damaged switch replayed"
 expect bad.err "^rdb: replay diverged"
+# A time-slice switch moved one loop iteration later, at the check between
+# the load and the store of the counter (the lower of the loop's two check
+# pcs): the replay's racy total differs, and --verify says so at its print.
+best=
+for n in 30 31 32 33; do
+	pc=$("$EDIT" t syscalls 39 -n $n -o 16 -p | sed 's/ .*//')
+	[ -z "$best" ] || [ $((pc)) -lt $((bestpc)) ] && best=$n bestpc=$pc
+done
+cp -r t late
+sic=$("$EDIT" t syscalls 39 -n $best -o 8 -p | sed 's/ .*//')
+"$EDIT" late syscalls 39 -n $best -o 8 -s $((sic + 2)) > edit2.out 2>&1 || { cat edit2.out; fail "trace-edit late"; }
+timeout 60 "$RDB" replay --verify late > late.out 2> late.err && fail "a moved switch replayed"
+expect late.err "^rdb: replay diverged .*--verify: in interval 1 the bytes it wrote differ from the recording's: recorded writev(1, "
 
 for p in thread_mutex thread_condvar thread_many thread_tls thread_barrier thread_sync \
          thread_fork_exit; do
