@@ -825,6 +825,8 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 	return 1;
 }
 
+static void cut_present(void *uc, struct rdb_hstate *hs);
+
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
 	if (sig == RDB_SIGSEGV && rdb_on_sigstack(gregs(uc)[REG_RSP])) {
@@ -904,6 +906,8 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		hs.stub_sp = TH->signal.stub_sp;
 		hs.nest_sp = TH->signal.sc_nest_sp;
 		rdb_call_present(uc, &hs);
+	} else {
+		cut_present(uc, &hs);
 	}
 	if (rdb_on_sigstack(isp))
 		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
@@ -1002,6 +1006,35 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
  * without calls or loops, are told apart), and the interrupted code goes
  * on with the handler's count: rt_sigreturn would restore the old %r15,
  * and counts and events would be lost. */
+/* Recording or replaying, a signal that cut a syscall short is delivered
+ * at the entry stub's check after it, and the call runs again after the
+ * handler.  The handler sees the program at its call, as the kernel shows
+ * a call it will restart (musl's cancellation reads the pc: a thread
+ * cancelled in a blocking read); rdb_call_back (thread.c) takes the
+ * return back into the stub, or, if the handler moved the pc, abandons
+ * the call (EINTR).  The same in record and replay: the delivery is at
+ * the same check. */
+static void cut_present(void *uc, struct rdb_hstate *hs)
+{
+	extern const char rdb_stub_check[];
+	uint64_t *g = gregs(uc);
+	if (!RT->mode || g[REG_RIP] != (uintptr_t)rdb_stub_check + 4 ||
+	    g[REG_RAX] != (uint64_t)-RDB_SC_CUT)
+		return;
+	/* the stub's frame: the number at %rbp, the program's %rbp, then
+	 * the arguments, the flags and the return address */
+	const uint64_t *a = (const uint64_t *)(g[REG_RBP] + 16);
+	uint64_t ret = a[7];
+	if (!rdb_covered(ret - 5, 5) || *(const uint8_t *)(ret - 5) != 0xe8 /* call rel32 */)
+		return;
+	hs->stub_sp = (uintptr_t)a;
+	hs->run_pc = g[REG_RIP];
+	hs->run_sp = g[REG_RSP];
+	hs->flags |= RDB_HS_AT_CALL;
+	g[REG_RIP] = ret - 5;
+	g[REG_RSP] = (uintptr_t)(a + 8);
+}
+
 uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 {
 	/* The copy rt_sigreturn reads; the program's frame keeps what the

@@ -2,7 +2,9 @@
  * data race), and each its own one with it.  The load and the store of
  * the shared counter lie on both sides of a call, whose SIC check a time
  * slice may end at while recording (and a CPU anywhere natively): the
- * total is racy, and the replay must print the recording's total. */
+ * total is racy, and the replay must print the recording's total.  Each
+ * thread hashes the values it loaded: the hash tells interleavings apart
+ * that end with the same total. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -11,6 +13,7 @@
 
 static volatile long counter;
 static long own[NT];
+static unsigned long seen[NT];
 
 static __attribute__((noinline)) long next(long v)
 {
@@ -23,6 +26,7 @@ static void *work(void *arg)
 	long k = (long)arg;
 	for (long i = 0; i < N; i++) {
 		long v = counter;
+		seen[k] = seen[k] * 31 + (unsigned long)v;
 		counter = next(v);
 		own[k]++;
 	}
@@ -38,11 +42,13 @@ int main(void)
 			return 1;
 		}
 	long sum = 0;
+	unsigned long h = 0;
 	for (int k = 0; k < NT; k++) {
 		pthread_join(t[k], 0);
 		sum += own[k];
+		h = h * 1000003 + seen[k];
 	}
-	printf("threads %d, increments %ld, counter %ld (%s)\n", NT, sum, counter,
-	       counter == sum ? "no race seen" : "racy");
+	printf("threads %d, increments %ld, counter %ld (%s), loads hash %016lx\n", NT, sum,
+	       counter, counter == sum ? "no race seen" : "racy", h);
 	return 0;
 }
