@@ -157,6 +157,7 @@ long rdb_record_syscall(long nr, const long *a)
 			 * sends its output to the recording's stdout and stderr;
 			 * below rdb record it records itself too (join.c). */
 			int snap_ok = RT->intervals.snap_ok && RT->chan.forks;
+			rdb_sched_forked();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);
 			return 0;

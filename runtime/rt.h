@@ -760,6 +760,8 @@ void rdb_sched_replay_give(const struct rdb_tf_switch *s);
 unsigned rdb_sched_prepare(void);
 long rdb_sched_parent(long ret, const long a[6]);
 void rdb_sched_child(void);
+/* record: in a fork child, which has only the thread that forked. */
+void rdb_sched_forked(void);
 /* A thread's end while recording or replaying: recorded, then exit. */
 _Noreturn void rdb_sched_exit(long status);
 /* replay.c: the value %r15 gets for the next TARGET at count. */

@@ -171,6 +171,17 @@ void rdb_sched_unblock(void)
 	rdb_set_mask(old);
 }
 
+/* A fork child of a threaded program: only the caller lives on in it. */
+void rdb_sched_forked(void)
+{
+	for (unsigned k = 0; k <= RT->sched.top; k++)
+		rdb_th_at(k)->sched.alive = k == rdb_th_slot();
+	RT->sched.nlive = 1;
+	RT->sched.on = 0;
+	RT->sched.last.set = 0;
+	RT->sched.owner = (int)rdb_th_slot();
+}
+
 /* ---- replay ------------------------------------------------------------ */
 
 static _Noreturn void diverged(const char *what, const struct rdb_tf_switch *s)

@@ -357,6 +357,7 @@ uint64_t rdb_sic(void) { return 0; }
 /* sched.c: one thread, never switched (a SWITCH record is then one the
  * readers reject) */
 void rdb_sched_init(uint32_t slice) { (void)slice; }
+void rdb_sched_forked(void) {}
 void rdb_sched_replay_block(long nr) { (void)nr; }
 void rdb_sched_replay_give(const struct rdb_tf_switch *s) { (void)s; }
 int rdb_thread_syscall(long nr, const long a[6])

@@ -3,15 +3,19 @@
  * the shared counter lie on both sides of a call, whose SIC check a time
  * slice may end at while recording (and a CPU anywhere natively): the
  * total is racy, and the replay must print the recording's total.  Each
- * thread hashes the values it loaded: the hash tells interleavings apart
- * that end with the same total. */
+ * thread also counts its iterations in a shared `ticks` (its load and its
+ * store with no check between: exact) and hashes what it loaded of both:
+ * the hash tells apart interleavings that end with the same total (where
+ * each thread resumes storing a stale counter, the counter alone does
+ * not), since a thread's first `ticks` after a switch is the number of
+ * iterations all threads ran before it. */
 #include <pthread.h>
 #include <stdio.h>
 
 #define NT 8
 #define N 200000
 
-static volatile long counter;
+static volatile long counter, ticks;
 static long own[NT];
 static unsigned long seen[NT];
 
@@ -25,8 +29,9 @@ static void *work(void *arg)
 {
 	long k = (long)arg;
 	for (long i = 0; i < N; i++) {
-		long v = counter;
-		seen[k] = seen[k] * 31 + (unsigned long)v;
+		long v = counter, t = ticks;
+		ticks = t + 1;
+		seen[k] = seen[k] * 31 + (unsigned long)(v ^ t << 32);
 		counter = next(v);
 		own[k]++;
 	}
