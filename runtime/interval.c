@@ -760,11 +760,11 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
  * its siginfo. */
 static int pop_pending(uint8_t info[128])
 {
-	int signo = TH->sig.pending[0].signo;
-	rdb_memcpy(info, TH->sig.pending[0].info, 128);
+	int signo = rdb_pending()[0].signo;
+	rdb_memcpy(info, rdb_pending()[0].info, 128);
 	TH->sig.npending--;
 	for (int i = 0; i < TH->sig.npending; i++)
-		TH->sig.pending[i] = TH->sig.pending[i + 1];
+		rdb_pending()[i] = rdb_pending()[i + 1];
 	return signo;
 }
 

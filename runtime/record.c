@@ -17,7 +17,7 @@ void rdb_record_stop(void)
 	rdb_sys1(__NR_close, FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
 	for (int i = 0; i < TH->sig.npending; i++)
-		rdb_signal_send_self(TH->sig.pending[i].signo, TH->sig.pending[i].info);
+		rdb_signal_send_self(rdb_pending()[i].signo, rdb_pending()[i].info);
 	TH->sig.npending = 0;
 	RT->signal.nqueued = 0;
 }

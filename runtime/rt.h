@@ -142,7 +142,10 @@ struct rdb_state {
 		int fault_in_hook;
 		int nqueued;          /* queued again by an event, not delivered yet */
 		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
-		struct rdb_pending *pending_unused; /* RDB_G_PENDING: the threads' lists now */
+		struct rdb_pending *pending; /* RDB_G_PENDING: thread 0's waiting signals
+		                                (TH->sig.npending of them; it grows: a
+		                                program may queue thousands); the other
+		                                threads' lie in their struct rdb_thread */
 		uint64_t requeued;    /* signals queued again by events, so far */
 		uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
 		int xs_known;
@@ -360,7 +363,7 @@ struct rdb_thread {
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */
 		int npending;
-		struct rdb_pending pending[RDB_TH_PENDING];
+		struct rdb_pending pending[RDB_TH_PENDING]; /* threads but 0 (rdb_pending) */
 	} sig;
 };
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
@@ -390,6 +393,15 @@ static inline struct rdb_thread *rdb_th_at(unsigned k)
 	return (struct rdb_thread *)(RDB_THREAD_ADDR + ((uintptr_t)k << RDB_THREAD_SHIFT));
 }
 #define TH (rdb_th_at(rdb_th_slot()))
+/* The running thread's waiting signals (TH->sig.npending of them): thread
+ * 0's in a table that grows, the others' in their struct rdb_thread. */
+static inline struct rdb_pending *rdb_pending(void)
+{
+	return rdb_th_slot() ? TH->sig.pending : RT->signal.pending;
+}
+/* Room for one more: 0 when the list is full (the signal is dropped, as a
+ * full kernel queue would drop it). */
+int rdb_pending_room(void); /* signal.c */
 #define RDB_MAGIC 0x7264622d72740001ull /* "rdb-rt" v1 */
 
 _Static_assert(__builtin_offsetof(struct rdb_state, vfork_ret) == RDB_STATE_VFORK_RET,

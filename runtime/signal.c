@@ -314,15 +314,15 @@ static int defer(int sig, void *si, void *uc)
 	}
 	cut_syscall(uc);
 	for (int i = 0; i < TH->sig.npending; i++)
-		if (TH->sig.pending[i].signo == sig && sig < 32)
+		if (rdb_pending()[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
-	if (TH->sig.npending >= RDB_TH_PENDING)
+	if (!rdb_pending_room())
 		return 1; /* as a full kernel queue would */
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
 		           TH->sig.npending, TH->signal.in_stub ? ", in a syscall" : "");
-	TH->sig.pending[TH->sig.npending].signo = sig;
-	rdb_memcpy(TH->sig.pending[TH->sig.npending].info, si, 128);
+	rdb_pending()[TH->sig.npending].signo = sig;
+	rdb_memcpy(rdb_pending()[TH->sig.npending].info, si, 128);
 	TH->sig.npending++;
 	rdb_sic_want(uc);
 	return 1;
@@ -343,6 +343,13 @@ static int call_mask(long nr, const long *a, uint64_t *m)
 		return 0;
 	*m = *p & ~(RT->signal.reserved_sigs | bit(RDB_SIGSEGV));
 	return 1;
+}
+
+int rdb_pending_room(void)
+{
+	uint64_t n = (uint64_t)TH->sig.npending + 1;
+	return rdb_th_slot() ? n <= RDB_TH_PENDING :
+	                       rdb_grow(RDB_G_PENDING, n * sizeof(struct rdb_pending));
 }
 
 void rdb_signal_stub_enter(long nr, const long a[6])
@@ -958,13 +965,13 @@ static void take_let_in(uint64_t mask)
 			continue;
 		int dup = 0;
 		for (int i = 0; i < TH->sig.npending; i++)
-			dup |= TH->sig.pending[i].signo == sig && sig < 32;
-		if (dup || TH->sig.npending >= RDB_TH_PENDING)
+			dup |= rdb_pending()[i].signo == sig && sig < 32;
+		if (dup || !rdb_pending_room())
 			continue; /* as the kernel's queue would */
 		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);
-		TH->sig.pending[TH->sig.npending].signo = sig;
-		rdb_memcpy(TH->sig.pending[TH->sig.npending].info, info, 128);
+		rdb_pending()[TH->sig.npending].signo = sig;
+		rdb_memcpy(rdb_pending()[TH->sig.npending].info, info, 128);
 		TH->sig.npending++;
 	}
 }

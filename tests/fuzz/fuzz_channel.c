@@ -297,7 +297,7 @@ void rdb_grow_init(void)
 	RT->procmaps.maps = (struct rdb_tf_map *)grow_slots[RDB_G_MAPS];
 	RT->record.reg = (struct rdb_region *)grow_slots[RDB_G_REGIONS];
 	RT->shared.shared = (struct rdb_shared *)grow_slots[RDB_G_SHARED];
-	RT->signal.pending_unused = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
+	RT->signal.pending = (struct rdb_pending *)grow_slots[RDB_G_PENDING];
 	RT->signal.queued = (struct rdb_tf_queued *)grow_slots[RDB_G_QUEUED];
 	RT->ctx.q = (struct rdb_tf_queued *)grow_slots[RDB_G_CTXQ];
 	RT->api.cb = (struct rdb_cb *)grow_slots[RDB_G_CB];
