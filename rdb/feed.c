@@ -23,6 +23,7 @@ struct rdb_feed {
 	int (*emit)(void *ctx, uint32_t type, const void *p, size_t n);
 	void *ectx;
 	int end; /* enum rdb_feed_end, once the merge stopped for a reason */
+	uint32_t owner; /* the thread holding the token where the merge is */
 };
 
 uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x)
@@ -153,14 +154,31 @@ static int emit_values(struct rdb_feed *f, uint64_t iv)
 
 /* ---- TARGET ----------------------------------------------------------- */
 
-/* The next BOUNDARY or AT_SIC SIGNAL after the events already targeted. */
+/* The next BOUNDARY, AT_SIC SIGNAL or SLICE SWITCH after the events
+ * already targeted, with the thread whose count it is: the token's owner
+ * there (the SWITCH records on the way say who). */
 static int emit_target(struct rdb_feed *f)
 {
 	struct rdb_tf_target g = {0, 0, 0, 0, 0};
 	uint32_t t;
 	const void *p;
 	size_t n;
+	uint32_t owner = f->owner;
 	while (!g.kind && rdb_tr_next(f->ahead, &t, &p, &n)) {
+		if (t == RDB_TF_SWITCH) {
+			struct rdb_tf_switch w;
+			if (!rdb_rec_ok(t, p, n))
+				rdb_fatal("%s: SWITCH record of %zu bytes", rdb_tr_where(f->ahead), n);
+			memcpy(&w, p, sizeof w);
+			if (w.sic > RDB_SIC_SPAN)
+				rdb_fatal("%s: SWITCH record with count %llu, over 2^40: a damaged trace",
+				          rdb_tr_where(f->ahead), (unsigned long long)w.sic);
+			if (w.why == RDB_TF_SW_SLICE)
+				g = (struct rdb_tf_target){w.interval, w.sic, w.pc, RDB_TF_SWITCH, w.from};
+			else
+				owner = w.to;
+			continue;
+		}
 		if (t != RDB_TF_BOUNDARY && t != RDB_TF_SIGNAL)
 			continue;
 		if (!rdb_rec_ok(t, p, n))
@@ -179,12 +197,12 @@ static int emit_target(struct rdb_feed *f)
 		if (t == RDB_TF_BOUNDARY) {
 			struct rdb_tf_boundary b;
 			memcpy(&b, p, sizeof b);
-			g = (struct rdb_tf_target){b.interval - 1, b.sic, b.pc, RDB_TF_BOUNDARY, 0};
+			g = (struct rdb_tf_target){b.interval - 1, b.sic, b.pc, RDB_TF_BOUNDARY, owner};
 		} else {
 			struct rdb_tf_signal s;
 			memcpy(&s, p, sizeof s);
 			if (s.kind == RDB_TF_SIG_AT_SIC)
-				g = (struct rdb_tf_target){s.interval, s.sic, s.pc, RDB_TF_SIGNAL, 0};
+				g = (struct rdb_tf_target){s.interval, s.sic, s.pc, RDB_TF_SIGNAL, owner};
 		}
 	}
 	return f->emit(f->ectx, RDB_TF_TARGET, &g, sizeof g);
@@ -303,6 +321,12 @@ static int merged(void *ctx, uint32_t type, const void *p, size_t n)
 		return on_boundary(f, p, n);
 	if (f->emit(f->ectx, type, p, n))
 		return 1;
+	if (type == RDB_TF_SWITCH) { /* (its size was checked by the merge) */
+		struct rdb_tf_switch w;
+		memcpy(&w, p, sizeof w);
+		f->owner = w.to;
+		return w.why == RDB_TF_SW_SLICE ? emit_target(f) : 0;
+	}
 	if (type != RDB_TF_SIGNAL)
 		return 0;
 	struct rdb_tf_signal s; /* its size was checked by the merge */

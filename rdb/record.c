@@ -86,7 +86,8 @@ static void out_dir(const char *dir)
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--checksum] [--gdb]\n"
+	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--slice N] [--checksum]\n"
+	      "                  [--gdb]\n"
 	      "                  -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
@@ -111,6 +112,9 @@ static void record_usage(FILE *f)
 	      "  --max-size SIZE     once the trace set holds SIZE bytes (suffix K, M, G),\n"
 	      "                      processes that start run unrecorded; those recorded\n"
 	      "                      already are recorded to their end\n"
+	      "  --slice N           threads run one at a time; each runs at most N counts\n"
+	      "                      of the instruction counter before the next one waiting\n"
+	      "                      runs (default 50000; docs/threads.md)\n"
 	      "  --forks             a recorded process's fork children record themselves\n"
 	      "                      too, from the fork (docs/process-trees.md)\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
@@ -143,6 +147,7 @@ struct record_opts {
 	const char *dir;
 	uint64_t interval; /* CPU microseconds, or with RDB_TF_HELLO_EVERY_SIC SIC counts */
 	uint32_t flags;
+	uint32_t slice; /* --slice: SIC counts per thread time slice (0: the runtime's) */
 	int gdb;
 	const char *gdb_script;
 	const char *only;  /* --only PATTERN, or NULL */
@@ -184,6 +189,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	o->dir = NULL;
 	o->interval = 1000000;
 	o->flags = 0;
+	o->slice = 0;
 	o->gdb = 0;
 	o->gdb_script = NULL;
 	o->only = NULL;
@@ -211,6 +217,15 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			}
 			o->interval = n;
 			o->flags |= RDB_TF_HELLO_EVERY_SIC;
+		} else if (rdb_run_opt_arg(argc, argv, &i, "--slice", NULL, &v)) {
+			char *end;
+			errno = 0;
+			unsigned long long n = strtoull(v, &end, 10);
+			if (errno || *end || !n || n > 0xffffffffull) {
+				rdb_warn("record: --slice wants a count from 1 to 2^32 - 1, not '%s'", v);
+				return 2;
+			}
+			o->slice = (uint32_t)n;
 		} else if (rdb_run_opt_arg(argc, argv, &i, "--only", NULL, &v))
 			o->only = v;
 		else if (rdb_run_opt_arg(argc, argv, &i, "--max-size", NULL, &v))
@@ -570,12 +585,13 @@ static int send_hello(int fd, const struct record_opts *o, uint32_t flags)
 		struct rdb_tf_rec h;
 		struct rdb_tf_hello m;
 	} hello = {{RDB_TF_HELLO, sizeof(struct rdb_tf_hello)},
-	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, flags, 0, 0, 0,
+	           {RDB_TF_HELLO_VERSION, RDB_TF_MODE_RECORD, flags, 0, 0, {0},
 	            {0}}};
 	if (o->flags & RDB_TF_HELLO_EVERY_SIC)
 		hello.m.every_sic = o->interval;
 	else
 		hello.m.interval_us = o->interval;
+	hello.m.slice = o->slice;
 	return rdb_run_send_all(fd, &hello, sizeof hello);
 }
 

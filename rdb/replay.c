@@ -146,7 +146,7 @@ static int send_hello(int fd, const struct rdb_header *h, const struct rdb_repla
 	uint32_t flags = o->flags | (dbg && !strcmp(dbg, "2") ? RDB_TF_HELLO_DEBUG : 0) |
 	                 (o->watch ? RDB_TF_HELLO_WATCH : 0);
 	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
-	                         (uint32_t)h->nauxv, h->start.pid, (uint32_t)o->from,
+	                         (uint32_t)h->nauxv, h->start.pid, {(uint32_t)o->from},
 	                         {.rdb_start_ns = (flags & RDB_TF_HELLO_TIMING) ? rdb_started_ns : 0}};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h->auxv, h->nauxv * 16);

@@ -170,6 +170,9 @@ struct info {
 	double ms;        /* median_ms */
 	int sums;
 	uint64_t frames[RDB_TF_NSTREAMS], raw[RDB_TF_NSTREAMS], file[RDB_TF_NSTREAMS];
+	/* threads (docs/threads.md): made, ended, switches by reason, and
+	 * switches per interval (the first SHOWN) */
+	uint64_t th_made, th_ended, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
 };
 
 static void read_info(const char *dir, struct info *in)
@@ -203,7 +206,20 @@ static void read_info(const char *dir, struct info *in)
 			in->couts++, in->cbytes += n - sizeof(struct rdb_tf_child_output);
 		else if (type == RDB_TF_SHARED && rdb_rec_ok(type, p, n))
 			in->shareds++, in->sbytes += n - sizeof(struct rdb_tf_shared);
-		else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
+		else if (type == RDB_TF_THREAD && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_thread th;
+			memcpy(&th, p, sizeof th);
+			in->th_made += th.kind == RDB_TF_TH_CREATED;
+			in->th_ended += th.kind == RDB_TF_TH_EXITED;
+		} else if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_switch w;
+			memcpy(&w, p, sizeof w);
+			in->sw[w.why < 4 ? w.why : 0]++;
+			if (w.interval >= 1 && w.interval <= SHOWN)
+				in->sw_iv[w.interval]++;
+			if (w.interval > in->sw_ivmax)
+				in->sw_ivmax = w.interval;
+		} else if (type == RDB_TF_NOTE && n == sizeof(struct rdb_tf_note)) {
 			struct rdb_tf_note no;
 			memcpy(&no, p, sizeof no);
 			in->forks += no.kind == RDB_TF_NOTE_FORK;
@@ -301,6 +317,18 @@ static void print_text(const struct info *in)
 	if (in->shareds)
 		printf("shared memory: %llu changes by others, %llu bytes (replayed)\n",
 		       (unsigned long long)in->shareds, (unsigned long long)in->sbytes);
+	if (in->th_made || in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3]) {
+		printf("threads:    %llu created, %llu exited; %llu switches (%llu at the end of a "
+		       "time slice, %llu at a syscall that may block, %llu at a thread's end)\n",
+		       (unsigned long long)in->th_made, (unsigned long long)in->th_ended,
+		       (unsigned long long)(in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3]), (unsigned long long)in->sw[1],
+		       (unsigned long long)in->sw[2], (unsigned long long)in->sw[3]);
+		printf("switches per interval:");
+		for (uint64_t i = 1; i <= in->sw_ivmax && i <= SHOWN; i++)
+			printf(" %llu: %llu%s", (unsigned long long)i, (unsigned long long)in->sw_iv[i],
+			       i < in->sw_ivmax && i < SHOWN ? "," : "");
+		printf("%s\n", in->sw_ivmax > SHOWN ? " ..." : "");
+	}
 	printf("intervals:  %llu (%llu complete)", (unsigned long long)in->n,
 	       (unsigned long long)in->v.complete);
 	if (in->ms >= 0)
@@ -490,8 +518,34 @@ static void print_arg(FILE *f, const struct rdb_sys_info *si, int k, int64_t v)
 }
 
 /* One record of the syscalls stream, strace-like. */
+static void show_trap(FILE *f, const struct rdb_tf_trap *t, int thread);
+
+/* The thread holding the token where truss is (-1: no thread seen yet,
+ * the program's syscalls are not named by thread). */
+static int truss_thread = -1;
+
 void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, size_t n)
 {
+	if (type == RDB_TF_THREAD && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_thread th;
+		memcpy(&th, p, sizeof th);
+		if (truss_thread < 0)
+			truss_thread = (int)th.parent;
+		if (th.kind == RDB_TF_TH_CREATED)
+			fprintf(f, "--- thread %u creates thread %u ---\n", th.parent, th.slot);
+		else
+			fprintf(f, "--- thread %u (tid %d) exits ---\n", th.slot, th.tid);
+		return;
+	}
+	if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
+		struct rdb_tf_switch w;
+		memcpy(&w, p, sizeof w);
+		static const char *const why[] = {"?", "time slice", "may block", "exit"};
+		fprintf(f, "--- thread %u -> thread %u (%s, at count %llu) ---\n", w.from, w.to,
+		       why[w.why < 4 ? w.why : 0], (unsigned long long)w.sic);
+		truss_thread = (int)w.to;
+		return;
+	}
 	if (type == RDB_TF_TERM && n == sizeof(struct rdb_tf_term)) {
 		struct rdb_tf_term t;
 		memcpy(&t, p, sizeof t);
@@ -550,10 +604,13 @@ void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, s
 	if (n != sizeof t)
 		rdb_fatal("%s: TRAP record of %zu bytes", rdb_tr_where(sc), n);
 	memcpy(&t, p, sizeof t);
-	rdb_show_trap(f, &t);
+	show_trap(f, &t, truss_thread);
 }
 
-void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
+void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t) { show_trap(f, t, -1); }
+
+/* thread >= 0: the thread that made the call, named at the end. */
+static void show_trap(FILE *f, const struct rdb_tf_trap *t, int thread)
 {
 	const struct rdb_sys_info *si = rdb_sys_info(t->nr);
 	const char *name = rdb_sys_name(t->nr);
@@ -579,6 +636,8 @@ void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t)
 		fprintf(f, ") = %lld", (long long)t->ret);
 	if (t->ndata)
 		fprintf(f, " <%u region%s written>", t->ndata, t->ndata == 1 ? "" : "s");
+	if (thread >= 0)
+		fprintf(f, " [thread %d]", thread);
 	fprintf(f, "\n");
 }
 

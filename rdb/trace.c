@@ -937,15 +937,16 @@ static int trap_and_data(struct merge *m, const void *p, size_t n)
 	return dead;
 }
 
-/* BOUNDARY and SIGNAL: after the NONDET records numbered below their
+/* BOUNDARY, SIGNAL and SWITCH: after the NONDET records numbered below their
  * 'nondets' (at the same offset in both). */
 static int event(struct merge *m, uint32_t t, const void *p, size_t n)
 {
 	_Static_assert(offsetof(struct rdb_tf_boundary, nondets) ==
-	               offsetof(struct rdb_tf_signal, nondets), "nondets");
+	                   offsetof(struct rdb_tf_signal, nondets) &&
+	               offsetof(struct rdb_tf_boundary, nondets) ==
+	                   offsetof(struct rdb_tf_switch, nondets), "nondets");
 	if (!rdb_rec_ok(t, p, n))
-		rdb_fatal("%s: %s record of %zu bytes", rdb_tr_where(m->sc),
-		          t == RDB_TF_BOUNDARY ? "BOUNDARY" : "SIGNAL", n);
+		rdb_fatal("%s: %s record of %zu bytes", rdb_tr_where(m->sc), rdb_rec_type(t)->name, n);
 	uint64_t nds;
 	memcpy(&nds, (const char *)p + offsetof(struct rdb_tf_boundary, nondets), 8);
 	return nd_before(m, 1, nds) || m->emit(m->ctx, t, p, n);
@@ -966,7 +967,7 @@ int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
 	while (!dead && rdb_tr_next(sc, &t, &p, &n)) {
 		if (t == RDB_TF_TRAP)
 			dead = trap_and_data(&m, p, n);
-		else if (t == RDB_TF_BOUNDARY || t == RDB_TF_SIGNAL)
+		else if (t == RDB_TF_BOUNDARY || t == RDB_TF_SIGNAL || t == RDB_TF_SWITCH)
 			dead = event(&m, t, p, n);
 		else if (t == RDB_TF_TERM) /* remaining NONDET records come before it */
 			dead = nd_before(&m, 1, UINT64_MAX) || emit(ctx, t, p, n);

@@ -789,27 +789,37 @@ static void send_signal(uint32_t kind, int signo, const uint8_t *info, uint64_t 
  * its siginfo. */
 static int pop_pending(uint8_t info[128])
 {
-	int signo = RT->signal.pending[0].signo;
-	rdb_memcpy(info, RT->signal.pending[0].info, 128);
-	RT->signal.npending--;
-	for (int i = 0; i < RT->signal.npending; i++)
-		RT->signal.pending[i] = RT->signal.pending[i + 1];
+	int signo = rdb_pending()[0].signo;
+	rdb_memcpy(info, rdb_pending()[0].info, 128);
+	TH->sig.npending--;
+	for (int i = 0; i < TH->sig.npending; i++)
+		rdb_pending()[i] = rdb_pending()[i + 1];
 	return signo;
 }
 
 void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 {
-	if (RT->signal.npending) {
+	if (TH->sig.npending) {
 		/* Every waiting signal, queued again at once: the kernel nests
 		 * their handlers as it would have (signal.c). */
 		uint32_t kind = RDB_TF_SIG_AT_SIC;
-		while (RT->signal.npending) {
+		while (TH->sig.npending) {
 			uint8_t info[128];
 			int signo = pop_pending(info);
 			send_signal(kind, signo, info, count, pc);
 			rdb_signal_requeue(signo, info);
 			kind = RDB_TF_SIG_AT_SIC_TOO;
 		}
+	} else if (!rdb_sched_alone()) {
+		/* Several threads: no boundary yet (one saves one thread's
+		 * registers); a time slice may end here (sched.c). */
+		if ((RT->intervals.want_boundary ||
+		     (RT->intervals.every_sic && count >= RT->intervals.every_sic)) &&
+		    !RT->sched.said++)
+			rdb_printf("rdb: threads run: interval boundaries wait until the main thread "
+			           "is alone again (rdb replay --from starts only there; "
+			           "docs/threads.md)\n");
+		rdb_sched_event(uc, count, pc);
 	} else if (RT->intervals.want_boundary || count >= RT->sic.sic_span ||
 	           (RT->intervals.every_sic && count >= RT->intervals.every_sic)) {
 		int over = count >= RT->sic.sic_span;
@@ -827,8 +837,9 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			count = 0;
 	}
 	rdb_sic_arm(uc, count,
-	            RT->intervals.every_sic && RT->intervals.snap_ok && !RT->intervals.snap_stop ? RT->intervals.every_sic : 0);
-	if (RT->signal.npending || RT->intervals.want_boundary) {
+	            rdb_sched_stop(count, RT->intervals.every_sic && RT->intervals.snap_ok &&
+	                                      !RT->intervals.snap_stop ? RT->intervals.every_sic : 0));
+	if (TH->sig.npending || (RT->intervals.want_boundary && rdb_sched_alone())) {
 		TH->sic.in_event = 0;
 		rdb_sic_want(uc);
 		TH->sic.in_event = 1;
@@ -838,7 +849,8 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 void rdb_interval_timer(void *uc)
 {
 	RT->intervals.want_boundary = 1;
-	rdb_sic_want(uc);
+	if (rdb_sched_alone()) /* else at the time slice's end once it is */
+		rdb_sic_want(uc);
 }
 
 /* ---- start and end -------------------------------------------------------- */
@@ -906,7 +918,7 @@ int rdb_interval_fork_child(void)
 		RT->intervals.snap_pid[slot] = 0;
 	RT->interval = 1;
 	RT->intervals.snap_stop = 0;
-	RT->signal.npending = 0;
+	TH->sig.npending = 0;
 	RT->intervals.cpu_start_ns = cpu_ns();
 	if (!RT->intervals.every_sic)
 		timer_start();

@@ -16,9 +16,9 @@ void rdb_record_stop(void)
 	RT->mode = 0;
 	rdb_sys1(__NR_close, FD);
 	rdb_sys1(__NR_close, RDB_VALUES_FD);
-	for (int i = 0; i < RT->signal.npending; i++)
-		rdb_signal_send_self(RT->signal.pending[i].signo, RT->signal.pending[i].info);
-	RT->signal.npending = 0;
+	for (int i = 0; i < TH->sig.npending; i++)
+		rdb_signal_send_self(rdb_pending()[i].signo, rdb_pending()[i].info);
+	TH->sig.npending = 0;
 	RT->signal.nqueued = 0;
 }
 
@@ -59,13 +59,22 @@ static void add_region(uintptr_t a, size_t n)
 	} while (n);
 }
 
-/* Threads (or a shared fd table, signal handlers, cwd) cannot run as a
- * fork (rr.c rdb_rr_spawn): refused while recording (milestone 2). */
+/* A shared fd table, signal handlers or cwd without CLONE_THREAD cannot
+ * run as a fork (rr.c rdb_rr_spawn) nor as a thread: refused while
+ * recording.  (A thread's clone is made by syscall.S and sched.c, which
+ * then records its TRAP here: is_thread.) */
+static int is_refused_clone(long nr, const long *a)
+{
+	return nr == __NR_clone && !(a[0] & RDB_CLONE_THREAD) &&
+	       (a[0] & (RDB_CLONE_SIGHAND | RDB_CLONE_FILES | RDB_CLONE_FS));
+}
+
 static int is_thread(long nr, const long *a)
 {
-	return nr == __NR_clone && (a[0] & (RDB_CLONE_THREAD | RDB_CLONE_SIGHAND |
-	                                    RDB_CLONE_FILES | RDB_CLONE_FS));
+	return nr == __NR_clone && (a[0] & RDB_CLONE_THREAD);
 }
+
+#define CLONE_PARENT_SETTID 0x00100000
 
 /* The spawn as a fork: without CLONE_VM, on a copy of our stack; the parent
  * still waits for the child's exec or exit (CLONE_VFORK, if asked).  The
@@ -107,14 +116,20 @@ long rdb_record_syscall(long nr, const long *a)
 	t.whash = 0;
 	size_t base = RT->record.nreg;
 	long r;
-	if (is_thread(nr, a)) {
+	if (is_refused_clone(nr, a)) {
 		if (!RT->record.spawn_warned++)
-			rdb_printf("rdb: threads are not recorded yet: clone with CLONE_THREAD, "
-			           "CLONE_SIGHAND, CLONE_FILES or CLONE_FS (a new thread) fails "
-			           "with ENOSYS (pthread_create returns EAGAIN), and the "
-			           "recording goes on without it\n");
+			rdb_printf("rdb: clone with CLONE_SIGHAND, CLONE_FILES or CLONE_FS but "
+			           "without CLONE_THREAD is not recorded: it fails with ENOSYS, and "
+			           "the recording goes on without it\n");
 		send_note(RDB_TF_NOTE_SPAWN, RT->rr.sc_id + 1);
 		r = -RDB_ENOSYS;
+	} else if (is_thread(nr, a)) {
+		/* made already (sched.c): the kernel wrote the child's tid */
+		r = RT->sched.clone_ret;
+		if (r > 0 && (a[0] & CLONE_PARENT_SETTID) && rdb_covered((uintptr_t)a[2], 4)) {
+			rdb_shadow_syswrite((uintptr_t)a[2], 4);
+			add_region((uintptr_t)a[2], 4);
+		}
 	} else {
 		unsigned at = rdb_systab_attrs(nr); /* syscalls.spec EXECS, CLOSES, FORKS */
 		if (at & RDB_ATTR_EXECS) {
@@ -142,6 +157,7 @@ long rdb_record_syscall(long nr, const long *a)
 			 * sends its output to the recording's stdout and stderr;
 			 * below rdb record it records itself too (join.c). */
 			int snap_ok = RT->intervals.snap_ok && RT->chan.forks;
+			rdb_sched_forked();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);
 			return 0;

@@ -79,7 +79,8 @@ static void read_target(void)
 {
 	struct rdb_tf_target *t = &RT->replay.tgt;
 	expect(RDB_TF_TARGET, t, sizeof *t, "the next event's target");
-	if ((t->kind && t->kind != RDB_TF_BOUNDARY && t->kind != RDB_TF_SIGNAL) ||
+	if ((t->kind && t->kind != RDB_TF_BOUNDARY && t->kind != RDB_TF_SIGNAL &&
+	     t->kind != RDB_TF_SWITCH) || t->slot >= RDB_THREAD_MAX ||
 	    t->sic > RDB_SIC_SPAN)
 		rdb_die("replay: bad TARGET from rdb (interval %lu, count %lu, pc %p, kind %u): "
 		        "counts are at most 2^40\n", (unsigned long)t->interval,
@@ -95,8 +96,12 @@ static uint64_t arm_for(uint64_t count)
 {
 	RDB_ASSERT(RT->replay.tgt.sic <= RDB_SIC_SPAN); /* read_target */
 	uint64_t at = RT->replay.tgt.sic;
-	return rdb_sic_set(count, RT->replay.tgt.kind && at > count ? at : 0);
+	/* another thread's: this one runs to its next switch, no event */
+	int ours = RT->replay.tgt.slot == rdb_th_slot();
+	return rdb_sic_set(count, RT->replay.tgt.kind && ours && at > count ? at : 0);
 }
+
+uint64_t rdb_replay_arm(uint64_t count) { return arm_for(count); }
 
 void rdb_replay_first_target(void)
 {
@@ -337,7 +342,8 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	if (count != t.sic || pc != t.pc)
 		diverge("the program reached count %lu at pc %p; the recording's %s is at "
 		        "count %lu, pc %p", (unsigned long)count, (void *)pc,
-		        t.kind == RDB_TF_BOUNDARY ? "boundary" : "signal", (unsigned long)t.sic,
+		        t.kind == RDB_TF_BOUNDARY ? "boundary" : t.kind == RDB_TF_SWITCH ?
+		        "thread switch" : "signal", (unsigned long)t.sic,
 		        (void *)t.pc);
 	struct rdb_tf_rec h;
 	rdb_kids_drain(); /* a fork child's output before the event */
@@ -349,6 +355,24 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	}
 	if (h.type == RDB_TF_STOP)
 		stop();
+	if (t.kind == RDB_TF_SWITCH) {
+		/* a time slice ended here: the token to the recording's next
+		 * thread, which arms for the next target; back here later */
+		struct rdb_tf_switch s;
+		expect(RDB_TF_SWITCH, &s, sizeof s, "a thread switch");
+		if (s.why != RDB_TF_SW_SLICE || s.from != rdb_th_slot() || s.sic != count ||
+		    s.pc != pc)
+			diverge("the recorded switch (thread %u at count %lu, pc %p) is not the one the "
+			        "target announced", s.from, (unsigned long)s.sic, (void *)s.pc);
+		if (s.nondets != RT->nondet.nondets)
+			diverge("thread switch: the program ran %lu nondeterministic instructions, the "
+			        "recording %lu", (unsigned long)RT->nondet.nondets,
+			        (unsigned long)s.nondets);
+		read_target();
+		rdb_sched_replay_give(&s);
+		rdb_gregs(uc)[REG_R15] = arm_for(count);
+		return;
+	}
 	if (t.kind == RDB_TF_SIGNAL) {
 		struct rdb_tf_signal s;
 		expect(RDB_TF_SIGNAL, &s, sizeof s, "a recorded signal");

@@ -32,11 +32,13 @@ int rdb_rr_moving_mremap(long nr, const long *a)
 }
 
 /* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
+ * (a thread's clone is not one: syscall.S and sched.c make the thread)
  * this state and the channel with a child that runs untraced: they run as
  * a fork instead (record.c run_spawn). */
 int rdb_rr_spawn(long nr, const long *a)
 {
-	return nr == __NR_vfork || (nr == __NR_clone && ((a[0] & RDB_CLONE_VM) || a[1]));
+	return nr == __NR_vfork || (nr == __NR_clone && !(a[0] & RDB_CLONE_THREAD) &&
+	                            ((a[0] & RDB_CLONE_VM) || a[1]));
 }
 
 /* A call that writes bytes of memory (syscalls.spec SENDS) into a file
@@ -89,6 +91,8 @@ int rdb_rr_hidden(long nr, const long a[6])
 
 long rdb_rr_syscall(long nr, const long a[6])
 {
+	if (rdb_thread_syscall(nr, a)) /* a thread's end (thread.c): not the process's */
+		return 0;
 	if (rdb_rr_closes_ours(nr, a)) {
 		/* Leave the channel, the values socket and the fork children's
 		 * fds (FD .. RDB_KID_LOCK_FD) open: two ranges around them (two

@@ -40,6 +40,11 @@ struct rdb_ksigaction {
 	uint64_t mask;
 };
 
+/* record: an asynchronous signal waiting for its thread's next check */
+struct rdb_pending { int signo; uint8_t info[128]; };
+#define RDB_TH_PENDING 64 /* per thread: past that the signal is dropped, as
+                             a full kernel queue drops it */
+
 /* The frame the runtime builds for a handler of the program where the
  * kernel would have built it (signal.c), laid out as the kernel's
  * rt_sigframe (pretcode, ucontext, siginfo; the xsave image above it).
@@ -128,8 +133,10 @@ struct rdb_state {
 		uint64_t reserved_sigs; /* runtime-owned: the program cannot block them */
 		int nqueued;          /* queued again by an event, not delivered yet */
 		struct rdb_tf_queued *queued; /* grow.c RDB_G_QUEUED */
-		int npending;         /* record: async signals waiting for the next check */
-		struct rdb_pending { int signo; uint8_t info[128]; } *pending; /* RDB_G_PENDING */
+		struct rdb_pending *pending; /* RDB_G_PENDING: thread 0's waiting signals
+		                                (TH->sig.npending of them; it grows: a
+		                                program may queue thousands); the other
+		                                threads' lie in their struct rdb_thread */
 		uint64_t requeued;    /* signals queued again by events, so far */
 		uint32_t xs_off[32], xs_size[32]; /* the xsave components' places */
 		int xs_known;
@@ -271,6 +278,20 @@ struct rdb_state {
 		_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
 	} shared;
 
+	struct { /* sched.c: one thread runs at a time (record and replay) */
+		int owner;            /* futex word: the slot holding the token (-1: none) */
+		int nlive;            /* threads alive */
+		int on;               /* a second thread has lived: time slices */
+		unsigned made;        /* the slot rdb_thread_prepare claimed last */
+		unsigned top;         /* the highest slot used so far */
+		long clone_ret;       /* record: a thread's clone's result, for its TRAP */
+		uint64_t slice;       /* record: SIC counts per time slice */
+		struct { uint64_t sic, pc; uint32_t slot, why; int set; } last; /* record: the
+		                         last release of the token, for the SWITCH */
+		uint64_t switches;
+		int said;             /* record: the boundaries' wait was said */
+	} sched;
+
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
 		uint64_t grown[8];
 		uint64_t grow_max; /* RDB_TEST_GROW_MAX=N, a test knob: each table's most bytes */
@@ -344,6 +365,19 @@ struct rdb_thread {
 		int poked;            /* %r15 was raised by RDB_SIC_W: the next check faults */
 		int in_event;         /* inside an event (boundary, signal) at a check */
 	} sic;
+	struct { /* sched.c: recorded and replayed threads */
+		int want;             /* record: it waits for the token */
+		int exiting;          /* its end is under way (its own stack's munmap) */
+		int alive;            /* made, not ended (replay checks the switches' threads) */
+		uint64_t slice_end;   /* record: the count its time slice ends at */
+		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
+		uint64_t exit_pc;     /* exiting: the return address of its last call */
+	} sched;
+	struct { /* signal.c, record: async signals that came to this thread,
+	          * waiting for its next check (delivered while it runs) */
+		int npending;
+		struct rdb_pending pending[RDB_TH_PENDING]; /* threads but 0 (rdb_pending) */
+	} sig;
 };
 _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST &&
                    __builtin_offsetof(struct rdb_thread, sc_lo) == RDB_TH_SC_LO &&
@@ -379,6 +413,15 @@ static inline struct rdb_thread *rdb_th_at(unsigned k)
 	return (struct rdb_thread *)(RDB_THREAD_ADDR + ((uintptr_t)k << RDB_THREAD_SHIFT));
 }
 #define TH (rdb_th_at(rdb_th_slot()))
+/* The running thread's waiting signals (TH->sig.npending of them): thread
+ * 0's in a table that grows, the others' in their struct rdb_thread. */
+static inline struct rdb_pending *rdb_pending(void)
+{
+	return rdb_th_slot() ? TH->sig.pending : RT->signal.pending;
+}
+/* Room for one more: 0 when the list is full (the signal is dropped, as a
+ * full kernel queue would drop it). */
+int rdb_pending_room(void); /* signal.c */
 #define RDB_MAGIC 0x7264622d72740001ull /* "rdb-rt" v1 */
 
 _Static_assert(__builtin_offsetof(struct rdb_state, mode) == RDB_STATE_MODE,
@@ -570,6 +613,7 @@ const char *rdb_systab_name(long nr);
 #define RDB_ATTR_EXITS (1u << 14)
 #define RDB_ATTR_SENDS (1u << 15)
 #define RDB_ATTR_SIGSTATE (1u << 19)
+#define RDB_ATTR_MAYBLOCK (1u << 20)
 unsigned rdb_systab_attrs(long nr);
 /* syscalls.spec's fact attributes (rdb_syscalls.h rdb_sys_fact says what
  * each puts in out[4]): 1 when the call has it and it holds. */
@@ -698,9 +742,13 @@ long rdb_sic_map(unsigned k);
 void rdb_thread_init(void);  /* __rdb_start: thread 0, the main thread */
 /* syscall.S, before clone(CLONE_VM) of a new stack: a slot for the child,
  * mapped and set; returns the %r15 it starts with, 0 when none is free. */
-uint64_t rdb_thread_prepare(long flags);
+uint64_t rdb_thread_prepare(long flags, long ctid);
 /* syscall.S, in the child at once: its signal stack; stack: the clone's. */
 void rdb_thread_child(uintptr_t stack);
+/* syscall.S, in the parent of a thread made while recording or replaying:
+ * its clone's TRAP (ret: the kernel's result; args a); the result the
+ * program gets. */
+long rdb_thread_parent(long ret, const long a[6]);
 /* A syscall of a thread other than the main one that the runtime ends
  * itself (its exit; munmap of its own stack, musl's __unmapself): 1 and
  * never returns, else 0. */
@@ -716,6 +764,34 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
  * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
  * termination callbacks are the owner's. */
 int rdb_thread_borrowed(void);
+
+/* ---- sched.c: one thread at a time (record and replay) ----------------- */
+void rdb_sched_init(uint32_t slice);
+/* 1 when the running thread is the only one, and the main one: a boundary
+ * may be taken (docs/threads.md). */
+int rdb_sched_alone(void);
+/* record: at a check's event: the time slice's end hands the token on. */
+void rdb_sched_event(void *uc, uint64_t count, uint64_t pc);
+/* record: the stop a check's event arms: stop (0: none) or the slice's end. */
+uint64_t rdb_sched_stop(uint64_t count, uint64_t stop);
+/* record: around a syscall that may block (syscalls.spec MAYBLOCK). */
+int rdb_sched_block(long nr, const long a[6]);
+void rdb_sched_unblock(void);
+/* replay: before a MAYBLOCK syscall: the recorded switch there, if any. */
+void rdb_sched_replay_block(long nr);
+/* replay: a SLICE switch at an event: the token to `to`, back later. */
+void rdb_sched_replay_give(const struct rdb_tf_switch *s);
+/* thread.c: a thread is made (prepare: the slot; parent: the clone's
+ * result, recorded or replayed; child: it waits for the token). */
+unsigned rdb_sched_prepare(void);
+long rdb_sched_parent(long ret, const long a[6]);
+void rdb_sched_child(void);
+/* record: in a fork child, which has only the thread that forked. */
+void rdb_sched_forked(void);
+/* A thread's end while recording or replaying: recorded, then exit. */
+_Noreturn void rdb_sched_exit(long status);
+/* replay.c: the value %r15 gets for the next TARGET at count. */
+uint64_t rdb_replay_arm(uint64_t count);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

@@ -603,7 +603,7 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 		return; /* (the common case: no ext mapping) */
 	/* (a signal for a handler that came during the call: its sender may
 	 * have stored first, and the handler runs before the next call) */
-	if (RT->shared.shared_sig || RT->signal.npending || rdb_systab_acquires(nr, a, r, regular)) {
+	if (RT->shared.shared_sig || TH->sig.npending || rdb_systab_acquires(nr, a, r, regular)) {
 		RT->shared.shared_sig = 0;
 		for (i = 0; i < RT->shared.nshared && RT->mode; i++)
 			if (RT->shared.shared[i].ext && RT->shared.shared[i].copy)

@@ -313,17 +313,17 @@ static int defer(int sig, void *si, void *uc)
 		return 0;
 	}
 	cut_syscall(uc);
-	for (int i = 0; i < RT->signal.npending; i++)
-		if (RT->signal.pending[i].signo == sig && sig < 32)
+	for (int i = 0; i < TH->sig.npending; i++)
+		if (rdb_pending()[i].signo == sig && sig < 32)
 			return 1; /* standard signals do not queue */
-	if (!rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
+	if (!rdb_pending_room())
 		return 1; /* as a full kernel queue would */
 	if (RT->start.debug > 1)
 		rdb_printf("rdb: signal %d deferred (code %d, %d pending%s)\n", sig, code,
-		           RT->signal.npending, TH->signal.in_stub ? ", in a syscall" : "");
-	RT->signal.pending[RT->signal.npending].signo = sig;
-	rdb_memcpy(RT->signal.pending[RT->signal.npending].info, si, 128);
-	RT->signal.npending++;
+		           TH->sig.npending, TH->signal.in_stub ? ", in a syscall" : "");
+	rdb_pending()[TH->sig.npending].signo = sig;
+	rdb_memcpy(rdb_pending()[TH->sig.npending].info, si, 128);
+	TH->sig.npending++;
 	rdb_sic_want(uc);
 	return 1;
 }
@@ -343,6 +343,13 @@ static int call_mask(long nr, const long *a, uint64_t *m)
 		return 0;
 	*m = *p & ~(RT->signal.reserved_sigs | bit(RDB_SIGSEGV));
 	return 1;
+}
+
+int rdb_pending_room(void)
+{
+	uint64_t n = (uint64_t)TH->sig.npending + 1;
+	return rdb_th_slot() ? n <= RDB_TH_PENDING :
+	                       rdb_grow(RDB_G_PENDING, n * sizeof(struct rdb_pending));
 }
 
 void rdb_signal_stub_enter(long nr, const long a[6])
@@ -385,7 +392,7 @@ long rdb_signal_syscall(long nr, const long a[6])
 	static const int no_cut = 0;
 	int cut = TH->signal.sc_cut; /* (a call of run_spawn's inside the program's) */
 	TH->signal.sc_cut = RT->mode == RDB_TF_MODE_RECORD && TH->signal.in_stub && cuttable(nr);
-	long r = rdb_prog_syscall(nr, a, TH->signal.sc_cut ? &RT->signal.npending : &no_cut);
+	long r = rdb_prog_syscall(nr, a, TH->signal.sc_cut ? &TH->sig.npending : &no_cut);
 	TH->signal.sc_cut = cut;
 	return r;
 }
@@ -829,6 +836,8 @@ static int start_handler(const struct rdb_ksigaction *v, int sig, void *si, void
 	return 1;
 }
 
+static void cut_present(void *uc, struct rdb_hstate *hs);
+
 void rdb_sig_entry(int sig, void *si, void *uc)
 {
 	if (sig == RDB_SIGSEGV && rdb_on_sigstack(gregs(uc)[REG_RSP])) {
@@ -908,6 +917,8 @@ void rdb_sig_entry(int sig, void *si, void *uc)
 		hs.stub_sp = TH->signal.stub_sp;
 		hs.nest_sp = TH->signal.sc_nest_sp;
 		rdb_call_present(uc, &hs);
+	} else {
+		cut_present(uc, &hs);
 	}
 	if (rdb_on_sigstack(isp))
 		rdb_die("signal %d for the program's handler came in on the runtime's signal stack "
@@ -957,15 +968,15 @@ static void take_let_in(uint64_t mask)
 		if (rdb_sys4(__NR_rt_sigtimedwait, &one, info, ts, 8) != sig)
 			continue;
 		int dup = 0;
-		for (int i = 0; i < RT->signal.npending; i++)
-			dup |= RT->signal.pending[i].signo == sig && sig < 32;
-		if (dup || !rdb_grow(RDB_G_PENDING, (uint64_t)(RT->signal.npending + 1) * sizeof RT->signal.pending[0]))
+		for (int i = 0; i < TH->sig.npending; i++)
+			dup |= rdb_pending()[i].signo == sig && sig < 32;
+		if (dup || !rdb_pending_room())
 			continue; /* as the kernel's queue would */
 		if (RT->start.debug > 1)
 			rdb_printf("rdb: signal %d let in by a handler's return\n", sig);
-		RT->signal.pending[RT->signal.npending].signo = sig;
-		rdb_memcpy(RT->signal.pending[RT->signal.npending].info, info, 128);
-		RT->signal.npending++;
+		rdb_pending()[TH->sig.npending].signo = sig;
+		rdb_memcpy(rdb_pending()[TH->sig.npending].info, info, 128);
+		TH->sig.npending++;
 	}
 }
 
@@ -982,7 +993,7 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
 	uint64_t pc = (uintptr_t)&rdb_handler_return;
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		take_let_in(mask);
-	int rec = RT->mode == RDB_TF_MODE_RECORD && RT->signal.npending;
+	int rec = RT->mode == RDB_TF_MODE_RECORD && TH->sig.npending;
 	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->replay.tgt.kind == RDB_TF_SIGNAL &&
 	          RT->replay.tgt.pc == pc && RT->replay.tgt.sic == count;
 	if (!rec && !rep)
@@ -1006,6 +1017,35 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
  * without calls or loops, are told apart), and the interrupted code goes
  * on with the handler's count: rt_sigreturn would restore the old %r15,
  * and counts and events would be lost. */
+/* Recording or replaying, a signal that cut a syscall short is delivered
+ * at the entry stub's check after it, and the call runs again after the
+ * handler.  The handler sees the program at its call, as the kernel shows
+ * a call it will restart (musl's cancellation reads the pc: a thread
+ * cancelled in a blocking read); rdb_call_back (thread.c) takes the
+ * return back into the stub, or, if the handler moved the pc, abandons
+ * the call (EINTR).  The same in record and replay: the delivery is at
+ * the same check. */
+static void cut_present(void *uc, struct rdb_hstate *hs)
+{
+	extern const char rdb_stub_check[];
+	uint64_t *g = gregs(uc);
+	if (!RT->mode || g[REG_RIP] != (uintptr_t)rdb_stub_check + 4 ||
+	    g[REG_RAX] != (uint64_t)-RDB_SC_CUT)
+		return;
+	/* the stub's frame: the number at %rbp, the program's %rbp, then
+	 * the arguments, the flags and the return address */
+	const uint64_t *a = (const uint64_t *)(g[REG_RBP] + 16);
+	uint64_t ret = a[7];
+	if (!rdb_covered(ret - 5, 5) || *(const uint8_t *)(ret - 5) != 0xe8 /* call rel32 */)
+		return;
+	hs->stub_sp = (uintptr_t)a;
+	hs->run_pc = g[REG_RIP];
+	hs->run_sp = g[REG_RSP];
+	hs->flags |= RDB_HS_AT_CALL;
+	g[REG_RIP] = ret - 5;
+	g[REG_RSP] = (uintptr_t)(a + 8);
+}
+
 uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 {
 	/* The copy rt_sigreturn reads; the program's frame keeps what the

@@ -46,7 +46,7 @@ FUNC __rdb_syscall
 	je .Lsigreturn
 	movabs $(RDB_STATE_ADDR + RDB_STATE_MODE), %rcx	/* %rcx: clobbered anyway */
 	cmpq $0, (%rcx)
-	jne .Lgeneric
+	jne .Lrr
 	cmp $__NR_vfork, %eax
 	je .Lvfork
 	cmp $__NR_clone, %eax
@@ -133,6 +133,23 @@ rdb_stub_check:
 	ud2
 
 	.cfi_adjust_cfa_offset 8
+.Lrr:
+	/* Recording or replaying: a thread's clone (CLONE_VM | CLONE_THREAD,
+	 * a new stack, no CLONE_VFORK) is made here too, then recorded or
+	 * replayed (rdb_thread_parent); every other call goes to the C
+	 * dispatch. */
+	cmp $__NR_clone, %eax
+	jne .Lgeneric
+	test %rsi, %rsi
+	jz .Lgeneric
+	test $0x10000, %edi		/* CLONE_THREAD */
+	jz .Lgeneric
+	test $0x100, %edi		/* CLONE_VM */
+	jz .Lgeneric
+	test $0x4000, %edi		/* CLONE_VFORK */
+	jnz .Lgeneric
+	jmp .Lclone_thread
+
 .Lclone:
 	test %rsi, %rsi
 	jnz .Lclone_stack
@@ -178,9 +195,10 @@ rdb_stub_check:
 	PUSH_CFI %rbp
 	mov %rsp, %rbp
 	PUSH_CFI %rdi, %rsi, %rdx, %r10, %r8, %r9
+	mov %r10, %rsi			/* (flags in %rdi, the CLEARTID word) */
 	ON_SCSTACK
 	cld
-	call rdb_thread_prepare		/* (flags in %rdi) */
+	call rdb_thread_prepare
 	lea -48(%rbp), %rsp
 	pop %r9
 	.cfi_adjust_cfa_offset -8
@@ -235,7 +253,35 @@ rdb_stub_check:
 	pop %rax
 	.cfi_adjust_cfa_offset -40
 	lea 8(%rsi), %rsi
-3:	mov (%rsp), %r11
+3:	/* Recording or replaying: the clone's TRAP, and the result the
+	 * program gets (the recorded tid in replay). */
+	movabs $(RDB_STATE_ADDR + RDB_STATE_MODE), %rcx
+	cmpq $0, (%rcx)
+	je 5f
+	PUSH_CFI %rbp
+	mov %rsp, %rbp
+	PUSH_CFI %r9, %r8, %r10, %rdx, %rsi, %rdi	/* args[0..5] */
+	mov %rax, %rdi
+	mov %rsp, %rsi
+	ON_SCSTACK
+	cld
+	call rdb_thread_parent
+	lea -48(%rbp), %rsp
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+5:	mov (%rsp), %r11
 	popfq
 	.cfi_adjust_cfa_offset -8
 	mov (%rsp), %rcx

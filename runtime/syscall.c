@@ -289,7 +289,12 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 	}
 	long pre[RDB_NPRE];
 	rdb_systab_pre(nr, a, pre);
+	/* Recording threads: a call that may wait runs without the token,
+	 * so the others run (sched.c); what it wrote is seen with it. */
+	int blocked = rdb_sched_block(nr, a);
 	long r = rdb_signal_syscall(nr, a);
+	if (blocked)
+		rdb_sched_unblock();
 	rdb_systab_writes(nr, a, pre, r, emit_syswrite, (void *)emit);
 	return r;
 }

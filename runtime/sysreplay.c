@@ -53,10 +53,14 @@ static void next_trap(struct rdb_tf_trap *t, long nr, const long *a)
 			(void)a;
 			rdb_replay_at_end(&h, rdb_rr_name(nr));
 		}
-		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP) {
-			rdb_replay_diverged("at syscall #%lu (%s): the recording reached %s first",
-			                    (unsigned long)RT->rr.sc_id, rdb_rr_name(nr),
-			                    h.type == RDB_TF_SIGNAL ? "a signal"
+		if (h.type == RDB_TF_BOUNDARY || h.type == RDB_TF_SIGNAL || h.type == RDB_TF_STOP ||
+		    h.type == RDB_TF_SWITCH || h.type == RDB_TF_THREAD) {
+			rdb_replay_diverged("at syscall #%lu (%s) of thread %u: the recording reached %s "
+			                    "first", (unsigned long)RT->rr.sc_id, rdb_rr_name(nr),
+			                    rdb_th_slot(),
+			                    h.type == RDB_TF_SIGNAL ? "a signal" :
+			                    h.type == RDB_TF_SWITCH ? "a thread switch" :
+			                    h.type == RDB_TF_THREAD ? "a thread's start or end"
 			                                            : "an interval boundary");
 		}
 		if (h.type != RDB_TF_TRAP || h.len != sizeof *t)
@@ -201,6 +205,7 @@ static long replay_call(long nr, const long *a)
  * changed, fork children's output (children.c, shared.c). */
 long rdb_replay_syscall(long nr, const long *a)
 {
+	rdb_sched_replay_block(nr); /* the recording's thread switch there (sched.c) */
 	long r = replay_call(nr, a);
 	rdb_shared_track(nr, a, r);
 	rdb_kids_drain();

@@ -15,7 +15,7 @@
  * runs any program code.  A slot is reused once its thread is gone (the
  * kernel no longer knows its tid); its mappings stay for the next thread.
  *
- * Recording refuses threads for now (record.c); replay never sees one. */
+ * Recording and replaying, the threads run one at a time (sched.c). */
 #include "rt.h"
 
 #define RDB_ESRCH 3
@@ -69,6 +69,22 @@ static int gone(struct rdb_thread *t, long pid)
 	return rdb_sys3(__NR_tgkill, tgid, t->tid, 0) == -RDB_ESRCH;
 }
 
+/* Replay: slot k, the recording's, once its last thread is gone (a
+ * thread that ended in the replay may not have left the kernel yet). */
+static unsigned claim_slot(unsigned k)
+{
+	long pid = rdb_sys0(__NR_getpid);
+	struct rdb_thread *t = rdb_th_at(k);
+	for (;;) {
+		int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+		if (tid != -1 && gone(t, pid) &&
+		    __atomic_compare_exchange_n(&t->tid, &tid, -1, 0, __ATOMIC_ACQ_REL,
+		                                __ATOMIC_RELAXED))
+			return k;
+		rdb_sys0(__NR_sched_yield);
+	}
+}
+
 /* A free slot, claimed (tid -1), or 0. */
 static unsigned claim(void)
 {
@@ -112,11 +128,14 @@ static uint64_t refuse(struct rdb_thread *self)
 	return 0;
 }
 
-uint64_t rdb_thread_prepare(long flags)
+#define CLONE_CHILD_CLEARTID 0x00200000
+
+uint64_t rdb_thread_prepare(long flags, long ctid)
 {
 	struct rdb_thread *self = TH;
 	block_all(self);
-	unsigned k = claim();
+	unsigned rk = rdb_sched_prepare(); /* replay: the recording's slot */
+	unsigned k = rk ? claim_slot(rk) : claim();
 	if (!k) {
 		rdb_printf("rdb: more than %d threads at once: clone fails with EAGAIN\n",
 		           RDB_THREAD_MAX);
@@ -152,6 +171,8 @@ uint64_t rdb_thread_prepare(long flags)
 	/* Count 0, no stop: the window's start (rdb_sic_set's rule). */
 	uint64_t r15 = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
 	t->origin = r15;
+	t->sched.ctid = flags & CLONE_CHILD_CLEARTID ? (uintptr_t)ctid : 0;
+	RT->sched.made = k;
 	return r15;
 }
 
@@ -164,13 +185,26 @@ void rdb_thread_child(uintptr_t stack)
 	if (r < 0)
 		rdb_die("cannot set a new thread's signal stack (error %ld)\n", -r);
 	rdb_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &t->clone_mask, 0, 8);
+	rdb_sched_child(); /* recording or replaying: it waits for its turn */
 }
+
+long rdb_thread_parent(long ret, const long a[6]) { return rdb_sched_parent(ret, a); }
 
 int rdb_thread_syscall(long nr, const long a[6])
 {
-	if (!rdb_th_slot())
+	if (!rdb_th_slot() || TH->sched.exiting)
 		return 0;
 	if (nr == __NR_munmap && (uintptr_t)a - (uintptr_t)a[0] < (uintptr_t)a[1]) {
+		if (RT->mode) {
+			/* recorded (or replayed) as a call, then the end; the
+			 * arguments and the return address (sched.c) lie on the
+			 * stack that goes */
+			long b[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
+			TH->sched.exiting = 1;
+			TH->sched.exit_pc = ((const uint64_t *)TH->signal.stub_sp)[7];
+			rdb_rr_syscall(nr, b);
+			rdb_sched_exit(0);
+		}
 		/* The thread's own stack (a detached thread's end, musl's
 		 * __unmapself): the entry stub could not return onto it, and
 		 * nothing but exit can follow. */
@@ -178,6 +212,8 @@ int rdb_thread_syscall(long nr, const long a[6])
 		for (;;)
 			rdb_sys1(__NR_exit, 0);
 	}
+	if (nr == __NR_exit && RT->mode)
+		rdb_sched_exit(a[0]);
 	if (nr == __NR_exit) {
 		/* One thread ends, not the process: no termination callbacks.
 		 * Its slot is free once the kernel has let its tid go. */

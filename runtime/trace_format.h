@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 6
+#define RDB_TF_VERSION 7
 /* HELLO's version: the files' format, and above it the revision of what
  * rdb and the runtime say to each other over the channel (1: a replay from
  * the start gets no VALUES at its later boundaries; 2: --to's STOP comes
@@ -107,6 +107,10 @@ struct rdb_tf_rec {
 	/* MAP_SHARED memory changed by others, seen after a syscall: */        \
 	/* struct rdb_tf_shared + the bytes */                                  \
 	X(SHARED, 35, struct rdb_tf_shared, SYSCALLS, NONE, TAIL)               \
+	/* threads (docs/threads.md): the token went to another thread */     \
+	X(SWITCH, 39, struct rdb_tf_switch, SYSCALLS, NONE, EQ)                 \
+	/* a thread was created or exited */                                    \
+	X(THREAD, 40, struct rdb_tf_thread, SYSCALLS, NONE, EQ)                 \
 	/* header file entries (file "header"): */                              \
 	/* first entry */                                                       \
 	X(H_MAGIC, 16, struct rdb_tf_hmagic, NONE, NONE, ANY)                   \
@@ -154,7 +158,11 @@ struct rdb_tf_hello {
 	uint32_t flags;   /* RDB_TF_HELLO_QUIET: replay does not re-execute writes */
 	uint32_t nauxv;   /* replay: recorded auxv pairs follow, then 16 random bytes */
 	int32_t pid;      /* replay: the recorded process's pid (signals to itself) */
-	uint32_t from;    /* replay: the interval it starts at (0 or 1: the start) */
+	union {
+		uint32_t from;  /* replay: the interval it starts at (0 or 1: the start) */
+		uint32_t slice; /* record: SIC counts per time slice of a thread (0: the
+		                   runtime's default, runtime/sched.c) */
+	};
 	union {           /* one word, three meanings by mode and flags: */
 		uint64_t interval_us;  /* record: CPU microseconds per interval (0: none) */
 		uint64_t every_sic;    /* record, RDB_TF_HELLO_EVERY_SIC: SIC counts per interval */
@@ -366,9 +374,42 @@ struct rdb_tf_target {
 	uint64_t interval;
 	uint64_t sic;  /* count since the interval's start */
 	uint64_t pc;
-	uint32_t kind; /* 0: none, RDB_TF_BOUNDARY or RDB_TF_SIGNAL */
+	uint32_t kind; /* 0: none, RDB_TF_BOUNDARY, RDB_TF_SIGNAL or RDB_TF_SWITCH */
+	uint32_t slot; /* the thread whose count sic is (the token's owner then) */
+};
+
+/* Threads (docs/threads.md): one thread runs at a time.  A SWITCH says
+ * the token went from thread slot `from`, stopped at (interval, sic, pc)
+ * (its own count), to thread slot `to`; the thread that took the token
+ * writes it, first thing.  SLICE: from's time slice ended at that check
+ * (an event: TARGETs name it); BLOCK: from entered a syscall that may
+ * block (syscall sc_id + 1), pc its return address; EXIT: from ended.
+ * sc_id and nondets as in SIGNAL (the merge orders NONDET records by
+ * nondets). */
+struct rdb_tf_switch {
+	uint64_t interval;
+	uint64_t sic;
+	uint64_t pc;
+	uint64_t sc_id;
+	uint64_t nondets;
+	uint32_t from, to;
+	uint32_t why; /* RDB_TF_SW_* */
 	uint32_t pad;
 };
+enum { RDB_TF_SW_SLICE = 1, RDB_TF_SW_BLOCK = 2, RDB_TF_SW_EXIT = 3 };
+
+/* CREATED: thread `slot` is about to be made by thread `parent` (the
+ * clone is syscall sc_id + 1, whose TRAP has its tid); EXITED: thread
+ * `slot` (tid) ends after syscall sc_id, its SWITCH (EXIT) follows. */
+struct rdb_tf_thread {
+	uint64_t interval;
+	uint64_t sc_id;
+	uint32_t kind; /* RDB_TF_TH_* */
+	uint32_t slot;
+	uint32_t parent;
+	int32_t tid;
+};
+enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2 };
 
 /* Flowback (docs/flowback.md): at each boundary (and at the end), the
  * bytes the interval wrote, program or kernel, as exact [addr, addr + len)
@@ -569,6 +610,8 @@ _Static_assert(sizeof(struct rdb_tf_blob) == 24, "blob");
 _Static_assert(sizeof(struct rdb_tf_values_end) == 24, "values_end");
 _Static_assert(sizeof(struct rdb_tf_signal) == 176, "signal");
 _Static_assert(sizeof(struct rdb_tf_target) == 32, "target");
+_Static_assert(sizeof(struct rdb_tf_switch) == 56, "switch");
+_Static_assert(sizeof(struct rdb_tf_thread) == 32, "thread");
 _Static_assert(sizeof(struct rdb_tf_written) == 16, "written");
 _Static_assert(sizeof(struct rdb_tf_range) == 16, "range");
 _Static_assert(sizeof(struct rdb_tf_watch) == 16, "watch");

@@ -515,6 +515,7 @@ static void gen_row(FILE *o, const sg_spec *s, const char *name, int nr)
     { A_REEXEC, "RDB_SYS_REEXEC" }, { A_ACQUIRES, "RDB_SYS_ACQUIRES" },
     { A_NOCUT, "RDB_SYS_NOCUT" }, { A_FORKS, "RDB_SYS_FORKS" }, { A_EXECS, "RDB_SYS_EXECS" },
     { A_CLOSES, "RDB_SYS_CLOSES" }, { A_EXITS, "RDB_SYS_EXITS" },
+    { A_MAYBLOCK, "RDB_SYS_MAYBLOCK" },
   };
   static const char *const fact_bits[RDB_SYS_NFACTS] = {
     [RDB_SYS_FACT_SENDS] = "RDB_SYS_SENDS", [RDB_SYS_FACT_FILEWRITE] = "RDB_SYS_FILEWRITE",

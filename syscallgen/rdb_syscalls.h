@@ -48,6 +48,8 @@ enum rdb_sys_attr {
   RDB_SYS_FILECHANGE = 1u << 17, /* changes an fd's file anywhere (truncates) */
   RDB_SYS_NEWFD = 1u << 18,      /* asks for an fd number of its own (dup2) */
   RDB_SYS_SIGSTATE = 1u << 19,   /* sets the signal state the runtime keeps */
+  RDB_SYS_MAYBLOCK = 1u << 20,   /* may wait for another thread or process: a recording
+                                    hands the token on around it (runtime/sched.c) */
 };
 
 /* The fact attributes of syscalls.spec: what rdb_sys_fact puts in out[4].

@@ -109,7 +109,7 @@ static void add_param(sg_spec *S, sg_loc loc, sg_type *t, char *name, sg_writes 
 %token PROCESS "PROCESS" REEXEC "REEXEC" REFUSED "REFUSED" RETVAL "retval"
 %token ACQUIRES "ACQUIRES" NOCUT "NOCUT" SIGMASK "SIGMASK"
 %token SENDS "SENDS" FILEWRITE "FILEWRITE" FILECHANGE "FILECHANGE" NEWFD "NEWFD"
-%token SIGSTATE "SIGSTATE" FORKS "FORKS" EXECS "EXECS" CLOSES "CLOSES" EXITS "EXITS"
+%token SIGSTATE "SIGSTATE" FORKS "FORKS" EXECS "EXECS" CLOSES "CLOSES" EXITS "EXITS" MAYBLOCK "MAYBLOCK"
 %token SIZEOF "sizeof" STRUCT "struct" TYPEDEF "typedef" CONST "const"
 %token DEFAULT "default" ELLIPSIS "..." ENUM "enum"
 %token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||" SHL "<<" SHR ">>"
@@ -239,6 +239,7 @@ attr
   | EXECS                { cur->attrs |= A_EXECS; }
   | CLOSES               { cur->attrs |= A_CLOSES; }
   | EXITS                { cur->attrs |= A_EXITS; }
+  | MAYBLOCK             { cur->attrs |= A_MAYBLOCK; }
   | SENDS cond_opt '{' IDENT count_opt '=' expr '}' {
       if (cur->sends)
         sg_error(S, L(@1), "'%s' has two SENDS clauses", cur->name);

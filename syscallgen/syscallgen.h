@@ -81,7 +81,7 @@ typedef struct sg_request {
 
 enum { A_ADDRSPACE = 1, A_SIGNAL = 2, A_PROCESS = 4, A_REEXEC = 8, A_REFUSED = 16,
        A_ACQUIRES = 32, A_NOCUT = 64, A_FORKS = 128, A_EXECS = 256, A_CLOSES = 512,
-       A_EXITS = 1024 };
+       A_EXITS = 1024, A_MAYBLOCK = 2048 };
 
 typedef struct sg_proto {
   sg_loc loc;

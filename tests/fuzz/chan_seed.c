@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	size_t hl = sizeof(struct rdb_tf_hello) + h.nauxv * 16 + 16;
 	char *hb = rdb_xmalloc(hl);
 	struct rdb_tf_hello m = {RDB_TF_HELLO_VERSION, RDB_TF_MODE_REPLAY, flags,
-	                         (uint32_t)h.nauxv, h.start.pid, 1, {0}};
+	                         (uint32_t)h.nauxv, h.start.pid, {1}, {0}};
 	memcpy(hb, &m, sizeof m);
 	memcpy(hb + sizeof m, h.auxv, h.nauxv * 16);
 	memcpy(hb + sizeof m + h.nauxv * 16, h.random, 16);

@@ -354,6 +354,17 @@ void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 }
 void rdb_shared_track(long nr, const long args[6], long ret) { (void)nr, (void)args, (void)ret; }
 uint64_t rdb_sic(void) { return 0; }
+/* sched.c: one thread, never switched (a SWITCH record is then one the
+ * readers reject) */
+void rdb_sched_init(uint32_t slice) { (void)slice; }
+void rdb_sched_forked(void) {}
+void rdb_sched_replay_block(long nr) { (void)nr; }
+void rdb_sched_replay_give(const struct rdb_tf_switch *s) { (void)s; }
+int rdb_thread_syscall(long nr, const long a[6])
+{
+	(void)nr, (void)a;
+	return 0;
+}
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop) { (void)stop; return count; }
 void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n) { (void)q, (void)n; }
 void rdb_signal_reinstall(void) {}

@@ -1,0 +1,368 @@
+/* sched.c: one thread at a time while recording and replaying
+ * (docs/threads.md "Serialized recording").
+ *
+ * The token is RT->sched.owner, the slot of the thread that may run
+ * program code and write records; every other thread waits on that word
+ * (a futex) inside the runtime.  A thread gives the token up when its time
+ * slice ends (a SIC stop: an event at a check), before a syscall that may
+ * block (syscalls.spec MAYBLOCK: it runs without the token, and queues for
+ * it again after), and when it ends.  The thread that takes the token
+ * writes the SWITCH record first thing (the last release's position is in
+ * RT->sched.last), so the trace's order is the order the threads ran in.
+ *
+ * Replay blocks nowhere (results come from the trace): it follows the
+ * SWITCH records.  A SLICE switch is an event at its thread's check (rdb
+ * sends it as a TARGET with the thread's slot); a BLOCK switch is read at
+ * the thread's MAYBLOCK syscall, an EXIT switch at its end.  Each SWITCH
+ * is read by the thread that gave the token up, which hands it to `to`. */
+#include "rt.h"
+
+#define FUTEX_WAKE 1
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+#define FUTEX_CMD 127
+/* The default time slice in SIC counts: see docs/threads.md "Slices" for
+ * the measurement that chose it. */
+#define SLICE_DEFAULT 50000
+
+static void set_r15(uint64_t v) { __asm__ volatile("mov %0, %%r15" : : "r"(v) : "memory"); }
+
+static int self(void) { return (int)rdb_th_slot(); }
+
+void rdb_sched_init(uint32_t slice)
+{
+	RT->sched.owner = 0;
+	RT->sched.nlive = 1;
+	RT->sched.slice = slice ? slice : SLICE_DEFAULT;
+	rdb_th_at(0)->sched.alive = 1;
+}
+
+int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
+
+static void give(int to)
+{
+	__atomic_store_n(&RT->sched.owner, to, __ATOMIC_RELEASE);
+	rdb_sys6(__NR_futex, (long)&RT->sched.owner, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0, 0, 0);
+}
+
+/* Until the token is ours; recording, a free token (-1) is taken too. */
+static void wait_token(int take_free)
+{
+	int me = self();
+	for (;;) {
+		int o = __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE);
+		if (o == me)
+			return;
+		if (take_free && o == -1 &&
+		    __atomic_compare_exchange_n(&RT->sched.owner, &o, me, 0, __ATOMIC_ACQ_REL,
+		                                __ATOMIC_RELAXED))
+			return;
+		rdb_sys6(__NR_futex, (long)&RT->sched.owner, FUTEX_WAIT_PRIVATE, o, 0, 0, 0);
+	}
+}
+
+/* ---- record ------------------------------------------------------------ */
+
+/* The next thread after me (round robin) that waits for the token, or -1. */
+static int next_wanting(int me)
+{
+	unsigned n = RT->sched.top + 1;
+	for (unsigned i = 1; i < n; i++) {
+		unsigned k = ((unsigned)me + i) % n;
+		if (__atomic_load_n(&rdb_th_at(k)->sched.want, __ATOMIC_ACQUIRE))
+			return (int)k;
+	}
+	return -1;
+}
+
+static void release(uint32_t why, uint64_t count, uint64_t pc)
+{
+	int me = self();
+	RT->sched.last.slot = (uint32_t)me;
+	RT->sched.last.sic = count;
+	RT->sched.last.pc = pc;
+	RT->sched.last.why = why;
+	RT->sched.last.set = 1;
+	give(next_wanting(me));
+}
+
+/* Signals blocked (the caller's): the SWITCH goes out whole. */
+static void take(void)
+{
+	int me = self();
+	__atomic_store_n(&TH->sched.want, 1, __ATOMIC_RELEASE);
+	wait_token(1);
+	__atomic_store_n(&TH->sched.want, 0, __ATOMIC_RELEASE);
+	if (RT->sched.last.set && RT->sched.last.slot != (uint32_t)me && RT->mode) {
+		struct rdb_tf_switch s = {RT->interval, RT->sched.last.sic, RT->sched.last.pc,
+		                          RT->rr.sc_id, RT->nondet.nondets, RT->sched.last.slot,
+		                          (uint32_t)me, RT->sched.last.why, 0};
+		rdb_chan_put(RDB_TF_SWITCH, &s, sizeof s, 0, 0);
+		RT->sched.switches++;
+	}
+	RT->sched.last.set = 0;
+}
+
+void rdb_sched_event(void *uc, uint64_t count, uint64_t pc)
+{
+	(void)uc;
+	if (!RT->sched.on || count < TH->sched.slice_end || next_wanting(self()) < 0)
+		return;
+	release(RDB_TF_SW_SLICE, count, pc);
+	take();
+	TH->sched.slice_end = 0; /* a new slice (rdb_sched_stop) */
+}
+
+uint64_t rdb_sched_stop(uint64_t count, uint64_t stop)
+{
+	if (!RT->sched.on)
+		return stop;
+	uint64_t *end = &TH->sched.slice_end;
+	if (*end <= count || *end > count + RT->sched.slice)
+		*end = count + RT->sched.slice;
+	return stop > count && stop < *end ? stop : *end;
+}
+
+/* The program's return address at its syscall (the entry stub's frame:
+ * the arguments, the flags, the return address). */
+static uint64_t stub_pc(void)
+{
+	const uint64_t *a = (const uint64_t *)TH->signal.stub_sp;
+	return a ? a[7] : 0;
+}
+
+/* futex operations that never wait */
+static int futex_waits(const long a[6])
+{
+	long op = a[1] & FUTEX_CMD;
+	return !(op == 1 || op == 3 || op == 4 || op == 5 || op == 7 || op == 10);
+}
+
+static int blocks(long nr, const long a[6])
+{
+	if (!RT->sched.on || !(rdb_systab_attrs(nr) & RDB_ATTR_MAYBLOCK))
+		return 0;
+	return nr != __NR_futex || futex_waits(a);
+}
+
+int rdb_sched_block(long nr, const long a[6])
+{
+	if (RT->mode != RDB_TF_MODE_RECORD || !blocks(nr, a))
+		return 0;
+	uint64_t old = rdb_block_all();
+	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
+	rdb_set_mask(old);
+	return 1;
+}
+
+void rdb_sched_unblock(void)
+{
+	uint64_t old = rdb_block_all();
+	take();
+	/* Alone again with a boundary waiting (interval.c): at the next
+	 * check, as the interval timer's signal would have asked. */
+	if (rdb_sched_alone() && !TH->sic.poked &&
+	    (RT->intervals.want_boundary ||
+	     (RT->intervals.every_sic && rdb_sic() >= RT->intervals.every_sic))) {
+		TH->sic.poked = 1;
+		*rdb_sic_origin() += RDB_SIC_W;
+		__asm__ volatile("add %0, %%r15" : : "r"((uint64_t)RDB_SIC_W) : "memory");
+	}
+	rdb_set_mask(old);
+}
+
+/* A fork child of a threaded program: only the caller lives on in it. */
+void rdb_sched_forked(void)
+{
+	for (unsigned k = 0; k <= RT->sched.top; k++)
+		rdb_th_at(k)->sched.alive = k == rdb_th_slot();
+	RT->sched.nlive = 1;
+	RT->sched.on = 0;
+	RT->sched.last.set = 0;
+	RT->sched.owner = (int)rdb_th_slot();
+}
+
+/* ---- replay ------------------------------------------------------------ */
+
+static _Noreturn void diverged(const char *what, const struct rdb_tf_switch *s)
+{
+	rdb_replay_diverged("in interval %lu: thread %u at count %lu: %s (the recording's switch: "
+	                    "thread %u at count %lu, pc %p, to thread %u, reason %u)",
+	                    (unsigned long)RT->interval, rdb_th_slot(), (unsigned long)rdb_sic(),
+	                    what, s->from, (unsigned long)s->sic, (void *)s->pc, s->to, s->why);
+}
+
+/* The next record, NOTEs skipped (fork children's output written): 1
+ * with its header, 0 at the channel's end. */
+static int peek(struct rdb_tf_rec *h)
+{
+	for (;;) {
+		rdb_kids_drain();
+		if (!rdb_chan_peek(h))
+			return 0;
+		if (h->type != RDB_TF_NOTE)
+			return 1;
+		rdb_chan_read(h, sizeof *h);
+		rdb_chan_read(0, h->len);
+	}
+}
+
+static int read_switch(struct rdb_tf_switch *s)
+{
+	struct rdb_tf_rec h;
+	if (!peek(&h) || h.type != RDB_TF_SWITCH)
+		return 0;
+	if (h.len != sizeof *s || rdb_chan_read(&h, sizeof h) != 1 || rdb_chan_read(s, sizeof *s) != 1)
+		rdb_die("replay: bad SWITCH record (%u bytes)\n", h.len);
+	return 1;
+}
+
+/* The token to the switch's thread, which must be one that waits. */
+static void hand(const struct rdb_tf_switch *s)
+{
+	if (s->to >= RDB_THREAD_MAX || s->to > RT->sched.top || !rdb_th_at(s->to)->sched.alive ||
+	    s->to == s->from)
+		diverged("the switch goes to a thread that does not wait now", s);
+	give((int)s->to);
+}
+
+void rdb_sched_replay_give(const struct rdb_tf_switch *s)
+{
+	hand(s);
+	wait_token(0);
+}
+
+void rdb_sched_replay_block(long nr)
+{
+	struct rdb_tf_switch s;
+	if (!RT->sched.on || !(rdb_systab_attrs(nr) & RDB_ATTR_MAYBLOCK) || !read_switch(&s))
+		return;
+	if (s.from != (uint32_t)self() || s.why != RDB_TF_SW_BLOCK)
+		diverged("a syscall that may block; the recording switched elsewhere", &s);
+	if (s.sic != rdb_sic())
+		diverged("the recording switched at another count", &s);
+	uint64_t old = rdb_block_all();
+	rdb_sched_replay_give(&s);
+	set_r15(rdb_replay_arm(rdb_sic()));
+	rdb_set_mask(old);
+}
+
+/* ---- threads made and ended ---------------------------------------------- */
+
+static void expect_thread(struct rdb_tf_thread *t, uint32_t kind)
+{
+	struct rdb_tf_rec h;
+	if (!peek(&h) || h.type != RDB_TF_THREAD || h.len != sizeof *t)
+		rdb_replay_diverged("in interval %lu: thread %u %s a thread, the recording has record "
+		                    "type %u there", (unsigned long)RT->interval, rdb_th_slot(),
+		                    kind == RDB_TF_TH_CREATED ? "creates" : "ends", h.type);
+	rdb_chan_read(&h, sizeof h);
+	rdb_chan_read(t, sizeof *t);
+	if (t->kind != kind || t->slot >= RDB_THREAD_MAX || t->slot == 0)
+		rdb_replay_diverged("in interval %lu: thread %u: the recording's thread record (kind "
+		                    "%u, thread %u) is not this one", (unsigned long)RT->interval,
+		                    rdb_th_slot(), t->kind, t->slot);
+}
+
+unsigned rdb_sched_prepare(void)
+{
+	if (RT->mode != RDB_TF_MODE_REPLAY)
+		return 0;
+	struct rdb_tf_thread t;
+	expect_thread(&t, RDB_TF_TH_CREATED);
+	return t.slot;
+}
+
+static void note_made(unsigned k)
+{
+	if (k > RT->sched.top)
+		RT->sched.top = k;
+	if (RT->mode == RDB_TF_MODE_RECORD) {
+		struct rdb_tf_thread t = {RT->interval, RT->rr.sc_id, RDB_TF_TH_CREATED, k,
+		                          rdb_th_slot(), 0};
+		rdb_chan_put(RDB_TF_THREAD, &t, sizeof t, 0, 0);
+	}
+}
+
+long rdb_sched_parent(long ret, const long a[6])
+{
+	uint64_t old = rdb_block_all();
+	note_made(RT->sched.made);
+	RT->sched.clone_ret = ret;
+	rdb_set_mask(old);
+	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */
+	if (ret > 0 && (RT->mode != RDB_TF_MODE_REPLAY || r > 0)) {
+		rdb_th_at(RT->sched.made)->sched.alive = 1;
+		RT->sched.nlive++;
+		RT->sched.on = 1;
+		/* Its own slice starts now (the clone's stub restored its %r15). */
+		if (RT->mode == RDB_TF_MODE_RECORD && !TH->sic.poked && !TH->sic.in_event) {
+			uint64_t count = rdb_sic();
+			set_r15(rdb_sic_set(count, rdb_sched_stop(count, 0)));
+		}
+	}
+	return r;
+}
+
+void rdb_sched_child(void)
+{
+	if (!RT->mode)
+		return;
+	uint64_t old = rdb_block_all();
+	if (RT->mode == RDB_TF_MODE_RECORD) {
+		take();
+		set_r15(rdb_sic_set(0, rdb_sched_stop(0, 0)));
+	} else {
+		wait_token(0);
+		set_r15(rdb_replay_arm(0));
+	}
+	rdb_set_mask(old);
+}
+
+_Noreturn void rdb_sched_exit(long status)
+{
+	struct rdb_thread *t = TH;
+	rdb_block_all();
+	/* The kernel would clear the CLONE_CHILD_CLEARTID word and wake its
+	 * waiter at some moment of the other threads: the runtime does it
+	 * here, at a recorded position, and the kernel does nothing. */
+	rdb_sys1(__NR_set_tid_address, 0);
+	if (t->sched.ctid && rdb_covered(t->sched.ctid, 4)) {
+		*(volatile int *)t->sched.ctid = 0;
+		rdb_shadow_syswrite(t->sched.ctid, 4);
+		if (RT->mode == RDB_TF_MODE_RECORD)
+			rdb_sys6(__NR_futex, t->sched.ctid, FUTEX_WAKE, 1, 0, 0, 0);
+	}
+	RT->sched.nlive--;
+	t->sched.alive = 0;
+	if (RT->mode == RDB_TF_MODE_RECORD) {
+		struct rdb_tf_thread th = {RT->interval, RT->rr.sc_id, RDB_TF_TH_EXITED, rdb_th_slot(),
+		                           0, t->tid};
+		rdb_chan_put(RDB_TF_THREAD, &th, sizeof th, 0, 0);
+		rdb_chan_flush();
+		release(RDB_TF_SW_EXIT, rdb_sic(), t->sched.exiting ? t->sched.exit_pc : stub_pc());
+	} else {
+		struct rdb_tf_thread th;
+		struct rdb_tf_switch s;
+		expect_thread(&th, RDB_TF_TH_EXITED);
+		if (th.slot != rdb_th_slot())
+			rdb_replay_diverged("in interval %lu: thread %u ends, the recording's thread %u "
+			                    "does", (unsigned long)RT->interval, rdb_th_slot(), th.slot);
+		if (!read_switch(&s)) {
+			/* nothing ran after it: the recording ended here */
+			struct rdb_tf_rec h;
+			if (peek(&h) && h.type == RDB_TF_END) {
+				rdb_chan_read(&h, sizeof h);
+				rdb_replay_at_end(&h, "a thread's end");
+			}
+			rdb_replay_diverged("in interval %lu: thread %u ends; the recording has record "
+			                    "type %u there", (unsigned long)RT->interval, rdb_th_slot(),
+			                    h.type);
+		}
+		if (s.from != rdb_th_slot() || s.why != RDB_TF_SW_EXIT)
+			diverged("a thread's end; the recording switched elsewhere", &s);
+		hand(&s);
+	}
+	for (;;)
+		rdb_sys1(__NR_exit, status);
+}
