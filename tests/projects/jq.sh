@@ -22,6 +22,9 @@ PKG_CONFIG_LIBDIR=$sysroot/lib/pkgconfig
 export PKG_CONFIG_LIBDIR
 proj_run configure ./configure CC="$CC" CFLAGS="-O1 -g" --disable-shared --enable-static \
 	--disable-docs --disable-maintainer-mode --disable-valgrind --with-oniguruma="$sysroot"
+# (without a usable -lonig it falls back to its bundled copy, absent here)
+grep -q "Oniguruma was not found" "$work/configure.log" &&
+	proj_die "jq's configure did not find oniguruma (-lonig) in $sysroot (see $work/configure.log)"
 proj_run make make -j2
 proj_check_bin "$work/src/jq" jq_next
 proj_check_bin "$work/src/jq" onig_search
