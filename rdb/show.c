@@ -424,6 +424,13 @@ static void print_json(const struct info *in)
 	printf("\"shared_memory\": {");
 	jnum("changes", in->shareds, ", ");
 	jnum("bytes", in->sbytes, "},\n  ");
+	printf("\"threads\": {"); /* the text's threads line; zeros without threads */
+	jnum("created", in->th_made, ", ");
+	jnum("exited", in->th_ended, ", ");
+	jnum("switches", in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3], ", ");
+	jnum("slice_ends", in->sw[1], ", ");
+	jnum("may_block", in->sw[2], ", ");
+	jnum("thread_ends", in->sw[3], "},\n  ");
 	jnum("intervals", in->n, ",\n  ");
 	jnum("complete", in->v.complete, ",\n  ");
 	if (in->ms >= 0)

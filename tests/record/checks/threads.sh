@@ -24,6 +24,12 @@ build threads_racy racy
 expect rec.out "^threads 8, increments 1600000, counter [0-9]* (racy\|no race seen), loads hash [0-9a-f]*$"
 "$RDB" info t > info.out 2>&1 || { cat info.out; fail "rdb info"; }
 expect info.out "^threads: *8 created, 8 exited; [0-9]* switches ([1-9][0-9]* at the end of a time slice"
+# rdb info --json counts the same threads and switches as the text
+"$RDB" info --json t > info.json || fail "rdb info --json"
+text=$(sed -n 's/^threads: *\([0-9]*\) created, \([0-9]*\) exited; \([0-9]*\) switches (\([0-9]*\) at the end of a time slice, \([0-9]*\) at a syscall that may block, \([0-9]*\) at a.*/\1 \2 \3 \4 \5 \6/p' info.out)
+json=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["threads"]; print(*(t[k] for k in ("created","exited","switches","slice_ends","may_block","thread_ends")))' info.json) ||
+	fail "info.json: no threads object"
+[ -n "$text" ] && [ "$text" = "$json" ] || fail "threads: text says '$text', --json '$json'"
 "$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay racy"; }
 cmp -s rec.out rep.out || { cat rec.out rep.out; fail "the racy total replayed differently"; }
 "$RDB" truss t > truss.out || fail "rdb truss"
