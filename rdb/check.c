@@ -6,7 +6,6 @@
  * how to spread them over machines).  One line per process: how many of
  * its intervals verified, and the first that did not, with the replay's
  * reason. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -109,11 +108,20 @@ static void load(struct cproc *p, const char *dir, const char *id)
 
 static int by_start(const void *x, const void *y)
 {
-	const struct rdb_tf_hstart *a = &((const struct cproc *)x)->start;
-	const struct rdb_tf_hstart *b = &((const struct cproc *)y)->start;
-	if (a->sec != b->sec)
-		return a->sec < b->sec ? -1 : 1;
-	return a->nsec < b->nsec ? -1 : a->nsec > b->nsec;
+	return rdb_tree_start_cmp(&((const struct cproc *)x)->start,
+	                          &((const struct cproc *)y)->start);
+}
+
+struct procs {
+	struct cproc *ps;
+	size_t n;
+};
+
+static void add(void *ctx, const char *dir, const char *id)
+{
+	struct procs *l = ctx;
+	l->ps = rdb_xrealloc(l->ps, (l->n + 1) * sizeof *l->ps);
+	load(&l->ps[l->n++], dir, id);
 }
 
 /* The set's own process, then DIR/proc/ID for each that joined, or only
@@ -130,24 +138,11 @@ static struct cproc *list(const char *set, const char *only, size_t *np)
 		return ps;
 	}
 	load(&ps[n++], set, NULL);
-	char *procs = rdb_path(set, "proc");
-	DIR *dd = opendir(procs);
-	if (!dd && errno != ENOENT)
-		rdb_fatal("%s: %s", procs, strerror(errno));
-	for (struct dirent *e; dd && (e = readdir(dd));) {
-		if (e->d_name[0] == '.')
-			continue;
-		ps = rdb_xrealloc(ps, (n + 1) * sizeof *ps);
-		char *pd = rdb_path(procs, e->d_name);
-		load(&ps[n++], pd, e->d_name);
-		rdb_free(pd);
-	}
-	if (dd)
-		closedir(dd);
-	rdb_free(procs);
-	qsort(ps + 1, n - 1, sizeof *ps, by_start); /* as rdb ps lists them */
-	*np = n;
-	return ps;
+	struct procs l = {ps, n};
+	rdb_tree_each(set, add, &l);
+	qsort(l.ps + 1, l.n - 1, sizeof *l.ps, by_start); /* as rdb ps lists them */
+	*np = l.n;
+	return l.ps;
 }
 
 /* A replay running: the process and interval it checks, its stderr. */

@@ -8,7 +8,6 @@
  * string all the same, in a mount namespace of the replay's own where that
  * path is the copy: the string lies at the top of the stack, which
  * --verify hashes. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -289,6 +288,21 @@ out:
 	return r;
 }
 
+/* What rdb pack has done so far, over the set's processes. */
+struct packed {
+	const char *store;
+	uint64_t bytes;
+	int copied, bad;
+};
+
+static void pack_into(void *ctx, const char *dir, const char *id)
+{
+	(void)id;
+	struct packed *k = ctx;
+	int r = pack_one(dir, k->store, &k->bytes);
+	k->copied += r > 0, k->bad += r < 0;
+}
+
 int rdb_cmd_pack(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -306,26 +320,11 @@ int rdb_cmd_pack(int argc, char **argv)
 	char *store = rdb_path(set, "exe");
 	if (mkdir(store, 0755) && errno != EEXIST)
 		rdb_fatal("%s: %s", store, strerror(errno));
-	uint64_t bytes = 0;
-	int copied = 0, bad = 0, r = pack_one(set, store, &bytes);
-	copied += r > 0, bad += r < 0;
-	char *procs = rdb_path(set, "proc");
-	DIR *d = opendir(procs);
-	if (!d && errno != ENOENT)
-		rdb_fatal("%s: %s", procs, strerror(errno));
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *pd = rdb_path(procs, e->d_name);
-		r = pack_one(pd, store, &bytes);
-		copied += r > 0, bad += r < 0;
-		rdb_free(pd);
-	}
-	if (d)
-		closedir(d);
-	rdb_free(procs);
-	printf("%s: %d executables copied (%llu bytes) into %s%s\n", set, copied,
-	       (unsigned long long)bytes, store, bad ? "; some could not be (above)" : "");
+	struct packed k = {store, 0, 0, 0};
+	pack_into(&k, set, NULL);
+	rdb_tree_each(set, pack_into, &k);
+	printf("%s: %d executables copied (%llu bytes) into %s%s\n", set, k.copied,
+	       (unsigned long long)k.bytes, store, k.bad ? "; some could not be (above)" : "");
 	rdb_free(store);
-	return bad ? 1 : 0;
+	return k.bad ? 1 : 0;
 }

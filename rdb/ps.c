@@ -69,16 +69,23 @@ static void load(struct proc *p, const char *dir, const char *id)
 	p->parent = -1;
 }
 
-static int later(const struct proc *a, const struct proc *b)
-{
-	return a->h.start.sec != b->h.start.sec ? a->h.start.sec > b->h.start.sec
-	                                        : a->h.start.nsec > b->h.start.nsec;
-}
-
 static int by_start(const void *x, const void *y)
 {
-	const struct proc *a = x, *b = y;
-	return later(a, b) - later(b, a);
+	return rdb_tree_start_cmp(&((const struct proc *)x)->h.start,
+	                          &((const struct proc *)y)->h.start);
+}
+
+struct procs {
+	struct proc *ps;
+	size_t n, cap;
+};
+
+static void add(void *ctx, const char *dir, const char *id)
+{
+	struct procs *l = ctx;
+	if (l->n == l->cap)
+		l->ps = rdb_xrealloc(l->ps, (l->cap *= 2) * sizeof *l->ps);
+	load(&l->ps[l->n++], dir, id);
 }
 
 /* "status 0", "status 3 FAILED", "signal 9 FAILED", ... */
@@ -121,22 +128,9 @@ int rdb_cmd_ps(int argc, char **argv)
 	struct proc *ps = rdb_xmalloc(sizeof *ps);
 	size_t n = 0, cap = 1;
 	load(&ps[n++], set, NULL);
-	char *procs = rdb_path(set, "proc");
-	DIR *d = opendir(procs);
-	if (!d && errno != ENOENT)
-		rdb_fatal("%s: %s", procs, strerror(errno));
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap)
-			ps = rdb_xrealloc(ps, (cap *= 2) * sizeof *ps);
-		char *pd = rdb_path(procs, e->d_name);
-		load(&ps[n++], pd, e->d_name);
-		rdb_free(pd);
-	}
-	if (d)
-		closedir(d);
-	rdb_free(procs);
+	struct procs l = {ps, n, cap};
+	rdb_tree_each(set, add, &l);
+	ps = l.ps, n = l.n;
 	qsort(ps + 1, n - 1, sizeof *ps, by_start); /* the top stays first */
 	for (size_t i = 1; i < n; i++) {
 		for (size_t j = i; j-- > 0;) /* the image this one replaced (exec) */

@@ -190,6 +190,12 @@ char *rdb_tree_new_dir(const char *set, pid_t pid, pid_t top);
 void rdb_tree_clear(const char *set);
 /* The folder of process id (rdb ps's ID column) in set; fatal if none. */
 char *rdb_tree_find(const char *set, const char *id);
+/* fn(ctx, folder, id) for each process of set/proc (in no order; none
+ * when set has no proc folder); fatal if set/proc cannot be read. */
+void rdb_tree_each(const char *set, void (*fn)(void *ctx, const char *dir, const char *id),
+                   void *ctx);
+/* <0, 0, >0 as process a started before, with, after b: rdb ps's order. */
+int rdb_tree_start_cmp(const struct rdb_tf_hstart *a, const struct rdb_tf_hstart *b);
 /* --pid ID of replay, info, truss, flowback: taken out of argv, and the
  * trace set argument replaced by process ID's folder.  The new argc. */
 int rdb_tree_pid_opt(int argc, char **argv);

@@ -4,7 +4,6 @@
  * its syscalls, signals, fork children and end as marks carrying rdb truss's
  * text, and the trace bytes each interval took per stream.  The page loads
  * nothing: its CSS, SVG and script are inline, and no URL is written. */
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -217,16 +216,24 @@ static void load(struct proc *p, const char *dir, const char *id)
 	lay_out(p);
 }
 
-static int later(const struct proc *a, const struct proc *b)
-{
-	return a->h.start.sec != b->h.start.sec ? a->h.start.sec > b->h.start.sec
-	                                        : a->h.start.nsec > b->h.start.nsec;
-}
-
 static int by_start(const void *x, const void *y)
 {
-	const struct proc *a = x, *b = y;
-	return later(a, b) - later(b, a);
+	return rdb_tree_start_cmp(&((const struct proc *)x)->h.start,
+	                          &((const struct proc *)y)->h.start);
+}
+
+struct procs {
+	struct page *g;
+	size_t cap;
+};
+
+static void add(void *ctx, const char *dir, const char *id)
+{
+	struct procs *l = ctx;
+	struct page *g = l->g;
+	if (g->nps == l->cap)
+		g->ps = rdb_xrealloc(g->ps, (l->cap *= 2) * sizeof *g->ps);
+	load(&g->ps[g->nps++], dir, id);
 }
 
 static void load_set(struct page *g)
@@ -240,22 +247,8 @@ static void load_set(struct page *g)
 		return;
 	}
 	load(&g->ps[g->nps++], g->set, NULL);
-	char *procs = rdb_path(g->set, "proc");
-	DIR *d = opendir(procs);
-	if (!d && errno != ENOENT)
-		rdb_fatal("%s: %s", procs, strerror(errno));
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (g->nps == cap)
-			g->ps = rdb_xrealloc(g->ps, (cap *= 2) * sizeof *g->ps);
-		char *pd = rdb_path(procs, e->d_name);
-		load(&g->ps[g->nps++], pd, e->d_name);
-		rdb_free(pd);
-	}
-	if (d)
-		closedir(d);
-	rdb_free(procs);
+	struct procs l = {g, cap};
+	rdb_tree_each(g->set, add, &l);
 	qsort(g->ps + 1, g->nps - 1, sizeof *g->ps, by_start); /* the top stays first */
 }
 

@@ -272,6 +272,32 @@ char *rdb_tree_find(const char *set, const char *id)
 	return d;
 }
 
+void rdb_tree_each(const char *set, void (*fn)(void *ctx, const char *dir, const char *id),
+                   void *ctx)
+{
+	char *procs = rdb_path(set, "proc");
+	DIR *d = opendir(procs);
+	if (!d && errno != ENOENT)
+		rdb_fatal("%s: %s", procs, strerror(errno));
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *pd = rdb_path(procs, e->d_name);
+		fn(ctx, pd, e->d_name);
+		rdb_free(pd);
+	}
+	if (d)
+		closedir(d);
+	rdb_free(procs);
+}
+
+int rdb_tree_start_cmp(const struct rdb_tf_hstart *a, const struct rdb_tf_hstart *b)
+{
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	return a->nsec < b->nsec ? -1 : a->nsec > b->nsec;
+}
+
 int rdb_tree_pid_opt(int argc, char **argv)
 {
 	const char *id = NULL;
