@@ -26,6 +26,14 @@
 	.endr
 .endm
 
+/* PUSH_CFI's inverse: pops the registers in the order given. */
+.macro POP_CFI regs:vararg
+	.irp r, \regs
+	pop \r
+	.cfi_adjust_cfa_offset -8
+	.endr
+.endm
+
 /* Zeroes the call-clobbered registers C code leaves values in (%rcx,
  * %rdx, %rsi, %rdi, %r8-%r11): record and replay take different paths
  * through the runtime, and what those leave would differ at the next

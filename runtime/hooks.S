@@ -198,12 +198,7 @@ FUNC __rdb_stack_switch
 	mov $RDB_R_READ, %eax
 	cld
 	rep stosb
-1:	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	pop %rcx
-	.cfi_adjust_cfa_offset -8
-	pop %rax
-	.cfi_adjust_cfa_offset -8
+1:	POP_CFI %rdi, %rcx, %rax
 	popfq
 	.cfi_adjust_cfa_offset -8
 	ret

@@ -88,18 +88,7 @@ rdb_stub_check:
 	pop %rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdx
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
+	POP_CFI %rdi, %rsi, %rdx, %r10, %r8, %r9
 	movabs $(RDB_STATE_ADDR + RDB_STATE_CLONE_SP), %rcx
 	cmp %rsp, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
 	je .Lclone_child
@@ -200,20 +189,7 @@ rdb_stub_check:
 	cld
 	call rdb_thread_prepare
 	lea -48(%rbp), %rsp
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %rdx
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
+	POP_CFI %r9, %r8, %r10, %rdx, %rsi, %rdi, %rbp
 	test %rax, %rax
 	jnz 2f
 	mov $-11, %rax			/* no slot: EAGAIN, as the kernel's limit */
@@ -267,20 +243,7 @@ rdb_stub_check:
 	cld
 	call rdb_thread_parent
 	lea -48(%rbp), %rsp
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdx
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
+	POP_CFI %rdi, %rsi, %rdx, %r10, %r8, %r9, %rbp
 5:	mov (%rsp), %r11
 	popfq
 	.cfi_adjust_cfa_offset -8
