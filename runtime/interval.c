@@ -90,6 +90,40 @@ static int vcopy(void *to, uint64_t a, uint64_t len)
 	return got == (long)len;
 }
 
+/* The part of [a, a + len) the child can copy without a syscall: *len
+ * cut to it, 1; 0 if none (then *len is the part before the next mapping
+ * when a lies in none: memory the interval mapped, which needs no
+ * values; or unchanged: copy it as before).  A heap under churn reads
+ * memory mapped since the interval began in most ranges: two failing
+ * syscalls a range cost its snapshot child seconds (docs/perf.md). */
+static int vdirect(uint64_t a, uint64_t *len, int *unmapped)
+{
+	*unmapped = 0;
+	if (!RT->intervals.snap_maps)
+		return 0;
+	const struct rdb_tf_map *m = RT->procmaps.maps;
+	size_t lo = 0, hi = RT->procmaps.nmaps;
+	while (lo < hi) { /* the first mapping ending after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == RT->procmaps.nmaps || m[lo].start > a) {
+		*unmapped = 1;
+		if (lo < RT->procmaps.nmaps && m[lo].start - a < *len)
+			*len = m[lo].start - a;
+		return 0;
+	}
+	if (m[lo].end - a < *len)
+		*len = m[lo].end - a;
+	/* private anonymous memory, readable: no SIGBUS (a file cut short), no
+	 * MAP_SHARED memory that moved on (vcopy's overlay) */
+	return (m[lo].prot & 1) && (m[lo].kind == RDB_TF_MAP_ANON || m[lo].kind == RDB_TF_MAP_BRK ||
+	                            m[lo].kind == RDB_TF_MAP_STACK);
+}
+
 static void vput(struct vsend *v, uint64_t a, uint64_t len)
 {
 	const size_t head = sizeof(struct rdb_tf_rec) + sizeof(struct rdb_tf_blob);
@@ -99,6 +133,25 @@ static void vput(struct vsend *v, uint64_t a, uint64_t len)
 		uint64_t k = sizeof v->msg - v->n - head;
 		if (k > len)
 			k = len;
+		int unmapped, direct = vdirect(a, &k, &unmapped);
+		if (unmapped) {
+			a += k;
+			len -= k;
+			continue;
+		}
+		if (direct) {
+			struct rdb_tf_rec h = {RDB_TF_VALUES, (uint32_t)(sizeof(struct rdb_tf_blob) + k)};
+			struct rdb_tf_blob b = {v->interval, a, k};
+			rdb_memcpy(v->msg + v->n, &h, sizeof h);
+			rdb_memcpy(v->msg + v->n + sizeof h, &b, sizeof b);
+			rdb_memcpy(v->msg + v->n + head, (const void *)a, k);
+			v->n += head + k;
+			v->nranges++;
+			v->nbytes += k;
+			a += k;
+			len -= k;
+			continue;
+		}
 		/* whole pages when a range crosses an unreadable one */
 		uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
 		char *at = v->msg + v->n + head;
@@ -222,6 +275,7 @@ static _Noreturn void snap_child(int slot, long parent)
 		rdb_sys1(__NR_exit_group, 0);
 	RT->intervals.snap_mem = (int)rdb_sys4(__NR_openat, -100, (long)"/proc/self/mem",
 	                             RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	RT->intervals.snap_maps = rdb_procmaps(); /* ours: the interval's start (vdirect) */
 	/* The channel's read buffer: this process never reads the channel. */
 	struct vsend *vs = (struct vsend *)RT->chan.rbuf;
 	_Static_assert(sizeof(struct vsend) <= RDB_RBUF, "values message buffer");
@@ -413,8 +467,12 @@ static int dead_stack(struct span d[2])
 	return n;
 }
 
-static void scan_into(int slot)
+/* take: the boundary's scan, which clears the planes as it goes
+ * (rdb_planes_take; the mappings it skips are cleared after: scanned). */
+static void scan_into(int slot, int take)
 {
+	void (*const walk)(uintptr_t, uintptr_t, rdb_word_fn *, void *) =
+		take ? rdb_planes_take : rdb_planes_walk;
 	struct scan s = {slot_buf(slot), 0, 0, 1, 1};
 	s.b->interval = RT->interval;
 	rdb_written_begin(RT->interval);
@@ -434,13 +492,13 @@ static void scan_into(int slot)
 					next = dead[d].hi < m->end ? dead[d].hi : m->end;
 				}
 			if (hi > lo)
-				rdb_planes_walk(lo, hi, scan_word, &s);
+				walk(lo, hi, scan_word, &s);
 			/* dead stack: no values (and no range grows across it),
 			 * but what the interval wrote there is flowback's */
 			if (next > hi) {
 				scan_emit(&s);
 				s.reads = 0;
-				rdb_planes_walk(hi, next, scan_word, &s);
+				walk(hi, next, scan_word, &s);
 				s.reads = 1;
 			}
 			if (next >= m->end)
@@ -690,23 +748,18 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		rdb_checksum(g, RT->procmaps.maps, RT->procmaps.nmaps, &b.hash_touched, &b.hash_full);
 		flags |= RDB_TF_B_CHECKSUM;
 	}
-	struct snap_buf *cb = slot_buf(cur);
-	uint64_t keep_n = cb->n;
-	uint32_t keep_full = cb->full;
-	scan_into(cur);
 	snap_reap(next); /* its values first: the values stream stays in order */
 	rdb_shared_boundary(); /* the snapshot's copies of MAP_SHARED memory */
+	/* The fork first: the scan clears the planes as it goes, and if the
+	 * fork fails the interval goes on, its end scanning it whole. */
 	if (!snap_fork(next)) {
-		/* the interval goes on: its end scans it whole (the written
-		 * ranges just sent are a part of what it sends again) */
-		cb->n = keep_n;
-		cb->full = keep_full;
 		if (!RT->intervals.snap_stop)
 			disarm_timer();
 		RT->intervals.snap_stop = 1;
 		return 0;
 	}
 	RT->intervals.snap_stop = 0;
+	scan_into(cur, 1);
 	snap_post(cur, 1);
 	b.interval = RT->interval + 1;
 	b.sic = count;
@@ -720,7 +773,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
 	rdb_chan_flush();
-	rdb_planes_clear_maps();
+	rdb_planes_clear_maps(scanned);
 	RT->interval++;
 	RT->intervals.interval_sp = g[REG_RSP];
 	rdb_altstack(&RT->intervals.iv_alt_lo, &RT->intervals.iv_alt_hi); /* for dead_stack */
@@ -953,7 +1006,7 @@ void rdb_interval_exec(void)
 		                 "for it)");
 		return;
 	}
-	scan_into(cur);
+	scan_into(cur, 0);
 	snap_reap(1 - cur);
 	snap_post(cur, 3);
 	/* until the child has stopped dying with us (state 4) */
@@ -1000,7 +1053,7 @@ void rdb_interval_end(void)
 	RT->intervals.snap_ok = 0;
 	int cur = (int)(RT->interval % SNAP_SLOTS);
 	if (rdb_procmaps()) {
-		scan_into(cur);
+		scan_into(cur, 0);
 		snap_post(cur, 1);
 	} else {
 		/* no values: its child sends none (no VALUES_END), and rdb

@@ -58,13 +58,6 @@ static int page_in(uintptr_t pg, uintptr_t want)
 	return vec[(pg - RT->planes.res[w].lo) >> 12] & 1;
 }
 
-/* Whether a plane page under plane bytes [a, b] is resident (want: as
- * page_in's). */
-static int any_in(uintptr_t a, uintptr_t b, uintptr_t want)
-{
-	return page_in(a & ~0xfffull, want) || page_in(b & ~0xfffull, want);
-}
-
 static int nonzero(uintptr_t lo, uintptr_t hi)
 {
 	for (; lo < hi && (lo & 7); lo++)
@@ -117,13 +110,13 @@ static void clear_plane(uintptr_t p, size_t n)
 	release(&run, end & ~0xfffull);
 }
 
-void rdb_planes_clear_maps(void)
+void rdb_planes_clear_maps(int (*taken)(const struct rdb_tf_map *))
 {
 	RT->intervals.in_boundary = 1;
 	rdb_planes_batch(1);
 	for (size_t i = 0; i < RT->procmaps.nmaps; i++) {
 		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
-		if (m->kind == RDB_TF_MAP_SPECIAL)
+		if (m->kind == RDB_TF_MAP_SPECIAL || (taken && taken(m)))
 			continue;
 		if (!(m->prot & 3)) { /* a reservation, maybe huge: the kernel skips its holes */
 			rdb_shadow_clear(m->start, m->end - m->start);
@@ -138,24 +131,104 @@ void rdb_planes_clear_maps(void)
 	RT->intervals.in_boundary = 0;
 }
 
-void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
+/* Plane pages a take (rdb_planes_take) leaves behind: one run per plane
+ * of whole pages to give back (resident and zero all along: the interval
+ * did not touch them, or never populated), and the page being looked at. */
+struct keep {
+	uintptr_t lo, hi;  /* this walk's plane bytes: only pages wholly inside go */
+	uintptr_t pg, run; /* the current plane page (0: none), the run to release */
+	int dirty;         /* a word of it was not zero */
+};
+
+/* The walk moves on to plane page pg (0: it ends). */
+static void keep_next(struct keep *k, uintptr_t pg)
+{
+	if (k->pg == pg)
+		return;
+	if (k->pg) {
+		int whole = k->pg >= k->lo && k->pg + 4096 <= k->hi;
+		if (whole && !k->dirty) {
+			if (!k->run)
+				k->run = k->pg;
+		} else
+			release(&k->run, k->pg);
+		if (k->run && k->pg + 4096 != pg)
+			release(&k->run, k->pg + 4096);
+	}
+	k->pg = pg;
+	k->dirty = 0;
+}
+
+static void zero_words(uintptr_t p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		((uint64_t *)p)[i] = 0;
+}
+
+/* The walk, and with take the clear: each word reported is zeroed, and
+ * plane pages wholly inside the range that held nothing go back to the
+ * kernel, as clear_plane does.  A plane page not resident is read as
+ * zero, not touched: reading it would map the zero page (a fault), and
+ * the hook's next store there a second one.  Each step stays within one
+ * data page and one page of either plane (the planes' skews differ). */
+static void walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx, int take)
 {
 	if (!RT->planes.res_batch)
 		forget_residency();
 	lo &= ~7ull;
 	hi = (hi + 7) & ~7ull;
+	struct keep kr = {R_OF(lo), R_OF(hi), 0, 0, 0}, ks = {rdb_s_of(lo), rdb_s_of(hi), 0, 0, 0};
+	int w = take ? rdb_watch_open(lo, hi - lo, RDB_WATCH_FORGET) : 0;
 	for (uintptr_t d = lo, de; d < hi; d = de) {
-		de = (d & ~0xfffull) + 4096 < hi ? (d & ~0xfffull) + 4096 : hi;
-		if (!any_in(R_OF(d), R_OF(de - 1), R_OF(hi)) &&
-		    !any_in(rdb_s_of(d), rdb_s_of(de - 1), rdb_s_of(hi)))
+		uintptr_t rp = R_OF(d) & ~0xfffull, sp = rdb_s_of(d) & ~0xfffull;
+		de = (d & ~0xfffull) + 4096;
+		if (de > d + (rp + 4096 - R_OF(d)))
+			de = d + (rp + 4096 - R_OF(d));
+		if (de > d + (sp + 4096 - rdb_s_of(d)))
+			de = d + (sp + 4096 - rdb_s_of(d));
+		if (de > hi)
+			de = hi;
+		int rin = page_in(rp, R_OF(hi)), sin = page_in(sp, rdb_s_of(hi));
+		if (take) {
+			keep_next(&kr, rp);
+			keep_next(&ks, sp);
+		}
+		if (!rin && !sin)
 			continue;
 		for (uintptr_t a = d, b; a < de; a = b) {
-			uint64_t r = *(const uint64_t *)R_OF(a), s = *(const uint64_t *)rdb_s_of(a);
-			for (b = a + 8; b < de && *(const uint64_t *)R_OF(b) == r &&
-			                *(const uint64_t *)rdb_s_of(b) == s; b += 8)
+			uint64_t r = rin ? *(const uint64_t *)R_OF(a) : 0;
+			uint64_t sw = sin ? *(const uint64_t *)rdb_s_of(a) : 0;
+			for (b = a + 8; b < de && (!rin || *(const uint64_t *)R_OF(b) == r) &&
+			                (!sin || *(const uint64_t *)rdb_s_of(b) == sw); b += 8)
 				;
-			if (r | s)
-				fn(ctx, a, r, s, (b - a) / 8);
+			if (!(r | sw))
+				continue;
+			fn(ctx, a, r, sw, (b - a) / 8);
+			if (!take)
+				continue;
+			if (r) {
+				zero_words(R_OF(a), (b - a) / 8);
+				kr.dirty = 1;
+			}
+			if (sw) {
+				zero_words(rdb_s_of(a), (b - a) / 8);
+				ks.dirty = 1;
+			}
 		}
 	}
+	if (take) {
+		keep_next(&kr, 0);
+		keep_next(&ks, 0);
+	}
+	rdb_watch_close(w);
+}
+
+void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
+{
+	walk(lo, hi, fn, ctx, 0);
+}
+
+void rdb_planes_take(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx)
+{
+	walk(lo, hi, fn, ctx, 1);
 }

@@ -303,7 +303,7 @@ static void replay_boundary(void *uc, const struct rdb_tf_boundary *b)
 	struct rdb_tf_rec h; /* --to: this boundary was the one after the last interval */
 	if (rdb_chan_peek(&h) && h.type == RDB_TF_STOP)
 		stop();
-	rdb_planes_clear_maps(); /* as the recording did: the hashes need it */
+	rdb_planes_clear_maps(0); /* as the recording did: the hashes need it */
 	rdb_interval_saved_stack(TH, g[REG_RSP]);
 	RT->interval = b->interval;
 	rdb_watch_interval();

@@ -162,6 +162,7 @@ struct rdb_state {
 		int timer_id;
 		int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
 		int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
+		int snap_maps;        /* in a snapshot child: RT->procmaps holds its own maps */
 		int snap_ok;          /* intervals still possible */
 		int snap_stop;        /* a snapshot fork failed: the interval runs on */
 	} intervals;
@@ -852,12 +853,16 @@ void rdb_replay_timing(void);
  * calls once for words that repeat, e.g. a page read whole). */
 typedef void rdb_word_fn(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t n);
 void rdb_planes_walk(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
+/* The same, and both planes of [lo, hi) are zero after it (a boundary's
+ * scan and clear in one pass, record only: rdb_planes_clear_maps). */
+void rdb_planes_take(uintptr_t lo, uintptr_t hi, rdb_word_fn *fn, void *ctx);
 /* 1: the walks that follow (a pass over every mapping) share what
  * mincore said of the planes; 0: each asks again (the program ran). */
 void rdb_planes_batch(int on);
 /* A boundary, record and replay alike: both planes of every mapping in
- * RT->procmaps.maps to zero (the kernel's special mappings aside). */
-void rdb_planes_clear_maps(void);
+ * RT->procmaps.maps to zero (the kernel's special mappings aside, and
+ * those taken says a take has cleared already; taken may be 0). */
+void rdb_planes_clear_maps(int (*taken)(const struct rdb_tf_map *));
 
 /* ---- procmaps.c ------------------------------------------------------- */
 /* The program's mappings in the covered range (from /proc/self/maps),

@@ -273,7 +273,7 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp) { (void)t, (voi
 uint64_t rdb_live_flags(uintptr_t pc) { (void)pc; return ~0ull; }
 int rdb_mremap_refused(const long *a) { (void)a; return 0; }
 const struct rdb_phdr *rdb_phdrs(unsigned long *n) { *n = 0; return NULL; }
-void rdb_planes_clear_maps(void) {}
+void rdb_planes_clear_maps(int (*taken)(const struct rdb_tf_map *)) { (void)taken; }
 /* The program's memory: the arena, writable. */
 int rdb_procmaps(void)
 {
