@@ -1,0 +1,24 @@
+#!/bin/sh
+# threads-more.sh RDB RDB_CC: record-check-threads-more (issue 19).
+# The tests/threads programs record-check-threads leaves out (threads.sh
+# records nine of the nineteen) are recorded with checksums and replayed
+# whole with --verify: each must exit and print as it does unrecorded, and
+# its replay must print a prefix of what the recording printed.  Kept apart
+# from threads.sh so that boundary cases added there merge without conflict.
+# thread_vfork is not in the list yet: recorded, its CLONE_VM child (no
+# CLONE_THREAD) exits 3 but the word it writes is not seen by the parent
+# (thread_vfork.c:51 fails under rdb record only; issue 19, item 4).
+. "$(dirname "$0")/lib.sh"
+for p in thread_callsig thread_exec thread_exit_group thread_exit_loop thread_pipe \
+         thread_pool thread_procsig thread_racy thread_robust; do
+	build ../../threads/$p $p
+	./$p > $p.plain 2>&1; st=$?
+	timeout 120 "$RDB" record --checksum -o t-$p -- ./$p > $p.rec 2>&1
+	[ $? -eq $st ] || { cat $p.rec; fail "record $p: another status than unrecorded ($st)"; }
+	cmp -s $p.plain $p.rec || { diff $p.plain $p.rec; fail "record $p printed something else"; }
+	timeout 120 "$RDB" replay --verify t-$p > $p.rep 2> $p.reperr
+	[ $? -eq $st ] || { cat $p.reperr; fail "replay $p"; }
+	head -c "$(wc -c < $p.rep)" $p.rec | cmp -s - $p.rep || fail "replay $p printed something else"
+	"$RDB" info t-$p | grep -q "^threads: *[1-9]" || fail "rdb info t-$p shows no threads"
+done
+pass
