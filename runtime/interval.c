@@ -139,23 +139,12 @@ static void vput(struct vsend *v, uint64_t a, uint64_t len)
 			len -= k;
 			continue;
 		}
-		if (direct) {
-			struct rdb_tf_rec h = {RDB_TF_VALUES, (uint32_t)(sizeof(struct rdb_tf_blob) + k)};
-			struct rdb_tf_blob b = {v->interval, a, k};
-			rdb_memcpy(v->msg + v->n, &h, sizeof h);
-			rdb_memcpy(v->msg + v->n + sizeof h, &b, sizeof b);
-			rdb_memcpy(v->msg + v->n + head, (const void *)a, k);
-			v->n += head + k;
-			v->nranges++;
-			v->nbytes += k;
-			a += k;
-			len -= k;
-			continue;
-		}
-		/* whole pages when a range crosses an unreadable one */
-		uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
 		char *at = v->msg + v->n + head;
-		if (!vcopy(at, a, k)) {
+		if (direct)
+			rdb_memcpy(at, (const void *)a, k);
+		else if (!vcopy(at, a, k)) {
+			/* whole pages when a range crosses an unreadable one */
+			uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
 			if (k > page_end)
 				k = page_end;
 			if (!vcopy(at, a, k)) {
