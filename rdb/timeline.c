@@ -617,11 +617,14 @@ static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
 
 /* Whether interval j can be left out going back: no breakpoints, and
  * the trace says it neither wrote nor (for read and access watchpoints)
- * read any watched byte, and none is where %rsp-based stores could go. */
+ * read any watched byte.  A write watch where %rsp-based stores could go
+ * (bit i of stack, watch i) also needs the interval's STACK_WRITTEN pages
+ * to miss it: without them (the kernel refused) nothing is skipped. */
 struct skip {
 	struct rdb_ivx *x;
 	struct rdb_tr *w, *v;
 	int ok;
+	uint64_t stack;
 };
 
 static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
@@ -632,6 +635,8 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	uint64_t a, n;
 	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
 		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+			return 0;
+		if (k->stack >> i & 1 && rdb_stack_written_in(k->w, k->x, j, a, a + n) != 0)
 			return 0;
 		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
 			return 0;
@@ -654,11 +659,15 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
-	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0};
+	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0, 0};
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
-		k.ok = !stacky(l, a, a + n);
+		if (stacky(l, a, a + n)) {
+			/* reads through %rsp are in no VALUES record */
+			k.ok = kind == 2 && i < 64;
+			k.stack |= 1ull << (i & 63);
+		}
 	if (k.ok) {
 		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
 		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
