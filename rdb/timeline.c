@@ -49,6 +49,8 @@ struct rdb_tl {
 	struct ckpt ck[MAXCK];
 	int nck, no_ck; /* RDB_GDB_CHECKPOINTS=0: none (to compare) */
 	uint64_t clock;
+	/* the last reverse-continue: intervals replayed, left out (monitor info) */
+	uint64_t rc_replayed, rc_skipped;
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -79,6 +81,12 @@ void rdb_tl_free(struct rdb_tl *l)
 }
 
 int rdb_tl_checkpoints(const struct rdb_tl *l) { return l->nck; }
+
+void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skipped)
+{
+	*replayed = l->rc_replayed;
+	*skipped = l->rc_skipped;
+}
 
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
@@ -674,11 +682,15 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
+	l->rc_replayed = l->rc_skipped = 0;
 	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
 		/* the current interval too: its WRITTEN records are the whole
 		 * interval's, so none there means none before here either */
-		if (skippable(l, &k, j))
+		if (skippable(l, &k, j)) {
+			l->rc_skipped++;
 			continue;
+		}
+		l->rc_replayed++;
 		for (int g = 0; g < (groups ? groups : 1) && !err; g++) {
 			rdb_tg_watch_group(l->t, g);
 			int r = j == cur.interval ? scan_back(l, &cur, &ev) : scan_interval(l, j, &ev);
