@@ -261,6 +261,9 @@ uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, 
                          uint64_t hi, uint64_t *unknown, uint64_t *known);
 /* Whether interval j's WRITTEN records (r: the written stream) touch
  * [lo, hi): 1 or 0, -1 when it has none. */
+/* The same for the main stack's written pages (STACK_WRITTEN). */
+int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                         uint64_t hi);
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                    uint64_t hi);
 /* Whether interval j read bytes of [lo, hi) (its VALUES records; r: the

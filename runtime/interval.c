@@ -498,6 +498,7 @@ static void scan_into(int slot, int take)
 	scan_emit(&s);
 	rdb_planes_batch(0);
 	rdb_written_end();
+	rdb_stackwrite_scan(RT->interval);
 }
 
 /* Memory about to be unmapped or replaced in the middle of an interval:
@@ -926,6 +927,7 @@ void rdb_interval_init(void)
 		return;
 	}
 	RT->intervals.snap_ok = 1;
+	rdb_stackwrite_start();
 	RT->interval = 1;
 	RT->intervals.interval_sp = (uintptr_t)RT->start.sp;
 	RT->intervals.cpu_start_ns = cpu_ns();
@@ -959,6 +961,7 @@ int rdb_interval_fork_child(void)
 	for (int slot = 0; slot < SNAP_SLOTS; slot++)
 		RT->intervals.snap_pid[slot] = 0;
 	RT->interval = 1;
+	rdb_stackwrite_start();
 	RT->intervals.snap_stop = 0;
 	TH->sig.npending = 0;
 	RT->intervals.cpu_start_ns = cpu_ns();

@@ -30,6 +30,7 @@
 #define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
 #define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
 #define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
+#define RDB_SW_MAX 256 /* stackwrite.c: page ranges per PAGEMAP_SCAN */
 #define RDB_SHARED_BUF (64 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
@@ -219,6 +220,12 @@ struct rdb_state {
 		uint32_t n, sent; /* ranges waiting; whether any record went out */
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
+
+	struct rdb_stackwrite { /* stackwrite.c: the main stack's written pages */
+		int ok, uffd, pm; /* registered; the userfaultfd; /proc/self/pagemap */
+		struct { uint64_t start, end, categories; } pr[RDB_SW_MAX]; /* the kernel's */
+		struct rdb_tf_range r[RDB_SW_MAX];
+	} stackwrite;
 
 	struct { /* planes.c */
 		struct { /* residency of the plane pages [lo, hi) */
@@ -833,6 +840,8 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 
 /* ---- written.c: what each interval wrote (flowback) --------------------- */
 void rdb_written_begin(uint64_t interval);
+void rdb_stackwrite_start(void);
+void rdb_stackwrite_scan(uint64_t interval);
 void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 

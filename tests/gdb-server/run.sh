@@ -4,7 +4,8 @@
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
-#       by default) | watch-many | watch-big | watch-stack.
+#       by default) | watch-many | watch-big | watch-stack |
+#       watch-stack-pages.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -347,6 +348,32 @@ watch-stack)
 	expect w.out "^gdb: local 1\$"
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 2p iv)" -le "$(($(sed -n 1p iv) - 2))" ] || { cat w.out; fail "the write is not 2 intervals back or more"; }
+	;;
+watch-stack-pages)
+	# a local of main written through %rsp, with the work between its
+	# writes on pages below it: reverse-continue leaves out the intervals
+	# whose STACK_WRITTEN pages miss the local's page, and stops where a
+	# full replay of every interval stops (a breakpoint that is never
+	# hit going back, on exit, turns the leaving out off)
+	build stackwatch prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	line=$(grep -n 'sink = pad' "$SRC/stackwatch.c" | cut -d: -f1)
+	for full in 0 1; do
+		b=; [ $full = 1 ] && b='break exit'
+		printf '%s\n' "break stackwatch.c:$line" continue delete 'monitor where' 'watch -l local' \
+			"$b" reverse-continue 'monitor where' 'monitor info' \
+			'printf "gdb: local %ld\n", local' > w$full.gdb
+		session w$full.gdb w$full.out t || { cat w$full.out; fail "replay --gdb-batch"; }
+		clean w$full.out
+		grep '^interval [0-9]* count' w$full.out | sed -n 2p > where$full
+		[ -s where$full ] || { cat w$full.out; fail "no stop going back (full $full)"; }
+	done
+	expect w1.out "^last reverse-continue: [0-9]* intervals replayed, 0 left out\$"
+	cmp -s where0 where1 || { cat w0.out w1.out; fail "the stop is not the full replay's: $(cat where0) / $(cat where1)"; }
+	expect w0.out "^Old value = 3\$"
+	expect w0.out "^gdb: local 2\$"
+	left=$(sed -n 's/^last reverse-continue: [0-9]* intervals replayed, \([0-9]*\) left out$/\1/p' w0.out)
+	[ "${left:-0}" -ge 5 ] || { cat w0.out; fail "only ${left:-0} intervals left out going back"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac
