@@ -177,6 +177,7 @@ struct rdb_state {
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 		int forks;            /* record --forks: fork children record themselves (join.c) */
+		int no_stack_pages;   /* record --no-stack-pages: no STACK_WRITTEN (stackwrite.c) */
 		uint64_t from;        /* replay: the interval it started at */
 		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 		size_t sn;            /* bytes waiting in sbuf */

@@ -47,7 +47,7 @@ void rdb_stackwrite_start(void)
 		rdb_sys1(__NR_close, w->pm);
 	w->uffd = w->pm = 0;
 	w->ok = 0;
-	if (!rdb_procmaps())
+	if (RT->chan.no_stack_pages || !rdb_procmaps())
 		return;
 	const struct rdb_tf_map *m = main_stack();
 	if (!m)

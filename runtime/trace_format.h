@@ -184,6 +184,7 @@ struct rdb_tf_hello {
 /* 128u: unused (no longer sent; an old trace's H_FLAGS may hold it) */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 #define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
+#define RDB_TF_HELLO_NO_STACK_PAGES 1024u /* record: no STACK_WRITTEN (stackwrite.c) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
