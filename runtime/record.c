@@ -156,7 +156,12 @@ long rdb_record_syscall(long nr, const long *a)
 			/* The child runs untraced (the parent's record says so) but
 			 * sends its output to the recording's stdout and stderr;
 			 * below rdb record it records itself too (join.c). */
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks;
+			/* A clone child on a stack of its own (posix_spawn, system)
+			 * does not: its replay from the fork fails at its first
+			 * call (docs/process-trees.md); such a child execs soon,
+			 * and an rdb-cc program it execs joins anyway. */
+			int own_stack = nr == __NR_clone && a[1];
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && !own_stack;
 			rdb_sched_forked();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);

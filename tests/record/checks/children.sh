@@ -1,13 +1,14 @@
 #!/bin/sh
 # children.sh RDB RDB_CC: record-check-children (tests/record/checks/).
-# Fork children's output and shared memory (progs/kids.c): replayed
+# Fork children's output and shared memory (progs/kids.c), recorded with
+# --no-forks (the children untraced): replayed
 # byte for byte, shown by info and truss; the child that outlives the
 # program does not hold rdb record up: it waits for the file
 # $KIDS_RELEASE, which exists only once rdb record has returned (and
 # then says it is gone); nor with --forks, where it records itself.
 . "$(dirname "$0")/lib.sh"
 build kids prog
-KIDS_RELEASE=$W/release "$RDB" record -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record"
+KIDS_RELEASE=$W/release "$RDB" record --no-forks -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record --no-forks"
 [ ! -e release.gone ] || fail "rdb record waited for a child that outlived the program"
 : > release
 wait_for "the child that outlived the program to end" test -e release.gone
