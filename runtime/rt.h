@@ -276,6 +276,8 @@ struct rdb_state {
 		uint64_t shared_next; /* where the next copy goes */
 		uint64_t shared_pend; /* record: the pending bits, once mapped */
 		uint32_t shared_sig;  /* record: a signal came since the last full sync */
+		uint32_t shared_fresh; /* record: a fork child's first boundary takes copies anew */
+		size_t shared_forked; /* a fork child: the parent's count, until it joins */
 		_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
 	} shared;
 
@@ -904,6 +906,7 @@ void rdb_shared_prefork(void);        /* record: copies as they are now */
 /* record: SHARED records after call id (nr, args a, result r) */
 void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r);
 void rdb_shared_boundary(void);       /* record: copies at the boundary */
+void rdb_shared_fork_child(void);     /* record: a fork child that records itself */
 /* Snapshot child: [a, a + n) as the copies have it, over what is in to. */
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
 int rdb_shared_overlaps(uint64_t a, uint64_t n); /* [a, a + n) meets MAP_SHARED memory */
