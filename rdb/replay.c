@@ -245,14 +245,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		rdb_warn("%s was recorded without --checksum: --verify compares the registers "
 		         "at each boundary only, not memory, written bytes or the end (record "
 		         "with --checksum for those)", o->dir);
-	/* A fork child's recording starts at boundary 2 (docs/process-trees.md) */
 	struct rdb_replay_opts fo = *o;
-	if (h.have_proc && (h.proc.flags & RDB_TF_PROC_FORKED) && fo.from < 2) {
-		fo.from = 2;
-		if (fo.to && fo.to < 2)
-			rdb_fatal("%s: a fork child's recording starts at interval 2: --to %llu is before",
-			          o->dir, (unsigned long long)fo.to);
-	}
+	rdb_replay_fork_child_from(&h, &fo);
 	o = &fo;
 	struct rdb_feed *f = rdb_feed_open(o->dir, &h.exit, o->from, o->to);
 
@@ -287,6 +281,17 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	close(fd);
 	rdb_feed_close(f);
 	return replay_status(&h, o, end, status);
+}
+
+/* A fork child's recording starts at boundary 2 (docs/process-trees.md) */
+void rdb_replay_fork_child_from(const struct rdb_header *h, struct rdb_replay_opts *o)
+{
+	if (!h->have_proc || !(h->proc.flags & RDB_TF_PROC_FORKED) || o->from >= 2)
+		return;
+	o->from = 2;
+	if (o->to && o->to < 2)
+		rdb_fatal("%s: a fork child's recording starts at interval 2: --to %llu is before",
+		          o->dir, (unsigned long long)o->to);
 }
 
 /* fork() for the gdb server's processes: the child dies with rdb and has

@@ -30,6 +30,7 @@
 #define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
 #define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
 #define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
+#define RDB_SW_MAX 256 /* stackwrite.c: page ranges per PAGEMAP_SCAN */
 #define RDB_SHARED_BUF (64 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
@@ -176,6 +177,7 @@ struct rdb_state {
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 		int forks;            /* record --forks: fork children record themselves (join.c) */
+		int no_stack_pages;   /* record --no-stack-pages: no STACK_WRITTEN (stackwrite.c) */
 		uint64_t from;        /* replay: the interval it started at */
 		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 		size_t sn;            /* bytes waiting in sbuf */
@@ -219,6 +221,12 @@ struct rdb_state {
 		uint32_t n, sent; /* ranges waiting; whether any record went out */
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
+
+	struct rdb_stackwrite { /* stackwrite.c: the main stack's written pages */
+		int ok, uffd, pm; /* registered; the userfaultfd; /proc/self/pagemap */
+		struct { uint64_t start, end, categories; } pr[RDB_SW_MAX]; /* the kernel's */
+		struct rdb_tf_range r[RDB_SW_MAX];
+	} stackwrite;
 
 	struct { /* planes.c */
 		struct { /* residency of the plane pages [lo, hi) */
@@ -835,6 +843,8 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 
 /* ---- written.c: what each interval wrote (flowback) --------------------- */
 void rdb_written_begin(uint64_t interval);
+void rdb_stackwrite_start(void);
+void rdb_stackwrite_scan(uint64_t interval);
 void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 

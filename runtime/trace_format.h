@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 7
+#define RDB_TF_VERSION 8
 /* HELLO's version: the files' format, and above it the revision of what
  * rdb and the runtime say to each other over the channel (1: a replay from
  * the start gets no VALUES at its later boundaries; 2: --to's STOP comes
@@ -97,6 +97,9 @@ struct rdb_tf_rec {
 	X(STOP, 29, uint8_t, NONE, NONE, ANY)                                   \
 	/* what an interval wrote: struct rdb_tf_written + ranges */            \
 	X(WRITTEN, 30, struct rdb_tf_written, WRITTEN, NONE, TAIL)              \
+	/* the main stack's pages an interval wrote (runtime/stackwrite.c): */  \
+	/* struct rdb_tf_written + page ranges */                               \
+	X(STACK_WRITTEN, 45, struct rdb_tf_written, WRITTEN, NONE, TAIL)        \
 	/* rdb -> runtime (replay): watch writes */                             \
 	X(WATCH, 31, struct rdb_tf_watch, NONE, NONE, ANY)                      \
 	/* runtime -> rdb (replay): a watched write */                          \
@@ -181,6 +184,7 @@ struct rdb_tf_hello {
 /* 128u: unused (no longer sent; an old trace's H_FLAGS may hold it) */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 #define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
+#define RDB_TF_HELLO_NO_STACK_PAGES 1024u /* record: no STACK_WRITTEN (stackwrite.c) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
