@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 				_exit(1);
 		}
 		printf("child sum %ld\n", sum);
+		fflush(stdout);
 		_exit(0);
 	}
 	for (int i = 1; i <= STEPS; i++) {
