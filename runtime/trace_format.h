@@ -25,6 +25,11 @@
  * No fd there: the program runs unrecorded.  The runtime marks the fd
  * close-on-exec and hides it from the program (EBADF). */
 #define RDB_CHAN_FD 1000
+/* rdb replay of a process exec'd by "/proc/self/exe" (in rdb's child that
+ * string names rdb): rdb execs the image by its path with this variable,
+ * then the string, first in the environment, and the runtime execs itself
+ * again by the string, without the variable (start.c). */
+#define RDB_EXEC_AS_ENV "__RDB_EXEC_AS="
 /* Record only: a SOCK_SEQPACKET socket on which the interval snapshot
  * children (runtime/interval.c) send VALUES records, several whole records
  * per message, a message at most RDB_TF_VALUES_MSG bytes.  Hidden from the
