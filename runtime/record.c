@@ -145,6 +145,10 @@ long rdb_record_syscall(long nr, const long *a)
 		if (at & RDB_ATTR_CLOSES)
 			rdb_interval_fds_shut(); /* the file may be its last reference */
 		int forks = (at & RDB_ATTR_FORKS) != 0;
+		/* a fork while threads live (the child has only the thread
+		 * that forked) runs its child untraced: a child of a thread
+		 * that joined hung (threads/thread_fork_exit) */
+		int alone = rdb_sched_alone();
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
@@ -161,7 +165,7 @@ long rdb_record_syscall(long nr, const long *a)
 			 * call (docs/process-trees.md); such a child execs soon,
 			 * and an rdb-cc program it execs joins anyway. */
 			int own_stack = nr == __NR_clone && a[1];
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && !own_stack;
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && !own_stack && alone;
 			rdb_sched_forked();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);

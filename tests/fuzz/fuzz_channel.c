@@ -359,6 +359,7 @@ uint64_t rdb_sic(void) { return 0; }
  * readers reject) */
 void rdb_sched_init(uint32_t slice) { (void)slice; }
 void rdb_sched_forked(void) {}
+int rdb_sched_alone(void) { return 1; }
 void rdb_sched_replay_block(long nr) { (void)nr; }
 void rdb_sched_replay_give(const struct rdb_tf_switch *s) { (void)s; }
 int rdb_thread_syscall(long nr, const long a[6])
