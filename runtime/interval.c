@@ -870,7 +870,7 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 		 * registers); a time slice may end here (sched.c). */
 		if ((RT->intervals.want_boundary ||
 		     (RT->intervals.every_sic && count >= RT->intervals.every_sic)) &&
-		    !RT->sched.said++)
+		    !RT->sched.thbound && !RT->sched.said++)
 			rdb_printf("rdb: threads run: interval boundaries wait until the main thread "
 			           "is alone again (rdb replay --from starts only there; "
 			           "docs/threads.md)\n");

@@ -387,6 +387,7 @@ struct rdb_thread {
 		 * takes meanwhile (RDB_TF_PARK_*, 0: it runs) */
 		uint32_t park;
 		long park_nr;         /* BLOCKED: the call */
+		int park_quiet;       /* record, BLOCKED: the kernel writes no memory for it */
 		uint64_t park_sic, park_pc, park_fs;
 		const uint64_t *park_g; /* SLICE: its registers (the event's uc) */
 	} sched;

@@ -47,8 +47,31 @@ int rdb_sched_boundary_ok(void)
 {
 	if (rdb_sched_alone())
 		return 1;
-	return RT->sched.thbound && RT->mode == RDB_TF_MODE_RECORD &&
-	       __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE) == self();
+	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD ||
+	    __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE) != self())
+		return 0;
+	/* A thread blocked in a call that writes memory (read, poll, wait4...)
+	 * may have the kernel write it at any moment of the boundary, and its
+	 * DATA comes only once it has the token again: the boundary's memory
+	 * (the snapshot, --verify's hashes) would hold bytes replay writes
+	 * later.  Such a boundary waits (the holder's next slice end). */
+	for (unsigned k = 0; k <= RT->sched.top; k++) {
+		const struct rdb_thread *t = rdb_th_at(k);
+		if (t->sched.alive && !t->sched.park_quiet &&
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) == RDB_TF_PARK_BLOCKED)
+			return 0;
+	}
+	return 1;
+}
+
+/* A blocking call the kernel writes no memory for while it waits: futex
+ * waits (not the PI ones), sched_yield and sleeps (nanosleep's rest only
+ * when a signal cuts it: then the thread's own SIGNAL follows). */
+static int quiet_call(long nr, const long a[6])
+{
+	if (nr == __NR_futex)
+		return (a[1] & FUTEX_CMD) == 0 || (a[1] & FUTEX_CMD) == 9;
+	return nr == __NR_sched_yield || nr == __NR_nanosleep || nr == __NR_clock_nanosleep;
 }
 
 /* Thread k's THCTX at boundary `interval` (the holder: at count, pc). */
@@ -229,6 +252,7 @@ int rdb_sched_block(long nr, const long a[6])
 	if (RT->mode != RDB_TF_MODE_RECORD || !blocks(nr, a))
 		return 0;
 	uint64_t old = rdb_block_all();
+	TH->sched.park_quiet = quiet_call(nr, a);
 	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
 	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
 	rdb_set_mask(old);

@@ -1,6 +1,7 @@
 /* thread_longpool: four workers live for the whole run (a pool), each
  * waiting in read() on its own pipe for main's go, then mixing racy
- * unlocked updates into a shared table.  Recorded with short intervals
+ * unlocked updates into a shared table and locked ones into a total
+ * (a mutex held across time slices: futex waits).  Recorded with short intervals
  * (record-check-threads-bound), boundaries fall while all of them live:
  * parked after a time slice, blocked in read(), or not yet started.
  * Only what does not depend on the interleaving is printed. */
@@ -8,11 +9,13 @@
 #include <pthread.h>
 
 #define NW 4
-#define ROUNDS 30
-#define WORK 6000
+#define ROUNDS 40
+#define WORK 10000
 
 static int pipes[NW][2];
 static volatile uint64_t table[64]; /* racy on purpose */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t locked_total; /* under lock: its end value is known */
 
 static void *worker(void *arg)
 {
@@ -25,6 +28,12 @@ static void *worker(void *arg)
 		for (long i = 0; i < WORK; i++) {
 			h = fnv(&i, sizeof i, h);
 			table[(h >> 7) % 64] += h & 0xff;
+			if (i % 512 == 0) { /* (held across slices: futex waits) */
+				CHECK(pthread_mutex_lock(&lock) == 0);
+				for (int k = 0; k < 200; k++)
+					locked_total += (uint64_t)k;
+				CHECK(pthread_mutex_unlock(&lock) == 0);
+			}
 		}
 	}
 	return (void *)got;
@@ -50,5 +59,6 @@ int main(void)
 		printf("worker %d: %ld rounds\n", i, (long)v);
 	}
 	printf("main: %04lx\n", (unsigned long)(h & 0xffff));
+	printf("locked total: %lu\n", (unsigned long)locked_total);
 	return prog_done("thread_longpool");
 }

@@ -4,7 +4,7 @@
 # thread_longpool's four workers live for the whole run; recorded with an
 # interval every 200000 counts and a slice that does not divide its loop,
 # boundaries fall while they are parked after a time slice and blocked in
-# read().  rdb info must show such boundaries and parked threads of both
+# read() or futex waits.  rdb info must show such boundaries and parked threads of both
 # kinds; the replay from the start with --verify (every parked thread's
 # registers, count, pc and %fs compared at each boundary, THCTX) must print
 # what the recording printed.  replay --from K of such an interval is not
@@ -15,7 +15,7 @@
 p=thread_longpool
 build ../../threads/$p $p
 ./$p > $p.plain 2>&1 || fail "$p unrecorded"
-RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 200000 --slice 10001 \
+RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 100000 --slice 10001 \
 	-o t -- ./$p > $p.rec 2>&1 || { cat $p.rec; fail "record $p"; }
 cmp -s $p.plain $p.rec || { diff $p.plain $p.rec; fail "record $p printed something else"; }
 "$RDB" info t > info.txt || fail "rdb info"
@@ -42,6 +42,18 @@ while [ $k -le "$last" ]; do
 	k=$((k + 1))
 done
 [ $refused -ge 20 ] || fail "only $refused intervals began while threads lived ($alone alone)"
+# The interval timer (CPU time) instead: its boundaries fall at any
+# moment, while a worker's read() may be under way (such a boundary waits:
+# the kernel would write the buffer during it).  Three recordings, each
+# replayed whole with --verify.
+for i in 1 2 3; do
+	RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum -i 0.2 -o ti$i -- ./$p > ti$i.rec 2>&1 ||
+		{ cat ti$i.rec; fail "record -i 0.2 ($i)"; }
+	"$RDB" info ti$i | grep -q "^boundaries while threads lived: [1-9]" ||
+		{ "$RDB" info ti$i; fail "no boundary while threads lived with -i 0.2 ($i)"; }
+	timeout 120 "$RDB" replay --verify ti$i > ti$i.out 2> ti$i.err || { cat ti$i.err; fail "replay --verify of -i 0.2 ($i)"; }
+	cmp -s ti$i.rec ti$i.out || fail "the replay of -i 0.2 ($i) printed something else"
+done
 # without the variable: no boundary while threads live
 timeout 120 "$RDB" record --every-sic 200000 -o t0 -- ./$p > t0.rec 2>&1 || fail "record without the variable"
 "$RDB" info t0 | grep -q "^boundaries while threads lived" && fail "boundaries while threads lived without RDB_THREAD_BOUNDARIES=1"
