@@ -174,6 +174,9 @@ struct info {
 	/* threads (docs/threads.md): made, ended, switches by reason, and
 	 * switches per interval (the first SHOWN) */
 	uint64_t th_made, th_ended, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
+	/* boundaries taken while threads lived (THCTX records: the last
+	 * one's interval), and their parked threads by kind */
+	uint64_t thb, thb_last, park[5];
 };
 
 static void read_info(const char *dir, struct info *in)
@@ -212,6 +215,12 @@ static void read_info(const char *dir, struct info *in)
 			memcpy(&th, p, sizeof th);
 			in->th_made += th.kind == RDB_TF_TH_CREATED;
 			in->th_ended += th.kind == RDB_TF_TH_EXITED;
+		} else if (type == RDB_TF_THCTX && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_thctx c;
+			memcpy(&c, p, sizeof c);
+			if (c.interval != in->thb_last)
+				in->thb++, in->thb_last = c.interval;
+			in->park[c.how < 5 ? c.how : 0]++;
 		} else if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
 			struct rdb_tf_switch w;
 			memcpy(&w, p, sizeof w);
@@ -342,6 +351,12 @@ static void print_text(const struct info *in)
 			       i < in->sw_ivmax && i < SHOWN ? "," : "");
 		printf("%s\n", in->sw_ivmax > SHOWN ? " ..." : "");
 	}
+	if (in->thb)
+		printf("boundaries while threads lived: %llu (threads parked there: %llu after a time "
+		       "slice, %llu in a syscall that may block, %llu not started yet)\n",
+		       (unsigned long long)in->thb, (unsigned long long)in->park[RDB_TF_PARK_SLICE],
+		       (unsigned long long)in->park[RDB_TF_PARK_BLOCKED],
+		       (unsigned long long)in->park[RDB_TF_PARK_NEW]);
 	printf("intervals:  %llu (%llu complete)", (unsigned long long)in->n,
 	       (unsigned long long)in->v.complete);
 	if (in->ms >= 0)

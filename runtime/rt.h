@@ -301,6 +301,8 @@ struct rdb_state {
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
 		int said;             /* record: the boundaries' wait was said */
+		int thbound;          /* RDB_THREAD_BOUNDARIES=1: boundaries while threads
+		                         live (their THCTX records, sched.c) */
 	} sched;
 
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
@@ -383,6 +385,13 @@ struct rdb_thread {
 		uint64_t slice_end;   /* record: the count its time slice ends at */
 		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
 		uint64_t exit_pc;     /* exiting: the return address of its last call */
+		/* where it waits for the token, for a boundary another thread
+		 * takes meanwhile (RDB_TF_PARK_*, 0: it runs) */
+		uint32_t park;
+		long park_nr;         /* BLOCKED: the call */
+		int park_quiet;       /* record, BLOCKED: the kernel writes no memory for it */
+		uint64_t park_sic, park_pc, park_fs;
+		const uint64_t *park_g; /* SLICE: its registers (the event's uc) */
 	} sched;
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */
@@ -781,6 +790,15 @@ void rdb_sched_init(uint32_t slice);
 /* 1 when the running thread is the only one, and the main one: a boundary
  * may be taken (docs/threads.md). */
 int rdb_sched_alone(void);
+/* record: a boundary may be taken here (alone, or RDB_THREAD_BOUNDARIES=1
+ * and holding the token) */
+int rdb_sched_boundary_ok(void);
+/* record: the THCTX records of boundary `interval`, taken at (count, pc) */
+void rdb_sched_rebased(uint64_t count);
+void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc);
+/* replay: the THCTX records after a boundary's TARGET, compared with the
+ * parked threads when verifying */
+void rdb_sched_boundary_check(uint64_t count, uint64_t pc);
 /* record: at a check's event: the time slice's end hands the token on. */
 void rdb_sched_event(void *uc, uint64_t count, uint64_t pc);
 /* record: the stop a check's event arms: stop (0: none) or the slice's end. */
@@ -792,6 +810,8 @@ void rdb_sched_unblock(void);
 void rdb_sched_replay_block(long nr);
 /* replay: a SLICE switch at an event: the token to `to`, back later. */
 void rdb_sched_replay_give(const struct rdb_tf_switch *s);
+/* replay: a SLICE switch at an event, uc the thread's context */
+void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s);
 /* thread.c: a thread is made (prepare: the slot; parent: the clone's
  * result, recorded or replayed; child: it waits for the token). */
 unsigned rdb_sched_prepare(void);

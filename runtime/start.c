@@ -186,6 +186,8 @@ uint64_t __rdb_start(long *sp)
 			RT->start.debug = 1;
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
 			RT->start.debug = 2;
+		else if (rdb_strcmp(*e, "RDB_THREAD_BOUNDARIES=1") == 0)
+			RT->sched.thbound = 1; /* (sched.c rdb_sched_boundary_ok) */
 		else
 			test_sic_span(*e), test_grow_max(*e);
 

@@ -119,6 +119,8 @@ struct rdb_tf_rec {
 	X(SWITCH, 39, struct rdb_tf_switch, SYSCALLS, NONE, EQ)                 \
 	/* a thread was created or exited */                                    \
 	X(THREAD, 40, struct rdb_tf_thread, SYSCALLS, NONE, EQ)                 \
+	/* a thread at a boundary taken while others live (sched.c) */          \
+	X(THCTX, 42, struct rdb_tf_thctx, SYSCALLS, NONE, EQ)                   \
 	/* header file entries (file "header"): */                              \
 	/* first entry */                                                       \
 	X(H_MAGIC, 16, struct rdb_tf_hmagic, NONE, NONE, ANY)                   \
@@ -419,6 +421,32 @@ struct rdb_tf_thread {
 	int32_t tid;
 };
 enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2 };
+
+/* THCTX: a boundary taken while several threads live (record with
+ * RDB_THREAD_BOUNDARIES=1, docs/threads.md) is followed by one record per
+ * live thread, in slot order: the one that took it (HOLDER: its registers
+ * are the CONTEXT's) and every other, parked.  SLICE: it waits for the
+ * token after its time slice ended at (sic, pc), gregs its registers there
+ * (R15 and R12 not meaningful); BLOCKED: it gave the token up at syscall
+ * nr (pc its return address, sic its count there) and is in or after the
+ * kernel call, gregs[0..7] the entry stub's frame at sp (the six
+ * arguments, the flags, the return address); NEW: made, not yet at its
+ * first instruction.  sic counts from the thread's own origin. */
+struct rdb_tf_thctx {
+	uint64_t interval;
+	uint32_t slot;
+	uint32_t how; /* RDB_TF_PARK_* */
+	int32_t tid;  /* the recording's (the kernel's at the time) */
+	uint32_t pad;
+	uint64_t sic;
+	uint64_t pc;
+	uint64_t fs_base;
+	int64_t nr;
+	uint64_t sp;
+	uint64_t gregs[23]; /* RDB_TF_NGREG */
+};
+enum { RDB_TF_PARK_HOLDER = 1, RDB_TF_PARK_SLICE = 2, RDB_TF_PARK_BLOCKED = 3,
+       RDB_TF_PARK_NEW = 4 };
 
 /* Flowback (docs/flowback.md): at each boundary (and at the end), the
  * bytes the interval wrote, program or kernel, as exact [addr, addr + len)
