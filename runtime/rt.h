@@ -577,6 +577,7 @@ const char *rdb_rr_name(long nr); /* "?" if unknown */
 int rdb_rr_file_mmap(long nr, const long *a);
 int rdb_rr_moving_mremap(long nr, const long *a);
 int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
+int rdb_rr_clone_made(long nr, const long *a); /* made by syscall.S, a thread */
 int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
 int rdb_rr_closes_ours(long nr, const long args[6]); /* close_range over our fds */
 /* The memory the kernel reads in a call that replay runs again (result r;
@@ -794,7 +795,7 @@ void rdb_sched_replay_block(long nr);
 void rdb_sched_replay_give(const struct rdb_tf_switch *s);
 /* thread.c: a thread is made (prepare: the slot; parent: the clone's
  * result, recorded or replayed; child: it waits for the token). */
-unsigned rdb_sched_prepare(void);
+int rdb_sched_prepare(void);
 long rdb_sched_parent(long ret, const long a[6]);
 void rdb_sched_child(void);
 /* record: in a fork child, which has only the thread that forked. */

@@ -418,7 +418,10 @@ struct rdb_tf_thread {
 	uint32_t parent;
 	int32_t tid;
 };
-enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2 };
+/* REFUSED: thread `parent` asked for a thread and none was made (no free
+ * slot, or the kernel's clone failed); the clone is syscall sc_id + 1,
+ * its TRAP has the error, and replay makes no clone there. */
+enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2, RDB_TF_TH_REFUSED = 3 };
 
 /* Flowback (docs/flowback.md): at each boundary (and at the end), the
  * bytes the interval wrote, program or kernel, as exact [addr, addr + len)
