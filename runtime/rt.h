@@ -256,6 +256,7 @@ struct rdb_state {
 
 	struct { /* record.c */
 		int spawn_warned;
+		int exec_warned; /* record.c is_refused_exec */
 		size_t nreg;          /* regions the kernel wrote in the current call */
 		struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
 		int reg_full;         /* the table could not grow (the call is not recorded) */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # threads-more.sh RDB RDB_CC: record-check-threads-more (issue 19).
 # The tests/threads programs record-check-threads leaves out (threads.sh
-# records nine of the twenty-one) are recorded with checksums and replayed
+# records nine of the twenty-two) are recorded with checksums and replayed
 # whole with --verify: each must exit and print as it does unrecorded, and
 # its replay must print a prefix of what the recording printed.  Kept apart
 # from threads.sh so that boundary cases added there merge without conflict.
@@ -9,6 +9,7 @@
 # CLONE_THREAD) run as threads of the recording: the words they write reach
 # the parent recorded and replayed.  thread_manyalive asks for more threads
 # than the runtime has slots: the clone's EAGAIN is recorded and replayed.
+# thread_clonevm_exec, whose child execs, is recorded apart (below).
 . "$(dirname "$0")/lib.sh"
 for p in thread_callsig thread_exec thread_exit_group thread_exit_loop thread_pipe \
          thread_pool thread_procsig thread_racy thread_robust thread_vfork \
@@ -23,6 +24,15 @@ for p in thread_callsig thread_exec thread_exit_group thread_exit_loop thread_pi
 	head -c "$(wc -c < $p.rep)" $p.rec | cmp -s - $p.rep || fail "replay $p printed something else"
 	"$RDB" info t-$p | grep -q "^threads: *[1-9]" || fail "rdb info t-$p shows no threads"
 done
+# thread_clonevm_exec's child execs: refused while recording (ENOSYS and a
+# message), and the replay gives the program the same failure
+p=thread_clonevm_exec
+build ../../threads/$p $p
+timeout 120 "$RDB" record --checksum -o t-$p -- ./$p > $p.rec 2>&1 || { cat $p.rec; fail "record $p"; }
+expect $p.rec "exec failed (ENOSYS)"
+expect $p.rec "rdb: exec from a process made with CLONE_VM but not CLONE_THREAD"
+timeout 120 "$RDB" replay --verify t-$p > $p.rep 2> $p.reperr || { cat $p.reperr; fail "replay $p"; }
+expect $p.rep "exec failed (ENOSYS)"
 # the recording refused a clone (no slot left), and said so
 "$RDB" info t-thread_manyalive | grep -q "^threads refused: *[1-9]" ||
 	fail "rdb info t-thread_manyalive shows no refused clone"
