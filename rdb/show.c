@@ -173,7 +173,7 @@ struct info {
 	uint64_t frames[RDB_TF_NSTREAMS], raw[RDB_TF_NSTREAMS], file[RDB_TF_NSTREAMS];
 	/* threads (docs/threads.md): made, ended, switches by reason, and
 	 * switches per interval (the first SHOWN) */
-	uint64_t th_made, th_ended, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
+	uint64_t th_made, th_ended, th_refused, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
 	/* boundaries taken while threads lived (THCTX records: the last
 	 * one's interval), and their parked threads by kind */
 	uint64_t thb, thb_last, park[5];
@@ -215,6 +215,7 @@ static void read_info(const char *dir, struct info *in)
 			memcpy(&th, p, sizeof th);
 			in->th_made += th.kind == RDB_TF_TH_CREATED;
 			in->th_ended += th.kind == RDB_TF_TH_EXITED;
+			in->th_refused += th.kind == RDB_TF_TH_REFUSED;
 		} else if (type == RDB_TF_THCTX && rdb_rec_ok(type, p, n)) {
 			struct rdb_tf_thctx c;
 			memcpy(&c, p, sizeof c);
@@ -350,6 +351,9 @@ static void print_text(const struct info *in)
 			printf(" %llu: %llu%s", (unsigned long long)i, (unsigned long long)in->sw_iv[i],
 			       i < in->sw_ivmax && i < SHOWN ? "," : "");
 		printf("%s\n", in->sw_ivmax > SHOWN ? " ..." : "");
+		if (in->th_refused)
+			printf("threads refused: %llu (the clone failed; replayed as it failed)\n",
+			       (unsigned long long)in->th_refused);
 	}
 	if (in->thb)
 		printf("boundaries while threads lived: %llu (threads parked there: %llu after a time "
@@ -461,6 +465,7 @@ static void print_json(const struct info *in)
 	printf("\"threads\": {"); /* the text's threads line; zeros without threads */
 	jnum("created", in->th_made, ", ");
 	jnum("exited", in->th_ended, ", ");
+	jnum("refused", in->th_refused, ", ");
 	jnum("switches", in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3], ", ");
 	jnum("slice_ends", in->sw[1], ", ");
 	jnum("may_block", in->sw[2], ", ");
@@ -575,6 +580,8 @@ void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, s
 			truss_thread = (int)th.parent;
 		if (th.kind == RDB_TF_TH_CREATED)
 			fprintf(f, "--- thread %u creates thread %u ---\n", th.parent, th.slot);
+		else if (th.kind == RDB_TF_TH_REFUSED)
+			fprintf(f, "--- thread %u: clone failed, no thread made ---\n", th.parent);
 		else
 			fprintf(f, "--- thread %u (tid %d) exits ---\n", th.slot, th.tid);
 		return;

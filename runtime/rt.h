@@ -256,6 +256,7 @@ struct rdb_state {
 
 	struct { /* record.c */
 		int spawn_warned;
+		int exec_warned; /* record.c is_refused_exec */
 		size_t nreg;          /* regions the kernel wrote in the current call */
 		struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
 		int reg_full;         /* the table could not grow (the call is not recorded) */
@@ -586,6 +587,7 @@ const char *rdb_rr_name(long nr); /* "?" if unknown */
 int rdb_rr_file_mmap(long nr, const long *a);
 int rdb_rr_moving_mremap(long nr, const long *a);
 int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
+int rdb_rr_clone_made(long nr, const long *a); /* made by syscall.S, a thread */
 int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
 int rdb_rr_closes_ours(long nr, const long args[6]); /* close_range over our fds */
 /* The memory the kernel reads in a call that replay runs again (result r;
@@ -814,7 +816,7 @@ void rdb_sched_replay_give(const struct rdb_tf_switch *s);
 void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s);
 /* thread.c: a thread is made (prepare: the slot; parent: the clone's
  * result, recorded or replayed; child: it waits for the token). */
-unsigned rdb_sched_prepare(void);
+int rdb_sched_prepare(void);
 long rdb_sched_parent(long ret, const long a[6]);
 void rdb_sched_child(void);
 /* record: in a fork child, which has only the thread that forked. */

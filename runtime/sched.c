@@ -440,28 +440,34 @@ static void expect_thread(struct rdb_tf_thread *t, uint32_t kind)
 		                    kind == RDB_TF_TH_CREATED ? "creates" : "ends", h.type);
 	rdb_chan_read(&h, sizeof h);
 	rdb_chan_read(t, sizeof *t);
-	if (t->kind != kind || t->slot >= RDB_THREAD_MAX || t->slot == 0)
+	/* (a clone the recording refused is in place of a CREATED one) */
+	int refused = kind == RDB_TF_TH_CREATED && t->kind == RDB_TF_TH_REFUSED;
+	if ((t->kind != kind && !refused) || t->slot >= RDB_THREAD_MAX || (t->slot == 0 && !refused))
 		rdb_replay_diverged("in interval %lu: thread %u: the recording's thread record (kind "
 		                    "%u, thread %u) is not this one", (unsigned long)RT->interval,
 		                    rdb_th_slot(), t->kind, t->slot);
 }
 
-unsigned rdb_sched_prepare(void)
+int rdb_sched_prepare(void)
 {
 	if (RT->mode != RDB_TF_MODE_REPLAY)
 		return 0;
 	struct rdb_tf_thread t;
 	expect_thread(&t, RDB_TF_TH_CREATED);
-	return t.slot;
+	return t.kind == RDB_TF_TH_REFUSED ? -1 : (int)t.slot;
 }
 
-static void note_made(unsigned k)
+/* Recording: the thread made, or the clone refused (no slot, or the
+ * kernel's clone failed: the program sees the error, and replay makes
+ * no clone). */
+static void note_made(unsigned k, long ret)
 {
-	if (k > RT->sched.top)
+	if (ret > 0 && k > RT->sched.top)
 		RT->sched.top = k;
 	if (RT->mode == RDB_TF_MODE_RECORD) {
-		struct rdb_tf_thread t = {RT->interval, RT->rr.sc_id, RDB_TF_TH_CREATED, k,
-		                          rdb_th_slot(), 0};
+		struct rdb_tf_thread t = {RT->interval, RT->rr.sc_id,
+		                          ret > 0 ? RDB_TF_TH_CREATED : RDB_TF_TH_REFUSED,
+		                          ret > 0 ? k : 0, rdb_th_slot(), 0};
 		rdb_chan_put(RDB_TF_THREAD, &t, sizeof t, 0, 0);
 	}
 }
@@ -469,7 +475,7 @@ static void note_made(unsigned k)
 long rdb_sched_parent(long ret, const long a[6])
 {
 	uint64_t old = rdb_block_all();
-	note_made(RT->sched.made);
+	note_made(RT->sched.made, ret);
 	RT->sched.clone_ret = ret;
 	rdb_set_mask(old);
 	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */

@@ -420,7 +420,10 @@ struct rdb_tf_thread {
 	uint32_t parent;
 	int32_t tid;
 };
-enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2 };
+/* REFUSED: thread `parent` asked for a thread and none was made (no free
+ * slot, or the kernel's clone failed); the clone is syscall sc_id + 1,
+ * its TRAP has the error, and replay makes no clone there. */
+enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2, RDB_TF_TH_REFUSED = 3 };
 
 /* THCTX: a boundary taken while several threads live (record with
  * RDB_THREAD_BOUNDARIES=1, docs/threads.md) is followed by one record per
