@@ -49,6 +49,7 @@ struct ivinfo {
 	uint64_t *vbytes;          /* per interval: VALUES_END nbytes, or NONE */
 	uint64_t *sigs;            /* per interval: asynchronous signals */
 	uint64_t complete;
+	int forked;                /* a fork child: interval 1 is its parent's */
 };
 #define NONE UINT64_MAX
 #define SHOWN 20 /* interval lines, then "..." */
@@ -120,6 +121,10 @@ static struct row iv_row(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 	uint64_t from = i > 1 ? v->b[i - 2].sc_id : 0;
 	uint64_t to = i < v->n ? v->b[i - 1].sc_id : nsys;
 	struct row r = {-1, -1, v->vbytes[i - 1], v->sigs[i - 1]};
+	/* a fork child's interval 1 is its parent's run up to the fork:
+	 * none of those syscalls are the child's */
+	if (i == 1 && v->forked)
+		from = to;
 	if (i < v->n)
 		r.cpu = (int64_t)v->b[i - 1].cpu_ns;
 	if (to >= from)
@@ -258,6 +263,12 @@ static void read_info(const char *dir, struct info *in)
 	in->nsys = h->have_exit ? h->exit.nsyscalls : in->traps;
 	struct ivinfo *v = &in->v;
 	read_boundaries(dir, v);
+	/* A fork child's syscall ids go on from its parent's (the fork is
+	 * boundary 2's sc_id), while its count is its own: the end of its
+	 * last interval is that id plus the count. */
+	v->forked = h->have_proc && (h->proc.flags & RDB_TF_PROC_FORKED) && v->n > 1;
+	if (v->forked)
+		in->nsys += v->b[0].sc_id;
 	read_per_interval(dir, v);
 	/* a BOUNDARY where the recording stopped starts no interval */
 	in->n = v->n > 1 && (v->b[v->n - 2].flags & RDB_TF_B_UNTRACED) ? v->n - 1 : v->n;
