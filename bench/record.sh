@@ -13,6 +13,8 @@
 #   record   rdb record at rdb's default interval (or -i MS)
 #   replay   rdb replay of that round's recording (the whole run; without
 #            --verify, so without the read and write hooks)
+#   verify   with -v only: rdb replay --verify of a recording made once
+#            with --checksum (hooks kept: the hashes need the planes)
 # Each time is wall seconds (record and replay are multi-process: CPU time
 # would leave out the snapshot children and rdb), taken in N rounds, a
 # round running every workload's every column once, so a slow minute of
@@ -35,6 +37,7 @@
 #   -s STEPS   heapchurn's steps (default 3000000) [HEAP_STEPS]
 #   -w LIST    the workloads, of: life mesh bzip2 zlib text heapchurn
 #              (default all) [WORKLOADS]
+#   -v         add the verify column [VERIFY=1]
 #   -q         a quick trial: -n 1 -t 1 -b 2 -s 300000, life 4000
 #              generations, mesh 400 100 (flags after -q still apply)
 set -eu
@@ -49,9 +52,10 @@ text_mb=${TEXT_MB:-12}
 bz_mb=${BZIP2_MB:-20}
 steps=${HEAP_STEPS:-3000000}
 workloads=${WORKLOADS:-life mesh bzip2 zlib text heapchurn}
+verify=${VERIFY:-0}
 life_gens=${LIFE_GENS:-40000}
 mesh_args=${MESH_ARGS:-1000 250}
-while getopts n:i:t:b:s:w:q o; do
+while getopts n:i:t:b:s:w:vq o; do
 	case $o in
 	n) reps=$OPTARG ;;
 	i) iv=$OPTARG ;;
@@ -59,8 +63,9 @@ while getopts n:i:t:b:s:w:q o; do
 	b) bz_mb=$OPTARG ;;
 	s) steps=$OPTARG ;;
 	w) workloads=$OPTARG ;;
+	v) verify=1 ;;
 	q) reps=1 text_mb=1 bz_mb=2 steps=300000 life_gens=4000 mesh_args="400 100" ;;
-	*) die "usage: bench/record.sh [-n N] [-i MS] [-t MB] [-b MB] [-s STEPS] [-w LIST] [-q] [BUILD_DIR]" ;;
+	*) die "usage: bench/record.sh [-n N] [-i MS] [-t MB] [-b MB] [-s STEPS] [-w LIST] [-v] [-q] [BUILD_DIR]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -142,8 +147,15 @@ same() {
 # wall IN OUT CMD...: the wall seconds of one run
 wall() { ./timeit 1 "$@" | awk '{ print $1 }'; }
 
+cols="$kinds record replay"
+[ "$verify" = 0 ] || cols="$cols verify"
 for w in $workloads; do
-	for c in $kinds record replay values total start; do : > $w.$c; done
+	for c in $cols values total start; do : > $w.$c; done
+	[ "$verify" = 0 ] || {
+		# shellcheck disable=SC2046
+		"$rdb" record ${iv:+-i "$iv"} --checksum -o $w.ctrace -- rdb/$w $(args $w) \
+			< "$(input $w)" > /dev/null || die "$w: rdb record --checksum failed"
+	}
 done
 r=1
 while [ $r -le "$reps" ]; do
@@ -166,6 +178,11 @@ while [ $r -le "$reps" ]; do
 		t=$(wall /dev/null $w.replay.out "$rdb" replay $w.trace) || die "$w: rdb replay failed"
 		echo "$t" >> $w.replay
 		same $w $w.record.out $w.replay.out || die "$w: the replay printed something else"
+		if [ "$verify" != 0 ]; then
+			t=$(wall /dev/null /dev/null "$rdb" replay --quiet --verify $w.ctrace) ||
+				die "$w: rdb replay --verify failed"
+			echo "$t" >> $w.verify
+		fi
 		rec=$(tail -n 1 $w.record)
 		bytes=$(bench_trace_bytes $w.trace)
 		vbytes=$(bench_stream_bytes $w.trace values)
@@ -201,7 +218,7 @@ echo
 printf '%-10s %-8s %8s %8s %8s %8s\n' workload column median min max /native
 for w in $workloads; do
 	nat=$(med $w.native)
-	for c in $kinds record replay; do
+	for c in $cols; do
 		# shellcheck disable=SC2046
 		set -- $(bench_stats $w.$c)
 		name=$c
