@@ -91,9 +91,12 @@ static struct rdb_rsp *wait_connection(int lfd, pid_t g)
 	}
 }
 
-int rdb_gdb_serve(const struct rdb_replay_opts *o)
+int rdb_gdb_serve(const struct rdb_replay_opts *oo)
 {
-	struct rdb_tg *t = rdb_tg_new(o->dir);
+	struct rdb_tg *t = rdb_tg_new(oo->dir);
+	struct rdb_replay_opts fo = *oo;
+	rdb_replay_fork_child_from(rdb_tg_header(t), &fo);
+	const struct rdb_replay_opts *o = &fo;
 	if (o->from > rdb_tg_last_interval(t))
 		rdb_fatal("%s: --from %llu: the last complete interval is %llu", o->dir,
 		          (unsigned long long)o->from, (unsigned long long)rdb_tg_last_interval(t));

@@ -483,8 +483,12 @@ static int monitor(struct srv *s, const char *hexcmd)
 			              "now: interval %llu count %llu pc %#llx\n",
 			              (unsigned long long)p.interval, (unsigned long long)p.count,
 			              (unsigned long long)p.pc);
-		snprintf(msg + k, sizeof msg - (size_t)k, "checkpoints: %d\n",
-		         rdb_tl_checkpoints(s->l));
+		uint64_t rep, skip;
+		rdb_tl_rc_counts(s->l, &rep, &skip);
+		snprintf(msg + k, sizeof msg - (size_t)k,
+		         "checkpoints: %d\nlast reverse-continue: %llu intervals replayed, %llu "
+		         "left out\n",
+		         rdb_tl_checkpoints(s->l), (unsigned long long)rep, (unsigned long long)skip);
 	} else if (!strncmp(cmd, "flowback", 8) && (!cmd[8] || cmd[8] == ' ')) {
 		char *out = flowback(s, cmd + 8);
 		int r = monitor_out(s, out);

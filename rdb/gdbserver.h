@@ -146,6 +146,8 @@ struct rdb_tl;
 struct rdb_tl *rdb_tl_new(struct rdb_tg *t, uint64_t first);
 void rdb_tl_free(struct rdb_tl *l); /* its checkpoints killed */
 int rdb_tl_checkpoints(const struct rdb_tl *l);
+/* The last reverse-continue's intervals replayed and left out. */
+void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skipped);
 /* Replays again to exactly p: 0, or -1 (message said). */
 int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p);
 /* ... to the first position of count `count` of interval `interval`. */

@@ -236,6 +236,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
  * at its exec; *chan: rdb's end of its channel, for rdb_replay_feeder.
  * o->dir's header is h (its exit filled in for a trace cut short). */
 pid_t rdb_replay_spawn(const struct rdb_replay_opts *o, const struct rdb_header *h, int *chan);
+/* A fork child's recording starts at interval 2: o->from moved there. */
+void rdb_replay_fork_child_from(const struct rdb_header *h, struct rdb_replay_opts *o);
 /* A process that feeds replay o on chan, its first skip bytes left out
  * (a copy of a replay that had read them): its pid. */
 pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header *h, int chan,
@@ -261,6 +263,9 @@ uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, 
                          uint64_t hi, uint64_t *unknown, uint64_t *known);
 /* Whether interval j's WRITTEN records (r: the written stream) touch
  * [lo, hi): 1 or 0, -1 when it has none. */
+/* The same for the main stack's written pages (STACK_WRITTEN). */
+int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                         uint64_t hi);
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                    uint64_t hi);
 /* Whether interval j read bytes of [lo, hi) (its VALUES records; r: the

@@ -87,7 +87,7 @@ static void out_dir(const char *dir)
 static void record_usage(FILE *f)
 {
 	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--slice N] [--checksum]\n"
-	      "                  [--gdb]\n"
+	      "                  [--forks] [--no-stack-pages] [--gdb]\n"
 	      "                  -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
@@ -119,6 +119,10 @@ static void record_usage(FILE *f)
 	      "                      too, from the fork (docs/process-trees.md)\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n"
+	      "  --no-stack-pages    do not ask the kernel which pages of the main stack\n"
+	      "                      each interval wrote (saves a few microseconds per\n"
+	      "                      page and interval; gdb's reverse-continue to a write\n"
+	      "                      watch on the stack then replays every interval back)\n"
 	      "  --gdb               once PROG has ended, start gdb on the replay of the new\n"
 	      "                      trace set (rdb replay --gdb DIR), stopped before PROG's\n"
 	      "                      first instruction; rdb then exits as PROG did\n"
@@ -234,6 +238,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
 		else if (!strcmp(argv[i], "--forks"))
 			o->flags |= RDB_TF_HELLO_FORKS;
+		else if (!strcmp(argv[i], "--no-stack-pages"))
+			o->flags |= RDB_TF_HELLO_NO_STACK_PAGES;
 		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (argv[i][0] == '-') {

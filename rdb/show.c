@@ -165,6 +165,7 @@ struct info {
 	struct rdb_header h;
 	char bid[129], started[64];
 	uint64_t traps, cuts, forks, spawns, stopped, couts, cbytes, shareds, sbytes, nds;
+	uint64_t stack_ivs; /* intervals with STACK_WRITTEN records */
 	struct ivinfo v;
 	uint64_t n, nsys; /* intervals; syscalls up to the end */
 	double ms;        /* median_ms */
@@ -232,6 +233,18 @@ static void read_info(const char *dir, struct info *in)
 	while (rdb_tr_next(nd, &type, &p, &n))
 		in->nds += type == RDB_TF_NONDET;
 	rdb_tr_close(nd);
+	/* each interval the kernel told about has one or more, in order */
+	struct rdb_tr *wr = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
+	uint64_t last = 0;
+	while (rdb_tr_next(wr, &type, &p, &n)) {
+		struct rdb_tf_written w;
+		if (type != RDB_TF_STACK_WRITTEN || !rdb_rec_ok(type, p, n))
+			continue;
+		memcpy(&w, p, sizeof w);
+		in->stack_ivs += w.interval != last;
+		last = w.interval;
+	}
+	rdb_tr_close(wr);
 	in->nsys = h->have_exit ? h->exit.nsyscalls : in->traps;
 	struct ivinfo *v = &in->v;
 	read_boundaries(dir, v);
@@ -334,6 +347,12 @@ static void print_text(const struct info *in)
 	if (in->ms >= 0)
 		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", in->ms);
 	printf("\n");
+	if (in->stack_ivs)
+		printf("stack pages: the main stack's written pages known for %llu of %llu "
+		       "intervals\n", (unsigned long long)in->stack_ivs, (unsigned long long)in->n);
+	else
+		printf("stack pages: not known (rdb record --no-stack-pages, or a kernel without "
+		       "userfaultfd write-protect and PAGEMAP_SCAN)\n");
 	printf("checksums:  %s\n", in->sums ? "yes" : "no");
 	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
 	       "values bytes", "signals");
@@ -437,6 +456,7 @@ static void print_json(const struct info *in)
 		printf("\"median_cpu_ms\": %.1f,\n  ", in->ms);
 	else
 		printf("\"median_cpu_ms\": null,\n  ");
+	jnum("stack_pages_intervals", in->stack_ivs, ",\n  ");
 	printf("\"checksums\": %s,\n  \"interval_table\": [", in->sums ? "true" : "false");
 	for (uint64_t i = 1; i <= in->n; i++) {
 		struct row r = iv_row(&in->v, i, in->nsys);

@@ -49,6 +49,8 @@ struct rdb_tl {
 	struct ckpt ck[MAXCK];
 	int nck, no_ck; /* RDB_GDB_CHECKPOINTS=0: none (to compare) */
 	uint64_t clock;
+	/* the last reverse-continue: intervals replayed, left out (monitor info) */
+	uint64_t rc_replayed, rc_skipped;
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -79,6 +81,12 @@ void rdb_tl_free(struct rdb_tl *l)
 }
 
 int rdb_tl_checkpoints(const struct rdb_tl *l) { return l->nck; }
+
+void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skipped)
+{
+	*replayed = l->rc_replayed;
+	*skipped = l->rc_skipped;
+}
 
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
@@ -617,11 +625,14 @@ static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
 
 /* Whether interval j can be left out going back: no breakpoints, and
  * the trace says it neither wrote nor (for read and access watchpoints)
- * read any watched byte, and none is where %rsp-based stores could go. */
+ * read any watched byte.  A write watch where %rsp-based stores could go
+ * (bit i of stack, watch i) also needs the interval's STACK_WRITTEN pages
+ * to miss it: without them (the kernel refused) nothing is skipped. */
 struct skip {
 	struct rdb_ivx *x;
 	struct rdb_tr *w, *v;
 	int ok;
+	uint64_t stack;
 };
 
 static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
@@ -632,6 +643,8 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	uint64_t a, n;
 	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
 		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+			return 0;
+		if (k->stack >> i & 1 && rdb_stack_written_in(k->w, k->x, j, a, a + n) != 0)
 			return 0;
 		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
 			return 0;
@@ -654,22 +667,30 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
-	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0};
+	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0, 0};
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
-		k.ok = !stacky(l, a, a + n);
+		if (stacky(l, a, a + n)) {
+			/* reads through %rsp are in no VALUES record */
+			k.ok = kind == 2 && i < 64;
+			k.stack |= 1ull << (i & 63);
+		}
 	if (k.ok) {
 		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
 		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
 		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
+	l->rc_replayed = l->rc_skipped = 0;
 	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
 		/* the current interval too: its WRITTEN records are the whole
 		 * interval's, so none there means none before here either */
-		if (skippable(l, &k, j))
+		if (skippable(l, &k, j)) {
+			l->rc_skipped++;
 			continue;
+		}
+		l->rc_replayed++;
 		for (int g = 0; g < (groups ? groups : 1) && !err; g++) {
 			rdb_tg_watch_group(l->t, g);
 			int r = j == cur.interval ? scan_back(l, &cur, &ev) : scan_interval(l, j, &ev);

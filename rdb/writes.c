@@ -20,21 +20,27 @@ static uint32_t next_of(struct rdb_tr *r, uint32_t a, uint32_t b, const char *wh
 	return t;
 }
 
-/* Whether interval j's WRITTEN records touch [lo, hi): 1 or 0; -1 when
- * it has none (every interval the runtime ended has one, maybe empty). */
-static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j,
+/* Whether interval j's records of type want (WRITTEN, or STACK_WRITTEN:
+ * both are in the written stream, an interval's WRITTEN first) touch
+ * [lo, hi): 1 or 0; -1 when it has none (every interval the runtime ended
+ * has a WRITTEN record, maybe empty; STACK_WRITTEN only when the kernel
+ * told). */
+static int wrote(struct rdb_tr *r, const struct rdb_ivx *x, uint32_t want, uint64_t j,
                  uint64_t lo, uint64_t hi)
 {
 	int seen = 0;
 	if (!rdb_tr_seek_interval(r, x, j))
 		return -1;
+	uint32_t t;
 	const void *p;
 	size_t n;
-	while (next_of(r, RDB_TF_WRITTEN, RDB_TF_WRITTEN, "WRITTEN", &p, &n)) {
+	while ((t = next_of(r, RDB_TF_WRITTEN, RDB_TF_STACK_WRITTEN, "WRITTEN", &p, &n))) {
 		struct rdb_tf_written w;
 		memcpy(&w, p, sizeof w);
 		if (w.interval != j)
 			break;
+		if (t != want)
+			continue;
 		seen = 1;
 		const char *e = (const char *)p + sizeof w;
 		for (uint32_t i = 0; i < w.n; i++) {
@@ -44,14 +50,19 @@ static int wrote(const char *dir, struct rdb_tr *r, const struct rdb_ivx *x, uin
 				return 1;
 		}
 	}
-	(void)dir;
 	return seen ? 0 : -1;
 }
 
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                    uint64_t hi)
 {
-	return wrote(NULL, r, x, j, lo, hi);
+	return wrote(r, x, RDB_TF_WRITTEN, j, lo, hi);
+}
+
+int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+                         uint64_t hi)
+{
+	return wrote(r, x, RDB_TF_STACK_WRITTEN, j, lo, hi);
 }
 
 int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
@@ -97,7 +108,7 @@ uint64_t rdb_writes_last(const char *dir, const struct rdb_ivx *x, uint64_t at, 
 			if (!(j = e))
 				break;
 		}
-		int w = wrote(dir, r, x, j, lo, hi);
+		int w = wrote(r, x, RDB_TF_WRITTEN, j, lo, hi);
 		*known += w >= 0;
 		if (w > 0)
 			break;

@@ -177,6 +177,7 @@ void rdb_kids_child_start(void)
 	RT->mode = 0;
 	RT->chan.sn = 0;
 	RT->intervals.snap_ok = 0;
+	RT->shared.shared_forked = RT->shared.nshared; /* (back if it joins: shared.c) */
 	RT->shared.nshared = 0;
 	RT->children.kid_depth = 0;
 	RT->children.kid_pid = (uint32_t)rdb_sys0(__NR_getpid);

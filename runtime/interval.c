@@ -139,23 +139,12 @@ static void vput(struct vsend *v, uint64_t a, uint64_t len)
 			len -= k;
 			continue;
 		}
-		if (direct) {
-			struct rdb_tf_rec h = {RDB_TF_VALUES, (uint32_t)(sizeof(struct rdb_tf_blob) + k)};
-			struct rdb_tf_blob b = {v->interval, a, k};
-			rdb_memcpy(v->msg + v->n, &h, sizeof h);
-			rdb_memcpy(v->msg + v->n + sizeof h, &b, sizeof b);
-			rdb_memcpy(v->msg + v->n + head, (const void *)a, k);
-			v->n += head + k;
-			v->nranges++;
-			v->nbytes += k;
-			a += k;
-			len -= k;
-			continue;
-		}
-		/* whole pages when a range crosses an unreadable one */
-		uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
 		char *at = v->msg + v->n + head;
-		if (!vcopy(at, a, k)) {
+		if (direct)
+			rdb_memcpy(at, (const void *)a, k);
+		else if (!vcopy(at, a, k)) {
+			/* whole pages when a range crosses an unreadable one */
+			uint64_t page_end = ((a + 4096) & ~0xfffull) - a;
 			if (k > page_end)
 				k = page_end;
 			if (!vcopy(at, a, k)) {
@@ -509,6 +498,7 @@ static void scan_into(int slot, int take)
 	scan_emit(&s);
 	rdb_planes_batch(0);
 	rdb_written_end();
+	rdb_stackwrite_scan(RT->interval);
 }
 
 /* Memory about to be unmapped or replaced in the middle of an interval:
@@ -937,6 +927,7 @@ void rdb_interval_init(void)
 		return;
 	}
 	RT->intervals.snap_ok = 1;
+	rdb_stackwrite_start();
 	RT->interval = 1;
 	RT->intervals.interval_sp = (uintptr_t)RT->start.sp;
 	RT->intervals.cpu_start_ns = cpu_ns();
@@ -970,6 +961,7 @@ int rdb_interval_fork_child(void)
 	for (int slot = 0; slot < SNAP_SLOTS; slot++)
 		RT->intervals.snap_pid[slot] = 0;
 	RT->interval = 1;
+	rdb_stackwrite_start();
 	RT->intervals.snap_stop = 0;
 	TH->sig.npending = 0;
 	RT->intervals.cpu_start_ns = cpu_ns();

@@ -136,7 +136,9 @@ void rdb_join_fork(int snap_ok)
 	}
 	rdb_chan_record(&hello, RDB_TF_INIT_FORKED);
 	RT->intervals.snap_ok = 1;
+	rdb_shared_fork_child();
 	if (!rdb_interval_fork_child()) {
+		RT->shared.nshared = 0;
 		RT->mode = 0;
 		RT->intervals.snap_ok = 0;
 		rdb_sys1(__NR_close, RDB_CHAN_FD);

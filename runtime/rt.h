@@ -30,6 +30,7 @@
 #define RDB_WATCH_HW 4 /* watch.c: x86 debug registers */
 #define RDB_WATCH_FD 1010 /* watch.c: the breakpoints' fds, from here up */
 #define RDB_WR_MAX 2048 /* written.c: ranges per WRITTEN record */
+#define RDB_SW_MAX 256 /* stackwrite.c: page ranges per PAGEMAP_SCAN */
 #define RDB_SHARED_BUF (64 << 10)
 
 /* The kernel's struct sigaction for rt_sigaction on x86-64. */
@@ -176,6 +177,7 @@ struct rdb_state {
 		long rec_pid;         /* replay: the recorded pid */
 		int checksum, verify; /* record --checksum, replay --verify (1), --verify-full (2) */
 		int forks;            /* record --forks: fork children record themselves (join.c) */
+		int no_stack_pages;   /* record --no-stack-pages: no STACK_WRITTEN (stackwrite.c) */
 		uint64_t from;        /* replay: the interval it started at */
 		uint64_t timing_t0;   /* replay --timing: rdb's start (monotonic ns), or 0 */
 		size_t sn;            /* bytes waiting in sbuf */
@@ -219,6 +221,12 @@ struct rdb_state {
 		uint32_t n, sent; /* ranges waiting; whether any record went out */
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
+
+	struct rdb_stackwrite { /* stackwrite.c: the main stack's written pages */
+		int ok, uffd, pm; /* registered; the userfaultfd; /proc/self/pagemap */
+		struct { uint64_t start, end, categories; } pr[RDB_SW_MAX]; /* the kernel's */
+		struct rdb_tf_range r[RDB_SW_MAX];
+	} stackwrite;
 
 	struct { /* planes.c */
 		struct { /* residency of the plane pages [lo, hi) */
@@ -276,6 +284,8 @@ struct rdb_state {
 		uint64_t shared_next; /* where the next copy goes */
 		uint64_t shared_pend; /* record: the pending bits, once mapped */
 		uint32_t shared_sig;  /* record: a signal came since the last full sync */
+		uint32_t shared_fresh; /* record: a fork child's first boundary takes copies anew */
+		size_t shared_forked; /* a fork child: the parent's count, until it joins */
 		_Alignas(64) uint8_t shared_buf[RDB_SHARED_BUF]; /* (compared in words) */
 	} shared;
 
@@ -833,6 +843,8 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 
 /* ---- written.c: what each interval wrote (flowback) --------------------- */
 void rdb_written_begin(uint64_t interval);
+void rdb_stackwrite_start(void);
+void rdb_stackwrite_scan(uint64_t interval);
 void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 
@@ -904,6 +916,7 @@ void rdb_shared_prefork(void);        /* record: copies as they are now */
 /* record: SHARED records after call id (nr, args a, result r) */
 void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r);
 void rdb_shared_boundary(void);       /* record: copies at the boundary */
+void rdb_shared_fork_child(void);     /* record: a fork child that records itself */
 /* Snapshot child: [a, a + n) as the copies have it, over what is in to. */
 int rdb_shared_overlay(void *to, uint64_t a, uint64_t n); /* 1: copies cover it all */
 int rdb_shared_overlaps(uint64_t a, uint64_t n); /* [a, a + n) meets MAP_SHARED memory */

@@ -417,12 +417,47 @@ void rdb_shared_prefork(void)
 			fold(&RT->shared.shared[i]);
 }
 
+/* A fork child that records itself (join.c) shares every MAP_SHARED
+ * mapping of its parent with it: it keeps the parent's list (its copies
+ * came along with the fork, private), every entry ext.  Its recording
+ * starts at its first boundary, whose snapshot is what its replay starts
+ * from: there the copies take the mappings' bytes as they are (below),
+ * and from then on the child syncs as any process does, so its replay
+ * has what it read, from its own trace alone.  The parent goes on as
+ * before (the fork made its entries ext). */
+void rdb_shared_fork_child(void)
+{
+	RT->shared.nshared = RT->shared.shared_forked;
+	for (size_t i = 0; i < RT->shared.nshared; i++)
+		RT->shared.shared[i].ext = 1;
+	RT->shared.shared_fresh = 1;
+	RT->shared.shared_sig = 0;
+}
+
+/* The copy of s takes the mapping's bytes as they are now (a file cut
+ * short: what can be read), and none of its blocks is pending. */
+static void fresh(struct rdb_shared *s)
+{
+	uint64_t n = s->end - s->start;
+	long got = rdb_peek((void *)s->copy, s->start, n);
+	if (got < (long)n)
+		rdb_memset((uint8_t *)s->copy + (got > 0 ? got : 0), 0, n - (uint64_t)(got > 0 ? got : 0));
+	if (RT->shared.shared_pend)
+		rdb_memset(pend_byte(s->copy), 0, n >> 9); /* (copies are page-aligned) */
+}
+
 /* At a boundary, before the planes are cleared and the snapshot forked. */
 void rdb_shared_boundary(void)
 {
+	int first = RT->shared.shared_fresh;
+	RT->shared.shared_fresh = 0;
 	for (size_t i = 0; i < RT->shared.nshared; i++)
-		if (RT->shared.shared[i].copy)
-			fold(&RT->shared.shared[i]);
+		if (RT->shared.shared[i].copy) {
+			if (first)
+				fresh(&RT->shared.shared[i]);
+			else
+				fold(&RT->shared.shared[i]);
+		}
 }
 
 static void put(uint64_t id, uint64_t a, const uint8_t *p, uint64_t n)

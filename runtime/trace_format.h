@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define RDB_TF_VERSION 7
+#define RDB_TF_VERSION 8
 /* HELLO's version: the files' format, and above it the revision of what
  * rdb and the runtime say to each other over the channel (1: a replay from
  * the start gets no VALUES at its later boundaries; 2: --to's STOP comes
@@ -25,6 +25,11 @@
  * No fd there: the program runs unrecorded.  The runtime marks the fd
  * close-on-exec and hides it from the program (EBADF). */
 #define RDB_CHAN_FD 1000
+/* rdb replay of a process exec'd by "/proc/self/exe" (in rdb's child that
+ * string names rdb): rdb execs the image by its path with this variable,
+ * then the string, first in the environment, and the runtime execs itself
+ * again by the string, without the variable (start.c). */
+#define RDB_EXEC_AS_ENV "__RDB_EXEC_AS="
 /* Record only: a SOCK_SEQPACKET socket on which the interval snapshot
  * children (runtime/interval.c) send VALUES records, several whole records
  * per message, a message at most RDB_TF_VALUES_MSG bytes.  Hidden from the
@@ -97,6 +102,9 @@ struct rdb_tf_rec {
 	X(STOP, 29, uint8_t, NONE, NONE, ANY)                                   \
 	/* what an interval wrote: struct rdb_tf_written + ranges */            \
 	X(WRITTEN, 30, struct rdb_tf_written, WRITTEN, NONE, TAIL)              \
+	/* the main stack's pages an interval wrote (runtime/stackwrite.c): */  \
+	/* struct rdb_tf_written + page ranges */                               \
+	X(STACK_WRITTEN, 45, struct rdb_tf_written, WRITTEN, NONE, TAIL)        \
 	/* rdb -> runtime (replay): watch writes */                             \
 	X(WATCH, 31, struct rdb_tf_watch, NONE, NONE, ANY)                      \
 	/* runtime -> rdb (replay): a watched write */                          \
@@ -181,6 +189,7 @@ struct rdb_tf_hello {
 /* 128u: unused (no longer sent; an old trace's H_FLAGS may hold it) */
 #define RDB_TF_HELLO_TIMING 256u  /* replay: rdb_start_ns is set */
 #define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
+#define RDB_TF_HELLO_NO_STACK_PAGES 1024u /* record: no STACK_WRITTEN (stackwrite.c) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

@@ -348,6 +348,7 @@ void rdb_shared_apply(const struct rdb_tf_shared *s)
 }
 void rdb_shared_from_maps(const struct rdb_tf_map *m, size_t n) { (void)m, (void)n; }
 void rdb_shared_prefork(void) {}
+void rdb_shared_fork_child(void) {}
 void rdb_shared_sync(uint64_t id, long nr, const long a[6], long r)
 {
 	(void)id, (void)nr, (void)a, (void)r;

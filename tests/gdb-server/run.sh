@@ -4,7 +4,8 @@
 #   run.sh RDB RDB_CC CASE
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
-#       by default) | watch-many | watch-big | watch-stack.
+#       by default) | watch-many | watch-big | watch-stack |
+#       watch-stack-pages.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -347,6 +348,63 @@ watch-stack)
 	expect w.out "^gdb: local 1\$"
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 2p iv)" -le "$(($(sed -n 1p iv) - 2))" ] || { cat w.out; fail "the write is not 2 intervals back or more"; }
+	;;
+watch-stack-pages)
+	# a local of main written through %rsp, with the work between its
+	# writes on pages below it: reverse-continue leaves out the intervals
+	# whose STACK_WRITTEN pages miss the local's page, and stops where a
+	# full replay of every interval stops (a breakpoint that is never
+	# hit going back, on exit, turns the leaving out off; so does a
+	# recording made with --no-stack-pages)
+	build stackwatch prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	"$RDB" record --every-sic 3000 --no-stack-pages -o tn -- ./prog > recn.out 2>&1 ||
+		fail "record --no-stack-pages"
+	"$RDB" info tn > infon.out || fail "rdb info tn"
+	expect infon.out '^stack pages: not known (rdb record --no-stack-pages'
+	"$RDB" info t > info.out || fail "rdb info t"
+	if grep -q '^stack pages: not known' info.out; then
+		status=77
+		echo "SKIP: the kernel does not tell the stack's written pages (userfaultfd write-protect-async and PAGEMAP_SCAN: Linux 6.7)"
+		exit 77
+	fi
+	expect info.out '^stack pages: the main stack.s written pages known for [1-9][0-9]* of [0-9]* intervals$'
+	line=$(grep -n 'sink = pad' "$SRC/stackwatch.c" | cut -d: -f1)
+	for run in 0 1 n; do
+		b=; [ $run = 1 ] && b='break exit'
+		trace=t; [ $run = n ] && trace=tn
+		printf '%s\n' "break stackwatch.c:$line" continue delete 'monitor where' 'watch -l local' \
+			"$b" reverse-continue 'monitor where' 'monitor info' \
+			'printf "gdb: local %ld\n", local' > w$run.gdb
+		session w$run.gdb w$run.out $trace || { cat w$run.out; fail "replay --gdb-batch ($run)"; }
+		clean w$run.out
+		grep '^interval [0-9]* count' w$run.out | sed -n 2p > where$run
+		[ -s where$run ] || { cat w$run.out; fail "no stop going back ($run)"; }
+	done
+	expect w1.out "^last reverse-continue: [0-9]* intervals replayed, 0 left out\$"
+	expect wn.out "^last reverse-continue: [0-9]* intervals replayed, 0 left out\$"
+	cmp -s where0 where1 || { cat w0.out w1.out; fail "the stop is not the full replay's: $(cat where0) / $(cat where1)"; }
+	cmp -s where0 wheren || { cat w0.out wn.out; fail "the stop is not the one without stack pages: $(cat where0) / $(cat wheren)"; }
+	expect w0.out "^Old value = 3\$"
+	expect w0.out "^gdb: local 2\$"
+	left=$(sed -n 's/^last reverse-continue: [0-9]* intervals replayed, \([0-9]*\) left out$/\1/p' w0.out)
+	[ "${left:-0}" -ge 5 ] || { cat w0.out; fail "only ${left:-0} intervals left out going back"; }
+	# the same work in a fork child recorded with --forks: its pages are
+	# its own stack's (the child registers again), so the stop is again
+	# the full replay's
+	"$RDB" record --forks --every-sic 3000 -o tf -- ./prog fork > recf.out 2>&1 || fail "record --forks"
+	kid=$("$RDB" ps tf | awk 'NR == 3 { print $1 }')
+	[ -n "$kid" ] || { "$RDB" ps tf; fail "no fork child in tf"; }
+	for run in 0 1; do
+		session w$run.gdb wf$run.out tf --pid "$kid" || { cat wf$run.out; fail "replay --gdb-batch --pid $kid ($run)"; }
+		clean wf$run.out
+		grep '^interval [0-9]* count' wf$run.out | sed -n 2p > wheref$run
+		[ -s wheref$run ] || { cat wf$run.out; fail "no stop going back in the fork child ($run)"; }
+	done
+	cmp -s wheref0 wheref1 || { cat wf0.out wf1.out; fail "fork child: the stop is not the full replay's: $(cat wheref0) / $(cat wheref1)"; }
+	expect wf0.out "^gdb: local 2\$"
+	left=$(sed -n 's/^last reverse-continue: [0-9]* intervals replayed, \([0-9]*\) left out$/\1/p' wf0.out)
+	[ "${left:-0}" -ge 5 ] || { cat wf0.out; fail "fork child: only ${left:-0} intervals left out going back"; }
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac

@@ -80,6 +80,11 @@ def main(text_path, json_path):
         iv += f"; each about {j['median_cpu_ms']:.1f} ms of CPU (median of the timer-ended ones)"
     same("intervals", f["intervals"], iv)
     same("checksums", f["checksums"], "yes" if j["checksums"] else "no")
+    sp = j["stack_pages_intervals"]
+    same("stack pages", f["stack pages"],
+         f"the main stack's written pages known for {sp} of {j['intervals']} intervals" if sp
+         else "not known (rdb record --no-stack-pages, or a kernel without userfaultfd "
+         "write-protect and PAGEMAP_SCAN)")
     same("interval rows", len(table), min(20, j["intervals"]))
     same("interval_table length", len(j["interval_table"]), j["intervals"])
     for row, r in zip(table, j["interval_table"]):

@@ -20,7 +20,11 @@ done
 "$RDB" ps t > ps.out || fail "rdb ps"
 set -- $(awk 'NR > 2 { print $1 }' ps.out)
 [ $# = 3 ] || fail "not 3 processes"
-a=$1 c=$3
+# by their tags: rdb ps lists them in the order they joined, which the
+# pipeline's start does not fix
+a=$(awk '!/ sh -c / && $(NF - 2) == "./tree" && $NF == "A" { print $1 }' ps.out)
+c=$(awk '!/ sh -c / && $(NF - 2) == "./tree" && $NF == "C" { print $1 }' ps.out)
+[ -n "$a" ] && [ -n "$c" ] || { cat ps.out; fail "no ./tree tag A or C in rdb ps"; }
 # C's syscalls stream cut in half
 f=t/proc/$c/syscalls
 head -c $(($(wc -c < "$f") / 2)) "$f" > cut && mv cut "$f"
