@@ -191,7 +191,10 @@ while [ $r -le "$reps" ]; do
 		awk -v b="$bytes" -v t="$rec" 'BEGIN { print b / 1e6 / t }' >> $w.total
 		n=$("$rdb" info --complete $w.trace)
 		if [ "$n" -ge 1 ]; then
-			k=$(((n + 1) / 2))
+			# the interval after the middle: with 2 intervals the second,
+			# so the time is a resume, not a start from the beginning
+			k=$((n / 2 + 1))
+			[ "$k" -le "$n" ] || k=$n
 			s=$("$rdb" replay --quiet --timing --from "$k" --to "$k" $w.trace 2>&1 > /dev/null |
 				sed -n 's/^rdb: replay resumed .* start \([0-9.]*\) ms after .*/\1/p')
 			[ -n "$s" ] || die "$w: replay --timing --from $k said no start time"
