@@ -234,6 +234,8 @@ struct rdb_state {
 			unsigned char vec[(4u << 20) / 4096];
 		} res[2];
 		int res_batch;
+		int swap; /* 0: not asked yet; 1: the system has swap; -1: none */
+		uint64_t pm[512]; /* /proc/self/pagemap entries, a read's worth */
 	} planes;
 
 	struct { /* procmaps.c */
