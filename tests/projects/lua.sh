@@ -95,13 +95,7 @@ session "$work/pty-rec.log" "$rdb" record --checksum --every-sic 20000 -o "$t" -
 [ "$(grep -c '> print(x, "is the answer")' "$t.rep.out")" = 2 ] &&
 	[ "$(grep -c '42.*is the answer' "$t.rep.out")" = 2 ] ||
 	proj_die "the replay of the terminal session did not show the line and its answer twice (see $t.rep.out)"
-n=$("$rdb" info --complete "$t")
-[ "${n:-0}" -ge 3 ] || proj_die "the terminal session's recording gave ${n:-0} intervals, not several"
-k=$(( (n + 1) / 2 ))
-"$rdb" replay --verify --from "$k" "$t" < /dev/null > "$t.mid.out" 2> "$t.mid.err" ||
-	proj_die "rdb replay --verify --from $k of the terminal session failed: $(head -n 3 "$t.mid.err")"
-tail -c "$(wc -c < "$t.mid.out")" "$t.rep.out" | cmp -s - "$t.mid.out" ||
-	proj_die "the terminal session's replay from interval $k is not the end of its whole replay"
+proj_replay_middle "$t" "$t.rep.out" "the terminal session"
 proj_note "lua -i on a pty: readline's history runs the line again; recorded ($n intervals), replayed whole and from $k with --verify"
 proj_check_probe 3
 echo "PASS lua5.4"
