@@ -24,6 +24,8 @@ struct rdb_feed {
 	void *ectx;
 	int end; /* enum rdb_feed_end, once the merge stopped for a reason */
 	uint32_t owner; /* the thread holding the token where the merge is */
+	/* per thread slot, the clone that made its thread (a TARGET's born) */
+	uint64_t born[RDB_THREAD_MAX];
 };
 
 uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x)
@@ -154,12 +156,18 @@ static int emit_values(struct rdb_feed *f, uint64_t iv)
 
 /* ---- TARGET ----------------------------------------------------------- */
 
+/* (a damaged trace's slot: the runtime refuses the TARGET) */
+static uint64_t born_of(const struct rdb_feed *f, uint32_t slot)
+{
+	return slot < RDB_THREAD_MAX ? f->born[slot] : 0;
+}
+
 /* The next BOUNDARY, AT_SIC SIGNAL or SLICE SWITCH after the events
  * already targeted, with the thread whose count it is: the token's owner
  * there (the SWITCH records on the way say who). */
 static int emit_target(struct rdb_feed *f)
 {
-	struct rdb_tf_target g = {0, 0, 0, 0, 0};
+	struct rdb_tf_target g = {0, 0, 0, 0, 0, 0};
 	uint32_t t;
 	const void *p;
 	size_t n;
@@ -174,9 +182,19 @@ static int emit_target(struct rdb_feed *f)
 				rdb_fatal("%s: SWITCH record with count %llu, over 2^40: a damaged trace",
 				          rdb_tr_where(f->ahead), (unsigned long long)w.sic);
 			if (w.why == RDB_TF_SW_SLICE)
-				g = (struct rdb_tf_target){w.interval, w.sic, w.pc, RDB_TF_SWITCH, w.from};
+				g = (struct rdb_tf_target){w.interval, w.sic, w.pc, born_of(f, w.from),
+				                            RDB_TF_SWITCH, w.from};
 			else
 				owner = w.to;
+			continue;
+		}
+		if (t == RDB_TF_THREAD) {
+			struct rdb_tf_thread th;
+			if (!rdb_rec_ok(t, p, n))
+				rdb_fatal("%s: THREAD record of %zu bytes", rdb_tr_where(f->ahead), n);
+			memcpy(&th, p, sizeof th);
+			if (th.kind == RDB_TF_TH_CREATED && th.slot < RDB_THREAD_MAX)
+				f->born[th.slot] = th.sc_id + 1;
 			continue;
 		}
 		if (t != RDB_TF_BOUNDARY && t != RDB_TF_SIGNAL)
@@ -197,12 +215,14 @@ static int emit_target(struct rdb_feed *f)
 		if (t == RDB_TF_BOUNDARY) {
 			struct rdb_tf_boundary b;
 			memcpy(&b, p, sizeof b);
-			g = (struct rdb_tf_target){b.interval - 1, b.sic, b.pc, RDB_TF_BOUNDARY, owner};
+			g = (struct rdb_tf_target){b.interval - 1, b.sic, b.pc, born_of(f, owner),
+			                            RDB_TF_BOUNDARY, owner};
 		} else {
 			struct rdb_tf_signal s;
 			memcpy(&s, p, sizeof s);
 			if (s.kind == RDB_TF_SIG_AT_SIC)
-				g = (struct rdb_tf_target){s.interval, s.sic, s.pc, RDB_TF_SIGNAL, owner};
+				g = (struct rdb_tf_target){s.interval, s.sic, s.pc, born_of(f, owner),
+				                            RDB_TF_SIGNAL, owner};
 		}
 	}
 	return f->emit(f->ectx, RDB_TF_TARGET, &g, sizeof g);

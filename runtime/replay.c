@@ -96,12 +96,20 @@ static uint64_t arm_for(uint64_t count)
 {
 	RDB_ASSERT(RT->replay.tgt.sic <= RDB_SIC_SPAN); /* read_target */
 	uint64_t at = RT->replay.tgt.sic;
-	/* another thread's: this one runs to its next switch, no event */
-	int ours = RT->replay.tgt.slot == rdb_th_slot();
+	/* another thread's (or an earlier thread's of this slot): this one
+	 * runs to its next switch, no event */
+	int ours = RT->replay.tgt.slot == rdb_th_slot() && RT->replay.tgt.born == TH->sched.born;
 	return rdb_sic_set(count, RT->replay.tgt.kind && ours && at > count ? at : 0);
 }
 
 uint64_t rdb_replay_arm(uint64_t count) { return arm_for(count); }
+
+int rdb_replay_target_at(uint32_t kind, uint64_t count, uint64_t pc)
+{
+	const struct rdb_tf_target *t = &RT->replay.tgt;
+	return t->kind == kind && t->slot == rdb_th_slot() && t->born == TH->sched.born &&
+	       t->sic == count && t->pc == pc;
+}
 
 void rdb_replay_first_target(void)
 {

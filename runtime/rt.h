@@ -385,6 +385,7 @@ struct rdb_thread {
 		int want;             /* record: it waits for the token */
 		int exiting;          /* its end is under way (its own stack's munmap) */
 		int alive;            /* made, not ended (replay checks the switches' threads) */
+		uint64_t born;        /* its clone's syscall number, 0: the replay's start (TARGET) */
 		uint64_t slice_end;   /* record: the count its time slice ends at */
 		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
 		uint64_t exit_pc;     /* exiting: the return address of its last call */
@@ -827,6 +828,8 @@ void rdb_sched_forked(void);
 _Noreturn void rdb_sched_exit(long status);
 /* replay.c: the value %r15 gets for the next TARGET at count. */
 uint64_t rdb_replay_arm(uint64_t count);
+/* replay.c: whether the TARGET is this thread's event of kind at (count, pc). */
+int rdb_replay_target_at(uint32_t kind, uint64_t count, uint64_t pc);
 
 /* ---- interval.c: boundaries while recording --------------------------- */
 void rdb_interval_init(void);  /* after the channel: timer, first snapshot */

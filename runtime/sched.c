@@ -475,6 +475,7 @@ static void note_made(unsigned k, long ret)
 long rdb_sched_parent(long ret, const long a[6])
 {
 	uint64_t old = rdb_block_all();
+	uint64_t clone_id = RT->rr.sc_id + 1; /* the THREAD record's sc_id + 1 */
 	note_made(RT->sched.made, ret);
 	RT->sched.clone_ret = ret;
 	rdb_set_mask(old);
@@ -483,6 +484,7 @@ long rdb_sched_parent(long ret, const long a[6])
 		/* (parked before its first instruction: rdb_sched_child) */
 		rdb_th_at(RT->sched.made)->sched.park = RDB_TF_PARK_NEW;
 		rdb_th_at(RT->sched.made)->sched.alive = 1;
+		rdb_th_at(RT->sched.made)->sched.born = clone_id;
 		RT->sched.nlive++;
 		RT->sched.on = 1;
 		/* Its own slice starts now (the clone's stub restored its %r15). */

@@ -994,8 +994,7 @@ static void event_at_return(uint64_t *uc, uint64_t mask)
 	if (RT->mode == RDB_TF_MODE_RECORD)
 		take_let_in(mask);
 	int rec = RT->mode == RDB_TF_MODE_RECORD && TH->sig.npending;
-	int rep = RT->mode == RDB_TF_MODE_REPLAY && RT->replay.tgt.kind == RDB_TF_SIGNAL &&
-	          RT->replay.tgt.pc == pc && RT->replay.tgt.sic == count;
+	int rep = RT->mode == RDB_TF_MODE_REPLAY && rdb_replay_target_at(RDB_TF_SIGNAL, count, pc);
 	if (!rec && !rep)
 		return;
 	TH->sic.in_event = 1;

@@ -16,7 +16,7 @@
  * after the next boundary and its context, which --verify compares).  A
  * runtime refuses
  * another: a program must be linked with the rdb that runs it. */
-#define RDB_TF_CHAN_REV 2
+#define RDB_TF_CHAN_REV 3
 #define RDB_TF_HELLO_VERSION (RDB_TF_VERSION | RDB_TF_CHAN_REV << 16)
 
 /* ---- the channel ---------------------------------------------------------
@@ -385,6 +385,11 @@ struct rdb_tf_target {
 	uint64_t interval;
 	uint64_t sic;  /* count since the interval's start */
 	uint64_t pc;
+	/* the clone (its syscall number, sc_id + 1 of its THREAD CREATED) that
+	 * made the thread, 0 for one the replay started with: a slot is
+	 * reused, and an earlier thread in it can reach the same count at the
+	 * same pc (channel revision 3) */
+	uint64_t born;
 	uint32_t kind; /* 0: none, RDB_TF_BOUNDARY, RDB_TF_SIGNAL or RDB_TF_SWITCH */
 	uint32_t slot; /* the thread whose count sic is (the token's owner then) */
 };
@@ -649,7 +654,7 @@ _Static_assert(sizeof(struct rdb_tf_maps) == 16, "maps");
 _Static_assert(sizeof(struct rdb_tf_blob) == 24, "blob");
 _Static_assert(sizeof(struct rdb_tf_values_end) == 24, "values_end");
 _Static_assert(sizeof(struct rdb_tf_signal) == 176, "signal");
-_Static_assert(sizeof(struct rdb_tf_target) == 32, "target");
+_Static_assert(sizeof(struct rdb_tf_target) == 40, "target");
 _Static_assert(sizeof(struct rdb_tf_switch) == 56, "switch");
 _Static_assert(sizeof(struct rdb_tf_thread) == 32, "thread");
 _Static_assert(sizeof(struct rdb_tf_written) == 16, "written");

@@ -93,7 +93,7 @@ rec() {
 			else
 				record --every-sic $n -o "$W/run/t" -- "$exe" "$@"
 			fi
-			[ "$(cat "$W/run/t"/* | wc -c)" -gt $SEED ] || break
+			[ "$(find "$W/run/t" -type f -exec cat {} + | wc -c)" -gt $SEED ] || break
 		done ;;
 	esac
 	[ -f "$W/run/t/header" ] || { echo "make-trace-corpus: no trace of $name" >&2; exit 1; }
