@@ -125,11 +125,13 @@ static int feed_out(int fd, const void *p, size_t n)
 	return n > k ? rdb_run_send_all(fd, (const char *)p + k, n - k) : 0;
 }
 
-/* The records go out in batches: two writes a record (and as many reads
- * by the runtime) cost a replay from the middle of bench/heapchurn about
- * a second for its 120,000 VALUES ranges (docs/perf.md).  Nothing in the
- * feed waits for the runtime, so holding records back only delays them
- * until the batch is full or the feed ends (feed_flush). */
+/* VALUES records go out in batches, with the record after them: two
+ * writes a record (and as many reads by the runtime) cost a replay from
+ * the middle of bench/heapchurn about a second for its 120,000 ranges
+ * (docs/perf.md).  Any other record goes out at once, as one write: the
+ * runtime may be waiting for it (the start waits for HELLO, a syscall
+ * for its result), and a batch held back until full cost a replay from
+ * the start more than a second on a loaded machine. */
 #define FEED_BATCH (128u << 10)
 static char feed_buf[FEED_BATCH];
 static size_t feed_n;
@@ -155,7 +157,8 @@ static int feed_add(int fd, const void *p, size_t n)
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return feed_add(fd, &h, sizeof h) || (n && feed_add(fd, p, n)) ? -1 : 0;
+	return feed_add(fd, &h, sizeof h) || (n && feed_add(fd, p, n)) ||
+	       (type != RDB_TF_VALUES && feed_flush(fd)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
