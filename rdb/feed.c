@@ -36,10 +36,9 @@ uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x)
 	const void *p;
 	size_t n;
 	int done = 0;
-	/* Its VALUES_END ends the stream's last frame unless the recording
-	 * was cut short: look there first (decompressing every frame of the
-	 * last interval was a third of rdb's part of a replay from the middle
-	 * of bench/heapchurn: docs/perf.md), then, not found, read it all. */
+	/* Its VALUES_END ends the stream's last frame unless the recording was
+	 * cut short: look there first, else read the interval whole (all of it
+	 * decompressed was a third of rdb's start of a replay: docs/perf.md). */
 	rdb_tr_seek_interval(r, x, j);
 	if (rdb_tr_last_frame(r))
 		while (!done && rdb_tr_next(r, &t, &p, &n))

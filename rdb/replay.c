@@ -125,13 +125,9 @@ static int feed_out(int fd, const void *p, size_t n)
 	return n > k ? rdb_run_send_all(fd, (const char *)p + k, n - k) : 0;
 }
 
-/* VALUES records go out in batches, with the record after them: two
- * writes a record (and as many reads by the runtime) cost a replay from
- * the middle of bench/heapchurn about a second for its 120,000 ranges
- * (docs/perf.md).  Any other record goes out at once, as one write: the
- * runtime may be waiting for it (the start waits for HELLO, a syscall
- * for its result), and a batch held back until full cost a replay from
- * the start more than a second on a loaded machine. */
+/* VALUES go out in batches (a write a record was most of a replay's start
+ * on a program with 100,000 value ranges: docs/perf.md); any other record
+ * at once, in one write: the runtime may be waiting for it. */
 #define FEED_BATCH (128u << 10)
 static char feed_buf[FEED_BATCH];
 static size_t feed_n;

@@ -433,9 +433,8 @@ struct rdb_tr {
 	uint64_t frames, rawtotal;
 	int dict_known;        /* whether dict is what the base frame says */
 	ZSTD_DDict *dict;      /* the base frame's records, if small (trace_format.h) */
-	/* where the last record read lies (rdb_tr_where), written out only
-	 * when asked: an snprintf a record was a tenth of a replay from the
-	 * middle of bench/heapchurn (docs/perf.md) */
+	/* where the last record read lies, made text only when asked
+	 * (rdb_tr_where): an snprintf a record cost replays (docs/perf.md) */
 	int at_rec;
 	uint64_t rec_frame;
 	size_t rec_pos;
