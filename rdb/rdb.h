@@ -88,6 +88,9 @@ uint64_t rdb_tr_rec(const struct rdb_tr *r);
  * NULL, or what is wrong (the offset is outside the file, no frame header
  * there, another first record). offset may be the file's end. */
 const char *rdb_tr_seek(struct rdb_tr *r, uint64_t offset, uint64_t first);
+/* From a frame's start (none of it read), on to the stream's last frame,
+ * reading frame headers only (no frame is decompressed): 1 if r moved. */
+int rdb_tr_last_frame(struct rdb_tr *r);
 void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file);
 void rdb_tr_close(struct rdb_tr *r);
 extern const char *const rdb_stream_names[RDB_TF_NSTREAMS];

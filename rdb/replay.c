@@ -125,10 +125,36 @@ static int feed_out(int fd, const void *p, size_t n)
 	return n > k ? rdb_run_send_all(fd, (const char *)p + k, n - k) : 0;
 }
 
+/* VALUES go out in batches (a write a record was most of a replay's start
+ * on a program with 100,000 value ranges: docs/perf.md); any other record
+ * at once, in one write: the runtime may be waiting for it. */
+#define FEED_BATCH (128u << 10)
+static char feed_buf[FEED_BATCH];
+static size_t feed_n;
+
+static int feed_flush(int fd)
+{
+	size_t n = feed_n;
+	feed_n = 0;
+	return n && feed_out(fd, feed_buf, n) ? -1 : 0;
+}
+
+static int feed_add(int fd, const void *p, size_t n)
+{
+	if (feed_n + n > FEED_BATCH && feed_flush(fd))
+		return -1;
+	if (n >= FEED_BATCH)
+		return feed_out(fd, p, n) ? -1 : 0;
+	memcpy(feed_buf + feed_n, p, n);
+	feed_n += n;
+	return 0;
+}
+
 static int feed(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct rdb_tf_rec h = {type, (uint32_t)n};
-	return feed_out(fd, &h, sizeof h) || (n && feed_out(fd, p, n)) ? -1 : 0;
+	return feed_add(fd, &h, sizeof h) || (n && feed_add(fd, p, n)) ||
+	       (type != RDB_TF_VALUES && feed_flush(fd)) ? -1 : 0;
 }
 
 static int feed_chan(void *ctx, uint32_t type, const void *p, size_t n)
@@ -288,6 +314,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 	int fd = sv[0];
 	int hello_failed = send_hello(fd, &h, o);
 	int end = hello_failed ? RDB_FEED_DEAD : rdb_feed_run(f, feed_chan, &fd);
+	if (feed_flush(fd) && end != RDB_FEED_DEAD)
+		end = RDB_FEED_DEAD;
 	shutdown(fd, SHUT_WR);
 	if (o->watch)
 		*nhits = read_hits(fd, hits, cap);
@@ -364,6 +392,8 @@ pid_t rdb_replay_feeder(const struct rdb_replay_opts *o, const struct rdb_header
 		feed_skip = skip;
 		struct rdb_feed *fe = rdb_feed_open(o->dir, &h->exit, o->from, o->to);
 		int end = send_hello(chan, h, o) ? RDB_FEED_DEAD : rdb_feed_run(fe, feed_chan, &chan);
+		if (feed_flush(chan))
+			end = RDB_FEED_DEAD;
 		_exit(end);
 	}
 	return f;

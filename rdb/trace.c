@@ -433,6 +433,11 @@ struct rdb_tr {
 	uint64_t frames, rawtotal;
 	int dict_known;        /* whether dict is what the base frame says */
 	ZSTD_DDict *dict;      /* the base frame's records, if small (trace_format.h) */
+	/* where the last record read lies, made text only when asked
+	 * (rdb_tr_where): an snprintf a record cost replays (docs/perf.md) */
+	int at_rec;
+	uint64_t rec_frame;
+	size_t rec_pos;
 	char where[512];
 };
 
@@ -618,13 +623,14 @@ int rdb_tr_next(struct rdb_tr *r, uint32_t *type, const void **p, size_t *len)
 		if (!next_frame(r))
 			return 0;
 	struct rdb_tf_rec h;
-	snprintf(r->where, sizeof r->where, "%s: frame at offset %llu, byte %zu", r->path,
-	         (unsigned long long)r->frame_off, r->pos);
+	r->at_rec = 1;
+	r->rec_frame = r->frame_off;
+	r->rec_pos = r->pos;
 	if (r->rawn - r->pos < sizeof h)
-		rdb_fatal("%s: truncated record header", r->where);
+		rdb_fatal("%s: truncated record header", rdb_tr_where(r));
 	memcpy(&h, r->raw + r->pos, sizeof h);
 	if (h.len > r->rawn - r->pos - sizeof h)
-		rdb_fatal("%s: record of %u bytes runs past its frame", r->where, h.len);
+		rdb_fatal("%s: record of %u bytes runs past its frame", rdb_tr_where(r), h.len);
 	*type = h.type;
 	*p = r->raw + r->pos + sizeof h;
 	*len = h.len;
@@ -661,6 +667,25 @@ const char *rdb_tr_seek(struct rdb_tr *r, uint64_t offset, uint64_t first)
 }
 
 uint64_t rdb_tr_rec(const struct rdb_tr *r) { return r->rec; }
+
+int rdb_tr_last_frame(struct rdb_tr *r)
+{
+	if (r->pos != r->rawn)
+		return 0;
+	uint64_t o = r->off, last = 0, first = 0;
+	struct rdb_tf_fhdr fh;
+	while (o < r->flen && !frame_header(r, o, &fh) && fh.csize <= r->flen - o - sizeof fh) {
+		last = o;
+		first = fh.first;
+		o += sizeof fh + fh.csize;
+	}
+	if (!last || last == r->off)
+		return 0;
+	r->off = last;
+	r->rawn = r->pos = 0;
+	r->rec = first;
+	return 1;
+}
 
 const char *rdb_tr_path(const struct rdb_tr *r) { return r->path; }
 
@@ -978,7 +1003,13 @@ int rdb_tr_merge(struct rdb_tr *sc, struct rdb_tr *sd, struct rdb_tr *nd,
 	return dead;
 }
 
-const char *rdb_tr_where(struct rdb_tr *r) { return r->where; }
+const char *rdb_tr_where(struct rdb_tr *r)
+{
+	if (r->at_rec)
+		snprintf(r->where, sizeof r->where, "%s: frame at offset %llu, byte %zu", r->path,
+		         (unsigned long long)r->rec_frame, r->rec_pos);
+	return r->where;
+}
 
 void rdb_tr_stats(struct rdb_tr *r, uint64_t *frames, uint64_t *raw, uint64_t *file)
 {

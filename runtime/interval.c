@@ -119,9 +119,11 @@ static int vdirect(uint64_t a, uint64_t *len, int *unmapped)
 	if (m[lo].end - a < *len)
 		*len = m[lo].end - a;
 	/* private anonymous memory, readable: no SIGBUS (a file cut short), no
-	 * MAP_SHARED memory that moved on (vcopy's overlay) */
+	 * MAP_SHARED memory that moved on (vcopy's overlay); the image's .data
+	 * and .bss too (a running executable is never cut short: docs/perf.md) */
 	return (m[lo].prot & 1) && (m[lo].kind == RDB_TF_MAP_ANON || m[lo].kind == RDB_TF_MAP_BRK ||
-	                            m[lo].kind == RDB_TF_MAP_STACK);
+	                            m[lo].kind == RDB_TF_MAP_STACK ||
+	                            (m[lo].kind == RDB_TF_MAP_IMAGE && (m[lo].prot & 2)));
 }
 
 static void vput(struct vsend *v, uint64_t a, uint64_t len)

@@ -11,7 +11,7 @@ PKGS="build-essential cmake make flex bison pkg-config libelf-dev libdw-dev chec
 libcapstone-dev libzstd-dev clang valgrind afl++ gdb dpkg-dev binutils git
 ca-certificates debian-archive-keyring xz-utils gzip tar findutils diffutils
 time tcl musl-tools libclang-rt-14-dev autoconf help2man chromium python3
-automake libtool dejagnu patch"
+automake libtool dejagnu patch strace"
 
 missing=
 for p in $PKGS; do
