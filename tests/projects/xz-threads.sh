@@ -63,7 +63,7 @@ cmp -s "$work/input.native.xz" "$work/input.xz" || proj_die "instrumented xz $op
 proj_note "workload: xz $opts on $(wc -c < "$work/input") bytes in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s: same output as gcc's build; -T4 -d gives it back"
 
 # shellcheck disable=SC2086
-rt_intervals="-i 50" proj_record_threads compress "$work/input" "$xz" $opts -c
+rt_intervals="-i 200" proj_record_threads compress "$work/input" "$xz" $opts -c
 cmp -s "$work/input.native.xz" "$work/rr-compress.rec.out" ||
 	proj_die "xz $opts recorded gave other bytes than gcc's build"
 rt_intervals="-i 20" proj_record_threads decompress "$work/input.native.xz" "$xz" -T4 -d -c
