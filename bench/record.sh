@@ -150,7 +150,7 @@ for k in $kinds; do
 		rm -rf xz-$k && cp -r xzsrc xz-$k
 		(cd xz-$k && ./configure CC="$cc" LDFLAGS="$static" --disable-shared --enable-static \
 			--enable-threads=posix --disable-nls --disable-doc &&
-			make -C src/liblzma && make -C src/xz) > xz-$k.log 2>&1 ||
+			make -j2 -C src/liblzma && make -j2 -C src/xz) > xz-$k.log 2>&1 ||
 			die "$k: xz (log: $work/xz-$k.log)"
 		cp xz-$k/src/xz/xz $k/xz
 	fi
@@ -270,7 +270,8 @@ echo "rdb record and replay against native, wall seconds: median [min-max] of $r
 if [ -n "$iv" ]; then echo "record interval: $iv ms (-i)"; else echo "record interval: rdb's default"; fi
 echo "workloads: life $life_gens generations; mesh $mesh_args; bzip2 -9 and zlib's minigzip -9 on $bz_mb MB" \
 	"of bench/bzip2-workload.sh's file; text: bzip2 -9 on $text_mb MB of Zipf-like words;" \
-	"heapchurn $steps steps"
+	"heapchurn $steps steps; pigz -p 4 (native1: -p 1) and xz -T4 -2 (native1: -T1) on the" \
+	"$bz_mb MB file"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" \
 	"(shared: absolute times drift, ratios within a round less)"
 [ -n "$musl" ] || echo "musl column: missing (musl-gcc is not installed: the musl-tools package)"
