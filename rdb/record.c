@@ -86,7 +86,7 @@ static void out_dir(const char *dir)
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--slice N] [--checksum]\n"
+	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--slice N] [--chaos] [--checksum]\n"
 	      "                  [--no-forks] [--no-stack-pages] [--gdb]\n"
 	      "                  -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
@@ -114,6 +114,12 @@ static void record_usage(FILE *f)
 	      "  --slice N           threads run one at a time; each runs at most N counts\n"
 	      "                      of the instruction counter before the next one waiting\n"
 	      "                      runs (default 50000; docs/threads.md)\n"
+	      "  --chaos             threads' interleavings at random, so rare ones show up\n"
+	      "                      while recording: each time slice's length is drawn\n"
+	      "                      (log-uniform, 1 to twice --slice) and so is the next\n"
+	      "                      thread to run, at a slice's end or a syscall that may\n"
+	      "                      block, among those waiting.  The switches are recorded\n"
+	      "                      as always: replay makes the same ones\n"
 	      "  --no-forks          a recorded process's fork children run untraced (what\n"
 	      "                      they write to its stdout, stderr and MAP_SHARED\n"
 	      "                      memory is still in its trace); --forks, the default,\n"
@@ -237,6 +243,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->max_size = parse_size(v);
 		else if (!strcmp(argv[i], "--checksum"))
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
+		else if (!strcmp(argv[i], "--chaos"))
+			o->flags |= RDB_TF_HELLO_CHAOS;
 		else if (!strcmp(argv[i], "--forks"))
 			o->flags |= RDB_TF_HELLO_FORKS;
 		else if (!strcmp(argv[i], "--no-forks"))

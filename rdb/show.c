@@ -353,10 +353,11 @@ static void print_text(const struct info *in)
 		       (unsigned long long)in->shareds, (unsigned long long)in->sbytes);
 	if (in->th_made || in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3]) {
 		printf("threads:    %llu created, %llu exited; %llu switches (%llu at the end of a "
-		       "time slice, %llu at a syscall that may block, %llu at a thread's end)\n",
+		       "time slice, %llu at a syscall that may block, %llu at a thread's end)%s\n",
 		       (unsigned long long)in->th_made, (unsigned long long)in->th_ended,
 		       (unsigned long long)(in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3]), (unsigned long long)in->sw[1],
-		       (unsigned long long)in->sw[2], (unsigned long long)in->sw[3]);
+		       (unsigned long long)in->sw[2], (unsigned long long)in->sw[3],
+		       h->record_flags & RDB_TF_HELLO_CHAOS ? "; recorded with --chaos" : "");
 		printf("switches per interval:");
 		for (uint64_t i = 1; i <= in->sw_ivmax && i <= SHOWN; i++)
 			printf(" %llu: %llu%s", (unsigned long long)i, (unsigned long long)in->sw_iv[i],

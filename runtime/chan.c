@@ -155,7 +155,7 @@ void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags)
 	RT->chan.checksum = (hello->flags & RDB_TF_HELLO_CHECKSUM) != 0;
 	RT->chan.forks = (hello->flags & RDB_TF_HELLO_FORKS) != 0;
 	RT->chan.no_stack_pages = (hello->flags & RDB_TF_HELLO_NO_STACK_PAGES) != 0;
-	rdb_sched_init(hello->slice);
+	rdb_sched_init(hello->slice, (hello->flags & RDB_TF_HELLO_CHAOS) != 0);
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	size_t na = 0;
 	while (RT->start.auxv[2 * na] != RDB_AT_NULL)
@@ -196,7 +196,7 @@ void rdb_chan_init(void)
 	    h.len != sizeof hello + (uint64_t)hello.nauxv * 16 + 16)
 		rdb_die("bad HELLO record from rdb (mode %u, %u bytes)\n", hello.mode, h.len);
 	RT->mode = RDB_TF_MODE_REPLAY;
-	rdb_sched_init(0);
+	rdb_sched_init(0, 0);
 	RT->chan.quiet = (hello.flags & RDB_TF_HELLO_QUIET) != 0;
 	RT->chan.verify = !(hello.flags & RDB_TF_HELLO_VERIFY) ? 0 :
 	             hello.flags & RDB_TF_HELLO_VERIFY_FULL ? 2 : 1;

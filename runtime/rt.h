@@ -300,6 +300,8 @@ struct rdb_state {
 		unsigned top;         /* the highest slot used so far */
 		long clone_ret;       /* record: a thread's clone's result, for its TRAP */
 		uint64_t slice;       /* record: SIC counts per time slice */
+		int chaos;            /* record --chaos: slices and next threads drawn at random */
+		uint64_t rng;         /* record --chaos: the generator's state (xorshift) */
 		struct { uint64_t sic, pc; uint32_t slot, why; int set; } last; /* record: the
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
@@ -791,7 +793,7 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
 int rdb_thread_borrowed(void);
 
 /* ---- sched.c: one thread at a time (record and replay) ----------------- */
-void rdb_sched_init(uint32_t slice);
+void rdb_sched_init(uint32_t slice, int chaos);
 /* 1 when the running thread is the only one, and the main one: a boundary
  * may be taken (docs/threads.md). */
 int rdb_sched_alone(void);

@@ -29,12 +29,58 @@ static void set_r15(uint64_t v) { __asm__ volatile("mov %0, %%r15" : : "r"(v) : 
 
 static int self(void) { return (int)rdb_th_slot(); }
 
-void rdb_sched_init(uint32_t slice)
+void rdb_sched_init(uint32_t slice, int chaos)
 {
 	RT->sched.owner = 0;
 	RT->sched.nlive = 1;
 	RT->sched.slice = slice ? slice : SLICE_DEFAULT;
+	RT->sched.chaos = chaos;
+	if (chaos) {
+		/* The kernel's randomness, else the time stamp counter: each
+		 * recording draws other slices (the switches are recorded, so
+		 * replay needs none of it). */
+		uint64_t seed = 0;
+		if (rdb_sys3(__NR_getrandom, &seed, sizeof seed, 0) != sizeof seed || !seed) {
+			uint32_t lo, hi;
+			__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+			seed = ((uint64_t)hi << 32 | lo) ^ 0x9e3779b97f4a7c15ull;
+		}
+		RT->sched.rng = seed ? seed : 1;
+	}
 	rdb_th_at(0)->sched.alive = 1;
+}
+
+/* ---- --chaos (record) -------------------------------------------------- */
+
+/* xorshift64*: only the token's holder draws (a release, a new slice). */
+static uint64_t chaos_draw(void)
+{
+	uint64_t x = RT->sched.rng;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	RT->sched.rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* The longest slice: --chaos draws up to twice the --slice length. */
+static uint64_t slice_max(void) { return RT->sched.chaos ? 2 * RT->sched.slice : RT->sched.slice; }
+
+/* A new slice's length.  --chaos draws it log-uniformly from 1 to twice
+ * the slice (a power of two at random, then a length at random in
+ * [2^e, 2^(e+1))): as many slices of a few counts, which end a thread
+ * inside a short read-modify-write, as of thousands, which let it run
+ * through a whole step of its loop, so the switch points of a loop fall
+ * at every one of its checks over the recordings. */
+static uint64_t slice_len(void)
+{
+	if (!RT->sched.chaos)
+		return RT->sched.slice;
+	uint64_t max = slice_max();
+	unsigned bits = 64 - (unsigned)__builtin_clzll(max);
+	uint64_t lo = 1ull << (chaos_draw() % bits);
+	uint64_t len = lo + chaos_draw() % lo;
+	return len < max ? len : max;
 }
 
 int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
@@ -154,13 +200,17 @@ static void wait_token(int take_free)
 
 /* ---- record ------------------------------------------------------------ */
 
-/* The next thread after me (round robin) that waits for the token, or -1. */
+/* The next thread after me (round robin) that waits for the token, or -1.
+ * With --chaos the round starts at a slot drawn at random, so any waiting
+ * thread may be next (a thread may wait for many slices, as a thread
+ * starved by the kernel's scheduler does). */
 static int next_wanting(int me)
 {
 	unsigned n = RT->sched.top + 1;
-	for (unsigned i = 1; i < n; i++) {
-		unsigned k = ((unsigned)me + i) % n;
-		if (__atomic_load_n(&rdb_th_at(k)->sched.want, __ATOMIC_ACQUIRE))
+	unsigned start = RT->sched.chaos && n > 1 ? (unsigned)(chaos_draw() % n) : (unsigned)me;
+	for (unsigned i = 1; i <= n; i++) {
+		unsigned k = (start + i) % n;
+		if (k != (unsigned)me && __atomic_load_n(&rdb_th_at(k)->sched.want, __ATOMIC_ACQUIRE))
 			return (int)k;
 	}
 	return -1;
@@ -220,8 +270,8 @@ uint64_t rdb_sched_stop(uint64_t count, uint64_t stop)
 	if (!RT->sched.on)
 		return stop;
 	uint64_t *end = &TH->sched.slice_end;
-	if (*end <= count || *end > count + RT->sched.slice)
-		*end = count + RT->sched.slice;
+	if (*end <= count || *end > count + slice_max())
+		*end = count + slice_len();
 	return stop > count && stop < *end ? stop : *end;
 }
 

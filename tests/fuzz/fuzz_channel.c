@@ -357,7 +357,7 @@ void rdb_shared_track(long nr, const long args[6], long ret) { (void)nr, (void)a
 uint64_t rdb_sic(void) { return 0; }
 /* sched.c: one thread, never switched (a SWITCH record is then one the
  * readers reject) */
-void rdb_sched_init(uint32_t slice) { (void)slice; }
+void rdb_sched_init(uint32_t slice, int chaos) { (void)slice, (void)chaos; }
 void rdb_sched_forked(void) {}
 int rdb_sched_alone(void) { return 1; }
 void rdb_sched_replay_block(long nr) { (void)nr; }

@@ -3,11 +3,15 @@
 # files are gone from bookworm's archive, so trixie's is fetched) built
 # with `make CC=rdb-cc` from its own Makefile on a zlib 1.2.13 (Debian's
 # zlib source, cached by zlib.sh) built with rdb-cc too, then a threaded
-# workload, unrecorded (threads are not recorded yet): pigz -p 4 on about
-# 12 MB of generated text gives the same bytes as the gcc build of both,
-# pigz -t accepts it and pigz -d -p 4 gives the input back.
+# workload, unrecorded: pigz -p 4 on about 12 MB of generated text gives
+# the same bytes as the gcc build of both, pigz -t accepts it and pigz -d
+# -p 4 gives the input back.  Then the same workload recorded (threads
+# serialized, docs/threads.md) and replayed with --verify
+# (proj_record_threads, record-threads.sh): pigz -p 4 gives the gcc
+# build's bytes recorded and replayed, and pigz -d -p 4 of them the input.
 set -eu
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/record-threads.sh"
 proj_init pigz "$@"
 
 if ! ls "$work"/download/pigz_*.orig.tar.* > /dev/null 2>&1; then
@@ -59,4 +63,11 @@ cmp "$work/input" "$work/input.back" || proj_die "pigz -d did not give the input
 unset RDB_PROBE_LOG
 proj_note "workload: pigz -p 4 on $(wc -c < "$work/input") bytes in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s: same output as gcc's build; -t and -d -p 4 agree"
 proj_check_probe 3
+
+proj_record_threads compress "$work/input" "$work/src/pigz" -p 4 -c
+cmp -s "$work/input.native.gz" "$work/rr-compress.rec.out" ||
+	proj_die "pigz -p 4 recorded gave other bytes than gcc's build"
+rt_intervals="-i 20" proj_record_threads decompress "$work/input.native.gz" "$work/src/pigz" -d -p 4 -c
+cmp -s "$work/input" "$work/rr-decompress.rec.out" ||
+	proj_die "pigz -d -p 4 recorded did not give the input back"
 echo "PASS pigz"
