@@ -729,8 +729,8 @@ static void functions_and_targets(struct an *a)
 			a->x[prev].nxt = i;
 		}
 		u->funcs[cur].last = i;
-		if (x->kind == STMT_INSN)
-			cur_insns++;
+		if (x->kind == STMT_INSN && cur_insns++ == 0)
+			x->facts |= SF_FUNC_ENTRY;
 		bool closes = x->dk == DK_CFI_END;
 		if (x->dk == DK_SIZE) {
 			struct altr_str n = first_arg(altr_stmt_args(&u->stmts[i]));
@@ -1065,7 +1065,7 @@ static void analyze(struct altr_unit *u, int **funcp, int **targetp,
 	a.nlnum = u->nstmts + 1024;
 	a.lnum = altr_big_alloc_sparse((size_t)a.nlnum * sizeof *a.lnum);
 	const unsigned mine = SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_HAS_LOC |
-	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK;
+	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK | SF_FUNC_ENTRY;
 	/* Backward, so that exec_and_followed's walk is this one too; what is
 	 * kept per name is the first (the last put). */
 	bool exec = false, followed = false;

@@ -268,6 +268,10 @@ int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, 
                          uint64_t hi);
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                    uint64_t hi);
+/* The same for the code it ran (RAN: function entries and return points,
+ * each a range of length 1). */
+int rdb_ran_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+               uint64_t hi);
 /* Whether interval j read bytes of [lo, hi) (its VALUES records; r: the
  * values stream): 1 or 0, -1 when they are not all there. */
 int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,

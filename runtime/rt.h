@@ -845,6 +845,10 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 void rdb_written_begin(uint64_t interval);
 void rdb_stackwrite_start(void);
 void rdb_stackwrite_scan(uint64_t interval);
+
+/* ran.c */
+void rdb_ran_scan(uint64_t interval);
+int rdb_ran_holds(uintptr_t a);
 void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 

@@ -16,21 +16,39 @@ g:
 # @expect
 	.text
 g:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 	lea 1(%r15), %r15
 	call *(%rax,%r12,8)
+	.LR2_1:
+	movb $1, .LR2_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR2_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR2_1-., .LR2_0-.
+	.popsection
 	movq (%rdi,%r12), %rax
 	.error "rdb: this instruction writes %r13, %r14 or %r15, which rdb reserves (docs/hooks.md)"
 	mov %rsi, %r14
 	movq %r15, %rax
 .LRlb0:
 	cmpq %r13, 0(%rdi,%r14)
-	jne .LR7_0
-	.LR7_1:
+	jne .LR9_0
+	.LR9_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR7_0:
+	.LR9_0:
 	movq %r13, 0(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .LR7_1
+	jmp .LR9_1
 	.popsection
 .LRle0:
 	movq (%rdi), %rax
