@@ -252,6 +252,20 @@ void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t);
  * types truss leaves out: EXEC, VALUES, ...); sc names the place of a bad one. */
 void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, size_t n);
 
+/* ---- ranfn.c: a breakpoint's function, for RAN records -------------- */
+#define RDB_FNSET_MAX 8
+struct rdb_fnset {
+	uint64_t lo[RDB_FNSET_MAX], hi[RDB_FNSET_MAX]; /* run-time addresses */
+	int n;
+};
+/* The code of the function holding pc (its symbol and its NAME.cold
+ * parts) in h's executable (h->image): 1, or 0 (f->n 0) when it has no
+ * symbol or altr did not mark its entry (RAN records cannot tell
+ * whether it ran). */
+int rdb_fn_of(const struct rdb_header *h, uint64_t pc, struct rdb_fnset *f);
+/* Whether [lo, hi) meets f's code. */
+int rdb_fn_holds(const struct rdb_fnset *f, uint64_t lo, uint64_t hi);
+
 /* ---- tlpage.c -------------------------------------------------------- */
 int rdb_cmd_timeline(int argc, char **argv);
 

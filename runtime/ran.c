@@ -5,7 +5,10 @@
  * address.  At a boundary the addresses whose bytes are set go out as
  * points (length 1) for the interval that ends, and the bytes are
  * cleared; rdb's reverse-continue to a breakpoint leaves out the
- * intervals where the breakpoint's function cannot have run. */
+ * intervals where the breakpoint's function cannot have run.  A signal
+ * handler's return resumes code mid-function, past no mark: the runtime
+ * adds that pc (rdb_ran_resume), or, past 16 of them, the whole address
+ * space (nothing left out). */
 #include "rt.h"
 
 struct ranmap {
@@ -30,6 +33,15 @@ static void put(uint64_t interval, const struct rdb_tf_range *r, uint32_t n)
 	rdb_chan_put(RDB_TF_RAN, &h, sizeof h, r, n * sizeof r[0]);
 }
 
+void rdb_ran_resume(uint64_t pc)
+{
+	if (RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	if (RT->ran.n < sizeof RT->ran.pc / sizeof RT->ran.pc[0])
+		RT->ran.pc[RT->ran.n] = pc;
+	RT->ran.n++;
+}
+
 /* The boundary ending interval `interval`: one RAN record at least (maybe
  * empty), so that rdb can tell "nothing ran" from "not recorded". */
 void rdb_ran_scan(uint64_t interval)
@@ -52,6 +64,17 @@ void rdb_ran_scan(uint64_t interval)
 			sent = 1;
 		}
 	}
+	uint32_t nr = RT->ran.n, cap = sizeof RT->ran.pc / sizeof RT->ran.pc[0];
+	for (uint32_t i = 0; i < nr && i < cap; i++) {
+		if (n == CHUNK) {
+			put(interval, r, n);
+			n = 0;
+		}
+		r[n++] = nr > cap ? (struct rdb_tf_range){0, ~0ull} : (struct rdb_tf_range){RT->ran.pc[i], 1};
+		if (nr > cap)
+			break;
+	}
+	RT->ran.n = 0;
 	if (n || !sent)
 		put(interval, r, n);
 }
