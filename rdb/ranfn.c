@@ -75,7 +75,8 @@ static void add_parts(struct scan *sc, const char *name, const GElf_Sym *s)
 }
 
 /* Whether rdb_ranmap (pairs of 32-bit offsets, each from its own field)
- * has an entry at link address a. */
+ * has the entry mark of the function at link address a (altr's
+ * func_entry, past the frame set-up gdb reads). */
 static int marked(Elf *e, uint64_t a)
 {
 	size_t shstr;
@@ -92,7 +93,9 @@ static int marked(Elf *e, uint64_t a)
 		for (size_t o = 0; d && o + 8 <= d->d_size; o += 8) {
 			int32_t code;
 			memcpy(&code, (const char *)d->d_buf + o, 4);
-			if (code && sh.sh_addr + o + (uint64_t)(int64_t)code == a)
+			uint64_t at = sh.sh_addr + o + (uint64_t)(int64_t)code;
+			/* past push %rbp (1 byte) and mov %rsp, %rbp (3), if any */
+			if (code && (at == a || at == a + 1 || at == a + 4))
 				return 1;
 		}
 	}
