@@ -6,7 +6,10 @@
 # gcc -O2 -S and rdb-cc's flags.  Reports
 # MB/s of assembly translated with RULES (default rules/trace.rules, else
 # count-loads.rules)
-# and the ratio of altr's time to gcc -O2 -S's, both measured in this run.
+# and the ratio of altr's time to gcc -O2 -S's, both measured in this run;
+# then with assembling counted: `as` on altr's larger output against `as`
+# on gcc's, and the whole rdb-cc compile (gcc -S, altr, as) against gcc's
+# (gcc -S, as), so the share includes what the bigger output costs as.
 # A report, not a test: it asserts nothing about the numbers.
 set -eu
 
@@ -73,12 +76,21 @@ echo "bench/altr: altr -r $(basename "$rules"), best of $reps" >&2
 gcc -O2 -Wall -o "$d/timeit" "$repo/bench/timeit.c" || die "cannot build timeit"
 taltr=$("$d/timeit" "$reps" /dev/null /dev/null "$altr" -q -r "$rules" -o sqlite3.rdb.s sqlite3.s) ||
 	die "failed: $altr -q -r $rules -o sqlite3.rdb.s sqlite3.s"
+# as takes a few seconds on each: the best of AS_REPS (default REPS).
+as_reps=${AS_REPS:-$reps}
+echo "bench/altr: as on gcc's and on altr's output, best of $as_reps" >&2
+command -v as > /dev/null 2>&1 || die "as missing (binutils)"
+tas=$("$d/timeit" "$as_reps" /dev/null /dev/null "$(command -v as)" --64 -o sqlite3.o sqlite3.s) ||
+	die "failed: as sqlite3.s"
+tasr=$("$d/timeit" "$as_reps" /dev/null /dev/null "$(command -v as)" --64 -o sqlite3.rdb.o sqlite3.rdb.s) ||
+	die "failed: as sqlite3.rdb.s (altr's output)"
 size=$(wc -c < sqlite3.s)
 osize=$(wc -c < sqlite3.rdb.s)
 lines=$(wc -l < sqlite3.s)
 # shellcheck disable=SC2086 # "WALL CPU" pairs
-set -- $tgcc $taltr
+set -- $tgcc $taltr $tas $tasr
 awk -v s="$size" -v o="$osize" -v l="$lines" -v gw="$1" -v gc="$2" -v aw="$3" -v ac="$4" \
+	-v sw="$5" -v sc="$6" -v rw="$7" -v rc="$8" \
 	-v r="$(basename "$rules")" 'BEGIN {
 	printf "input:  sqlite3.c -> gcc -O2 (rdb-cc flags) -S: %.1f MB, %d lines\n", s / 1e6, l
 	printf "output: %.1f MB with %s (%.2fx the input)\n", o / 1e6, r, o / s
@@ -87,4 +99,10 @@ awk -v s="$size" -v o="$osize" -v l="$lines" -v gw="$1" -v gc="$2" -v aw="$3" -v
 	printf "altr speed: %.1f MB/s of CPU time (%.1f MB/s wall)\n", s / 1e6 / ac, s / 1e6 / aw
 	printf "altr / gcc -O2 -S: %.4f in CPU time, %.4f wall (translation adds %.1f%% to compile time)\n",
 		ac / gc, aw / gw, 100 * ac / gc
+	printf "as on gcc -S output:  %8.4f s wall, %8.4f s CPU\n", sw, sc
+	printf "as on altr output:    %8.4f s wall, %8.4f s CPU (%.2fx)\n", rw, rc, rc / sc
+	printf "without assembling: altr / gcc -S = %.4f in CPU time (%.4f wall)\n", ac / gc, aw / gw
+	printf "with assembling: (gcc -S + altr + as) / (gcc -S + as) = %.4f in CPU time (%.4f wall); " \
+		"altr and the larger output add %.1f%% to compile time\n", (gc + ac + rc) / (gc + sc),
+		(gw + aw + rw) / (gw + sw), 100 * ((gc + ac + rc) / (gc + sc) - 1)
 }'

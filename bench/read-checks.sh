@@ -35,24 +35,7 @@ gcc -O2 -Wall -o timeit "$repo/bench/timeit.c" || die "cannot build timeit"
 if [ -n "${INPUT:-}" ]; then
 	cp "$INPUT" text
 else
-	# 20000 words of 1 to 12 letters (frequent letters more often), drawn
-	# with P(rank <= r) = log r / log 20000, about Zipf's 1/rank.
-	awk -v bytes=$((mb * 1048576)) 'BEGIN {
-		srand(20); n = 20000; abc = "etaoinshrdlcumwfgypbvkjxqz"
-		for (i = 1; i <= n; i++) {
-			k = 1 + int(rand() * rand() * 12); w = ""
-			for (j = 0; j < k; j++)
-				w = w substr(abc, 1 + int(26 * rand() * rand()), 1)
-			word[i] = w
-		}
-		out = 0
-		while (out < bytes) {
-			k = 5 + int(rand() * 15); line = ""
-			for (j = 0; j < k; j++)
-				line = line (j ? " " : "") word[int(exp(rand() * log(n)))]
-			print line "."; out += length(line) + 2
-		}
-	}' | head -c $((mb * 1048576)) > text
+	bench_zipf_text "$mb" text
 fi
 
 # The variants, from the shipped rules: a case before read-hook-check's

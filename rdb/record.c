@@ -87,17 +87,16 @@ static void out_dir(const char *dir)
 static void record_usage(FILE *f)
 {
 	fputs("usage: rdb record [-o DIR] [-i MS | --every-sic N] [--slice N] [--checksum]\n"
-	      "                  [--forks] [--no-stack-pages] [--gdb]\n"
+	      "                  [--no-forks] [--no-stack-pages] [--gdb]\n"
 	      "                  -- PROG ARGS...\n"
 	      "Runs PROG (built with rdb-cc) with ASLR disabled and writes a trace set to\n"
 	      "DIR (default rdb-trace/PROG-N, N increasing).  PROG's stdin, stdout, stderr\n"
 	      "and exit status are its own: rdb exits with PROG's status or re-raises its\n"
-	      "fatal signal.  Fork children of PROG run untraced; what they (and rdb-cc\n"
-	      "programs they exec) write to PROG's stdout and stderr or to its MAP_SHARED\n"
-	      "memory is recorded.  Every other rdb-cc program that runs below PROG (under\n"
-	      "a shell or make PROG is, or exec'd by a recorded process) is recorded as a\n"
-	      "process of its own in DIR/proc/ID: rdb ps DIR lists them, rdb replay --pid\n"
-	      "ID DIR replays one (docs/process-trees.md).\n"
+	      "fatal signal.  Every rdb-cc program that runs below PROG (a fork child of a\n"
+	      "recorded process, from its fork; a program under a shell or make PROG\n"
+	      "runs; one exec'd by a recorded process) is recorded as a process of its own\n"
+	      "in DIR/proc/ID: rdb ps DIR lists them, rdb replay --pid ID DIR replays one\n"
+	      "(docs/process-trees.md).\n"
 	      "  -o DIR              the trace set's folder (new, or an old trace set to replace)\n"
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals).  Replay can\n"
@@ -115,8 +114,10 @@ static void record_usage(FILE *f)
 	      "  --slice N           threads run one at a time; each runs at most N counts\n"
 	      "                      of the instruction counter before the next one waiting\n"
 	      "                      runs (default 50000; docs/threads.md)\n"
-	      "  --forks             a recorded process's fork children record themselves\n"
-	      "                      too, from the fork (docs/process-trees.md)\n"
+	      "  --no-forks          a recorded process's fork children run untraced (what\n"
+	      "                      they write to its stdout, stderr and MAP_SHARED\n"
+	      "                      memory is still in its trace); --forks, the default,\n"
+	      "                      records each from its fork\n"
 	      "  --checksum          hash the program's memory and registers at every\n"
 	      "                      interval boundary (rdb replay --verify compares)\n"
 	      "  --no-stack-pages    do not ask the kernel which pages of the main stack\n"
@@ -192,7 +193,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	int i = 1;
 	o->dir = NULL;
 	o->interval = 1000000;
-	o->flags = 0;
+	o->flags = RDB_TF_HELLO_FORKS; /* --no-forks clears it */
 	o->slice = 0;
 	o->gdb = 0;
 	o->gdb_script = NULL;
@@ -238,6 +239,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags |= RDB_TF_HELLO_CHECKSUM;
 		else if (!strcmp(argv[i], "--forks"))
 			o->flags |= RDB_TF_HELLO_FORKS;
+		else if (!strcmp(argv[i], "--no-forks"))
+			o->flags &= ~RDB_TF_HELLO_FORKS;
 		else if (!strcmp(argv[i], "--no-stack-pages"))
 			o->flags |= RDB_TF_HELLO_NO_STACK_PAGES;
 		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))

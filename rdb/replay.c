@@ -173,6 +173,25 @@ static const char *exec_path(const struct rdb_header *h)
 	return h->execfn;
 }
 
+/* The replay's child, exec'd: a process exec'd by /proc/self/exe (or
+ * /proc/thread-self/exe) is exec'd by its image's path, and execs itself
+ * again by the recorded string (RDB_EXEC_AS_ENV, runtime/start.c). */
+static _Noreturn void start_child(const struct rdb_header *h, int chan)
+{
+	const uint64_t *rlim = h->have_rlimit ? h->rlimit_stack : NULL;
+	const char *fn = h->execfn;
+	if (!fn || (strcmp(fn, "/proc/self/exe") && strcmp(fn, "/proc/thread-self/exe")))
+		rdb_run_start_child(chan, -1, exec_path(h), h->argv, h->envp, rlim);
+	size_t n = 0;
+	while (h->envp[n])
+		n++;
+	char **env = rdb_xmalloc((n + 2) * sizeof *env);
+	env[0] = rdb_xmalloc(sizeof RDB_EXEC_AS_ENV + strlen(fn));
+	snprintf(env[0], sizeof RDB_EXEC_AS_ENV + strlen(fn), "%s%s", RDB_EXEC_AS_ENV, fn);
+	memcpy(env + 1, h->envp, (n + 1) * sizeof *env);
+	rdb_run_start_child(chan, -1, h->image ? h->image : h->exe, h->argv, env, rlim);
+}
+
 /* rdb's exit status: the program's, checked against the recording's (or,
  * stopped by --to, 0 if the program exited 0). */
 static int replay_status(const struct rdb_header *h, const struct rdb_replay_opts *o, int end,
@@ -263,8 +282,7 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 		if (h.cwd && chdir(h.cwd)) {
 			/* not needed: paths are never opened on replay */
 		}
-		rdb_run_start_child(sv[1], -1, exec_path(&h), h.argv, h.envp,
-		                    h.have_rlimit ? h.rlimit_stack : NULL);
+		start_child(&h, sv[1]);
 	}
 	close(sv[1]);
 	int fd = sv[0];

@@ -49,6 +49,7 @@ struct ivinfo {
 	uint64_t *vbytes;          /* per interval: VALUES_END nbytes, or NONE */
 	uint64_t *sigs;            /* per interval: asynchronous signals */
 	uint64_t complete;
+	int forked;                /* a fork child: interval 1 is its parent's */
 };
 #define NONE UINT64_MAX
 #define SHOWN 20 /* interval lines, then "..." */
@@ -120,6 +121,10 @@ static struct row iv_row(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 	uint64_t from = i > 1 ? v->b[i - 2].sc_id : 0;
 	uint64_t to = i < v->n ? v->b[i - 1].sc_id : nsys;
 	struct row r = {-1, -1, v->vbytes[i - 1], v->sigs[i - 1]};
+	/* a fork child's interval 1 is its parent's run up to the fork:
+	 * none of those syscalls are the child's */
+	if (i == 1 && v->forked)
+		from = to;
 	if (i < v->n)
 		r.cpu = (int64_t)v->b[i - 1].cpu_ns;
 	if (to >= from)
@@ -173,7 +178,10 @@ struct info {
 	uint64_t frames[RDB_TF_NSTREAMS], raw[RDB_TF_NSTREAMS], file[RDB_TF_NSTREAMS];
 	/* threads (docs/threads.md): made, ended, switches by reason, and
 	 * switches per interval (the first SHOWN) */
-	uint64_t th_made, th_ended, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
+	uint64_t th_made, th_ended, th_refused, sw[4], sw_iv[SHOWN + 1], sw_ivmax;
+	/* boundaries taken while threads lived (THCTX records: the last
+	 * one's interval), and their parked threads by kind */
+	uint64_t thb, thb_last, park[5];
 };
 
 static void read_info(const char *dir, struct info *in)
@@ -212,6 +220,13 @@ static void read_info(const char *dir, struct info *in)
 			memcpy(&th, p, sizeof th);
 			in->th_made += th.kind == RDB_TF_TH_CREATED;
 			in->th_ended += th.kind == RDB_TF_TH_EXITED;
+			in->th_refused += th.kind == RDB_TF_TH_REFUSED;
+		} else if (type == RDB_TF_THCTX && rdb_rec_ok(type, p, n)) {
+			struct rdb_tf_thctx c;
+			memcpy(&c, p, sizeof c);
+			if (c.interval != in->thb_last)
+				in->thb++, in->thb_last = c.interval;
+			in->park[c.how < 5 ? c.how : 0]++;
 		} else if (type == RDB_TF_SWITCH && rdb_rec_ok(type, p, n)) {
 			struct rdb_tf_switch w;
 			memcpy(&w, p, sizeof w);
@@ -248,6 +263,12 @@ static void read_info(const char *dir, struct info *in)
 	in->nsys = h->have_exit ? h->exit.nsyscalls : in->traps;
 	struct ivinfo *v = &in->v;
 	read_boundaries(dir, v);
+	/* A fork child's syscall ids go on from its parent's (the fork is
+	 * boundary 2's sc_id), while its count is its own: the end of its
+	 * last interval is that id plus the count. */
+	v->forked = h->have_proc && (h->proc.flags & RDB_TF_PROC_FORKED) && v->n > 1;
+	if (v->forked)
+		in->nsys += v->b[0].sc_id;
 	read_per_interval(dir, v);
 	/* a BOUNDARY where the recording stopped starts no interval */
 	in->n = v->n > 1 && (v->b[v->n - 2].flags & RDB_TF_B_UNTRACED) ? v->n - 1 : v->n;
@@ -341,7 +362,16 @@ static void print_text(const struct info *in)
 			printf(" %llu: %llu%s", (unsigned long long)i, (unsigned long long)in->sw_iv[i],
 			       i < in->sw_ivmax && i < SHOWN ? "," : "");
 		printf("%s\n", in->sw_ivmax > SHOWN ? " ..." : "");
+		if (in->th_refused)
+			printf("threads refused: %llu (the clone failed; replayed as it failed)\n",
+			       (unsigned long long)in->th_refused);
 	}
+	if (in->thb)
+		printf("boundaries while threads lived: %llu (threads parked there: %llu after a time "
+		       "slice, %llu in a syscall that may block, %llu not started yet)\n",
+		       (unsigned long long)in->thb, (unsigned long long)in->park[RDB_TF_PARK_SLICE],
+		       (unsigned long long)in->park[RDB_TF_PARK_BLOCKED],
+		       (unsigned long long)in->park[RDB_TF_PARK_NEW]);
 	printf("intervals:  %llu (%llu complete)", (unsigned long long)in->n,
 	       (unsigned long long)in->v.complete);
 	if (in->ms >= 0)
@@ -446,6 +476,7 @@ static void print_json(const struct info *in)
 	printf("\"threads\": {"); /* the text's threads line; zeros without threads */
 	jnum("created", in->th_made, ", ");
 	jnum("exited", in->th_ended, ", ");
+	jnum("refused", in->th_refused, ", ");
 	jnum("switches", in->sw[0] + in->sw[1] + in->sw[2] + in->sw[3], ", ");
 	jnum("slice_ends", in->sw[1], ", ");
 	jnum("may_block", in->sw[2], ", ");
@@ -560,6 +591,8 @@ void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, s
 			truss_thread = (int)th.parent;
 		if (th.kind == RDB_TF_TH_CREATED)
 			fprintf(f, "--- thread %u creates thread %u ---\n", th.parent, th.slot);
+		else if (th.kind == RDB_TF_TH_REFUSED)
+			fprintf(f, "--- thread %u: clone failed, no thread made ---\n", th.parent);
 		else
 			fprintf(f, "--- thread %u (tid %d) exits ---\n", th.slot, th.tid);
 		return;

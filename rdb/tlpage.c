@@ -103,7 +103,8 @@ static void read_intervals(struct proc *p)
 	p->iv = rdb_xmalloc(cap * sizeof *p->iv);
 	memset(p->iv, 0, sizeof *p->iv);
 	p->n = 1;
-	uint64_t sc_prev = 0;
+	uint64_t sc_prev = 0, sc_base = 0;
+	int forked = p->h.have_proc && (p->h.proc.flags & RDB_TF_PROC_FORKED);
 	while (rdb_tr_next(r, &t, &q, &len)) {
 		struct rdb_tf_boundary b;
 		if (t != RDB_TF_BOUNDARY || !rdb_rec_ok(t, q, len))
@@ -116,7 +117,13 @@ static void read_intervals(struct proc *p)
 		struct iv *e = &p->iv[p->n - 1];
 		e->cpu_ns = b.cpu_ns;
 		e->nsys = b.sc_id >= sc_prev ? b.sc_id - sc_prev : 0;
+		/* a fork child's interval 1 is its parent's run up to the fork:
+		 * none of those syscalls (ids 1 to the fork's) are the child's */
+		if (b.interval == 2 && forked)
+			e->nsys = 0;
 		sc_prev = b.sc_id;
+		if (b.interval == 2 && forked)
+			sc_base = b.sc_id;
 		/* a BOUNDARY where the recording stopped starts no interval */
 		if (b.flags & RDB_TF_B_UNTRACED)
 			break;
@@ -126,7 +133,9 @@ static void read_intervals(struct proc *p)
 		p->n++;
 	}
 	rdb_tr_close(r);
-	uint64_t end = p->h.have_exit ? p->h.exit.nsyscalls : sc_prev; /* no exit file: unknown */
+	/* (the exit file counts the process's own syscalls; a fork child's
+	 * ids go on from its parent's) */
+	uint64_t end = p->h.have_exit ? sc_base + p->h.exit.nsyscalls : sc_prev; /* no exit file: unknown */
 	p->iv[p->n - 1].nsys = end >= sc_prev ? end - sc_prev : 0;
 }
 

@@ -233,9 +233,16 @@ static int exec_wait(struct snap_buf *b, long parent)
 	}
 }
 
-static _Noreturn void snap_child(int slot, long parent)
+/* by_main: forked by the main thread.  PDEATHSIG comes when the thread
+ * that forked us ends, not the process: a child forked by another thread
+ * (a boundary RDB_THREAD_BOUNDARIES=1 took there) would die with that
+ * thread.  That child instead looks at its parent once a second while it
+ * waits (a thread's end gives it to another thread of the process, whose
+ * pid getppid gives as well). */
+static _Noreturn void snap_child(int slot, long parent, int by_main)
 {
-	rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, RDB_SIGKILL);
+	if (by_main)
+		rdb_sys2(__NR_prctl, 1 /* PR_SET_PDEATHSIG */, RDB_SIGKILL);
 	if (rdb_sys0(__NR_getppid) != parent)
 		rdb_sys1(__NR_exit_group, 0);
 	/* The program's descriptors (a pipe's write end!) must not stay open
@@ -255,8 +262,12 @@ static _Noreturn void snap_child(int slot, long parent)
 	RT->mode = 0;
 	for (;;) {
 		uint32_t st = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
+		uint64_t second[2] = {1, 0};
 		if (st == 0)
-			rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0, 0, 0, 0);
+			rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0,
+			         by_main ? 0 : (long)second, 0, 0);
+		if (st == 0 && !by_main && rdb_sys0(__NR_getppid) != parent)
+			rdb_sys1(__NR_exit_group, 0);
 		else if (st != 3 || exec_wait(b, parent))
 			break;
 	}
@@ -308,7 +319,7 @@ static int snap_fork(int slot)
 	uint64_t old = rdb_block_all();
 	long pid = rdb_sys6(__NR_clone, 0x00800000 /* CLONE_UNTRACED */, 0, 0, 0, 0, 0);
 	if (pid == 0)
-		snap_child(slot, parent);
+		snap_child(slot, parent, rdb_th_slot() == 0);
 	rdb_set_mask(old);
 	rdb_sys3(__NR_madvise, rlo, len, 11 /* MADV_DOFORK */);
 	rdb_sys3(__NR_madvise, slo, len, 11);
@@ -763,6 +774,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_context(uc, b.interval);
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
+	rdb_sched_boundary_send(b.interval, count, pc); /* the other threads, parked */
 	rdb_chan_flush();
 	rdb_planes_clear_maps(scanned);
 	RT->interval++;
@@ -854,12 +866,12 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			rdb_signal_requeue(signo, info);
 			kind = RDB_TF_SIG_AT_SIC_TOO;
 		}
-	} else if (!rdb_sched_alone()) {
+	} else if (!rdb_sched_boundary_ok()) {
 		/* Several threads: no boundary yet (one saves one thread's
 		 * registers); a time slice may end here (sched.c). */
 		if ((RT->intervals.want_boundary ||
 		     (RT->intervals.every_sic && count >= RT->intervals.every_sic)) &&
-		    !RT->sched.said++)
+		    !RT->sched.thbound && !RT->sched.said++)
 			rdb_printf("rdb: threads run: interval boundaries wait until the main thread "
 			           "is alone again (rdb replay --from starts only there; "
 			           "docs/threads.md)\n");
@@ -877,13 +889,19 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 			rdb_sic_arm(uc, count, 0);
 			return;
 		}
+		if (took && !rdb_sched_alone())
+			rdb_sched_rebased(count);
 		if (took)
 			count = 0;
+		else if (!rdb_sched_alone())
+			rdb_sched_event(uc, count, pc); /* (RDB_THREAD_BOUNDARIES=1) */
+	} else if (!rdb_sched_alone()) {
+		rdb_sched_event(uc, count, pc); /* holding the token, no boundary due */
 	}
 	rdb_sic_arm(uc, count,
 	            rdb_sched_stop(count, RT->intervals.every_sic && RT->intervals.snap_ok &&
 	                                      !RT->intervals.snap_stop ? RT->intervals.every_sic : 0));
-	if (TH->sig.npending || (RT->intervals.want_boundary && rdb_sched_alone())) {
+	if (TH->sig.npending || (RT->intervals.want_boundary && rdb_sched_boundary_ok())) {
 		TH->sic.in_event = 0;
 		rdb_sic_want(uc);
 		TH->sic.in_event = 1;
@@ -893,7 +911,7 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 void rdb_interval_timer(void *uc)
 {
 	RT->intervals.want_boundary = 1;
-	if (rdb_sched_alone()) /* else at the time slice's end once it is */
+	if (rdb_sched_boundary_ok()) /* else at the time slice's end once it is */
 		rdb_sic_want(uc);
 }
 

@@ -3,6 +3,8 @@
  * scan costs what the interval touched, not the size of the mappings. */
 #include "rt.h"
 
+#include <linux/sysinfo.h>
+
 #define CHUNK (4u << 20) /* data bytes per mincore call */
 #define R_OF(a) ((a) - RDB_R_OFFSET)
 
@@ -34,8 +36,43 @@ void rdb_planes_batch(int on)
 	forget_residency();
 }
 
-/* Whether the plane page pg is resident; want: the end of the plane
- * bytes the caller will look at. */
+/* Marks in vec the pages of [pg, e) that mincore called absent but that
+ * are swapped out: their bytes are in swap, not zero, and must be read
+ * (reading faults them back in).  /proc/self/pagemap's bit 62 tells, and
+ * only when the system has swap (sysinfo, asked once; without swap no
+ * page is ever swapped out, and the boundary's pass pays nothing).  The
+ * file is opened for each call: an fd kept open would go on naming the
+ * opener's memory in a fork child.  Anything failing marks the pages
+ * present, as a failing mincore does: read, never wrongly taken for zero. */
+#define PM_SWAPPED (1ull << 62)
+static void add_swapped(uintptr_t pg, uintptr_t e, unsigned char *vec)
+{
+	size_t n = (e - pg) >> 12, i, j;
+	for (i = 0; i < n && (vec[i] & 1); i++)
+		;
+	if (i == n)
+		return;
+	if (!RT->planes.swap) {
+		struct sysinfo si;
+		RT->planes.swap = rdb_sys1(__NR_sysinfo, (long)&si) < 0 || si.totalswap ? 1 : -1;
+	}
+	if (RT->planes.swap < 0)
+		return;
+	long fd = rdb_sys4(__NR_openat, -100, (long)"/proc/self/pagemap", RDB_O_RDONLY | RDB_O_CLOEXEC, 0);
+	for (; i < n; i += 512) {
+		size_t k = n - i < 512 ? n - i : 512;
+		long got = fd < 0 ? -1 : rdb_sys4(__NR_pread64, fd, (long)RT->planes.pm,
+			(long)(k * 8), (long)(((pg >> 12) + i) * 8));
+		for (j = 0; j < k; j++)
+			if (got != (long)(k * 8) || (RT->planes.pm[j] & PM_SWAPPED))
+				vec[i + j] |= 1;
+	}
+	if (fd >= 0)
+		rdb_sys1(__NR_close, fd);
+}
+
+/* Whether the plane page pg is resident or swapped out; want: the end of
+ * the plane bytes the caller will look at. */
 static int page_in(uintptr_t pg, uintptr_t want)
 {
 	int w = pg >= S_LO;
@@ -52,6 +89,8 @@ static int page_in(uintptr_t pg, uintptr_t want)
 			e = pg + 4096;
 		if (rdb_sys3(__NR_mincore, pg, e - pg, vec) < 0) /* cannot tell: look */
 			rdb_memset(vec, 1, (e - pg) >> 12);
+		else
+			add_swapped(pg, e, vec);
 		RT->planes.res[w].lo = pg;
 		RT->planes.res[w].hi = e;
 	}
@@ -92,8 +131,7 @@ static void clear_plane(uintptr_t p, size_t n)
 		uintptr_t lo = pg < p ? p : pg, hi = pg + 4096 > end ? end : pg + 4096;
 		int whole = lo == pg && hi == pg + 4096;
 		if (!page_in(pg, end)) {
-			/* never touched, or swapped out (mincore cannot tell):
-			 * MADV_DONTNEED drops a swapped page's bytes too */
+			/* never touched (page_in reads swapped pages) */
 			if (whole && !run)
 				run = pg;
 			else if (!whole)

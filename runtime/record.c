@@ -1,7 +1,8 @@
 /* record.c: the recording of syscalls.  Each syscall runs as usual, then
  * its TRAP record and one DATA record per region the kernel wrote go on
  * the channel (chan.c); the dispatch comes here through rdb_rr_syscall
- * (rr.c).  vfork and clone(CLONE_VM) run as a fork, threads are refused.
+ * (rr.c).  vfork and clone(CLONE_VFORK) run as a fork; a clone sharing our
+ * memory is made by syscall.S as a thread (sched.c), its TRAP recorded here.
  * Also the recording's early end (a table that cannot grow). */
 #include "rt.h"
 
@@ -59,19 +60,25 @@ static void add_region(uintptr_t a, size_t n)
 	} while (n);
 }
 
-/* A shared fd table, signal handlers or cwd without CLONE_THREAD cannot
- * run as a fork (rr.c rdb_rr_spawn) nor as a thread: refused while
- * recording.  (A thread's clone is made by syscall.S and sched.c, which
- * then records its TRAP here: is_thread.) */
+/* A shared fd table, signal handlers or cwd without CLONE_THREAD nor
+ * CLONE_VM with a stack of its own cannot run as a fork (rr.c
+ * rdb_rr_spawn: the untraced child would close or move the runtime's fds
+ * in the parent's table, its cwd) nor as a thread: refused while
+ * recording.  (A clone sharing our memory is made by syscall.S and
+ * sched.c, which then records its TRAP here.) */
 static int is_refused_clone(long nr, const long *a)
 {
-	return nr == __NR_clone && !(a[0] & RDB_CLONE_THREAD) &&
+	return nr == __NR_clone && !(a[0] & RDB_CLONE_THREAD) && !rdb_rr_clone_made(nr, a) &&
 	       (a[0] & (RDB_CLONE_SIGHAND | RDB_CLONE_FILES | RDB_CLONE_FS));
 }
 
-static int is_thread(long nr, const long *a)
+/* An exec from a process sharing our memory (CLONE_THREAD left out: a
+ * thread of the recording): its new image would leave our memory holding
+ * the token, and replay could not follow it.  Refused while recording
+ * (docs/threads.md "Not done yet"). */
+static int is_refused_exec(long nr)
 {
-	return nr == __NR_clone && (a[0] & RDB_CLONE_THREAD);
+	return (rdb_systab_attrs(nr) & RDB_ATTR_EXECS) && rdb_th_slot() && !TH->thread_group;
 }
 
 #define CLONE_PARENT_SETTID 0x00100000
@@ -118,12 +125,19 @@ long rdb_record_syscall(long nr, const long *a)
 	long r;
 	if (is_refused_clone(nr, a)) {
 		if (!RT->record.spawn_warned++)
-			rdb_printf("rdb: clone with CLONE_SIGHAND, CLONE_FILES or CLONE_FS but "
-			           "without CLONE_THREAD is not recorded: it fails with ENOSYS, and "
-			           "the recording goes on without it\n");
+			rdb_printf("rdb: clone with CLONE_SIGHAND, CLONE_FILES or CLONE_FS whose "
+			           "child is not a thread of the recording (CLONE_VM and a new "
+			           "stack, no CLONE_VFORK) is not recorded: it fails with ENOSYS, "
+			           "and the recording goes on without it\n");
 		send_note(RDB_TF_NOTE_SPAWN, RT->rr.sc_id + 1);
 		r = -RDB_ENOSYS;
-	} else if (is_thread(nr, a)) {
+	} else if (is_refused_exec(nr)) {
+		if (!RT->record.exec_warned++)
+			rdb_printf("rdb: exec from a process made with CLONE_VM but not CLONE_THREAD "
+			           "is not recorded: it fails with ENOSYS, and the recording goes on "
+			           "without it\n");
+		r = -RDB_ENOSYS;
+	} else if (rdb_rr_clone_made(nr, a)) {
 		/* made already (sched.c): the kernel wrote the child's tid */
 		r = RT->sched.clone_ret;
 		if (r > 0 && (a[0] & CLONE_PARENT_SETTID) && rdb_covered((uintptr_t)a[2], 4)) {
@@ -145,6 +159,10 @@ long rdb_record_syscall(long nr, const long *a)
 		if (at & RDB_ATTR_CLOSES)
 			rdb_interval_fds_shut(); /* the file may be its last reference */
 		int forks = (at & RDB_ATTR_FORKS) != 0;
+		/* a fork while threads live (the child has only the thread
+		 * that forked) runs its child untraced: a child of a thread
+		 * that joined hung (threads/thread_fork_exit) */
+		int alone = rdb_sched_alone();
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
@@ -156,7 +174,12 @@ long rdb_record_syscall(long nr, const long *a)
 			/* The child runs untraced (the parent's record says so) but
 			 * sends its output to the recording's stdout and stderr;
 			 * below rdb record it records itself too (join.c). */
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks;
+			/* A clone child on a stack of its own (posix_spawn, system)
+			 * does not: its replay from the fork fails at its first
+			 * call (docs/process-trees.md); such a child execs soon,
+			 * and an rdb-cc program it execs joins anyway. */
+			int own_stack = nr == __NR_clone && a[1];
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && !own_stack && alone;
 			rdb_sched_forked();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);

@@ -369,7 +369,7 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 			        "recording %lu", (unsigned long)RT->nondet.nondets,
 			        (unsigned long)s.nondets);
 		read_target();
-		rdb_sched_replay_give(&s);
+		rdb_sched_replay_slice(uc, &s);
 		rdb_gregs(uc)[REG_R15] = arm_for(count);
 		return;
 	}
@@ -397,6 +397,8 @@ void rdb_replay_event(void *uc, uint64_t count, uint64_t pc)
 	read_target();
 	if (t.kind == RDB_TF_SIGNAL)
 		more_signals(count, pc);
+	else /* the threads parked at the boundary (after its TARGET) */
+		rdb_sched_boundary_check(t.sic, pc);
 	rdb_gregs(uc)[REG_R15] = arm_for(count);
 }
 
@@ -576,6 +578,11 @@ void rdb_replay_restore(void)
 	RT->rr.sc_id = b.sc_id;
 	RT->nondet.nondets = b.nondets;
 	read_target();
+	struct rdb_tf_rec h;
+	if (rdb_chan_peek(&h) && h.type == RDB_TF_THCTX)
+		rdb_die("replay: interval %lu began while several threads lived (a boundary "
+		        "RDB_THREAD_BOUNDARIES=1 took): rdb replay --from cannot start there yet "
+		        "(docs/threads.md)\n", (unsigned long)b.interval);
 	arm_for(0);
 	rdb_watch_arm();
 	rdb_replay_timing();

@@ -31,14 +31,24 @@ int rdb_rr_moving_mremap(long nr, const long *a)
 	return nr == __NR_mremap && (a[3] & RDB_MREMAP_MAYMOVE) && !(a[3] & RDB_MREMAP_FIXED);
 }
 
-/* vfork and clone(CLONE_VM) (posix_spawn, system) would share our memory,
- * (a thread's clone is not one: syscall.S and sched.c make the thread)
- * this state and the channel with a child that runs untraced: they run as
- * a fork instead (record.c run_spawn). */
+/* A clone the entry stub makes itself while recording or replaying
+ * (syscall.S .Lrr): CLONE_VM with a new stack and without CLONE_VFORK, a
+ * thread or a process sharing our memory; either runs as a thread of the
+ * recording (sched.c), and the dispatch only records or replays its TRAP. */
+int rdb_rr_clone_made(long nr, const long *a)
+{
+	return nr == __NR_clone && a[1] && (a[0] & RDB_CLONE_VM) && !(a[0] & RDB_CLONE_VFORK);
+}
+
+/* vfork and clone(CLONE_VM | CLONE_VFORK) (posix_spawn, system) would
+ * share our memory, this state and the channel with a child that runs
+ * untraced while we sleep, and whose contract is to exec or _exit: they
+ * run as a fork instead (record.c run_spawn), and so does a clone with a
+ * new stack that does not share our memory. */
 int rdb_rr_spawn(long nr, const long *a)
 {
 	return nr == __NR_vfork || (nr == __NR_clone && !(a[0] & RDB_CLONE_THREAD) &&
-	                            ((a[0] & RDB_CLONE_VM) || a[1]));
+	                            !rdb_rr_clone_made(nr, a) && ((a[0] & RDB_CLONE_VM) || a[1]));
 }
 
 /* A call that writes bytes of memory (syscalls.spec SENDS) into a file

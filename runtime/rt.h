@@ -239,6 +239,8 @@ struct rdb_state {
 			unsigned char vec[(4u << 20) / 4096];
 		} res[2];
 		int res_batch;
+		int swap; /* 0: not asked yet; 1: the system has swap; -1: none */
+		uint64_t pm[512]; /* /proc/self/pagemap entries, a read's worth */
 	} planes;
 
 	struct { /* procmaps.c */
@@ -261,6 +263,7 @@ struct rdb_state {
 
 	struct { /* record.c */
 		int spawn_warned;
+		int exec_warned; /* record.c is_refused_exec */
 		size_t nreg;          /* regions the kernel wrote in the current call */
 		struct rdb_region { uint64_t addr, len; } *reg; /* grow.c RDB_G_REGIONS */
 		int reg_full;         /* the table could not grow (the call is not recorded) */
@@ -306,6 +309,8 @@ struct rdb_state {
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
 		int said;             /* record: the boundaries' wait was said */
+		int thbound;          /* RDB_THREAD_BOUNDARIES=1: boundaries while threads
+		                         live (their THCTX records, sched.c) */
 	} sched;
 
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */
@@ -388,6 +393,13 @@ struct rdb_thread {
 		uint64_t slice_end;   /* record: the count its time slice ends at */
 		uintptr_t ctid;       /* CLONE_CHILD_CLEARTID's word (0: none) */
 		uint64_t exit_pc;     /* exiting: the return address of its last call */
+		/* where it waits for the token, for a boundary another thread
+		 * takes meanwhile (RDB_TF_PARK_*, 0: it runs) */
+		uint32_t park;
+		long park_nr;         /* BLOCKED: the call */
+		int park_quiet;       /* record, BLOCKED: the kernel writes no memory for it */
+		uint64_t park_sic, park_pc, park_fs;
+		const uint64_t *park_g; /* SLICE: its registers (the event's uc) */
 	} sched;
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */
@@ -582,6 +594,7 @@ const char *rdb_rr_name(long nr); /* "?" if unknown */
 int rdb_rr_file_mmap(long nr, const long *a);
 int rdb_rr_moving_mremap(long nr, const long *a);
 int rdb_rr_spawn(long nr, const long *a); /* vfork, clone(CLONE_VM): run as a fork */
+int rdb_rr_clone_made(long nr, const long *a); /* made by syscall.S, a thread */
 int rdb_rr_std_write(long nr, const long *a); /* a write to fd 1 or 2 */
 int rdb_rr_closes_ours(long nr, const long args[6]); /* close_range over our fds */
 /* The memory the kernel reads in a call that replay runs again (result r;
@@ -786,6 +799,15 @@ void rdb_sched_init(uint32_t slice);
 /* 1 when the running thread is the only one, and the main one: a boundary
  * may be taken (docs/threads.md). */
 int rdb_sched_alone(void);
+/* record: a boundary may be taken here (alone, or RDB_THREAD_BOUNDARIES=1
+ * and holding the token) */
+int rdb_sched_boundary_ok(void);
+/* record: the THCTX records of boundary `interval`, taken at (count, pc) */
+void rdb_sched_rebased(uint64_t count);
+void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc);
+/* replay: the THCTX records after a boundary's TARGET, compared with the
+ * parked threads when verifying */
+void rdb_sched_boundary_check(uint64_t count, uint64_t pc);
 /* record: at a check's event: the time slice's end hands the token on. */
 void rdb_sched_event(void *uc, uint64_t count, uint64_t pc);
 /* record: the stop a check's event arms: stop (0: none) or the slice's end. */
@@ -797,9 +819,11 @@ void rdb_sched_unblock(void);
 void rdb_sched_replay_block(long nr);
 /* replay: a SLICE switch at an event: the token to `to`, back later. */
 void rdb_sched_replay_give(const struct rdb_tf_switch *s);
+/* replay: a SLICE switch at an event, uc the thread's context */
+void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s);
 /* thread.c: a thread is made (prepare: the slot; parent: the clone's
  * result, recorded or replayed; child: it waits for the token). */
-unsigned rdb_sched_prepare(void);
+int rdb_sched_prepare(void);
 long rdb_sched_parent(long ret, const long a[6]);
 void rdb_sched_child(void);
 /* record: in a fork child, which has only the thread that forked. */

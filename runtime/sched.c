@@ -39,6 +39,97 @@ void rdb_sched_init(uint32_t slice)
 
 int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
 
+/* With RDB_THREAD_BOUNDARIES=1 the thread holding the token takes the
+ * boundary while the others are parked (each says where in its
+ * sched.park), and writes their THCTX records; else boundaries wait until
+ * the main thread is alone. */
+int rdb_sched_boundary_ok(void)
+{
+	if (rdb_sched_alone())
+		return 1;
+	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD ||
+	    __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE) != self())
+		return 0;
+	/* A thread blocked in a call that writes memory (read, poll, wait4...)
+	 * may have the kernel write it at any moment of the boundary, and its
+	 * DATA comes only once it has the token again: the boundary's memory
+	 * (the snapshot, --verify's hashes) would hold bytes replay writes
+	 * later.  Such a boundary waits (the holder's next slice end). */
+	for (unsigned k = 0; k <= RT->sched.top; k++) {
+		const struct rdb_thread *t = rdb_th_at(k);
+		if (t->sched.alive && !t->sched.park_quiet &&
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) == RDB_TF_PARK_BLOCKED)
+			return 0;
+	}
+	return 1;
+}
+
+/* A blocking call the kernel writes no memory for while it waits: futex
+ * waits (not the PI ones), sched_yield and sleeps (nanosleep's rest only
+ * when a signal cuts it: then the thread's own SIGNAL follows). */
+static int quiet_call(long nr, const long a[6])
+{
+	if (nr == __NR_futex)
+		return (a[1] & FUTEX_CMD) == 0 || (a[1] & FUTEX_CMD) == 9;
+	return nr == __NR_sched_yield || nr == __NR_nanosleep || nr == __NR_clock_nanosleep;
+}
+
+/* Thread k's THCTX at boundary `interval` (the holder: at count, pc). */
+static void thctx(struct rdb_tf_thctx *c, unsigned k, uint64_t interval, uint64_t count,
+                  uint64_t pc)
+{
+	const struct rdb_thread *t = rdb_th_at(k);
+	rdb_memset(c, 0, sizeof *c);
+	c->interval = interval;
+	c->slot = k;
+	c->tid = t->tid;
+	if (k == rdb_th_slot()) {
+		c->how = RDB_TF_PARK_HOLDER;
+		c->sic = count;
+		c->pc = pc;
+		return;
+	}
+	c->how = __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE);
+	if (c->how == RDB_TF_PARK_NEW || !c->how)
+		return; /* (its park_* are an earlier thread's of the slot) */
+	c->sic = t->sched.park_sic;
+	c->pc = t->sched.park_pc;
+	c->fs_base = t->sched.park_fs;
+	c->nr = t->sched.park_nr;
+	if (c->how == RDB_TF_PARK_SLICE && t->sched.park_g)
+		rdb_memcpy(c->gregs, t->sched.park_g, sizeof c->gregs);
+	if (c->how == RDB_TF_PARK_BLOCKED && t->signal.stub_sp) {
+		c->sp = t->signal.stub_sp;
+		rdb_memcpy(c->gregs, (const void *)t->signal.stub_sp, 8 * sizeof c->gregs[0]);
+	}
+}
+
+void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
+{
+	if (rdb_sched_alone())
+		return;
+	for (unsigned k = 0; k <= RT->sched.top; k++) {
+		if (!rdb_th_at(k)->sched.alive)
+			continue;
+		struct rdb_tf_thctx c;
+		thctx(&c, k, interval, count, pc);
+		rdb_chan_put(RDB_TF_THCTX, &c, sizeof c, 0, 0);
+	}
+}
+
+/* Where this thread waits for the token from now on. */
+static void park(uint32_t how, long nr, uint64_t count, uint64_t pc, const uint64_t *g)
+{
+	TH->sched.park_nr = nr;
+	TH->sched.park_sic = count;
+	TH->sched.park_pc = pc;
+	TH->sched.park_fs = rdb_fs_base();
+	TH->sched.park_g = g;
+	__atomic_store_n(&TH->sched.park, how, __ATOMIC_RELEASE);
+}
+
+static void unpark(void) { __atomic_store_n(&TH->sched.park, 0, __ATOMIC_RELEASE); }
+
 static void give(int to)
 {
 	__atomic_store_n(&RT->sched.owner, to, __ATOMIC_RELEASE);
@@ -105,12 +196,23 @@ static void take(void)
 
 void rdb_sched_event(void *uc, uint64_t count, uint64_t pc)
 {
-	(void)uc;
 	if (!RT->sched.on || count < TH->sched.slice_end || next_wanting(self()) < 0)
 		return;
+	park(RDB_TF_PARK_SLICE, 0, count, pc, rdb_gregs(uc));
 	release(RDB_TF_SW_SLICE, count, pc);
 	take();
+	unpark();
 	TH->sched.slice_end = 0; /* a new slice (rdb_sched_stop) */
+}
+
+/* A boundary at count: the time slice's end in the new interval's counts
+ * (its rest; else each boundary would start a whole new slice and a
+ * thread could keep the token for good). */
+void rdb_sched_rebased(uint64_t count)
+{
+	uint64_t *end = &TH->sched.slice_end;
+	if (*end) /* (0: a new slice starts anyway) */
+		*end = *end > count ? *end - count : 1; /* (1: over, at the next check) */
 }
 
 uint64_t rdb_sched_stop(uint64_t count, uint64_t stop)
@@ -150,6 +252,8 @@ int rdb_sched_block(long nr, const long a[6])
 	if (RT->mode != RDB_TF_MODE_RECORD || !blocks(nr, a))
 		return 0;
 	uint64_t old = rdb_block_all();
+	TH->sched.park_quiet = quiet_call(nr, a);
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
 	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
 	rdb_set_mask(old);
 	return 1;
@@ -159,9 +263,11 @@ void rdb_sched_unblock(void)
 {
 	uint64_t old = rdb_block_all();
 	take();
-	/* Alone again with a boundary waiting (interval.c): at the next
-	 * check, as the interval timer's signal would have asked. */
-	if (rdb_sched_alone() && !TH->sic.poked &&
+	unpark();
+	/* Alone again (or holding the token, RDB_THREAD_BOUNDARIES=1) with a
+	 * boundary waiting (interval.c): at the next check, as the interval
+	 * timer's signal would have asked. */
+	if (rdb_sched_boundary_ok() && !TH->sic.poked &&
 	    (RT->intervals.want_boundary ||
 	     (RT->intervals.every_sic && rdb_sic() >= RT->intervals.every_sic))) {
 		TH->sic.poked = 1;
@@ -230,6 +336,81 @@ void rdb_sched_replay_give(const struct rdb_tf_switch *s)
 {
 	hand(s);
 	wait_token(0);
+	unpark();
+}
+
+void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s)
+{
+	park(RDB_TF_PARK_SLICE, 0, s->sic, s->pc, rdb_gregs(uc));
+	rdb_sched_replay_give(s);
+}
+
+static const char reg_names[RDB_TF_NGREG][8] = {
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rdi", "rsi", "rbp", "rbx",
+	"rdx", "rax", "rcx", "rsp", "rip", "eflags", "csgsfs", "err", "trapno", "oldmask", "cr2"};
+
+static _Noreturn void parked_differs(const struct rdb_tf_thctx *c, const char *what, uint64_t got,
+                                     uint64_t want)
+{
+	rdb_replay_diverged("--verify: at boundary %lu thread %u (parked, kind %u) has %s 0x%lx, "
+	                    "the recording had 0x%lx", (unsigned long)c->interval, c->slot, c->how,
+	                    what, (unsigned long)got, (unsigned long)want);
+}
+
+/* One THCTX against thread c->slot as it is parked here. */
+static void check_parked(const struct rdb_tf_thctx *c, uint64_t count, uint64_t pc)
+{
+	struct rdb_tf_thctx here;
+	if (c->slot >= RDB_THREAD_MAX || c->slot > RT->sched.top || !rdb_th_at(c->slot)->sched.alive)
+		rdb_replay_diverged("at boundary %lu the recording has thread %u alive, replay does "
+		                    "not", (unsigned long)c->interval, c->slot);
+	thctx(&here, c->slot, c->interval, count, pc);
+	if (here.how != c->how)
+		parked_differs(c, "parked kind", here.how, c->how);
+	if (!RT->chan.verify)
+		return;
+	if (here.sic != c->sic)
+		parked_differs(c, "count", here.sic, c->sic);
+	if (here.pc != c->pc)
+		parked_differs(c, "pc", here.pc, c->pc);
+	if (c->how == RDB_TF_PARK_HOLDER || c->how == RDB_TF_PARK_NEW)
+		return;
+	if (here.fs_base != c->fs_base)
+		parked_differs(c, "fs base", here.fs_base, c->fs_base);
+	if (here.nr != c->nr)
+		parked_differs(c, "call", (uint64_t)here.nr, (uint64_t)c->nr);
+	if (here.sp != c->sp)
+		parked_differs(c, "stub frame at", here.sp, c->sp);
+	int n = c->how == RDB_TF_PARK_BLOCKED ? 8 : REG_RIP + 1;
+	for (int i = 0; i < n; i++) {
+		/* (SLICE: the check's scratch and the counter, as verify_regs;
+		 * BLOCKED: the stub frame's flags word) */
+		if (c->how == RDB_TF_PARK_SLICE ? i == REG_R12 || i == REG_R15 : i == 6)
+			continue;
+		if (here.gregs[i] != c->gregs[i]) {
+			char what[24] = "register %";
+			rdb_memcpy(what + 10, c->how == RDB_TF_PARK_SLICE ? reg_names[i] : "frame", 8);
+			if (c->how == RDB_TF_PARK_BLOCKED)
+				what[15] = (char)('0' + i), what[16] = 0;
+			parked_differs(c, what, here.gregs[i], c->gregs[i]);
+		}
+	}
+}
+
+void rdb_sched_boundary_check(uint64_t count, uint64_t pc)
+{
+	struct rdb_tf_rec h;
+	int n = 0;
+	while (peek(&h) && h.type == RDB_TF_THCTX) {
+		struct rdb_tf_thctx c;
+		if (h.len != sizeof c || rdb_chan_read(&h, sizeof h) != 1 || rdb_chan_read(&c, sizeof c) != 1)
+			rdb_die("replay: bad THCTX record (%u bytes)\n", h.len);
+		check_parked(&c, count, pc);
+		n++;
+	}
+	if (n && n != RT->sched.nlive)
+		rdb_replay_diverged("at boundary %lu the recording has %d threads alive, replay %d",
+		                    (unsigned long)RT->interval, n, RT->sched.nlive);
 }
 
 void rdb_sched_replay_block(long nr)
@@ -242,6 +423,7 @@ void rdb_sched_replay_block(long nr)
 	if (s.sic != rdb_sic())
 		diverged("the recording switched at another count", &s);
 	uint64_t old = rdb_block_all();
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
 	rdb_sched_replay_give(&s);
 	set_r15(rdb_replay_arm(rdb_sic()));
 	rdb_set_mask(old);
@@ -258,28 +440,34 @@ static void expect_thread(struct rdb_tf_thread *t, uint32_t kind)
 		                    kind == RDB_TF_TH_CREATED ? "creates" : "ends", h.type);
 	rdb_chan_read(&h, sizeof h);
 	rdb_chan_read(t, sizeof *t);
-	if (t->kind != kind || t->slot >= RDB_THREAD_MAX || t->slot == 0)
+	/* (a clone the recording refused is in place of a CREATED one) */
+	int refused = kind == RDB_TF_TH_CREATED && t->kind == RDB_TF_TH_REFUSED;
+	if ((t->kind != kind && !refused) || t->slot >= RDB_THREAD_MAX || (t->slot == 0 && !refused))
 		rdb_replay_diverged("in interval %lu: thread %u: the recording's thread record (kind "
 		                    "%u, thread %u) is not this one", (unsigned long)RT->interval,
 		                    rdb_th_slot(), t->kind, t->slot);
 }
 
-unsigned rdb_sched_prepare(void)
+int rdb_sched_prepare(void)
 {
 	if (RT->mode != RDB_TF_MODE_REPLAY)
 		return 0;
 	struct rdb_tf_thread t;
 	expect_thread(&t, RDB_TF_TH_CREATED);
-	return t.slot;
+	return t.kind == RDB_TF_TH_REFUSED ? -1 : (int)t.slot;
 }
 
-static void note_made(unsigned k)
+/* Recording: the thread made, or the clone refused (no slot, or the
+ * kernel's clone failed: the program sees the error, and replay makes
+ * no clone). */
+static void note_made(unsigned k, long ret)
 {
-	if (k > RT->sched.top)
+	if (ret > 0 && k > RT->sched.top)
 		RT->sched.top = k;
 	if (RT->mode == RDB_TF_MODE_RECORD) {
-		struct rdb_tf_thread t = {RT->interval, RT->rr.sc_id, RDB_TF_TH_CREATED, k,
-		                          rdb_th_slot(), 0};
+		struct rdb_tf_thread t = {RT->interval, RT->rr.sc_id,
+		                          ret > 0 ? RDB_TF_TH_CREATED : RDB_TF_TH_REFUSED,
+		                          ret > 0 ? k : 0, rdb_th_slot(), 0};
 		rdb_chan_put(RDB_TF_THREAD, &t, sizeof t, 0, 0);
 	}
 }
@@ -287,11 +475,13 @@ static void note_made(unsigned k)
 long rdb_sched_parent(long ret, const long a[6])
 {
 	uint64_t old = rdb_block_all();
-	note_made(RT->sched.made);
+	note_made(RT->sched.made, ret);
 	RT->sched.clone_ret = ret;
 	rdb_set_mask(old);
 	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */
 	if (ret > 0 && (RT->mode != RDB_TF_MODE_REPLAY || r > 0)) {
+		/* (parked before its first instruction: rdb_sched_child) */
+		rdb_th_at(RT->sched.made)->sched.park = RDB_TF_PARK_NEW;
 		rdb_th_at(RT->sched.made)->sched.alive = 1;
 		RT->sched.nlive++;
 		RT->sched.on = 1;
@@ -311,9 +501,11 @@ void rdb_sched_child(void)
 	uint64_t old = rdb_block_all();
 	if (RT->mode == RDB_TF_MODE_RECORD) {
 		take();
+		unpark();
 		set_r15(rdb_sic_set(0, rdb_sched_stop(0, 0)));
 	} else {
 		wait_token(0);
+		unpark();
 		set_r15(rdb_replay_arm(0));
 	}
 	rdb_set_mask(old);

@@ -24,6 +24,22 @@ unsigned long rdb_getauxval(unsigned long type)
 
 static int in_cover(uintptr_t a) { return a >= RDB_COVER_LO && a < RDB_COVER_HI; }
 
+/* rdb replay wants the image exec'd by a string rdb could not exec it by
+ * (RDB_EXEC_AS_ENV): so that the strings at the stack's top, AT_EXECFN
+ * first, lie as they did when recorded. */
+static void exec_as(char **argv, char **envp)
+{
+	static const char var[] = RDB_EXEC_AS_ENV;
+	const char *e = envp[0];
+	if (!e || rdb_sys2(__NR_fcntl, RDB_CHAN_FD, RDB_F_GETFD) < 0)
+		return;
+	for (size_t i = 0; i < sizeof var - 1; i++)
+		if (e[i] != var[i])
+			return;
+	long r = rdb_sys3(__NR_execve, e + sizeof var - 1, argv, envp + 1);
+	rdb_die("cannot execute %s for the replay (error %ld)\n", e + sizeof var - 1, -r);
+}
+
 /* With ASLR on, a static-pie image or the stack may land outside the
  * covered range: re-exec ourselves once with ADDR_NO_RANDOMIZE. */
 static void check_address_space(long *sp, char **argv, char **envp)
@@ -146,6 +162,7 @@ uint64_t __rdb_start(long *sp)
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
 	check_address_space(sp, argv, envp);
+	exec_as(argv, envp);
 
 	map_fixed(RDB_STATE_ADDR, RDB_STATE_ADDR + RDB_STATE_SIZE, RDB_PROT_RW,
 	          "runtime state");
@@ -169,6 +186,8 @@ uint64_t __rdb_start(long *sp)
 			RT->start.debug = 1;
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
 			RT->start.debug = 2;
+		else if (rdb_strcmp(*e, "RDB_THREAD_BOUNDARIES=1") == 0)
+			RT->sched.thbound = 1; /* (sched.c rdb_sched_boundary_ok) */
 		else
 			test_sic_span(*e), test_grow_max(*e);
 

@@ -123,15 +123,15 @@ rdb_stub_check:
 
 	.cfi_adjust_cfa_offset 8
 .Lrr:
-	/* Recording or replaying: a thread's clone (CLONE_VM | CLONE_THREAD,
-	 * a new stack, no CLONE_VFORK) is made here too, then recorded or
-	 * replayed (rdb_thread_parent); every other call goes to the C
-	 * dispatch. */
+	/* Recording or replaying: a clone that shares our memory (CLONE_VM,
+	 * a new stack, no CLONE_VFORK: a thread, or a process with
+	 * CLONE_THREAD left out) is made here too, then recorded or replayed
+	 * (rdb_thread_parent): its stores are the program's, so it runs as a
+	 * thread of the recording (docs/threads.md); every other call goes to
+	 * the C dispatch (rr.c rdb_rr_clone_made says the same). */
 	cmp $__NR_clone, %eax
 	jne .Lgeneric
 	test %rsi, %rsi
-	jz .Lgeneric
-	test $0x10000, %edi		/* CLONE_THREAD */
 	jz .Lgeneric
 	test $0x100, %edi		/* CLONE_VM */
 	jz .Lgeneric

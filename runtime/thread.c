@@ -59,13 +59,20 @@ void rdb_thread_init(void)
 	t->mapped = 1;
 }
 
+#define WNOHANG 1
+#define WALL 0x40000000
+
 /* The slot's thread has ended: the kernel has released its tid (a thread
- * is reaped at once; a process sharing our memory once waited for). */
+ * is reaped at once; a process sharing our memory once waited for).  In
+ * replay the program's wait4 does not run, so the runtime reaps such a
+ * process itself (the program was given the recorded result). */
 static int gone(struct rdb_thread *t, long pid)
 {
 	if (t->tid <= 0)
 		return t->tid == 0;
 	long tgid = t->thread_group ? pid : t->tid;
+	if (!t->thread_group && RT->mode == RDB_TF_MODE_REPLAY)
+		rdb_sys4(__NR_wait4, t->tid, 0, WNOHANG | WALL, 0);
 	return rdb_sys3(__NR_tgkill, tgid, t->tid, 0) == -RDB_ESRCH;
 }
 
@@ -134,8 +141,11 @@ uint64_t rdb_thread_prepare(long flags, long ctid)
 {
 	struct rdb_thread *self = TH;
 	block_all(self);
-	unsigned rk = rdb_sched_prepare(); /* replay: the recording's slot */
-	unsigned k = rk ? claim_slot(rk) : claim();
+	RT->sched.made = 0;
+	int rk = rdb_sched_prepare(); /* replay: the recording's slot, -1: refused */
+	if (rk < 0)
+		return refuse(self); /* the recording's clone failed: none here */
+	unsigned k = rk ? claim_slot((unsigned)rk) : claim();
 	if (!k) {
 		rdb_printf("rdb: more than %d threads at once: clone fails with EAGAIN\n",
 		           RDB_THREAD_MAX);
@@ -212,7 +222,10 @@ int rdb_thread_syscall(long nr, const long a[6])
 		for (;;)
 			rdb_sys1(__NR_exit, 0);
 	}
-	if (nr == __NR_exit && RT->mode)
+	/* (a process sharing our memory, CLONE_THREAD left out, ends as a
+	 * thread of the recording: its _exit is exit_group, and the kernel
+	 * gives its parent the status of either call) */
+	if ((nr == __NR_exit || (nr == __NR_exit_group && !TH->thread_group)) && RT->mode)
 		rdb_sched_exit(a[0]);
 	if (nr == __NR_exit) {
 		/* One thread ends, not the process: no termination callbacks.

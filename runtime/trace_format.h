@@ -25,6 +25,11 @@
  * No fd there: the program runs unrecorded.  The runtime marks the fd
  * close-on-exec and hides it from the program (EBADF). */
 #define RDB_CHAN_FD 1000
+/* rdb replay of a process exec'd by "/proc/self/exe" (in rdb's child that
+ * string names rdb): rdb execs the image by its path with this variable,
+ * then the string, first in the environment, and the runtime execs itself
+ * again by the string, without the variable (start.c). */
+#define RDB_EXEC_AS_ENV "__RDB_EXEC_AS="
 /* Record only: a SOCK_SEQPACKET socket on which the interval snapshot
  * children (runtime/interval.c) send VALUES records, several whole records
  * per message, a message at most RDB_TF_VALUES_MSG bytes.  Hidden from the
@@ -117,6 +122,8 @@ struct rdb_tf_rec {
 	X(SWITCH, 39, struct rdb_tf_switch, SYSCALLS, NONE, EQ)                 \
 	/* a thread was created or exited */                                    \
 	X(THREAD, 40, struct rdb_tf_thread, SYSCALLS, NONE, EQ)                 \
+	/* a thread at a boundary taken while others live (sched.c) */          \
+	X(THCTX, 42, struct rdb_tf_thctx, SYSCALLS, NONE, EQ)                   \
 	/* header file entries (file "header"): */                              \
 	/* first entry */                                                       \
 	X(H_MAGIC, 16, struct rdb_tf_hmagic, NONE, NONE, ANY)                   \
@@ -416,7 +423,36 @@ struct rdb_tf_thread {
 	uint32_t parent;
 	int32_t tid;
 };
-enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2 };
+/* REFUSED: thread `parent` asked for a thread and none was made (no free
+ * slot, or the kernel's clone failed); the clone is syscall sc_id + 1,
+ * its TRAP has the error, and replay makes no clone there. */
+enum { RDB_TF_TH_CREATED = 1, RDB_TF_TH_EXITED = 2, RDB_TF_TH_REFUSED = 3 };
+
+/* THCTX: a boundary taken while several threads live (record with
+ * RDB_THREAD_BOUNDARIES=1, docs/threads.md) is followed by one record per
+ * live thread, in slot order: the one that took it (HOLDER: its registers
+ * are the CONTEXT's) and every other, parked.  SLICE: it waits for the
+ * token after its time slice ended at (sic, pc), gregs its registers there
+ * (R15 and R12 not meaningful); BLOCKED: it gave the token up at syscall
+ * nr (pc its return address, sic its count there) and is in or after the
+ * kernel call, gregs[0..7] the entry stub's frame at sp (the six
+ * arguments, the flags, the return address); NEW: made, not yet at its
+ * first instruction.  sic counts from the thread's own origin. */
+struct rdb_tf_thctx {
+	uint64_t interval;
+	uint32_t slot;
+	uint32_t how; /* RDB_TF_PARK_* */
+	int32_t tid;  /* the recording's (the kernel's at the time) */
+	uint32_t pad;
+	uint64_t sic;
+	uint64_t pc;
+	uint64_t fs_base;
+	int64_t nr;
+	uint64_t sp;
+	uint64_t gregs[23]; /* RDB_TF_NGREG */
+};
+enum { RDB_TF_PARK_HOLDER = 1, RDB_TF_PARK_SLICE = 2, RDB_TF_PARK_BLOCKED = 3,
+       RDB_TF_PARK_NEW = 4 };
 
 /* Flowback (docs/flowback.md): at each boundary (and at the end), the
  * bytes the interval wrote, program or kernel, as exact [addr, addr + len)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install every Debian 12 package rdb needs to build, test and benchmark.
 # (chromium and python3: record-check-timeline loads rdb timeline's page headless
-# and reads its DOM and screenshot.)
+# and reads its DOM and screenshot; python3 and patch: project-lua applies
+# Debian's patches and types at lua -i on a pseudo terminal.)
 # Run as root (or through sudo). Idempotent: when everything is already
 # installed it only asks dpkg-query and touches neither the network nor apt.
 set -eu
@@ -10,7 +11,7 @@ PKGS="build-essential cmake make flex bison pkg-config libelf-dev libdw-dev chec
 libcapstone-dev libzstd-dev clang valgrind afl++ gdb dpkg-dev binutils git
 ca-certificates debian-archive-keyring xz-utils gzip tar findutils diffutils
 time tcl musl-tools libclang-rt-14-dev autoconf help2man chromium python3
-automake libtool dejagnu"
+automake libtool dejagnu patch"
 
 missing=
 for p in $PKGS; do

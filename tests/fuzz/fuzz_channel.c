@@ -359,8 +359,11 @@ uint64_t rdb_sic(void) { return 0; }
  * readers reject) */
 void rdb_sched_init(uint32_t slice) { (void)slice; }
 void rdb_sched_forked(void) {}
+int rdb_sched_alone(void) { return 1; }
 void rdb_sched_replay_block(long nr) { (void)nr; }
 void rdb_sched_replay_give(const struct rdb_tf_switch *s) { (void)s; }
+void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s) { (void)uc, (void)s; }
+void rdb_sched_boundary_check(uint64_t count, uint64_t pc) { (void)count, (void)pc; }
 int rdb_thread_syscall(long nr, const long a[6])
 {
 	(void)nr, (void)a;

@@ -4,8 +4,9 @@
 # tests running instrumented (--check); a program built against them
 # through pkg-config (uselibs.c) prints what it must, carries the
 # libraries' code instrumented, and records and replays with --verify,
-# whole and from the middle.  Then bad input: an unknown library, an
-# unknown command.
+# whole and from the middle.  A re-add after the stamp (then the stamp
+# and the file list) is deleted lists the same files.  Then bad input: an
+# unknown library, an unknown command.
 set -eu
 . "$(dirname "$0")/../projects/common.sh"
 proj_init pkg-libs "$@"
@@ -19,6 +20,24 @@ for l in zlib ncurses readline; do
 done
 
 sysroot=$("$CC" -print-sysroot)
+# Re-adding a library after its stamp alone was deleted, then after the
+# stamp and its file list: the install overwrites files that are already
+# there, and the list must still name them all (rdb's package leaves the
+# listed files out), the same as the first add's.
+stamps=$sysroot/share/rdb-cc-pkg
+[ -s "$stamps/zlib.files" ] || proj_die "rdb-cc-pkg listed no files for zlib"
+cp "$stamps/zlib.files" "$work/zlib.files"
+grep -qx lib/libz.a "$work/zlib.files" || proj_die "zlib's file list has no lib/libz.a: $(cat "$work/zlib.files")"
+rm "$stamps/zlib"
+proj_run re-add "$pkg" add zlib
+cmp -s "$work/zlib.files" "$stamps/zlib.files" ||
+	proj_die "after its stamp was deleted, a re-add of zlib lists: $(cat "$stamps/zlib.files"), not: $(cat "$work/zlib.files")"
+rm "$stamps/zlib" "$stamps/zlib.files"
+proj_run re-add-nolist "$pkg" add zlib
+cmp -s "$work/zlib.files" "$stamps/zlib.files" ||
+	proj_die "after its stamp and list were deleted, a re-add of zlib lists: $(cat "$stamps/zlib.files"), not: $(cat "$work/zlib.files")"
+proj_note "re-adding zlib after its stamp, then its stamp and list were deleted lists its $(wc -l < "$work/zlib.files") files again"
+
 PKG_CONFIG_LIBDIR=$sysroot/lib/pkgconfig
 export PKG_CONFIG_LIBDIR
 flags=$(pkg-config --cflags --libs --static zlib readline) ||

@@ -1,10 +1,11 @@
-/* usemore.c: a program on five instrumented libraries from rdb-cc-pkg.
- * Reads stdin whole, then: compresses it with liblzma and with zstd and
- * uncompresses both; counts the words of five or more letters with a pcre2
+/* usemore.c: a program on six instrumented libraries from rdb-cc-pkg.
+ * Reads stdin whole, then: compresses it with liblzma, zstd and libbz2 and
+ * uncompresses each; counts the words of five or more letters with a pcre2
  * pattern and with an oniguruma one; sums the line lengths through a
  * libffi call of a C function.  Prints what it found (libs-more.sh checks
  * the counts against grep and awk). */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <bzlib.h>
 #include <ffi.h>
 #include <lzma.h>
 #include <oniguruma.h>
@@ -28,6 +29,17 @@ static int lzma_round_trip(const unsigned char *in, size_t len)
 	if (!z || !u || lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, in, len, z, &zlen, cap) != LZMA_OK)
 		return 0;
 	if (lzma_stream_buffer_decode(&limit, 0, NULL, z, &pos, zlen, u, &back, len + 1) != LZMA_OK)
+		return 0;
+	return back == len && !memcmp(u, in, len);
+}
+
+static int bz2_round_trip(const unsigned char *in, size_t len)
+{
+	unsigned zlen = (unsigned)(len + len / 100 + 600), back = (unsigned)len + 1;
+	char *z = malloc(zlen), *u = malloc(len + 1);
+	if (!z || !u || BZ2_bzBuffToBuffCompress(z, &zlen, (char *)in, (unsigned)len, 9, 0, 0) != BZ_OK)
+		return 0;
+	if (BZ2_bzBuffToBuffDecompress(u, &back, z, zlen, 0, 0) != BZ_OK)
 		return 0;
 	return back == len && !memcmp(u, in, len);
 }
@@ -115,6 +127,7 @@ int main(void)
 	text[len] = 0;
 	printf("lzma round trip %s\n", lzma_round_trip((unsigned char *)text, len) ? "ok" : "BAD");
 	printf("zstd round trip %s\n", zstd_round_trip((unsigned char *)text, len) ? "ok" : "BAD");
+	printf("bzip2 round trip %s\n", bz2_round_trip((unsigned char *)text, len) ? "ok" : "BAD");
 	printf("pcre2 words %ld\n", pcre2_words(text, len));
 	printf("onig words %ld\n", onig_words(text, len));
 	printf("ffi line bytes %ld\n", ffi_line_sum(text));

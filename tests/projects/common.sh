@@ -69,14 +69,21 @@ proj_record_replay() {
 	"$rdb" replay --verify "$t" < /dev/null > "$t.rep.out" 2> "$t.rep.err" ||
 		proj_die "rdb replay --verify $label failed: $(head -n 3 "$t.rep.err")"
 	cmp -s "$t.rec.out" "$t.rep.out" || proj_die "replay of $label printed something else"
-	n=$("$rdb" info --complete "$t")
-	[ "${n:-0}" -ge 3 ] || proj_die "recording $label gave ${n:-0} intervals, not several"
-	k=$(( (n + 1) / 2 ))
-	"$rdb" replay --verify --from "$k" "$t" < /dev/null > "$t.mid.out" 2> "$t.mid.err" ||
-		proj_die "rdb replay --verify --from $k $label failed: $(head -n 3 "$t.mid.err")"
-	tail -c "$(wc -c < "$t.mid.out")" "$t.rec.out" | cmp -s - "$t.mid.out" ||
-		proj_die "replay of $label from interval $k is not the end of the recording"
+	proj_replay_middle "$t" "$t.rec.out" "$label"
 	proj_note "record/replay: $label: $n intervals, replayed whole and from $k with --verify"
+}
+
+# proj_replay_middle T REF LABEL: trace T has several complete intervals
+# (n), and its replay with --verify from the middle one (k) prints the end
+# of REF (what the whole run printed).
+proj_replay_middle() {
+	n=$("$rdb" info --complete "$1")
+	[ "${n:-0}" -ge 3 ] || proj_die "recording $3 gave ${n:-0} intervals, not several"
+	k=$(( (n + 1) / 2 ))
+	"$rdb" replay --verify --from "$k" "$1" < /dev/null > "$1.mid.out" 2> "$1.mid.err" ||
+		proj_die "rdb replay --verify --from $k $3 failed: $(head -n 3 "$1.mid.err")"
+	tail -c "$(wc -c < "$1.mid.out")" "$2" | cmp -s - "$1.mid.out" ||
+		proj_die "replay of $3 from interval $k is not the end of the whole run"
 }
 
 # proj_fetch PKG GLOB: the path of the downloaded file matching GLOB (e.g.

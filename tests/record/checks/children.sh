@@ -1,13 +1,14 @@
 #!/bin/sh
 # children.sh RDB RDB_CC: record-check-children (tests/record/checks/).
-# Fork children's output and shared memory (progs/kids.c): replayed
+# Fork children's output and shared memory (progs/kids.c), recorded with
+# --no-forks (the children untraced): replayed
 # byte for byte, shown by info and truss; the child that outlives the
 # program does not hold rdb record up: it waits for the file
 # $KIDS_RELEASE, which exists only once rdb record has returned (and
 # then says it is gone); nor with --forks, where it records itself.
 . "$(dirname "$0")/lib.sh"
 build kids prog
-KIDS_RELEASE=$W/release "$RDB" record -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record"
+KIDS_RELEASE=$W/release "$RDB" record --no-forks -i 1 --checksum -o t -- ./prog > rec.out 2> rec.err || fail "record --no-forks"
 [ ! -e release.gone ] || fail "rdb record waited for a child that outlived the program"
 : > release
 wait_for "the child that outlived the program to end" test -e release.gone
@@ -22,6 +23,10 @@ cmp -s want.err rec.err || { cat rec.err; fail "record's stderr is not the child
 "$RDB" replay --verify t > rep.out 2> rep.err || fail "replay"
 cmp -s rec.out rep.out || { diff rec.out rep.out | head; fail "replay stdout differs"; }
 cmp -s rec.err rep.err || { diff rec.err rep.err | head; fail "replay stderr differs"; }
+# every process alone, the exec'd rdb-cc program (exec'd by
+# /proc/self/exe: its replay execs itself by that string) too
+"$RDB" check t > ck.out 2>&1 || { cat ck.out; fail "rdb check t"; }
+[ "$(grep -c ' ok ' ck.out)" = 2 ] || { cat ck.out; fail "rdb check t: not 2 processes ok"; }
 "$RDB" replay --quiet t > q.out 2> q.err || fail "replay --quiet"
 [ ! -s q.out ] && [ ! -s q.err ] || fail "replay --quiet wrote the children's output"
 "$RDB" info t > i.out || fail "info"
@@ -44,4 +49,9 @@ wait_for "the child that outlived the program to end (--forks)" test -e release.
 cmp -s rec.out frec.out || { diff rec.out frec.out | head; fail "record --forks: another output"; }
 "$RDB" ps f > fps.out || fail "rdb ps f"
 expect fps.out " ran on untraced "
+"$RDB" check f > fck.out 2>&1 || { cat fck.out; fail "rdb check f"; }
+# (the child that outlives the program may end its trace before its
+# first complete interval: "none")
+[ "$(grep -c -e ' ok ' -e ' none ' fck.out)" = "$(($(wc -l < fps.out) - 1))" ] ||
+	{ cat fps.out fck.out; fail "rdb check f: not every process ok"; }
 pass

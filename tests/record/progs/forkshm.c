@@ -21,9 +21,8 @@ static void spin(volatile long *sink, int n)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return 2;
-	int fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
+	/* (rr.sh runs it with no argument, in a work folder of its own) */
+	int fd = open(argc > 1 ? argv[1] : "forkshm.map", O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, 8192))
 		return 1;
 	long *an = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -48,12 +47,12 @@ int main(int argc, char **argv)
 			spin(&sink, 20000);
 			if (i % 10 == 0)
 				printf("child %d: %ld %ld %ld\n", i, sum, an[1], fm[601]);
+			if (i == STEPS) /* (before the parent's turn: one order) */
+				printf("child sum %ld\n", sum);
 			fflush(stdout);
 			if (write(up[1], &c, 1) != 1)
 				_exit(1);
 		}
-		printf("child sum %ld\n", sum);
-		fflush(stdout);
 		_exit(0);
 	}
 	for (int i = 1; i <= STEPS; i++) {
@@ -63,8 +62,9 @@ int main(int argc, char **argv)
 		if (write(down[1], &c, 1) != 1 || read(up[0], &c, 1) != 1)
 			return 1;
 		sum += an[(i + 1) % 5] + fm[600 + (i + 2) % 7];
-		if (i % 10 == 0)
+		if (i % 10 == 0) /* (after the child's line of the same turn) */
 			printf("parent %d: %ld %ld %ld\n", i, sum, an[2], fm[603]);
+		fflush(stdout);
 	}
 	int st;
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))

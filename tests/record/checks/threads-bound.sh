@@ -1,0 +1,60 @@
+#!/bin/sh
+# threads-bound.sh RDB RDB_CC: record-check-threads-bound (issue 19).
+# Boundaries while threads live (RDB_THREAD_BOUNDARIES=1, docs/threads.md):
+# thread_longpool's four workers live for the whole run; recorded with an
+# interval every 200000 counts and a slice that does not divide its loop,
+# boundaries fall while they are parked after a time slice and blocked in
+# read() or futex waits.  rdb info must show such boundaries and parked threads of both
+# kinds; the replay from the start with --verify (every parked thread's
+# registers, count, pc and %fs compared at each boundary, THCTX) must print
+# what the recording printed.  replay --from K of such an interval is not
+# done yet: it must refuse with its message, not diverge or hang, and
+# --from 1 must still work.  Without the variable, boundaries wait as
+# before (none while threads live).
+. "$(dirname "$0")/lib.sh"
+p=thread_longpool
+build ../../threads/$p $p
+./$p > $p.plain 2>&1 || fail "$p unrecorded"
+RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 100000 --slice 10001 \
+	-o t -- ./$p > $p.rec 2>&1 || { cat $p.rec; fail "record $p"; }
+cmp -s $p.plain $p.rec || { diff $p.plain $p.rec; fail "record $p printed something else"; }
+"$RDB" info t > info.txt || fail "rdb info"
+n=$(sed -n 's/^boundaries while threads lived: \([0-9]*\) .*/\1/p' info.txt)
+[ "${n:-0}" -ge 20 ] || { cat info.txt; fail "fewer than 20 boundaries while threads lived (${n:-none})"; }
+grep -q "parked there: [1-9][0-9]* after a time slice, [1-9][0-9]* in a syscall" info.txt ||
+	{ cat info.txt; fail "no boundary found threads parked both after a slice and in a call"; }
+last=$("$RDB" info --complete t)
+[ "$last" -gt "$n" ] || fail "only $last complete intervals of $((n + 1))"
+timeout 120 "$RDB" replay --verify t > rep.out 2> rep.err || { cat rep.err; fail "replay --verify"; }
+cmp -s $p.rec rep.out || { diff $p.rec rep.out; fail "the replay printed something else"; }
+timeout 120 "$RDB" replay --verify --from 1 t > f1.out 2> f1.err || { cat f1.err; fail "replay --from 1"; }
+cmp -s $p.rec f1.out || fail "replay --from 1 printed something else"
+k=2 alone=0 refused=0
+while [ $k -le "$last" ]; do
+	# (an interval that began with main alone replays as before)
+	if timeout 60 "$RDB" replay --verify --from $k t > f$k.out 2> f$k.err; then
+		cmp -s $p.rec f$k.out || fail "replay --from $k printed something else"
+		alone=$((alone + 1))
+	else
+		grep -q "began while several threads lived" f$k.err || { cat f$k.err; fail "replay --from $k: not the refusal"; }
+		refused=$((refused + 1))
+	fi
+	k=$((k + 1))
+done
+[ $refused -ge 20 ] || fail "only $refused intervals began while threads lived ($alone alone)"
+# The interval timer (CPU time) instead: its boundaries fall at any
+# moment, while a worker's read() may be under way (such a boundary waits:
+# the kernel would write the buffer during it).  Three recordings, each
+# replayed whole with --verify.
+for i in 1 2 3; do
+	RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum -i 0.2 -o ti$i -- ./$p > ti$i.rec 2>&1 ||
+		{ cat ti$i.rec; fail "record -i 0.2 ($i)"; }
+	"$RDB" info ti$i | grep -q "^boundaries while threads lived: [1-9]" ||
+		{ "$RDB" info ti$i; fail "no boundary while threads lived with -i 0.2 ($i)"; }
+	timeout 120 "$RDB" replay --verify ti$i > ti$i.out 2> ti$i.err || { cat ti$i.err; fail "replay --verify of -i 0.2 ($i)"; }
+	cmp -s ti$i.rec ti$i.out || fail "the replay of -i 0.2 ($i) printed something else"
+done
+# without the variable: no boundary while threads live
+timeout 120 "$RDB" record --every-sic 200000 -o t0 -- ./$p > t0.rec 2>&1 || fail "record without the variable"
+"$RDB" info t0 | grep -q "^boundaries while threads lived" && fail "boundaries while threads lived without RDB_THREAD_BOUNDARIES=1"
+pass
