@@ -266,6 +266,18 @@ int rdb_fn_of(const struct rdb_header *h, uint64_t pc, struct rdb_fnset *f);
 /* Whether [lo, hi) meets f's code. */
 int rdb_fn_holds(const struct rdb_fnset *f, uint64_t lo, uint64_t hi);
 
+/* ---- ranlive.c: whether a breakpoint's function may have run --------- */
+struct rdb_ranq { /* the trace's streams it reads, and the index */
+	struct rdb_ivx *x;
+	struct rdb_tr *w, *c, *s, *sc; /* written, context, stack, syscalls */
+};
+/* Whether code of one of the nf sets f may have run in interval j: it
+ * was entered or returned to from a syscall or handler there (RAN), the
+ * interval began in it, or it had a frame live at the start (a word of
+ * the saved stack points into it): 1; 0 when provably not; -1 when the
+ * trace cannot tell (records missing, other threads parked). */
+int rdb_fn_may_run(struct rdb_ranq *q, uint64_t j, const struct rdb_fnset *f, int nf);
+
 /* ---- tlpage.c -------------------------------------------------------- */
 int rdb_cmd_timeline(int argc, char **argv);
 

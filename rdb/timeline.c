@@ -628,54 +628,18 @@ static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
  * byte, and ran no code of a breakpoint's function.  A write watch where
  * %rsp-based stores could go (bit i of stack, watch i) also needs the
  * interval's STACK_WRITTEN pages to miss it: without them (the kernel
- * refused) nothing is skipped.  A breakpoint's function (fn[i]) ran in j
- * if j's RAN records name a point of it (an entry, a return point, a
- * handler's return) or a thread's context at j's start is in it; without
- * RAN records for j nothing is skipped (docs/gdb.md "Breakpoints"). */
+ * refused) nothing is skipped.  A breakpoint's function (fn[i]) may have
+ * run in j if it was entered there, or had a frame live at j's start
+ * (ranlive.c); when the trace cannot tell nothing is skipped (docs/gdb.md
+ * "Breakpoints"). */
 struct skip {
-	struct rdb_ivx *x;
-	struct rdb_tr *w, *v, *c;
+	struct rdb_ranq q;
+	struct rdb_tr *v;
 	int ok;
 	uint64_t stack;
 	int nfn;
 	struct rdb_fnset fn[8];
 };
-
-/* Whether some thread's context at interval j's start is in f: 1, 0, or
- * -1 when the trace has none for j. */
-static int starts_in(struct skip *k, uint64_t j, const struct rdb_fnset *f)
-{
-	if (!rdb_tr_seek_interval(k->c, k->x, j))
-		return -1;
-	uint32_t t;
-	const void *p;
-	size_t n;
-	int seen = 0;
-	while (rdb_tr_next(k->c, &t, &p, &n)) {
-		struct rdb_tf_context c;
-		if (t != RDB_TF_CONTEXT || !rdb_rec_ok(t, p, n))
-			return -1;
-		memcpy(&c, p, sizeof c);
-		if (c.interval != j)
-			break;
-		seen = 1;
-		uint64_t pc = c.gregs[16]; /* REG_RIP, ucontext's order */
-		if (rdb_fn_holds(f, pc, pc + 1))
-			return 1;
-	}
-	return seen ? 0 : -1;
-}
-
-/* Whether f may have run in interval j (1, or -1 unknown) or not (0). */
-static int fn_ran(struct skip *k, uint64_t j, const struct rdb_fnset *f)
-{
-	for (int i = 0; i < f->n; i++) {
-		int r = rdb_ran_in(k->w, k->x, j, f->lo[i], f->hi[i]);
-		if (r)
-			return r;
-	}
-	return starts_in(k, j, f);
-}
 
 static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 {
@@ -684,16 +648,15 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
-		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+		if (rdb_written_in(k->q.w, k->q.x, j, a, a + n) != 0)
 			return 0;
-		if (k->stack >> i & 1 && rdb_stack_written_in(k->w, k->x, j, a, a + n) != 0)
+		if (k->stack >> i & 1 && rdb_stack_written_in(k->q.w, k->q.x, j, a, a + n) != 0)
 			return 0;
-		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
+		if (kind != 2 && rdb_values_in(k->v, k->q.x, j, a, a + n) != 0)
 			return 0;
 	}
-	for (int i = 0; i < k->nfn; i++)
-		if (fn_ran(k, j, &k->fn[i]) != 0)
-			return 0;
+	if (k->nfn && rdb_fn_may_run(&k->q, j, k->fn, k->nfn) != 0)
+		return 0;
 	return 1;
 }
 
@@ -733,10 +696,13 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		k.ok = rdb_tg_bp_get(l->t, i, &bp) && rdb_fn_of(rdb_tg_header(l->t), bp, &k.fn[k.nfn++]);
 	}
 	if (k.ok) {
-		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
-		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
-		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
-		k.c = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_CONTEXT);
+		const char *dir = rdb_tg_dir(l->t);
+		k.q.x = rdb_ivx_read(dir);
+		k.q.w = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
+		k.v = rdb_tr_open(dir, RDB_TF_S_VALUES);
+		k.q.c = rdb_tr_open(dir, RDB_TF_S_CONTEXT);
+		k.q.s = rdb_tr_open(dir, RDB_TF_S_STACK);
+		k.q.sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
 	l->rc_replayed = l->rc_skipped = 0;
@@ -761,10 +727,12 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	rdb_tg_watch_group(l->t, 0);
 	if (k.ok) {
-		rdb_tr_close(k.w);
+		rdb_tr_close(k.q.w);
 		rdb_tr_close(k.v);
-		rdb_tr_close(k.c);
-		rdb_ivx_free(k.x);
+		rdb_tr_close(k.q.c);
+		rdb_tr_close(k.q.s);
+		rdb_tr_close(k.q.sc);
+		rdb_ivx_free(k.q.x);
 	}
 	if (err) {
 		s->kind = TG_ERROR;

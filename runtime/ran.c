@@ -8,7 +8,10 @@
  * intervals where the breakpoint's function cannot have run.  A signal
  * handler's return resumes code mid-function, past no mark: the runtime
  * adds that pc (rdb_ran_resume), or, past 16 of them, the whole address
- * space (nothing left out). */
+ * space (nothing left out).  rdb reads the frames live at an interval's
+ * start from its saved stack; a switch to a stack the boundary did not
+ * save (a suspended coroutine's) resumes frames it cannot see: hooks.S
+ * sets rdb_ran_switched, and the interval's record says anything ran. */
 #include "rt.h"
 
 struct ranmap {
@@ -24,6 +27,10 @@ extern unsigned char __stop_rdb_ran[] __attribute__((visibility("hidden")));
  * bounds; the entry's byte is never set (its code address is 0: ignored). */
 __attribute__((section("rdb_ran"), used)) static unsigned char none_byte;
 __attribute__((section("rdb_ranmap"), used, aligned(4))) static const struct ranmap none_map;
+
+/* Set by __rdb_stack_switch (hooks.S) on a switch to an unsaved stack;
+ * in rdb_ran so the full checksum leaves it out too. */
+__attribute__((section("rdb_ran"), used, visibility("hidden"))) unsigned char rdb_ran_switched;
 
 enum { CHUNK = 256 };
 
@@ -65,6 +72,9 @@ void rdb_ran_scan(uint64_t interval)
 		}
 	}
 	uint32_t nr = RT->ran.n, cap = sizeof RT->ran.pc / sizeof RT->ran.pc[0];
+	if (rdb_ran_switched)
+		nr = cap + 1; /* anything may have run: the range below */
+	rdb_ran_switched = 0;
 	for (uint32_t i = 0; i < nr && i < cap; i++) {
 		if (n == CHUNK) {
 			put(interval, r, n);

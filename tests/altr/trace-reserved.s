@@ -27,28 +27,19 @@ g:
 	.popsection
 	lea 1(%r15), %r15
 	call *(%rax,%r12,8)
-	.LR2_1:
-	movb $1, .LR2_0(%rip)
-	.pushsection rdb_ran,"awR",@progbits
-	.LR2_0: .byte 0
-	.popsection
-	.pushsection rdb_ranmap,"aR",@progbits
-	.balign 4
-	.long .LR2_1-., .LR2_0-.
-	.popsection
 	movq (%rdi,%r12), %rax
 	.error "rdb: this instruction writes %r13, %r14 or %r15, which rdb reserves (docs/hooks.md)"
 	mov %rsi, %r14
 	movq %r15, %rax
 .LRlb0:
 	cmpq %r13, 0(%rdi,%r14)
-	jne .LR9_0
-	.LR9_1:
+	jne .LR8_0
+	.LR8_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR9_0:
+	.LR8_0:
 	movq %r13, 0(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .LR9_1
+	jmp .LR8_1
 	.popsection
 .LRle0:
 	movq (%rdi), %rax

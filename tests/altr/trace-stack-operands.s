@@ -44,25 +44,16 @@ h:
 	movzbl (%r15), %r12d
 .LRlb2:
 	cmpq %r13, 24(%rcx,%r14)
-	jne .LR6_0
-	.LR6_1:
+	jne .LR5_0
+	.LR5_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR6_0:
+	.LR5_0:
 	movq %r13, 24(%rcx,%r14)
 	cmp %r13, %r13
-	jmp .LR6_1
+	jmp .LR5_1
 	.popsection
 .LRle2:
 	call *24(%rcx)
-	.LR4_1:
-	movb $1, .LR4_0(%rip)
-	.pushsection rdb_ran,"awR",@progbits
-	.LR4_0: .byte 0
-	.popsection
-	.pushsection rdb_ranmap,"aR",@progbits
-	.balign 4
-	.long .LR4_1-., .LR4_0-.
-	.popsection
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
 .LRlb3:
