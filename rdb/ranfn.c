@@ -1,8 +1,8 @@
 /* ranfn.c: the code a breakpoint's function is made of, for leaving out
  * intervals going back (RAN records, runtime/ran.c; docs/gdb.md
  * "Breakpoints").  A function's code runs in an interval only if it was
- * entered there, a call in it returned there, a signal handler returned
- * into it there, or it was running at the interval's start.  The set is
+ * entered there or had a frame live at the interval's start
+ * (ranlive.c).  The set is
  * the ELF function symbol holding the address and its gcc-split parts
  * (NAME.cold...: jumps go between the two, past no mark).  It is tracked
  * only when altr marked its entry (an rdb_ranmap entry at its start):
