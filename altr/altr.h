@@ -494,6 +494,7 @@ enum {
 	SF_LOOP_BACK = 1 << 11,  /* backward branch that closes a cycle of the
 	                            function's control-flow graph (cycles.c) */
 	SF_FUSES_LOOP = 1 << 12, /* the flag setter of such a fused branch */
+	SF_FUNC_ENTRY = 1 << 13, /* a function's first instruction (analyze.c) */
 };
 
 /* 32 bytes (a larger statement costs a run measurably, docs/perf.md: the

@@ -675,6 +675,20 @@ static void resolve_target(struct an *a, struct numlabels *nl, int i)
 	}
 }
 
+/* Whether s is the k-th instruction of a frame's set-up: push %rbp (0),
+ * mov %rsp, %rbp (1). */
+static bool frame_setup(const struct altr_stmt *s, int k)
+{
+	const struct altr_insn *in = s->insn;
+	if (!in || in->nops != k + 1 || (s->facts & (SF_IN_APP | SF_OPAQUE)))
+		return false;
+	if (k == 0)
+		return (altr_str_eq(in->mnem, "push") || altr_str_eq(in->mnem, "pushq")) &&
+		       altr_str_eq(in->ops[0].text, "%rbp");
+	return k == 1 && (altr_str_eq(in->mnem, "mov") || altr_str_eq(in->mnem, "movq")) &&
+	       altr_str_eq(in->ops[0].text, "%rsp") && altr_str_eq(in->ops[1].text, "%rbp");
+}
+
 /* One forward walk: partitions code into functions (stmt.func, AX_START,
  * AX_ENTRY) and resolves direct targets.  One function is open at a time;
  * it is suspended while another section is current (gcc puts jump tables
@@ -685,7 +699,7 @@ static void functions_and_targets(struct an *a)
 	struct altr_unit *u = a->u;
 	struct sections sec = {0};
 	struct numlabels nl = {0};
-	int cur = -1, cur_insns = 0;
+	int cur = -1, cur_insns = 0, cur_setup = 0;
 	bool active = false;
 	struct altr_str cur_sec = {0};
 
@@ -712,7 +726,7 @@ static void functions_and_targets(struct an *a)
 			           starts_function(a, i, active, cur_insns)) {
 				cur = new_func(a, altr_stmt_name(s), i);
 				cur_sec = sec.cur;
-				cur_insns = 0;
+				cur_insns = cur_setup = 0;
 				active = true;
 			}
 		} else if (x->dk >= DK_TEXT && x->dk <= DK_POPSECTION &&
@@ -729,8 +743,16 @@ static void functions_and_targets(struct an *a)
 			a->x[prev].nxt = i;
 		}
 		u->funcs[cur].last = i;
-		if (x->kind == STMT_INSN)
-			cur_insns++;
+		/* the entry is past a leading push %rbp; mov %rsp, %rbp: gdb
+		 * reads those two at a function's start to place breakpoints
+		 * after its frame's set-up (no check runs between them) */
+		if (x->kind == STMT_INSN) {
+			int k = cur_insns++;
+			if (k == cur_setup && frame_setup(&u->stmts[i], k))
+				cur_setup++;
+			else if (k == cur_setup)
+				x->facts |= SF_FUNC_ENTRY;
+		}
 		bool closes = x->dk == DK_CFI_END;
 		if (x->dk == DK_SIZE) {
 			struct altr_str n = first_arg(altr_stmt_args(&u->stmts[i]));
@@ -1065,7 +1087,7 @@ static void analyze(struct altr_unit *u, int **funcp, int **targetp,
 	a.nlnum = u->nstmts + 1024;
 	a.lnum = altr_big_alloc_sparse((size_t)a.nlnum * sizeof *a.lnum);
 	const unsigned mine = SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_HAS_LOC |
-	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK;
+	                      SF_CFA_RSP | SF_FUSED | SF_FUSES_BACK | SF_FUNC_ENTRY;
 	/* Backward, so that exec_and_followed's walk is this one too; what is
 	 * kept per name is the first (the last put). */
 	bool exec = false, followed = false;

@@ -120,6 +120,7 @@ static bool eval_pred(int pred, const struct altr_stmt *s)
 	case PRED_flags_dead: return s->flags_live_in == 0;
 	case PRED_flags_live_after: return s->flags_live_out != 0;
 	case PRED_in_app: return s->facts & SF_IN_APP;
+	case PRED_func_entry: return s->facts & SF_FUNC_ENTRY;
 	case PRED_unknown: return in->desc == NULL;
 	case PRED_any: return true;
 	case PRED_COUNT: break;
@@ -132,7 +133,7 @@ unsigned altr_match_ctx(const struct altr_stmt *s)
 {
 	return (s->facts & (SF_BACKWARD | SF_FORWARD | SF_TAIL | SF_IN_APP |
 	                    SF_FUSED | SF_FUSES_BACK | SF_LOOP_BACK |
-	                    SF_FUSES_LOOP)) |
+	                    SF_FUSES_LOOP | SF_FUNC_ENTRY)) |
 	       (s->flags_live_in ? 1u << 16 : 0) |
 	       (s->flags_live_out ? 1u << 17 : 0);
 }

@@ -90,6 +90,7 @@ int rdb_tg_auxv(struct rdb_tg *t, uint8_t *buf, size_t cap, size_t *n);
 int rdb_tg_bp_add(struct rdb_tg *t, uint64_t addr);
 int rdb_tg_bp_del(struct rdb_tg *t, uint64_t addr);
 int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr);
+int rdb_tg_bp_get(const struct rdb_tg *t, int i, uint64_t *addr); /* 0: no i-th */
 void rdb_tg_bp_enable(struct rdb_tg *t, int on); /* 0: resume without them */
 /* Watchpoints of the user's (gdb's Z2/Z3/Z4: kind 2 write, 3 read, 4
  * access), any number, any size: their bytes split into aligned pieces

@@ -255,6 +255,32 @@ void rdb_show_trap(FILE *f, const struct rdb_tf_trap *t);
  * types truss leaves out: EXEC, VALUES, ...); sc names the place of a bad one. */
 void rdb_show_record(FILE *f, struct rdb_tr *sc, uint32_t type, const void *p, size_t n);
 
+/* ---- ranfn.c: a breakpoint's function, for RAN records -------------- */
+#define RDB_FNSET_MAX 8
+struct rdb_fnset {
+	uint64_t lo[RDB_FNSET_MAX], hi[RDB_FNSET_MAX]; /* run-time addresses */
+	int n;
+};
+/* The code of the function holding pc (its symbol and its NAME.cold
+ * parts) in h's executable (h->image): 1, or 0 (f->n 0) when it has no
+ * symbol or altr did not mark its entry (RAN records cannot tell
+ * whether it ran). */
+int rdb_fn_of(const struct rdb_header *h, uint64_t pc, struct rdb_fnset *f);
+/* Whether [lo, hi) meets f's code. */
+int rdb_fn_holds(const struct rdb_fnset *f, uint64_t lo, uint64_t hi);
+
+/* ---- ranlive.c: whether a breakpoint's function may have run --------- */
+struct rdb_ranq { /* the trace's streams it reads, and the index */
+	struct rdb_ivx *x;
+	struct rdb_tr *w, *c, *s, *sc; /* written, context, stack, syscalls */
+};
+/* Whether code of one of the nf sets f may have run in interval j: it
+ * was entered or returned to from a syscall or handler there (RAN), the
+ * interval began in it, or it had a frame live at the start (a word of
+ * the saved stack points into it): 1; 0 when provably not; -1 when the
+ * trace cannot tell (records missing, other threads parked). */
+int rdb_fn_may_run(struct rdb_ranq *q, uint64_t j, const struct rdb_fnset *f, int nf);
+
 /* ---- tlpage.c -------------------------------------------------------- */
 int rdb_cmd_timeline(int argc, char **argv);
 
@@ -271,6 +297,10 @@ int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, 
                          uint64_t hi);
 int rdb_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                    uint64_t hi);
+/* The same for the code it ran (RAN: function entries and return points,
+ * each a range of length 1). */
+int rdb_ran_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+               uint64_t hi);
 /* Whether interval j read bytes of [lo, hi) (its VALUES records; r: the
  * values stream): 1 or 0, -1 when they are not all there. */
 int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,

@@ -348,6 +348,14 @@ int rdb_tg_bp_at(const struct rdb_tg *t, uint64_t addr)
 	return 0;
 }
 
+int rdb_tg_bp_get(const struct rdb_tg *t, int i, uint64_t *addr)
+{
+	if (i < 0 || i >= t->nbp)
+		return 0;
+	*addr = t->bp[i];
+	return 1;
+}
+
 int rdb_tg_bp_add(struct rdb_tg *t, uint64_t addr)
 {
 	if (rdb_tg_bp_at(t, addr))

@@ -623,16 +623,22 @@ static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
 	return r;
 }
 
-/* Whether interval j can be left out going back: no breakpoints, and
- * the trace says it neither wrote nor (for read and access watchpoints)
- * read any watched byte.  A write watch where %rsp-based stores could go
- * (bit i of stack, watch i) also needs the interval's STACK_WRITTEN pages
- * to miss it: without them (the kernel refused) nothing is skipped. */
+/* Whether interval j can be left out going back: the trace says it
+ * neither wrote nor (for read and access watchpoints) read any watched
+ * byte, and ran no code of a breakpoint's function.  A write watch where
+ * %rsp-based stores could go (bit i of stack, watch i) also needs the
+ * interval's STACK_WRITTEN pages to miss it: without them (the kernel
+ * refused) nothing is skipped.  A breakpoint's function (fn[i]) may have
+ * run in j if it was entered there, or had a frame live at j's start
+ * (ranlive.c); when the trace cannot tell nothing is skipped (docs/gdb.md
+ * "Breakpoints"). */
 struct skip {
-	struct rdb_ivx *x;
-	struct rdb_tr *w, *v;
+	struct rdb_ranq q;
+	struct rdb_tr *v;
 	int ok;
 	uint64_t stack;
+	int nfn;
+	struct rdb_fnset fn[8];
 };
 
 static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
@@ -642,13 +648,15 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++) {
-		if (rdb_written_in(k->w, k->x, j, a, a + n) != 0)
+		if (rdb_written_in(k->q.w, k->q.x, j, a, a + n) != 0)
 			return 0;
-		if (k->stack >> i & 1 && rdb_stack_written_in(k->w, k->x, j, a, a + n) != 0)
+		if (k->stack >> i & 1 && rdb_stack_written_in(k->q.w, k->q.x, j, a, a + n) != 0)
 			return 0;
-		if (kind != 2 && rdb_values_in(k->v, k->x, j, a, a + n) != 0)
+		if (kind != 2 && rdb_values_in(k->v, k->q.x, j, a, a + n) != 0)
 			return 0;
 	}
+	if (k->nfn && rdb_fn_may_run(&k->q, j, k->fn, k->nfn) != 0)
+		return 0;
 	return 1;
 }
 
@@ -667,7 +675,10 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
-	struct skip k = {0, 0, 0, rdb_tg_nbps(l->t) == 0 && rdb_tg_watch_groups(l->t) > 0, 0};
+	struct skip k;
+	memset(&k, 0, sizeof k);
+	int nbps = rdb_tg_nbps(l->t);
+	k.ok = rdb_tg_watch_groups(l->t) > 0 || nbps > 0;
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
@@ -676,10 +687,22 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			k.ok = kind == 2 && i < 64;
 			k.stack |= 1ull << (i & 63);
 		}
+	/* RDB_GDB_RAN=0: every interval replayed for breakpoints (to compare) */
+	const char *ran = getenv("RDB_GDB_RAN");
+	if (nbps > 0 && (nbps > 8 || (ran && !strcmp(ran, "0"))))
+		k.ok = 0;
+	for (int i = 0; k.ok && i < nbps; i++) {
+		uint64_t bp;
+		k.ok = rdb_tg_bp_get(l->t, i, &bp) && rdb_fn_of(rdb_tg_header(l->t), bp, &k.fn[k.nfn++]);
+	}
 	if (k.ok) {
-		k.x = rdb_ivx_read(rdb_tg_dir(l->t));
-		k.w = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_WRITTEN);
-		k.v = rdb_tr_open(rdb_tg_dir(l->t), RDB_TF_S_VALUES);
+		const char *dir = rdb_tg_dir(l->t);
+		k.q.x = rdb_ivx_read(dir);
+		k.q.w = rdb_tr_open(dir, RDB_TF_S_WRITTEN);
+		k.v = rdb_tr_open(dir, RDB_TF_S_VALUES);
+		k.q.c = rdb_tr_open(dir, RDB_TF_S_CONTEXT);
+		k.q.s = rdb_tr_open(dir, RDB_TF_S_STACK);
+		k.q.sc = rdb_tr_open(dir, RDB_TF_S_SYSCALLS);
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
 	l->rc_replayed = l->rc_skipped = 0;
@@ -704,9 +727,12 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	rdb_tg_watch_group(l->t, 0);
 	if (k.ok) {
-		rdb_tr_close(k.w);
+		rdb_tr_close(k.q.w);
 		rdb_tr_close(k.v);
-		rdb_ivx_free(k.x);
+		rdb_tr_close(k.q.c);
+		rdb_tr_close(k.q.s);
+		rdb_tr_close(k.q.sc);
+		rdb_ivx_free(k.q.x);
 	}
 	if (err) {
 		s->kind = TG_ERROR;

@@ -865,6 +865,7 @@ static int tail_ok(uint32_t type, const void *p, size_t n)
 		return n - sizeof(struct rdb_tf_maps) == (uint64_t)k * sizeof(struct rdb_tf_map);
 	case RDB_TF_WRITTEN:
 	case RDB_TF_STACK_WRITTEN:
+	case RDB_TF_RAN:
 		memcpy(&k, (const char *)p + offsetof(struct rdb_tf_written, n), 4);
 		return n - sizeof(struct rdb_tf_written) == (uint64_t)k * sizeof(struct rdb_tf_range);
 	case RDB_TF_CHILD_OUTPUT: return 1; /* the bytes */

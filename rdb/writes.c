@@ -6,22 +6,22 @@
 
 #include "rdb.h"
 
-/* The next record of r, which must be of type a or b (what: their name in
- * the error): its type, or 0 at the end of the stream. */
-static uint32_t next_of(struct rdb_tr *r, uint32_t a, uint32_t b, const char *what,
+/* The next record of r, which must be of type a, b or c (what: their name
+ * in the error): its type, or 0 at the end of the stream. */
+static uint32_t next_of(struct rdb_tr *r, uint32_t a, uint32_t b, uint32_t c, const char *what,
                         const void **p, size_t *n)
 {
 	uint32_t t;
 	if (!rdb_tr_next(r, &t, p, n))
 		return 0;
-	if ((t != a && t != b) || !rdb_rec_ok(t, *p, *n))
+	if ((t != a && t != b && t != c) || !rdb_rec_ok(t, *p, *n))
 		rdb_fatal("%s: a record of type %u and %zu bytes where %s records belong",
 		          rdb_tr_where(r), t, *n, what);
 	return t;
 }
 
-/* Whether interval j's records of type want (WRITTEN, or STACK_WRITTEN:
- * both are in the written stream, an interval's WRITTEN first) touch
+/* Whether interval j's records of type want (WRITTEN, STACK_WRITTEN or
+ * RAN: all in the written stream, an interval's WRITTEN first) touch
  * [lo, hi): 1 or 0; -1 when it has none (every interval the runtime ended
  * has a WRITTEN record, maybe empty; STACK_WRITTEN only when the kernel
  * told). */
@@ -34,7 +34,7 @@ static int wrote(struct rdb_tr *r, const struct rdb_ivx *x, uint32_t want, uint6
 	uint32_t t;
 	const void *p;
 	size_t n;
-	while ((t = next_of(r, RDB_TF_WRITTEN, RDB_TF_STACK_WRITTEN, "WRITTEN", &p, &n))) {
+	while ((t = next_of(r, RDB_TF_WRITTEN, RDB_TF_STACK_WRITTEN, RDB_TF_RAN, "WRITTEN", &p, &n))) {
 		struct rdb_tf_written w;
 		memcpy(&w, p, sizeof w);
 		if (w.interval != j)
@@ -65,6 +65,12 @@ int rdb_stack_written_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, 
 	return wrote(r, x, RDB_TF_STACK_WRITTEN, j, lo, hi);
 }
 
+int rdb_ran_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
+               uint64_t hi)
+{
+	return wrote(r, x, RDB_TF_RAN, j, lo, hi);
+}
+
 int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_t lo,
                   uint64_t hi)
 {
@@ -73,7 +79,7 @@ int rdb_values_in(struct rdb_tr *r, const struct rdb_ivx *x, uint64_t j, uint64_
 	uint32_t t;
 	const void *p;
 	size_t n;
-	while ((t = next_of(r, RDB_TF_VALUES, RDB_TF_VALUES_END, "VALUES", &p, &n))) {
+	while ((t = next_of(r, RDB_TF_VALUES, RDB_TF_VALUES_END, RDB_TF_VALUES_END, "VALUES", &p, &n))) {
 		if (t == RDB_TF_VALUES_END) {
 			struct rdb_tf_values_end e;
 			memcpy(&e, p, sizeof e);

@@ -58,6 +58,8 @@ static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
 	for (uintptr_t a = lo & ~7ull; a + 8 <= hi; a += 8) {
 		if (RT->checksum.alt_skip && a >= RT->checksum.alt_lo && a < RT->checksum.alt_hi)
 			continue;
+		if (which == 'f' && rdb_ran_holds(a))
+			continue;
 		uint64_t v = *(const uint64_t *)a;
 		if (v)
 			h = mix(h, a, v);

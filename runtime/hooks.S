@@ -183,7 +183,8 @@ FUNC __rdb_stack_switch
 	cmp RDB_TH_DEAD_CUT(%rax), %r12
 	jae 2f
 	mov %r12, RDB_TH_DEAD_CUT(%rax)
-2:	movabs $RDB_COVER_LO, %rax
+2:	movb $1, rdb_ran_switched(%rip)	/* frames no boundary saved may run (ran.c) */
+	movabs $RDB_COVER_LO, %rax
 	cmp %rax, %r12
 	jb 1f
 	movabs $(RDB_COVER_HI - RDB_SWITCH_WINDOW), %rax

@@ -512,6 +512,7 @@ static void scan_into(int slot, int take)
 	rdb_planes_batch(0);
 	rdb_written_end();
 	rdb_stackwrite_scan(RT->interval);
+	rdb_ran_scan(RT->interval);
 }
 
 /* Memory about to be unmapped or replaced in the middle of an interval:

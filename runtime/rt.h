@@ -228,6 +228,11 @@ struct rdb_state {
 		struct rdb_tf_range r[RDB_SW_MAX];
 	} stackwrite;
 
+	struct { /* ran.c: where handlers returned to, this interval */
+		uint64_t pc[16];
+		uint32_t n;
+	} ran;
+
 	struct { /* planes.c */
 		struct { /* residency of the plane pages [lo, hi) */
 			uintptr_t lo, hi;
@@ -874,6 +879,11 @@ void rdb_watch_report(void); /* to rdb: the last writes and the value now */
 void rdb_written_begin(uint64_t interval);
 void rdb_stackwrite_start(void);
 void rdb_stackwrite_scan(uint64_t interval);
+
+/* ran.c */
+void rdb_ran_scan(uint64_t interval);
+void rdb_ran_resume(uint64_t pc);
+int rdb_ran_holds(uintptr_t a);
 void rdb_written_words(uintptr_t a, uint64_t s, size_t n); /* s: the S plane word of each */
 void rdb_written_end(void); /* the rest goes on the channel */
 

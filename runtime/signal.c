@@ -1089,6 +1089,7 @@ uint64_t *rdb_handler_done(struct rdb_sigframe *f)
 	TH->signal.reserved_blocked = r->sigmask & res;
 	r->sigmask &= ~res;
 	TH->hframe = hs.prev;
+	rdb_ran_resume(g[REG_RIP]);
 	uint64_t r15;
 	__asm__ volatile("lea 1(%%r15), %%r15\n\tmov %%r15, %0" : "=r"(r15) : : "memory");
 	g[REG_R15] = r15;

@@ -105,6 +105,9 @@ struct rdb_tf_rec {
 	/* the main stack's pages an interval wrote (runtime/stackwrite.c): */  \
 	/* struct rdb_tf_written + page ranges */                               \
 	X(STACK_WRITTEN, 45, struct rdb_tf_written, WRITTEN, NONE, TAIL)        \
+	/* the code an interval ran (runtime/ran.c): struct rdb_tf_written */  \
+	/* + points (len 1): function entries and return points that ran */    \
+	X(RAN, 46, struct rdb_tf_written, WRITTEN, NONE, TAIL)                  \
 	/* rdb -> runtime (replay): watch writes */                             \
 	X(WATCH, 31, struct rdb_tf_watch, NONE, NONE, ANY)                      \
 	/* runtime -> rdb (replay): a watched write */                          \

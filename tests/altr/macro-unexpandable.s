@@ -13,7 +13,17 @@ b:
 	.endr
 # @expect
 	.text
-a:	nop
+a:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
+	nop
 b:
 	.rept	b-a
 	movl	(%rdi), %eax

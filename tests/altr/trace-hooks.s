@@ -33,28 +33,37 @@ f:
 	.type	f, @function
 f:
 	.cfi_startproc
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 .LRlb0:
 	cmpl %r13d, 8(%rdi,%r14)
-	jne .LR1_0
-	.LR1_1:
+	jne .LR2_0
+	.LR2_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR1_0:
+	.LR2_0:
 	movl %r13d, 8(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .LR1_1
+	jmp .LR2_1
 	.popsection
 .LRle0:
 	movl	8(%rdi), %eax
 .LRlb1:
 	lea (%rdi,%rsi,8), %r12
 	cmpq %r13, (%r12,%r14)
-	jne .LR2_0
-	.LR2_1:
+	jne .LR3_0
+	.LR3_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR2_0:
+	.LR3_0:
 	movq %r13, (%r12,%r14)
 	cmp %r13, %r13
-	jmp .LR2_1
+	jmp .LR3_1
 	.popsection
 .LRle1:
 	movq	(%rdi,%rsi,8), %rdx
@@ -78,6 +87,15 @@ f:
 	movl %r13d, (%r12,%r14)
 	movl	%fs:y@tpoff, %ecx
 	call __rdb_syscall
+	.LR8_1:
+	movb $1, .LR8_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR8_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR8_1-., .LR8_0-.
+	.popsection
 .L1:
 	ret
 	.cfi_endproc

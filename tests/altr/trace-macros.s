@@ -20,19 +20,16 @@ f:
 	.text
 	.type	f, @function
 f:
-.LRlb0:
-	cmpl %r13d, 8(%rdi,%r14)
-	jne .LR1_0
 	.LR1_1:
-	.pushsection .text.unlikely.rdb_hooks
-	.LR1_0:
-	movl %r13d, 8(%rdi,%r14)
-	cmp %r13, %r13
-	jmp .LR1_1
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
 	.popsection
-.LRle0:
-	movl	8(%rdi), %eax
-.LRlb1:
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
+.LRlb0:
 	cmpl %r13d, 8(%rdi,%r14)
 	jne .LR2_0
 	.LR2_1:
@@ -42,17 +39,29 @@ f:
 	cmp %r13, %r13
 	jmp .LR2_1
 	.popsection
-.LRle1:
+.LRle0:
 	movl	8(%rdi), %eax
-.LRlb2:
-	cmpl %r13d, 0(%rsi,%r14)
+.LRlb1:
+	cmpl %r13d, 8(%rdi,%r14)
 	jne .LR3_0
 	.LR3_1:
 	.pushsection .text.unlikely.rdb_hooks
 	.LR3_0:
-	movl %r13d, 0(%rsi,%r14)
+	movl %r13d, 8(%rdi,%r14)
 	cmp %r13, %r13
 	jmp .LR3_1
+	.popsection
+.LRle1:
+	movl	8(%rdi), %eax
+.LRlb2:
+	cmpl %r13d, 0(%rsi,%r14)
+	jne .LR4_0
+	.LR4_1:
+	.pushsection .text.unlikely.rdb_hooks
+	.LR4_0:
+	movl %r13d, 0(%rsi,%r14)
+	cmp %r13, %r13
+	jmp .LR4_1
 	.popsection
 .LRle2:
 	movl	(%rsi), %eax

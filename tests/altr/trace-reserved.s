@@ -16,6 +16,15 @@ g:
 # @expect
 	.text
 g:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 	lea 1(%r15), %r15
 	call *(%rax,%r12,8)
 	movq (%rdi,%r12), %rax
@@ -24,13 +33,13 @@ g:
 	movq %r15, %rax
 .LRlb0:
 	cmpq %r13, 0(%rdi,%r14)
-	jne .LR7_0
-	.LR7_1:
+	jne .LR8_0
+	.LR8_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR7_0:
+	.LR8_0:
 	movq %r13, 0(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .LR7_1
+	jmp .LR8_1
 	.popsection
 .LRle0:
 	movq (%rdi), %rax

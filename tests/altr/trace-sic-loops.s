@@ -22,7 +22,18 @@ f:
 	.text
 	.type	f, @function
 f:
+.LRb1:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 	jmp	.L3
+.LRe1:
 .L1:
 	setb	%al
 	ret
@@ -30,11 +41,11 @@ f:
 	cmpl	%esi, %edi
 	jne	.L1
 	addl	$1, %edi
-.LRb1:
+.LRb2:
 	lea 1(%r15), %r15
 	movzbl (%r15), %r12d
 	cmpl	$9, %edi
-.LRe1:
+.LRe2:
 	jle	.L3
 	movl	$1, %eax
 	ret
@@ -43,3 +54,5 @@ f:
 	.balign 8
 	.quad .LRb1-.
 	.long .LRe1-.LRb1,1
+	.quad .LRb2-.
+	.long .LRe2-.LRb2,1

@@ -15,15 +15,24 @@ h:
 # @expect
 	.text
 h:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 .LRlb0:
 	cmpq %r13, 8(%rax,%r14)
-	jne .LR1_0
-	.LR1_1:
+	jne .LR2_0
+	.LR2_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR1_0:
+	.LR2_0:
 	movq %r13, 8(%rax,%r14)
 	cmp %r13, %r13
-	jmp .LR1_1
+	jmp .LR2_1
 	.popsection
 .LRle0:
 	pushq 8(%rax)
@@ -35,13 +44,13 @@ h:
 	movzbl (%r15), %r12d
 .LRlb2:
 	cmpq %r13, 24(%rcx,%r14)
-	jne .LR4_0
-	.LR4_1:
+	jne .LR5_0
+	.LR5_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR4_0:
+	.LR5_0:
 	movq %r13, 24(%rcx,%r14)
 	cmp %r13, %r13
-	jmp .LR4_1
+	jmp .LR5_1
 	.popsection
 .LRle2:
 	call *24(%rcx)

@@ -18,17 +18,26 @@ f:
 # @expect
 	.text
 f:
+	.LR1_1:
+	movb $1, .LR1_0(%rip)
+	.pushsection rdb_ran,"awR",@progbits
+	.LR1_0: .byte 0
+	.popsection
+	.pushsection rdb_ranmap,"aR",@progbits
+	.balign 4
+	.long .LR1_1-., .LR1_0-.
+	.popsection
 	movq 48(%rdi), %r12
 	call __rdb_stack_switch
 .LRlb0:
 	cmpq %r13, 48(%rdi,%r14)
-	jne .LR2_0
-	.LR2_1:
+	jne .LR3_0
+	.LR3_1:
 	.pushsection .text.unlikely.rdb_hooks
-	.LR2_0:
+	.LR3_0:
 	movq %r13, 48(%rdi,%r14)
 	cmp %r13, %r13
-	jmp .LR2_1
+	jmp .LR3_1
 	.popsection
 .LRle0:
 	movq 48(%rdi), %rsp

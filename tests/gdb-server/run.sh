@@ -5,7 +5,7 @@
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
 #       by default) | watch-many | watch-big | watch-stack |
-#       watch-stack-pages.
+#       watch-stack-pages | break-ran.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -349,6 +349,52 @@ watch-stack)
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 2p iv)" -le "$(($(sed -n 1p iv) - 2))" ] || { cat w.out; fail "the write is not 2 intervals back or more"; }
 	;;
+break-ran)
+	# reverse-continue to a breakpoint in a function run only at the
+	# start (ranbreak.c's early), and to one on a line run once after a
+	# call that lasted several intervals returned (phase's: only the
+	# return point's RAN record says phase ran there), leaves out the
+	# intervals whose RAN records hold none of the function's code and
+	# whose start is not in it and whose saved stack holds no return
+	# address into it (spin's line: after each call of chunk, over many
+	# intervals that begin in chunk, where spin is only resumed), and
+	# stops where a full replay (RDB_GDB_RAN=0, which leaves none out)
+	# stops
+	build ranbreak prog
+	"$RDB" record --every-sic 20000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	expect rec.out '^ranbreak '
+	end=$(grep -n 'the end' "$SRC/ranbreak.c" | cut -d: -f1)
+	for fn in early phase spin; do
+		line=$(grep -n "$fn's line" "$SRC/ranbreak.c" | cut -d: -f1)
+		# (spin's k: the last of its loop; sink, a global only written,
+		# is not what the recording had in a replay from a later interval)
+		last='printf "gdb: sink %ld\n", sink'
+		[ $fn = spin ] && last='printf "gdb: k %ld\n", k'
+		printf '%s\n' "break ranbreak.c:$end" continue delete "break ranbreak.c:$line" \
+			reverse-continue 'monitor where' 'monitor info' "$last" bt > $fn.gdb
+		for run in 0 1; do
+			start=$(date +%s.%N)
+			if [ $run = 1 ]; then
+				RDB_GDB_RAN=0 session $fn.gdb $fn$run.out t || { cat $fn$run.out; fail "replay --gdb-batch ($fn $run)"; }
+			else
+				session $fn.gdb $fn$run.out t || { cat $fn$run.out; fail "replay --gdb-batch ($fn $run)"; }
+			fi
+			echo "$fn run $run: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s" >> times
+			clean $fn$run.out
+			expect $fn$run.out "^[0-9]*	.*$fn's line"
+			grep '^interval [0-9]* count' $fn$run.out | tail -n 1 > where$fn$run
+			[ -s where$fn$run ] || { cat $fn$run.out; fail "no stop going back ($fn $run)"; }
+		done
+		cmp -s where${fn}0 where${fn}1 || { cat ${fn}0.out ${fn}1.out; fail "$fn: the stop is not the full replay's: $(cat where${fn}0) / $(cat where${fn}1)"; }
+		expect ${fn}1.out "^last reverse-continue: [0-9]* intervals replayed, 0 left out\$"
+		grep -H '^last reverse-continue' ${fn}0.out ${fn}1.out
+		left=$(sed -n 's/^last reverse-continue: [0-9]* intervals replayed, \([0-9]*\) left out$/\1/p' ${fn}0.out)
+		[ "${left:-0}" -ge 5 ] || { cat ${fn}0.out; fail "$fn: only ${left:-0} intervals left out going back"; }
+	done
+	expect early0.out '^gdb: sink 1$'
+	expect spin0.out '^gdb: k 39$'
+	cat times
+	;;
 watch-stack-pages)
 	# a local of main written through %rsp, with the work between its
 	# writes on pages below it: reverse-continue leaves out the intervals
@@ -377,12 +423,14 @@ watch-stack-pages)
 	expect info.out '^stack pages: the main stack.s written pages known for [1-9][0-9]* of [0-9]* intervals$'
 	line=$(grep -n 'sink = pad' "$SRC/stackwatch.c" | cut -d: -f1)
 	for run in 0 1 n; do
+		# (RDB_GDB_RAN=0: a breakpoint's function's RAN records
+		# would let intervals be left out again)
 		b=; [ $run = 1 ] && b='break exit'
 		trace=t; [ $run = n ] && trace=tn
 		printf '%s\n' "break stackwatch.c:$line" continue delete 'monitor where' 'watch -l local' \
 			"$b" reverse-continue 'monitor where' 'monitor info' \
 			'printf "gdb: local %ld\n", local' > w$run.gdb
-		session w$run.gdb w$run.out $trace || { cat w$run.out; fail "replay --gdb-batch ($run)"; }
+		RDB_GDB_RAN=0 session w$run.gdb w$run.out $trace || { cat w$run.out; fail "replay --gdb-batch ($run)"; }
 		clean w$run.out
 		grep '^interval [0-9]* count' w$run.out | sed -n 2p > where$run
 		[ -s where$run ] || { cat w$run.out; fail "no stop going back ($run)"; }
