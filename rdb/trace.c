@@ -37,11 +37,10 @@ const char *const rdb_stream_names[RDB_TF_NSTREAMS] = {RDB_TF_STREAMS(STREAM_NAM
  * faster and nearly as small (docs/perf.md). */
 #define BIG_FRAME (128u << 10)
 #define ZLEVEL_BIG 1
-/* Big values frames: 4 MiB, at level 3, their VALUES payloads as lanes
- * when a sample of the frame says that is smaller (trace_format.h).  On
- * bzip2 -9's values 0.72 of level 1's 1 MiB frames, for 5 times its
- * compression time, which is still 20 ms per 5 MB (docs/perf.md). */
-#define VALUES_FRAME_TARGET (4u << 20)
+/* Big values frames at level 3, their VALUES payloads as lanes when a
+ * sample of the frame says that is smaller (trace_format.h).  (Frames of
+ * 4 MiB were smaller still when one way suited the whole frame, and
+ * larger when it held an index array and text: docs/perf.md.) */
 #define ZLEVEL_VALUES 3
 #define LANES_SAMPLE (256u << 10)
 
@@ -239,7 +238,7 @@ void rdb_tw_add(struct rdb_tw *w, int i, uint32_t type, const void *p, size_t n,
 {
 	struct wstream *s = &w->s[i];
 	size_t all = sizeof(struct rdb_tf_rec) + n + m;
-	if (s->n && s->n + all > (i == RDB_TF_S_VALUES ? VALUES_FRAME_TARGET : FRAME_TARGET))
+	if (s->n && s->n + all > FRAME_TARGET)
 		frame(w, i);
 	if (all > RDB_TF_FRAME_MAX)
 		rdb_fatal("%s: a %zu-byte record is too large for one frame", s->path, all);
