@@ -634,8 +634,34 @@ struct rdb_tf_fhdr {
 	uint32_t raw_size;  /* decompressed bytes */
 	uint32_t nrecords;
 	uint64_t first;     /* index of the frame's first record in the stream */
-	uint64_t first_id;  /* syscall id of the first record's syscall, or 0 */
+	uint64_t first_id;  /* syscall id of the first record's syscall, or 0;
+	                       in the values stream, its lanes (below) */
 };
+
+/* A values frame whose first_id is 4 or 8 holds each VALUES payload (the
+ * bytes after its struct rdb_tf_blob) as that many lanes: byte i * w + j
+ * of its n bytes at j * (n / w) + i, the last n % w bytes as they are.
+ * Arrays of 4- and 8-byte numbers compress much better so (their high
+ * bytes side by side); 0: payloads as they are. */
+#define RDB_TF_LANES_OK(w) ((w) == 0 || (w) == 4 || (w) == 8)
+static inline void rdb_tf_lanes_split(char *dst, const char *src, uint64_t n, unsigned w)
+{
+	uint64_t m = n / w;
+	for (uint64_t i = 0; i < m; i++)
+		for (unsigned j = 0; j < w; j++)
+			dst[j * m + i] = src[i * w + j];
+	for (uint64_t k = m * w; k < n; k++)
+		dst[k] = src[k];
+}
+static inline void rdb_tf_lanes_join(char *dst, const char *src, uint64_t n, unsigned w)
+{
+	uint64_t m = n / w;
+	for (uint64_t i = 0; i < m; i++)
+		for (unsigned j = 0; j < w; j++)
+			dst[i * w + j] = src[j * m + i];
+	for (uint64_t k = m * w; k < n; k++)
+		dst[k] = src[k];
+}
 
 /* File "ivindex": one entry each time an interval's records begin in a
  * stream (always at a frame start): where replay --from K starts reading. */

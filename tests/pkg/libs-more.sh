@@ -2,8 +2,8 @@
 # libs-more.sh RDB_CC BUILD_DIR: rdb-cc-pkg builds xz (liblzma), pcre2,
 # libffi, oniguruma and bzip2 (libbz2) with their own tests running
 # instrumented (--check),
-# and zstd without (its shortest suite takes minutes instrumented; run it
-# with `rdb-cc-pkg --check add zstd`); a program on all six built through
+# and zstd without (its shortest suite takes minutes instrumented;
+# zstd-tests.sh, ctest pkg-zstd-tests, runs its library tests); a program on all six built through
 # pkg-config (usemore.c) must agree with grep and awk, carry the
 # libraries' code instrumented, and record and replay with --verify, whole
 # and from the middle.

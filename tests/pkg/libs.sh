@@ -26,6 +26,15 @@ sysroot=$("$CC" -print-sysroot)
 # listed files out), the same as the first add's.
 stamps=$sysroot/share/rdb-cc-pkg
 [ -s "$stamps/zlib.files" ] || proj_die "rdb-cc-pkg listed no files for zlib"
+# In a build folder used before, zlib was there already and its list may
+# be an older rdb-cc-pkg's (which listed its own list file, or nothing
+# for a re-add): the list to compare with is then this one's, of an add
+# over the installed files.
+if grep -q '^rdb-cc-pkg: zlib: installed (' "$work/add.log"; then
+	rm "$stamps/zlib" "$stamps/zlib.files"
+	proj_run add-again "$pkg" add zlib
+	proj_note "zlib was installed before this run: its list made again by this rdb-cc-pkg"
+fi
 cp "$stamps/zlib.files" "$work/zlib.files"
 grep -qx lib/libz.a "$work/zlib.files" || proj_die "zlib's file list has no lib/libz.a: $(cat "$work/zlib.files")"
 rm "$stamps/zlib"

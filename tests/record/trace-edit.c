@@ -13,8 +13,8 @@
  * printed (-p).  Prints "old -> new".  The stream is decoded whole (the
  * base frame as every later frame's dictionary, docs/trace-format.md) and
  * written again with each frame compressed alone, which a reader decodes
- * the same with the dictionary loaded; the ivindex entries of the stream
- * move with their frames. */
+ * the same with the dictionary loaded (values frames without lanes); the
+ * ivindex entries of the stream move with their frames. */
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDDict_advanced */
 #include <errno.h>
@@ -65,6 +65,29 @@ struct frame {
 	struct rdb_tf_fhdr h;
 	char *raw;
 };
+
+/* A values frame's VALUES payloads back from lanes (trace_format.h), and
+ * the frame marked as without them. */
+static void lanes_join(struct frame *f, const char *path)
+{
+	if (!RDB_TF_LANES_OK(f->h.first_id))
+		die("%s: a values frame in lanes of a bad width", path);
+	for (size_t p = 0; p + 8 <= f->h.raw_size;) {
+		struct rdb_tf_rec h;
+		memcpy(&h, f->raw + p, sizeof h);
+		if (h.len > f->h.raw_size - p - 8)
+			die("%s: a record runs past its frame", path);
+		if (h.type == RDB_TF_VALUES && h.len > sizeof(struct rdb_tf_blob)) {
+			size_t n = h.len - sizeof(struct rdb_tf_blob);
+			char *v = f->raw + p + 8 + sizeof(struct rdb_tf_blob), *tmp = malloc(n);
+			memcpy(tmp, v, n);
+			rdb_tf_lanes_join(v, tmp, n, (unsigned)f->h.first_id);
+			free(tmp);
+		}
+		p += 8 + h.len;
+	}
+	f->h.first_id = 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -137,6 +160,8 @@ int main(int argc, char **argv)
 		ZSTD_freeDCtx(d);
 		if (ZSTD_isError(got) || got != f->h.raw_size)
 			die("%s: a frame does not decode", path);
+		if (stream == RDB_TF_S_VALUES && f->h.first_id) /* lanes: written back without */
+			lanes_join(f, path);
 		if (!nf && f->h.raw_size <= RDB_TF_DICT_MAX)
 			dict = ZSTD_createDDict_advanced(f->raw, f->h.raw_size, ZSTD_dlm_byCopy,
 			                                 ZSTD_dct_rawContent, ZSTD_defaultCMem);
