@@ -347,6 +347,10 @@ struct rdb_thread {
 	                        another stack a switch went to lies above */
 	uintptr_t vfork_ret; /* RDB_TH_VFORK_RET: vfork's return address (syscall.S:
 	                        the child runs on the caller's stack and slot) */
+	uint64_t prog_cs[4]; /* RDB_TH_PROG_CS: the program's callee-saved %rbx
+	                        %r12 %r13 %r14 at its latest syscall, which the
+	                        runtime's C code keeps somewhere on its stack: a
+	                        boundary records a blocked thread's (THSTATE) */
 	uintptr_t sig_lo;    /* its signal stack */
 	uint64_t origin;     /* %r15 = origin + count (thread 0: RT->sic_origin) */
 	uintptr_t hframe;    /* the frame of the handler that began last and has
@@ -395,6 +399,13 @@ struct rdb_thread {
 		int park_quiet;       /* record, BLOCKED: the kernel writes no memory for it */
 		uint64_t park_sic, park_pc, park_fs;
 		const uint64_t *park_g; /* SLICE: its registers (the event's uc) */
+		void *park_uc;        /* SLICE: the event's ucontext (FPU state, mask) */
+		uint64_t park_mask;   /* the signal mask it goes on with */
+		uint64_t robust[2];   /* its set_robust_list (head, length) */
+		uint64_t start_g[RDB_TF_NGREG]; /* made, not started: the registers
+		                        its first instruction gets (rdb_sched_parent) */
+		void *revive;         /* replay --from K: what it resumes with
+		                        (threvive.c), on its signal stack */
 	} sched;
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */
@@ -413,7 +424,8 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                    __builtin_offsetof(struct rdb_thread, saved_hi) == RDB_TH_SAVED_HI &&
                    __builtin_offsetof(struct rdb_thread, dead_lo) == RDB_TH_DEAD_LO &&
                    __builtin_offsetof(struct rdb_thread, dead_cut) == RDB_TH_DEAD_CUT &&
-                   __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET,
+                   __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET &&
+                   __builtin_offsetof(struct rdb_thread, prog_cs) == RDB_TH_PROG_CS,
                "layout.h RDB_TH_*");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
@@ -825,6 +837,24 @@ void rdb_sched_child(void);
 void rdb_sched_forked(void);
 /* A thread's end while recording or replaying: recorded, then exit. */
 _Noreturn void rdb_sched_exit(long status);
+/* sched.c, for threvive.c: wait for the token (replay), and mark the
+ * thread running */
+void rdb_sched_wait_token(void);
+void rdb_sched_unpark(void);
+/* threvive.c: replay --from K of an interval that began while several
+ * threads lived: read its THCTX and THSTATE records (after the start
+ * TARGET) and make every thread but the holder again, parked; returns
+ * the holder's slot, which the calling thread becomes. */
+unsigned rdb_threads_revive_read(void);
+_Noreturn void rdb_threads_revive_start(unsigned holder);
+/* thread.c: slot k made ready for a thread replay --from makes again */
+struct rdb_thread *rdb_thread_revive_slot(unsigned k);
+/* replay.c: musl's thread pointer's self word at fs (replay --from) */
+void rdb_replay_tls_self(uint64_t fs);
+/* replay.c: the holder's entry at replay --from K (on its own thread) */
+_Noreturn void rdb_replay_holder_enter(void);
+/* sysreplay.c: a replayed syscall after its thread switch */
+long rdb_replay_syscall_rest(long nr, const long *a);
 /* replay.c: the value %r15 gets for the next TARGET at count. */
 uint64_t rdb_replay_arm(uint64_t count);
 

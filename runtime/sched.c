@@ -104,6 +104,41 @@ static void thctx(struct rdb_tf_thctx *c, unsigned k, uint64_t interval, uint64_
 	}
 }
 
+/* Thread k's THSTATE (c its THCTX): what a replay from this boundary
+ * makes it again with (threvive.c).  *fp: the xsave image that follows. */
+static void thstate(struct rdb_tf_thstate *s, const struct rdb_tf_thctx *c, const uint8_t **fp)
+{
+	const struct rdb_thread *t = rdb_th_at(c->slot);
+	rdb_memset(s, 0, sizeof *s);
+	*fp = 0;
+	s->interval = c->interval;
+	s->slot = c->slot;
+	s->flags = t->thread_group ? RDB_TF_THS_THREAD_GROUP : 0;
+	s->sigmask = t->sched.park_mask;
+	s->reserved_blocked = t->signal.reserved_blocked;
+	s->ss_sp = t->signal.prog_ss[RDB_SS_SP];
+	s->ss_flags = t->signal.prog_ss[RDB_SS_FLAGS];
+	s->ss_size = t->signal.prog_ss[RDB_SS_SIZE];
+	s->ctid = t->sched.ctid;
+	s->stack_top = t->stack_top;
+	s->hframe = t->hframe;
+	s->robust_head = t->sched.robust[0];
+	s->robust_len = t->sched.robust[1];
+	if (c->how == RDB_TF_PARK_NEW) {
+		s->sigmask = t->clone_mask;
+		rdb_memcpy(s->gregs, t->sched.start_g, sizeof s->gregs);
+	} else if (c->how == RDB_TF_PARK_BLOCKED && c->sp) {
+		s->gregs[REG_RBX] = t->prog_cs[0];
+		s->gregs[REG_R12] = t->prog_cs[1];
+		s->gregs[REG_R13] = t->prog_cs[2];
+		s->gregs[REG_R14] = t->prog_cs[3];
+		s->gregs[REG_RBP] = ((const uint64_t *)c->sp)[-1]; /* (the stub pushed it) */
+	} else if (c->how == RDB_TF_PARK_SLICE && t->sched.park_uc) {
+		*fp = *(const uint8_t **)((const char *)t->sched.park_uc + UC_FPREGS);
+		s->fpsize = *fp ? rdb_xstate_size(*fp) : 0;
+	}
+}
+
 void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
 {
 	if (rdb_sched_alone())
@@ -112,23 +147,32 @@ void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
 		if (!rdb_th_at(k)->sched.alive)
 			continue;
 		struct rdb_tf_thctx c;
+		struct rdb_tf_thstate st;
+		const uint8_t *fp;
 		thctx(&c, k, interval, count, pc);
 		rdb_chan_put(RDB_TF_THCTX, &c, sizeof c, 0, 0);
+		thstate(&st, &c, &fp);
+		rdb_chan_put(RDB_TF_THSTATE, &st, sizeof st, fp, st.fpsize);
 	}
 }
 
 /* Where this thread waits for the token from now on. */
-static void park(uint32_t how, long nr, uint64_t count, uint64_t pc, const uint64_t *g)
+/* (SLICE: uc the event's context; else mask the one it goes on with) */
+static void park(uint32_t how, long nr, uint64_t count, uint64_t pc, void *uc, uint64_t mask)
 {
 	TH->sched.park_nr = nr;
 	TH->sched.park_sic = count;
 	TH->sched.park_pc = pc;
 	TH->sched.park_fs = rdb_fs_base();
-	TH->sched.park_g = g;
+	TH->sched.park_g = uc ? rdb_gregs(uc) : 0;
+	TH->sched.park_uc = uc;
+	TH->sched.park_mask = uc ? *(uint64_t *)((char *)uc + UC_SIGMASK) : mask;
 	__atomic_store_n(&TH->sched.park, how, __ATOMIC_RELEASE);
 }
 
 static void unpark(void) { __atomic_store_n(&TH->sched.park, 0, __ATOMIC_RELEASE); }
+
+void rdb_sched_unpark(void) { unpark(); }
 
 static void give(int to)
 {
@@ -151,6 +195,8 @@ static void wait_token(int take_free)
 		rdb_sys6(__NR_futex, (long)&RT->sched.owner, FUTEX_WAIT_PRIVATE, o, 0, 0, 0);
 	}
 }
+
+void rdb_sched_wait_token(void) { wait_token(0); }
 
 /* ---- record ------------------------------------------------------------ */
 
@@ -198,7 +244,7 @@ void rdb_sched_event(void *uc, uint64_t count, uint64_t pc)
 {
 	if (!RT->sched.on || count < TH->sched.slice_end || next_wanting(self()) < 0)
 		return;
-	park(RDB_TF_PARK_SLICE, 0, count, pc, rdb_gregs(uc));
+	park(RDB_TF_PARK_SLICE, 0, count, pc, uc, 0);
 	release(RDB_TF_SW_SLICE, count, pc);
 	take();
 	unpark();
@@ -253,7 +299,7 @@ int rdb_sched_block(long nr, const long a[6])
 		return 0;
 	uint64_t old = rdb_block_all();
 	TH->sched.park_quiet = quiet_call(nr, a);
-	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0, old);
 	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
 	rdb_set_mask(old);
 	return 1;
@@ -341,7 +387,7 @@ void rdb_sched_replay_give(const struct rdb_tf_switch *s)
 
 void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s)
 {
-	park(RDB_TF_PARK_SLICE, 0, s->sic, s->pc, rdb_gregs(uc));
+	park(RDB_TF_PARK_SLICE, 0, s->sic, s->pc, uc, 0);
 	rdb_sched_replay_give(s);
 }
 
@@ -401,8 +447,13 @@ void rdb_sched_boundary_check(uint64_t count, uint64_t pc)
 {
 	struct rdb_tf_rec h;
 	int n = 0;
-	while (peek(&h) && h.type == RDB_TF_THCTX) {
+	while (peek(&h) && (h.type == RDB_TF_THCTX || h.type == RDB_TF_THSTATE)) {
 		struct rdb_tf_thctx c;
+		if (h.type == RDB_TF_THSTATE) { /* (replay --from's: threvive.c) */
+			rdb_chan_read(&h, sizeof h);
+			rdb_chan_read(0, h.len);
+			continue;
+		}
 		if (h.len != sizeof c || rdb_chan_read(&h, sizeof h) != 1 || rdb_chan_read(&c, sizeof c) != 1)
 			rdb_die("replay: bad THCTX record (%u bytes)\n", h.len);
 		check_parked(&c, count, pc);
@@ -423,7 +474,7 @@ void rdb_sched_replay_block(long nr)
 	if (s.sic != rdb_sic())
 		diverged("the recording switched at another count", &s);
 	uint64_t old = rdb_block_all();
-	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0, old);
 	rdb_sched_replay_give(&s);
 	set_r15(rdb_replay_arm(rdb_sic()));
 	rdb_set_mask(old);
@@ -472,6 +523,35 @@ static void note_made(unsigned k, long ret)
 	}
 }
 
+/* The registers a thread made by the clone with arguments a (the entry
+ * stub's frame, syscall.S .Lclone_thread: a[6] the program's %rbp, a[8]
+ * the return address) gets at its first instruction, as .Lthread_child
+ * leaves them: the parent's, %rax and %r11 zero, %rsp the new stack past
+ * the return address; the flags of its last xor.  The child may not have
+ * run yet: a boundary's THSTATE takes them from here. */
+static void new_regs(struct rdb_thread *c, const long *args)
+{
+	const long *a;
+	__asm__("" : "=r"(a) : "0"(args)); /* (the frame goes on past the arguments) */
+	uint64_t *g = c->sched.start_g;
+	rdb_memset(g, 0, sizeof c->sched.start_g);
+	g[REG_RDI] = (uint64_t)a[0];
+	g[REG_RSI] = (uint64_t)a[1];
+	g[REG_RDX] = (uint64_t)a[2];
+	g[REG_R10] = (uint64_t)a[3];
+	g[REG_R8] = (uint64_t)a[4];
+	g[REG_R9] = (uint64_t)a[5];
+	g[REG_RBP] = (uint64_t)a[6];
+	g[REG_RBX] = TH->prog_cs[0];
+	g[REG_R12] = TH->prog_cs[1];
+	g[REG_R13] = TH->prog_cs[2];
+	g[REG_R14] = TH->prog_cs[3];
+	g[REG_RIP] = g[REG_RCX] = (uint64_t)a[8];
+	g[REG_RSP] = (uint64_t)a[1];
+	g[REG_EFL] = 0x246;
+	c->stack_top = (uintptr_t)a[1]; /* (rdb_thread_child sets the same) */
+}
+
 long rdb_sched_parent(long ret, const long a[6])
 {
 	uint64_t old = rdb_block_all();
@@ -481,8 +561,10 @@ long rdb_sched_parent(long ret, const long a[6])
 	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */
 	if (ret > 0 && (RT->mode != RDB_TF_MODE_REPLAY || r > 0)) {
 		/* (parked before its first instruction: rdb_sched_child) */
-		rdb_th_at(RT->sched.made)->sched.park = RDB_TF_PARK_NEW;
-		rdb_th_at(RT->sched.made)->sched.alive = 1;
+		struct rdb_thread *c = rdb_th_at(RT->sched.made);
+		c->sched.park = RDB_TF_PARK_NEW;
+		c->sched.alive = 1;
+		new_regs(c, a);
 		RT->sched.nlive++;
 		RT->sched.on = 1;
 		/* Its own slice starts now (the clone's stub restored its %r15). */
