@@ -304,6 +304,7 @@ struct rdb_state {
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
 		int said;             /* record: the boundaries' wait was said */
+		uint32_t xsize;       /* CPUID 0xd: the xsave image's size (0: not asked) */
 		int thbound;          /* RDB_THREAD_BOUNDARIES=1: boundaries while threads
 		                         live (their THCTX records, sched.c) */
 	} sched;
@@ -406,6 +407,12 @@ struct rdb_thread {
 		                        its first instruction gets (rdb_sched_parent) */
 		void *revive;         /* replay --from K: what it resumes with
 		                        (threvive.c), on its signal stack */
+		/* record, with boundaries while threads live: its FPU state in
+		 * the kernel's format (fpsize bytes), saved when it blocks in a
+		 * call or (by its parent) when it is made: the runtime never
+		 * touches it, so it is the program's at that boundary */
+		uint32_t park_fpsize;
+		uint8_t park_fp[12288] __attribute__((aligned(64)));
 	} sched;
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */

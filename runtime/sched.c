@@ -124,6 +124,10 @@ static void thstate(struct rdb_tf_thstate *s, const struct rdb_tf_thctx *c, cons
 	s->hframe = t->hframe;
 	s->robust_head = t->sched.robust[0];
 	s->robust_len = t->sched.robust[1];
+	if (c->how == RDB_TF_PARK_NEW || c->how == RDB_TF_PARK_BLOCKED) {
+		*fp = t->sched.park_fpsize ? t->sched.park_fp : 0;
+		s->fpsize = t->sched.park_fpsize;
+	}
 	if (c->how == RDB_TF_PARK_NEW) {
 		s->sigmask = t->clone_mask;
 		rdb_memcpy(s->gregs, t->sched.start_g, sizeof s->gregs);
@@ -154,6 +158,35 @@ void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
 		thstate(&st, &c, &fp);
 		rdb_chan_put(RDB_TF_THSTATE, &st, sizeof st, fp, st.fpsize);
 	}
+}
+
+/* The running thread's FPU state into t's park_fp in the format of the
+ * kernel's signal frames (fpx_sw_bytes, FP_XSTATE_MAGIC2 at its end), which
+ * rt_sigreturn loads again (threvive.c); only when boundaries may find it
+ * parked. */
+static void save_fp(struct rdb_thread *t)
+{
+	t->sched.park_fpsize = 0;
+	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	if (!RT->sched.xsize) {
+		uint32_t a, b, c, d;
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(0));
+		RT->sched.xsize = b;
+	}
+	uint32_t size = RT->sched.xsize, lo, hi;
+	if (size < 576 || size + 4 > sizeof t->sched.park_fp)
+		return;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	uint8_t *fp = t->sched.park_fp;
+	rdb_memset(fp + 512, 0, 64); /* (the header: xrstor wants its reserved bytes 0) */
+	__asm__ volatile("xsave64 %0" : "+m"(*(uint8_t(*)[12288])fp) : "a"(lo), "d"(hi));
+	uint32_t sw[4] = {0x46505853u /* FP_XSTATE_MAGIC1 */, size + 4, lo, hi};
+	rdb_memcpy(fp + 464, sw, sizeof sw);
+	rdb_memcpy(fp + 480, &size, 4);
+	uint32_t magic2 = 0x46505845u; /* FP_XSTATE_MAGIC2 */
+	rdb_memcpy(fp + size, &magic2, 4);
+	t->sched.park_fpsize = size + 4;
 }
 
 /* Where this thread waits for the token from now on. */
@@ -299,6 +332,7 @@ int rdb_sched_block(long nr, const long a[6])
 		return 0;
 	uint64_t old = rdb_block_all();
 	TH->sched.park_quiet = quiet_call(nr, a);
+	save_fp(TH);
 	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0, old);
 	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
 	rdb_set_mask(old);
@@ -565,6 +599,7 @@ long rdb_sched_parent(long ret, const long a[6])
 		c->sched.park = RDB_TF_PARK_NEW;
 		c->sched.alive = 1;
 		new_regs(c, a);
+		save_fp(c); /* (the child's is ours: the kernel copied it) */
 		RT->sched.nlive++;
 		RT->sched.on = 1;
 		/* Its own slice starts now (the clone's stub restored its %r15). */

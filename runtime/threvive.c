@@ -155,10 +155,10 @@ static void own_altstack(void)
 		rdb_die("replay: cannot set a thread's signal stack (error %ld)\n", -e);
 }
 
-/* The frame rt_sigreturn loads: registers g, the FPU state (or the
- * initial one), the mask, the runtime's signal stack; %r15 armed at
- * count. */
-static _Noreturn void sigreturn_to(struct revive *r, const uint64_t *g, uint64_t count,
+/* The frame rt_sigreturn loads: registers g with %r15 = r15, the FPU
+ * state fp (the kernel's format; 0: the initial one), the mask, the
+ * runtime's signal stack. */
+static _Noreturn void sigreturn_to(struct revive *r, const uint64_t *g, uint64_t r15,
                                    const uint8_t *fp)
 {
 	uint64_t *uc = r->uc;
@@ -169,7 +169,7 @@ static _Noreturn void sigreturn_to(struct revive *r, const uint64_t *g, uint64_t
 	rdb_memcpy(&uc[RDB_UC_GREGS], g, RDB_TF_NGREG * 8);
 	/* (cs, gs, fs and ss: the process's, as the start CONTEXT has them) */
 	uc[RDB_UC_GREGS + REG_CSGSFS] = RT->ctx.c.gregs[REG_CSGSFS];
-	uc[RDB_UC_GREGS + REG_R15] = rdb_replay_arm(count);
+	uc[RDB_UC_GREGS + REG_R15] = r15;
 	uc[RDB_UC_FPREGS] = (uint64_t)fp;
 	uc[RDB_UC_SIGMASK] = r->s.sigmask & ~RT->signal.reserved_sigs;
 	uint64_t fs = fs_of(r);
@@ -180,7 +180,7 @@ static _Noreturn void sigreturn_to(struct revive *r, const uint64_t *g, uint64_t
 
 /* BLOCKED: the rest of its call as replay runs it after the thread
  * switch (sched.c rdb_sched_replay_block, sysreplay.c), then back into
- * the entry stub, which returns to the program. */
+ * the entry stub after its dispatch, which returns to the program. */
 static _Noreturn void finish_call(struct revive *r)
 {
 	extern const char rdb_stub_back[];
@@ -192,20 +192,18 @@ static _Noreturn void finish_call(struct revive *r)
 	long ret = rdb_replay_syscall_rest(r->c.nr, a);
 	TH->watch_sys = 0;
 	rdb_signal_stub_leave();
-	uint64_t fs = fs_of(r);
-	__asm__ volatile("wrfsbase %0" : : "r"(fs) : "memory");
-	const uint64_t *g = r->s.gregs;
+	uint64_t g[RDB_TF_NGREG] = {0}, r15;
+	__asm__ volatile("mov %%r15, %0" : "=r"(r15));
+	g[REG_RBX] = r->s.gregs[REG_RBX];
+	g[REG_R12] = r->s.gregs[REG_R12];
+	g[REG_R13] = r->s.gregs[REG_R13];
+	g[REG_R14] = r->s.gregs[REG_R14];
 	/* (the stub's %rbp: its frame, the call's number below the arguments) */
-	uint64_t v[5] = {g[REG_RBX], g[REG_R12], g[REG_R13], g[REG_R14], r->c.sp - 16};
-	__asm__ volatile("mov 0(%%rsi), %%rbx\n\t"
-	                 "mov 8(%%rsi), %%r12\n\t"
-	                 "mov 16(%%rsi), %%r13\n\t"
-	                 "mov 24(%%rsi), %%r14\n\t"
-	                 "mov 32(%%rsi), %%rbp\n\t"
-	                 "jmp *%%rcx"
-	                 : : "S"(v), "a"(ret), "c"(rdb_stub_back)
-	                 : "memory");
-	__builtin_unreachable();
+	g[REG_RBP] = g[REG_RSP] = r->c.sp - 16;
+	g[REG_RAX] = (uint64_t)ret;
+	g[REG_RIP] = (uint64_t)rdb_stub_back;
+	g[REG_EFL] = 0x202;
+	sigreturn_to(r, g, r15, r->s.fpsize ? r->fp : 0);
 }
 
 /* A parked thread (this one) takes its turn when the token comes. */
@@ -217,9 +215,9 @@ static _Noreturn void resume(void)
 	TH->sched.revive = 0;
 	switch (r->c.how) {
 	case RDB_TF_PARK_SLICE:
-		sigreturn_to(r, r->c.gregs, r->c.sic, r->s.fpsize ? r->fp : 0);
+		sigreturn_to(r, r->c.gregs, rdb_replay_arm(r->c.sic), r->s.fpsize ? r->fp : 0);
 	case RDB_TF_PARK_NEW:
-		sigreturn_to(r, r->s.gregs, 0, 0);
+		sigreturn_to(r, r->s.gregs, rdb_replay_arm(0), r->s.fpsize ? r->fp : 0);
 	case RDB_TF_PARK_BLOCKED:
 		finish_call(r);
 	}

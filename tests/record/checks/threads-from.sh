@@ -1,0 +1,88 @@
+#!/bin/sh
+# threads-from.sh RDB RDB_CC: record-check-threads-from (issue 19).
+# rdb replay --from K of intervals that began while several threads lived
+# (docs/threads.md): every tests/threads program the record checks record
+# (threads.sh, threads-more.sh, threads-bound.sh) is recorded with
+# boundaries while threads live, an interval every 20000 counts (2000 or
+# 100 for a program whose threads run too briefly for three such
+# intervals) and a slice that does not divide its loops, replayed whole with --verify, and
+# from the first, a middle and the last interval that began with more than
+# one thread alive (rdb truss: threads made and ended before the interval's
+# line), each with --verify: the status is the recording's and the output
+# what the recording printed from there on (a suffix).  A program that
+# never has three such intervals fails.  thread_longpool is recorded
+# again with intervals shorter than its time slices, so that a boundary
+# finds a thread made but not started (rdb info counts them), and replayed
+# from such an interval.  thread_clonevm_share's process sharing our memory
+# (no CLONE_THREAD) cannot be made again: its intervals are refused with a
+# message.
+. "$(dirname "$0")/lib.sh"
+# intervals of recording $1 that began while threads lived, one a line
+threaded() {
+	"$RDB" truss "$1" | awk '/^--- thread [0-9]* creates thread/ { n++ }
+		/^--- thread [0-9]* \(tid [0-9]*\) exits ---$/ { n-- }
+		/^--- interval [0-9]* ---$/ { if (n > 0) print $3 }'
+}
+# from DIR K ST OUT: replay DIR from K with --verify, status ST, a suffix of OUT
+from() {
+	timeout 120 "$RDB" replay --verify --from "$2" "$1" > "$1.f$2" 2> "$1.e$2"
+	s=$?
+	[ $s -eq "$3" ] || { cat "$1.e$2"; fail "replay --verify --from $2 $1: status $s, recorded $3"; }
+	tail -c "$(wc -c < "$1.f$2")" "$4" | cmp -s - "$1.f$2" ||
+		{ diff "$4" "$1.f$2"; fail "replay --from $2 $1 printed what the recording did not end with"; }
+}
+total=0
+for p in thread_mutex thread_condvar thread_many thread_tls thread_barrier thread_sync \
+         thread_cancel thread_signals thread_fork_exit thread_callsig thread_exec \
+         thread_exit_group thread_exit_loop thread_pipe thread_pool thread_procsig \
+         thread_racy thread_robust thread_vfork thread_longpool thread_manyalive; do
+	build ../../threads/$p $p
+	./$p > $p.plain 2>&1; st=$?
+	# (shorter intervals for a program whose threads run briefly)
+	for every in 20000 2000 100; do
+		rm -rf t-$p
+		RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic $every \
+			--slice 10001 -o t-$p -- ./$p > $p.rec 2>&1
+		[ $? -eq $st ] || { cat $p.rec; fail "record $p: another status than unrecorded ($st)"; }
+		cmp -s $p.plain $p.rec || { diff $p.plain $p.rec; fail "record $p printed something else"; }
+		last=$("$RDB" info --complete t-$p)
+		threaded t-$p | awk -v l="$last" '$1 <= l' > $p.iv
+		n=$(wc -l < $p.iv)
+		[ "$n" -lt 3 ] || break
+	done
+	timeout 120 "$RDB" replay --verify t-$p > $p.rep 2> $p.reperr
+	[ $? -eq $st ] || { cat $p.reperr; fail "replay --verify $p"; }
+	head -c "$(wc -c < $p.rep)" $p.rec | cmp -s - $p.rep || fail "replay $p printed something else"
+	[ "$n" -ge 3 ] || { cat $p.iv; fail "$p: $n complete intervals began while threads lived, not 3"; }
+	for k in $(sed -n "1p;$(((n + 1) / 2))p;\$p" $p.iv); do
+		from t-$p $k $st $p.rec
+		total=$((total + 1))
+	done
+done
+echo "replayed from $total intervals that began while threads lived"
+# A thread made but not started at a boundary: intervals shorter than
+# the slice, which the main thread, having made the workers, runs on in.
+p=thread_longpool
+RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 2000 -o tn -- ./$p \
+	> tn.rec 2>&1 || { cat tn.rec; fail "record $p --every-sic 2000"; }
+"$RDB" info tn > tn.info
+grep -q "^boundaries while threads lived: .*[1-9][0-9]* not started yet)" tn.info ||
+	{ cat tn.info; fail "no boundary found a thread not started yet"; }
+# the first interval that began with a thread made but not started: right
+# after a creation, before the made thread's first switch in
+k=$("$RDB" truss tn | awk '/creates thread/ { fresh[$6] = 1 }
+	/^--- thread [0-9]* -> thread [0-9]* / { delete fresh[$6] }
+	/^--- interval [0-9]* ---$/ { for (t in fresh) { print $3; exit } }')
+[ -n "$k" ] || fail "truss shows no interval that began with a thread not started"
+from tn "$k" 0 tn.rec
+timeout 120 "$RDB" replay --verify tn > tn.rep 2> tn.reperr || { cat tn.reperr; fail "replay tn"; }
+# a process sharing our memory (clone without CLONE_THREAD) lives: refused
+p=thread_clonevm_share
+build ../../threads/$p $p
+RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 2000 -o tv -- ./$p \
+	> tv.rec 2>&1 || { cat tv.rec; fail "record $p"; }
+k=$(threaded tv | head -1)
+[ -n "$k" ] || fail "$p: no interval began while its child lived"
+timeout 60 "$RDB" replay --verify --from "$k" tv > tv.f 2> tv.e && fail "$p: replay --from $k worked"
+expect tv.e "a process sharing memory"
+pass
