@@ -190,6 +190,11 @@ struct rdb_state {
 		int hash_fd; /* RDB_DEBUG: the dump */
 		uint64_t alt_lo, alt_hi; /* the sigaltstack */
 		int alt_skip;            /* leave it out (the full hash) */
+		/* buffers of calls other threads wait in that the kernel may
+		 * write at any moment of a boundary (sched.c
+		 * rdb_sched_unsettled): left out of both hashes */
+		int nunsettled;
+		uint64_t unsettled[64][2]; /* RDB_UNSETTLED_MAX */
 		unsigned char mincore_r[(4u << 20) / 4096 + 2];
 	} checksum;
 
@@ -847,6 +852,10 @@ _Noreturn void rdb_sched_exit(long status);
 /* sched.c, for threvive.c: wait for the token (replay), and mark the
  * thread running */
 void rdb_sched_wait_token(void);
+/* The buffers [lo, hi) of the reads other threads wait in (at most
+ * RDB_UNSETTLED_MAX), for the boundary's hashes; returns how many. */
+#define RDB_UNSETTLED_MAX 64
+int rdb_sched_unsettled(uint64_t r[][2]);
 void rdb_sched_unpark(void);
 /* threvive.c: replay --from K of an interval that began while several
  * threads lived: read its THCTX and THSTATE records (after the start

@@ -50,18 +50,43 @@ int rdb_sched_boundary_ok(void)
 	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD ||
 	    __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE) != self())
 		return 0;
-	/* A thread blocked in a call that writes memory (read, poll, wait4...)
-	 * may have the kernel write it at any moment of the boundary, and its
+	/* A thread blocked in a call that writes memory (poll, wait4...) may
+	 * have the kernel write it at any moment of the boundary, and its
 	 * DATA comes only once it has the token again: the boundary's memory
-	 * (the snapshot, --verify's hashes) would hold bytes replay writes
-	 * later.  Such a boundary waits (the holder's next slice end). */
+	 * (--verify's hashes) would hold bytes replay writes later.  Such a
+	 * boundary waits (the holder's next slice end).  read() is the
+	 * exception: its buffer is one range, which the hashes leave out
+	 * (rdb_sched_unsettled); what the snapshot and the STACK records
+	 * hold of it, the call's DATA writes again after the boundary. */
+	int reads = 0;
 	for (unsigned k = 0; k <= RT->sched.top; k++) {
 		const struct rdb_thread *t = rdb_th_at(k);
-		if (t->sched.alive && !t->sched.park_quiet &&
-		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) == RDB_TF_PARK_BLOCKED)
+		if (!t->sched.alive || t->sched.park_quiet ||
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED)
+			continue;
+		if (t->sched.park_nr != __NR_read || ++reads > RDB_UNSETTLED_MAX)
 			return 0;
 	}
 	return 1;
+}
+
+int rdb_sched_unsettled(uint64_t r[][2])
+{
+	int n = 0;
+	if (rdb_sched_alone())
+		return 0;
+	for (unsigned k = 0; k <= RT->sched.top && n < RDB_UNSETTLED_MAX; k++) {
+		const struct rdb_thread *t = rdb_th_at(k);
+		if (k == rdb_th_slot() || !t->sched.alive || t->sched.park_nr != __NR_read ||
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED ||
+		    !t->signal.stub_sp)
+			continue;
+		const uint64_t *a = (const uint64_t *)t->signal.stub_sp;
+		r[n][0] = a[1];
+		r[n][1] = a[1] + a[2] < a[1] ? ~0ull : a[1] + a[2];
+		n++;
+	}
+	return n;
 }
 
 /* A blocking call the kernel writes no memory for while it waits: futex
@@ -619,7 +644,12 @@ void rdb_sched_child(void)
 	if (RT->mode == RDB_TF_MODE_RECORD) {
 		take();
 		unpark();
-		set_r15(rdb_sic_set(0, rdb_sched_stop(0, 0)));
+		/* With boundaries while threads live, --every-sic counts in this
+		 * thread too (else a thread shorter than a slice never takes one:
+		 * interval.c arms the same after each event). */
+		uint64_t every = RT->sched.thbound && RT->intervals.every_sic && RT->intervals.snap_ok &&
+		                 !RT->intervals.snap_stop ? RT->intervals.every_sic : 0;
+		set_r15(rdb_sic_set(0, rdb_sched_stop(0, every)));
 	} else {
 		wait_token(0);
 		unpark();
