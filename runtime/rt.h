@@ -852,8 +852,9 @@ _Noreturn void rdb_sched_exit(long status);
 /* sched.c, for threvive.c: wait for the token (replay), and mark the
  * thread running */
 void rdb_sched_wait_token(void);
-/* The buffers [lo, hi) of the reads other threads wait in (at most
- * RDB_UNSETTLED_MAX), for the boundary's hashes; returns how many. */
+/* The buffers [lo, hi) of the reads (and sleeps' rests) other threads
+ * wait in (at most RDB_UNSETTLED_MAX), which the kernel may write during a
+ * boundary: its hashes leave them out; returns how many. */
 #define RDB_UNSETTLED_MAX 64
 int rdb_sched_unsettled(uint64_t r[][2]);
 void rdb_sched_unpark(void);

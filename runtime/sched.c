@@ -77,13 +77,23 @@ int rdb_sched_unsettled(uint64_t r[][2])
 		return 0;
 	for (unsigned k = 0; k <= RT->sched.top && n < RDB_UNSETTLED_MAX; k++) {
 		const struct rdb_thread *t = rdb_th_at(k);
-		if (k == rdb_th_slot() || !t->sched.alive || t->sched.park_nr != __NR_read ||
-		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED ||
-		    !t->signal.stub_sp)
+		if (k == rdb_th_slot() || !t->sched.alive || !t->signal.stub_sp ||
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED)
 			continue;
 		const uint64_t *a = (const uint64_t *)t->signal.stub_sp;
-		r[n][0] = a[1];
-		r[n][1] = a[1] + a[2] < a[1] ? ~0ull : a[1] + a[2];
+		uint64_t lo, len;
+		if (t->sched.park_nr == __NR_read)
+			lo = a[1], len = a[2];
+		else if (t->sched.park_nr == __NR_nanosleep)
+			lo = a[1], len = 16; /* (the rest, when a signal cuts it) */
+		else if (t->sched.park_nr == __NR_clock_nanosleep)
+			lo = a[3], len = 16;
+		else
+			continue;
+		if (!lo || !len)
+			continue;
+		r[n][0] = lo;
+		r[n][1] = lo + len < lo ? ~0ull : lo + len;
 		n++;
 	}
 	return n;
@@ -91,7 +101,8 @@ int rdb_sched_unsettled(uint64_t r[][2])
 
 /* A blocking call the kernel writes no memory for while it waits: futex
  * waits (not the PI ones), sched_yield and sleeps (nanosleep's rest only
- * when a signal cuts it: then the thread's own SIGNAL follows). */
+ * when a signal cuts it, which may be during a boundary: the hashes leave
+ * it out, rdb_sched_unsettled). */
 static int quiet_call(long nr, const long a[6])
 {
 	if (nr == __NR_futex)
