@@ -914,7 +914,7 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 		if (took)
 			count = 0;
 		else if (!rdb_sched_alone())
-			rdb_sched_event(uc, count, pc); /* (RDB_THREAD_BOUNDARIES=1) */
+			rdb_sched_event(uc, count, pc); /* (boundaries while threads live) */
 	} else if (!rdb_sched_alone()) {
 		rdb_sched_event(uc, count, pc); /* holding the token, no boundary due */
 	}

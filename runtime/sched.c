@@ -39,7 +39,7 @@ void rdb_sched_init(uint32_t slice)
 
 int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
 
-/* With RDB_THREAD_BOUNDARIES=1 the thread holding the token takes the
+/* By default (not RDB_THREAD_BOUNDARIES=0) the thread holding the token takes the
  * boundary while the others are parked (each says where in its
  * sched.park), and writes their THCTX records; else boundaries wait until
  * the main thread is alone. */
@@ -380,7 +380,7 @@ void rdb_sched_unblock(void)
 	uint64_t old = rdb_block_all();
 	take();
 	unpark();
-	/* Alone again (or holding the token, RDB_THREAD_BOUNDARIES=1) with a
+	/* Alone again (or holding the token, unless RDB_THREAD_BOUNDARIES=0) with a
 	 * boundary waiting (interval.c): at the next check, as the interval
 	 * timer's signal would have asked. */
 	if (rdb_sched_boundary_ok() && !TH->sic.poked &&

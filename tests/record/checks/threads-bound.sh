@@ -55,7 +55,11 @@ for i in 1 2 3; do
 	timeout 120 "$RDB" replay --verify ti$i > ti$i.out 2> ti$i.err || { cat ti$i.err; fail "replay --verify of -i 0.2 ($i)"; }
 	cmp -s ti$i.rec ti$i.out || fail "the replay of -i 0.2 ($i) printed something else"
 done
-# without the variable: no boundary while threads live
-timeout 120 "$RDB" record --every-sic 200000 -o t0 -- ./$p > t0.rec 2>&1 || fail "record without the variable"
-"$RDB" info t0 | grep -q "^boundaries while threads lived" && fail "boundaries while threads lived without RDB_THREAD_BOUNDARIES=1"
+# RDB_THREAD_BOUNDARIES=0: no boundary while threads live; without the
+# variable (the default) there are
+RDB_THREAD_BOUNDARIES=0 timeout 120 "$RDB" record --every-sic 200000 -o t0 -- ./$p > t0.rec 2>&1 ||
+	fail "record with RDB_THREAD_BOUNDARIES=0"
+"$RDB" info t0 | grep -q "^boundaries while threads lived" && fail "boundaries while threads lived with RDB_THREAD_BOUNDARIES=0"
+timeout 120 "$RDB" record --every-sic 200000 -o td -- ./$p > td.rec 2>&1 || fail "record without the variable"
+"$RDB" info td | grep -q "^boundaries while threads lived: [1-9]" || fail "no boundary while threads lived by default"
 pass
