@@ -43,7 +43,7 @@ for p in thread_mutex thread_condvar thread_many thread_tls thread_barrier threa
 	./$p > $p.plain 2>&1; st=$?
 	# (shorter intervals for a program whose threads run briefly)
 	evs="20000 2000 100 100 30 30 10 10"
-	[ $p = thread_manyalive ] && evs="100 100 30" # (its 1100 threads: each recording is slow)
+	[ $p = thread_manyalive ] && evs="10 10" # (its 1100 threads: each recording is slow)
 	for every in $evs; do
 		rm -rf t-$p
 		RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic $every \
