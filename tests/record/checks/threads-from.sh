@@ -48,7 +48,7 @@ for p in thread_mutex thread_condvar thread_many thread_tls thread_barrier threa
 	# in --verify's full hash, threads or not, RDB_THREAD_BOUNDARIES=0 too)
 	case $p in
 	thread_robust) evs="30 10 10" ;;
-	*) evs="20000 2000 100 100 30 30" ;;
+	*) evs="20000 2000 100 100 100 100 30 30 30 30" ;;
 	esac
 	for every in $evs; do
 		rm -rf t-$p
