@@ -14,9 +14,7 @@
 # what the recording printed from there on (a suffix).  A program that
 # never has three such intervals fails (but thread_exec, below).
 # thread_many is recorded again until a boundary finds a thread made but
-# not started, and replayed from there.  thread_clonevm_share's process sharing our memory
-# (no CLONE_THREAD) cannot be made again: its intervals are refused with a
-# message.
+# not started, and replayed from there.
 . "$(dirname "$0")/lib.sh"
 # intervals of recording $1 that began while threads lived, one a line
 threaded() {
@@ -94,13 +92,4 @@ for i in 1 2 3 4 5; do
 done
 [ -n "$k" ] || { cat tn.info; fail "no interval began with a thread made but not started"; }
 from tn "$k" 0 tn.rec
-# a process sharing our memory (clone without CLONE_THREAD) lives: refused
-p=thread_clonevm_share
-build ../../threads/$p $p
-RDB_THREAD_BOUNDARIES=1 timeout 120 "$RDB" record --checksum --every-sic 2000 -o tv -- ./$p \
-	> tv.rec 2>&1 || { cat tv.rec; fail "record $p"; }
-k=$(threaded tv | head -1)
-[ -n "$k" ] || fail "$p: no interval began while its child lived"
-timeout 60 "$RDB" replay --verify --from "$k" tv > tv.f 2> tv.e && fail "$p: replay --from $k worked"
-expect tv.e "a process sharing memory"
 pass
