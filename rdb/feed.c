@@ -279,6 +279,28 @@ static void skip_boundary(struct rdb_feed *f, struct rdb_tr *r, const struct rdb
 		          "intervals stream", rdb_tr_where(r), (unsigned long long)b->interval);
 }
 
+/* The thread that took boundary b, whose count the first TARGET is: the
+ * HOLDER among the THCTX records right after it (a boundary taken while
+ * several threads lived); else the main thread. */
+static uint32_t holder_at(struct rdb_feed *f, const struct rdb_tf_boundary *b)
+{
+	struct rdb_tr *r = rdb_tr_open(f->dir, RDB_TF_S_SYSCALLS);
+	uint32_t t, holder = 0;
+	const void *p;
+	size_t n;
+	skip_boundary(f, r, b);
+	while (rdb_tr_next(r, &t, &p, &n) && (t == RDB_TF_THCTX || t == RDB_TF_THSTATE)) {
+		struct rdb_tf_thctx c;
+		if (t != RDB_TF_THCTX || !rdb_rec_ok(t, p, n))
+			continue;
+		memcpy(&c, p, sizeof c);
+		if (c.how == RDB_TF_PARK_HOLDER)
+			holder = c.slot;
+	}
+	rdb_tr_close(r);
+	return holder;
+}
+
 static int preamble(struct rdb_feed *f)
 {
 	uint64_t k = f->from;
@@ -301,6 +323,7 @@ static int preamble(struct rdb_feed *f)
 	seek_k(f, f->val, k);
 	skip_boundary(f, f->sc, &b);
 	skip_boundary(f, f->ahead, &b);
+	f->owner = holder_at(f, &b);
 	seek_k(f, f->sd, k);
 	seek_k(f, f->nd, k);
 	return emit_values(f, k);

@@ -974,6 +974,9 @@ static int tail_ok(uint32_t type, const void *p, size_t n)
 	case RDB_TF_SHARED:
 		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_shared, len), 8);
 		return n - sizeof(struct rdb_tf_shared) == len;
+	case RDB_TF_THSTATE:
+		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_thstate, fpsize), 8);
+		return n - sizeof(struct rdb_tf_thstate) == len;
 	case RDB_TF_STACK:
 	case RDB_TF_VALUES:
 		memcpy(&len, (const char *)p + offsetof(struct rdb_tf_blob, len), 8);

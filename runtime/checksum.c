@@ -39,6 +39,16 @@ static void dump(char which, uintptr_t a, uint64_t v)
 }
 
 
+/* The word at a overlaps a buffer another thread's read may be writing
+ * (the kernel, at any moment of the boundary). */
+static int unsettled(uintptr_t a)
+{
+	for (int i = 0; i < RT->checksum.nunsettled; i++)
+		if (a + 8 > RT->checksum.unsettled[i][0] && a < RT->checksum.unsettled[i][1])
+			return 1;
+	return 0;
+}
+
 static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t n)
 {
 	uint64_t x = r | s;
@@ -48,6 +58,8 @@ static void touched_word(void *ctx, uintptr_t a, uint64_t r, uint64_t s, size_t 
 	uint64_t mask = (x & 0x0101010101010101ull) * 0xff;
 	uint64_t *h = ctx;
 	for (; n; n--, a += 8) {
+		if (RT->checksum.nunsettled && unsettled(a))
+			continue;
 		*h = mix(*h, a, *(const uint64_t *)a & mask);
 		dump('t', a, *(const uint64_t *)a & mask);
 	}
@@ -59,6 +71,8 @@ static uint64_t span(uint64_t h, uintptr_t lo, uintptr_t hi, char which)
 		if (RT->checksum.alt_skip && a >= RT->checksum.alt_lo && a < RT->checksum.alt_hi)
 			continue;
 		if (which == 'f' && rdb_ran_holds(a))
+			continue;
+		if (RT->checksum.nunsettled && unsettled(a))
 			continue;
 		uint64_t v = *(const uint64_t *)a;
 		if (v)
@@ -128,6 +142,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		RT->checksum.hash_fd = (int)rdb_sys4(__NR_openat, -100, name, 01101 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	}
 	rdb_altstack(&RT->checksum.alt_lo, &RT->checksum.alt_hi);
+	RT->checksum.nunsettled = rdb_sched_unsettled(RT->checksum.unsettled);
 	uint64_t ht = regs(0x7264622d68617368ull, g), hf = ht;
 	uintptr_t slo, shi;
 	live_stack(g, m, n, &slo, &shi);
@@ -161,6 +176,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	if (RT->checksum.hash_fd > 0)
 		rdb_sys1(__NR_close, RT->checksum.hash_fd);
 	RT->checksum.hash_fd = 0;
+	RT->checksum.nunsettled = 0;
 	*touched = ht;
 	*full = hf;
 }

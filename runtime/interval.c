@@ -678,6 +678,26 @@ static const struct rdb_tf_map *own_stack(const struct rdb_thread *t)
 	return 0;
 }
 
+/* A boundary while other threads live (sched.c THCTX): their own stacks
+ * whole as well, from their lowest written page, as the main stack: a
+ * replay from here makes them again on them (threvive.c), and the
+ * runtime reads their frames (a blocked call's stub frame) where the
+ * program's reads left no values.  (The main stack went already, and the
+ * holder's: send_stack.) */
+static void send_thread_stacks(uint64_t interval, uint64_t sp)
+{
+	if (rdb_sched_alone())
+		return;
+	const struct rdb_tf_map *in = map_at(sp);
+	for (unsigned k = 1; k <= RT->sched.top; k++) {
+		const struct rdb_thread *t = rdb_th_at(k);
+		const struct rdb_tf_map *m = t->sched.alive ? own_stack(t) : 0;
+		if (!m || m == in || m->kind == RDB_TF_MAP_STACK || !(m->prot & 1))
+			continue;
+		send_blob(RDB_TF_STACK, interval, stack_floor(m), m->end);
+	}
+}
+
 int rdb_thread_stack(const struct rdb_thread *t, uint64_t *lo, uint64_t *hi)
 {
 	const struct rdb_tf_map *m = own_stack(t);
@@ -776,6 +796,7 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	send_context(uc, b.interval);
 	send_maps(b.interval);
 	send_stack(b.interval, g[REG_RSP]);
+	send_thread_stacks(b.interval, g[REG_RSP]);
 	rdb_sched_boundary_send(b.interval, count, pc); /* the other threads, parked */
 	rdb_chan_flush();
 	rdb_planes_clear_maps(scanned);
@@ -896,7 +917,7 @@ void rdb_record_event(void *uc, uint64_t count, uint64_t pc)
 		if (took)
 			count = 0;
 		else if (!rdb_sched_alone())
-			rdb_sched_event(uc, count, pc); /* (RDB_THREAD_BOUNDARIES=1) */
+			rdb_sched_event(uc, count, pc); /* (boundaries while threads live) */
 	} else if (!rdb_sched_alone()) {
 		rdb_sched_event(uc, count, pc); /* holding the token, no boundary due */
 	}

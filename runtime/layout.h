@@ -117,6 +117,8 @@
 #define RDB_TH_DEAD_LO 72  /* ... the dead window below it */
 #define RDB_TH_DEAD_CUT 80 /* ... its top, lowered by switches into it */
 #define RDB_TH_VFORK_RET 88 /* vfork's return address (syscall.S .Lvfork) */
+#define RDB_TH_PROG_CS 96 /* u64[4]: the program's %rbx %r12 %r13 %r14 at its
+                             latest syscall (a boundary's THSTATE, sched.c) */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

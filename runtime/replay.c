@@ -165,7 +165,7 @@ static void load_blob(uint64_t a, uint64_t n)
  * that read is not hooked, so an interval that reads TLS only through
  * such operands has no value for it: a replay from there found 0 and the
  * hook's store faulted. */
-static void restore_tls_self(uint64_t fs)
+void rdb_replay_tls_self(uint64_t fs)
 {
 	const struct rdb_tf_map *m = fs && rdb_covered(fs, 8) ? map_of(fs) : 0;
 	if (m && (m->prot & 1) && !*(const uint64_t *)fs)
@@ -450,7 +450,7 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	f->uc[RDB_UC_STACK + RDB_SS_FLAGS] = 0;
 	f->uc[RDB_UC_STACK + RDB_SS_SIZE] = RDB_SIGSTACK_SIZE;
 	rdb_memcpy(&f->uc[RDB_UC_GREGS], c->gregs, sizeof c->gregs);
-	f->uc[RDB_UC_GREGS + REG_R15] = RT->sic_origin; /* count 0 */
+	f->uc[RDB_UC_GREGS + REG_R15] = *rdb_sic_origin(); /* count 0 */
 	f->uc[RDB_UC_FPREGS] = c->fpsize ? (uint64_t)RT->replay.fpbuf : 0;
 	f->uc[RDB_UC_SIGMASK] = c->sigmask & ~RT->signal.reserved_sigs;
 	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
@@ -572,25 +572,34 @@ void rdb_replay_restore(void)
 	remap(stack_now);
 	read_stacks();
 	load_values(b.interval);
-	restore_tls_self(c->fs_base);
+	rdb_replay_tls_self(c->fs_base);
 	reprotect();
 	rdb_memcpy(&RT->signal.view[1], c->view, sizeof c->view);
-	TH->signal.reserved_blocked = c->reserved_blocked;
-	TH->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
-	TH->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
-	TH->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
-	rdb_interval_saved_stack(TH, c->gregs[REG_RSP]);
 	rdb_signal_reinstall();
 	rdb_signal_queue_again(RT->ctx.q, c->nqueued);
 	RT->interval = b.interval;
 	RT->rr.sc_id = b.sc_id;
 	RT->nondet.nondets = b.nondets;
 	read_target();
-	struct rdb_tf_rec h;
-	if (rdb_chan_peek(&h) && h.type == RDB_TF_THCTX)
-		rdb_die("replay: interval %lu began while several threads lived (a boundary "
-		        "RDB_THREAD_BOUNDARIES=1 took): rdb replay --from cannot start there yet "
-		        "(docs/threads.md)\n", (unsigned long)b.interval);
+	/* Several threads lived (THCTX records follow): each is made again,
+	 * parked; the one that took the boundary enters the program with
+	 * the CONTEXT (threvive.c). */
+	unsigned holder = rdb_threads_revive_read();
+	struct rdb_thread *t = rdb_th_at(holder);
+	t->signal.reserved_blocked = c->reserved_blocked;
+	t->signal.prog_ss[RDB_SS_SP] = c->ss_sp;
+	t->signal.prog_ss[RDB_SS_FLAGS] = c->ss_flags;
+	t->signal.prog_ss[RDB_SS_SIZE] = c->ss_size;
+	if (RT->sched.on)
+		rdb_threads_revive_start(holder);
+	rdb_replay_holder_enter();
+}
+
+_Noreturn void rdb_replay_holder_enter(void)
+{
+	const struct rdb_tf_context *c = &RT->ctx.c;
+	TH->sched.revive = 0;
+	rdb_interval_saved_stack(TH, c->gregs[REG_RSP]);
 	arm_for(0);
 	rdb_watch_arm();
 	rdb_replay_timing();

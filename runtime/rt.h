@@ -190,6 +190,11 @@ struct rdb_state {
 		int hash_fd; /* RDB_DEBUG: the dump */
 		uint64_t alt_lo, alt_hi; /* the sigaltstack */
 		int alt_skip;            /* leave it out (the full hash) */
+		/* buffers of calls other threads wait in that the kernel may
+		 * write at any moment of a boundary (sched.c
+		 * rdb_sched_unsettled): left out of both hashes */
+		int nunsettled;
+		uint64_t unsettled[64][2]; /* RDB_UNSETTLED_MAX */
 		unsigned char mincore_r[(4u << 20) / 4096 + 2];
 	} checksum;
 
@@ -311,6 +316,7 @@ struct rdb_state {
 		                         last release of the token, for the SWITCH */
 		uint64_t switches;
 		int said;             /* record: the boundaries' wait was said */
+		uint32_t xsize;       /* CPUID 0xd: the xsave image's size (0: not asked) */
 		int thbound;          /* RDB_THREAD_BOUNDARIES=1: boundaries while threads
 		                         live (their THCTX records, sched.c) */
 	} sched;
@@ -354,6 +360,10 @@ struct rdb_thread {
 	                        another stack a switch went to lies above */
 	uintptr_t vfork_ret; /* RDB_TH_VFORK_RET: vfork's return address (syscall.S:
 	                        the child runs on the caller's stack and slot) */
+	uint64_t prog_cs[4]; /* RDB_TH_PROG_CS: the program's callee-saved %rbx
+	                        %r12 %r13 %r14 at its latest syscall, which the
+	                        runtime's C code keeps somewhere on its stack: a
+	                        boundary records a blocked thread's (THSTATE) */
 	uintptr_t sig_lo;    /* its signal stack */
 	uint64_t origin;     /* %r15 = origin + count (thread 0: RT->sic_origin) */
 	uintptr_t hframe;    /* the frame of the handler that began last and has
@@ -403,6 +413,19 @@ struct rdb_thread {
 		int park_quiet;       /* record, BLOCKED: the kernel writes no memory for it */
 		uint64_t park_sic, park_pc, park_fs;
 		const uint64_t *park_g; /* SLICE: its registers (the event's uc) */
+		void *park_uc;        /* SLICE: the event's ucontext (FPU state, mask) */
+		uint64_t park_mask;   /* the signal mask it goes on with */
+		uint64_t robust[2];   /* its set_robust_list (head, length) */
+		uint64_t start_g[RDB_TF_NGREG]; /* made, not started: the registers
+		                        its first instruction gets (rdb_sched_parent) */
+		void *revive;         /* replay --from K: what it resumes with
+		                        (threvive.c), on its signal stack */
+		/* record, with boundaries while threads live: its FPU state in
+		 * the kernel's format (fpsize bytes), saved when it blocks in a
+		 * call or (by its parent) when it is made: the runtime never
+		 * touches it, so it is the program's at that boundary */
+		uint32_t park_fpsize;
+		uint8_t park_fp[12288] __attribute__((aligned(64)));
 	} sched;
 	struct { /* signal.c, record: async signals that came to this thread,
 	          * waiting for its next check (delivered while it runs) */
@@ -421,7 +444,8 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                    __builtin_offsetof(struct rdb_thread, saved_hi) == RDB_TH_SAVED_HI &&
                    __builtin_offsetof(struct rdb_thread, dead_lo) == RDB_TH_DEAD_LO &&
                    __builtin_offsetof(struct rdb_thread, dead_cut) == RDB_TH_DEAD_CUT &&
-                   __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET,
+                   __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET &&
+                   __builtin_offsetof(struct rdb_thread, prog_cs) == RDB_TH_PROG_CS,
                "layout.h RDB_TH_*");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
@@ -833,6 +857,29 @@ void rdb_sched_child(void);
 void rdb_sched_forked(void);
 /* A thread's end while recording or replaying: recorded, then exit. */
 _Noreturn void rdb_sched_exit(long status);
+/* sched.c, for threvive.c: wait for the token (replay), and mark the
+ * thread running */
+void rdb_sched_wait_token(void);
+/* The buffers [lo, hi) of the reads (and sleeps' rests) other threads
+ * wait in (at most RDB_UNSETTLED_MAX), which the kernel may write during a
+ * boundary: its hashes leave them out; returns how many. */
+#define RDB_UNSETTLED_MAX 64
+int rdb_sched_unsettled(uint64_t r[][2]);
+void rdb_sched_unpark(void);
+/* threvive.c: replay --from K of an interval that began while several
+ * threads lived: read its THCTX and THSTATE records (after the start
+ * TARGET) and make every thread but the holder again, parked; returns
+ * the holder's slot, which the calling thread becomes. */
+unsigned rdb_threads_revive_read(void);
+_Noreturn void rdb_threads_revive_start(unsigned holder);
+/* thread.c: slot k made ready for a thread replay --from makes again */
+struct rdb_thread *rdb_thread_revive_slot(unsigned k);
+/* replay.c: musl's thread pointer's self word at fs (replay --from) */
+void rdb_replay_tls_self(uint64_t fs);
+/* replay.c: the holder's entry at replay --from K (on its own thread) */
+_Noreturn void rdb_replay_holder_enter(void);
+/* sysreplay.c: a replayed syscall after its thread switch */
+long rdb_replay_syscall_rest(long nr, const long *a);
 /* replay.c: the value %r15 gets for the next TARGET at count. */
 uint64_t rdb_replay_arm(uint64_t count);
 /* replay.c: whether the TARGET is this thread's event of kind at (count, pc). */

@@ -85,7 +85,7 @@ static uint64_t slice_len(void)
 
 int rdb_sched_alone(void) { return RT->sched.nlive <= 1 && rdb_th_slot() == 0; }
 
-/* With RDB_THREAD_BOUNDARIES=1 the thread holding the token takes the
+/* By default (not RDB_THREAD_BOUNDARIES=0) the thread holding the token takes the
  * boundary while the others are parked (each says where in its
  * sched.park), and writes their THCTX records; else boundaries wait until
  * the main thread is alone. */
@@ -96,23 +96,59 @@ int rdb_sched_boundary_ok(void)
 	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD ||
 	    __atomic_load_n(&RT->sched.owner, __ATOMIC_ACQUIRE) != self())
 		return 0;
-	/* A thread blocked in a call that writes memory (read, poll, wait4...)
-	 * may have the kernel write it at any moment of the boundary, and its
+	/* A thread blocked in a call that writes memory (poll, wait4...) may
+	 * have the kernel write it at any moment of the boundary, and its
 	 * DATA comes only once it has the token again: the boundary's memory
-	 * (the snapshot, --verify's hashes) would hold bytes replay writes
-	 * later.  Such a boundary waits (the holder's next slice end). */
+	 * (--verify's hashes) would hold bytes replay writes later.  Such a
+	 * boundary waits (the holder's next slice end).  read() is the
+	 * exception: its buffer is one range, which the hashes leave out
+	 * (rdb_sched_unsettled); what the snapshot and the STACK records
+	 * hold of it, the call's DATA writes again after the boundary. */
+	int reads = 0;
 	for (unsigned k = 0; k <= RT->sched.top; k++) {
 		const struct rdb_thread *t = rdb_th_at(k);
-		if (t->sched.alive && !t->sched.park_quiet &&
-		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) == RDB_TF_PARK_BLOCKED)
+		if (!t->sched.alive || t->sched.park_quiet ||
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED)
+			continue;
+		if (t->sched.park_nr != __NR_read || ++reads > RDB_UNSETTLED_MAX)
 			return 0;
 	}
 	return 1;
 }
 
+int rdb_sched_unsettled(uint64_t r[][2])
+{
+	int n = 0;
+	if (rdb_sched_alone())
+		return 0;
+	for (unsigned k = 0; k <= RT->sched.top && n < RDB_UNSETTLED_MAX; k++) {
+		const struct rdb_thread *t = rdb_th_at(k);
+		if (k == rdb_th_slot() || !t->sched.alive || !t->signal.stub_sp ||
+		    __atomic_load_n(&t->sched.park, __ATOMIC_ACQUIRE) != RDB_TF_PARK_BLOCKED)
+			continue;
+		const uint64_t *a = (const uint64_t *)t->signal.stub_sp;
+		uint64_t lo, len;
+		if (t->sched.park_nr == __NR_read)
+			lo = a[1], len = a[2];
+		else if (t->sched.park_nr == __NR_nanosleep)
+			lo = a[1], len = 16; /* (the rest, when a signal cuts it) */
+		else if (t->sched.park_nr == __NR_clock_nanosleep)
+			lo = a[3], len = 16;
+		else
+			continue;
+		if (!lo || !len)
+			continue;
+		r[n][0] = lo;
+		r[n][1] = lo + len < lo ? ~0ull : lo + len;
+		n++;
+	}
+	return n;
+}
+
 /* A blocking call the kernel writes no memory for while it waits: futex
  * waits (not the PI ones), sched_yield and sleeps (nanosleep's rest only
- * when a signal cuts it: then the thread's own SIGNAL follows). */
+ * when a signal cuts it, which may be during a boundary: the hashes leave
+ * it out, rdb_sched_unsettled). */
 static int quiet_call(long nr, const long a[6])
 {
 	if (nr == __NR_futex)
@@ -150,6 +186,45 @@ static void thctx(struct rdb_tf_thctx *c, unsigned k, uint64_t interval, uint64_
 	}
 }
 
+/* Thread k's THSTATE (c its THCTX): what a replay from this boundary
+ * makes it again with (threvive.c).  *fp: the xsave image that follows. */
+static void thstate(struct rdb_tf_thstate *s, const struct rdb_tf_thctx *c, const uint8_t **fp)
+{
+	const struct rdb_thread *t = rdb_th_at(c->slot);
+	rdb_memset(s, 0, sizeof *s);
+	*fp = 0;
+	s->interval = c->interval;
+	s->slot = c->slot;
+	s->flags = t->thread_group ? RDB_TF_THS_THREAD_GROUP : 0;
+	s->sigmask = t->sched.park_mask;
+	s->reserved_blocked = t->signal.reserved_blocked;
+	s->ss_sp = t->signal.prog_ss[RDB_SS_SP];
+	s->ss_flags = t->signal.prog_ss[RDB_SS_FLAGS];
+	s->ss_size = t->signal.prog_ss[RDB_SS_SIZE];
+	s->ctid = t->sched.ctid;
+	s->stack_top = t->stack_top;
+	s->hframe = t->hframe;
+	s->robust_head = t->sched.robust[0];
+	s->robust_len = t->sched.robust[1];
+	if (c->how == RDB_TF_PARK_NEW || c->how == RDB_TF_PARK_BLOCKED) {
+		*fp = t->sched.park_fpsize ? t->sched.park_fp : 0;
+		s->fpsize = t->sched.park_fpsize;
+	}
+	if (c->how == RDB_TF_PARK_NEW) {
+		s->sigmask = t->clone_mask;
+		rdb_memcpy(s->gregs, t->sched.start_g, sizeof s->gregs);
+	} else if (c->how == RDB_TF_PARK_BLOCKED && c->sp) {
+		s->gregs[REG_RBX] = t->prog_cs[0];
+		s->gregs[REG_R12] = t->prog_cs[1];
+		s->gregs[REG_R13] = t->prog_cs[2];
+		s->gregs[REG_R14] = t->prog_cs[3];
+		s->gregs[REG_RBP] = ((const uint64_t *)c->sp)[-1]; /* (the stub pushed it) */
+	} else if (c->how == RDB_TF_PARK_SLICE && t->sched.park_uc) {
+		*fp = *(const uint8_t **)((const char *)t->sched.park_uc + UC_FPREGS);
+		s->fpsize = *fp ? rdb_xstate_size(*fp) : 0;
+	}
+}
+
 void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
 {
 	if (rdb_sched_alone())
@@ -158,23 +233,61 @@ void rdb_sched_boundary_send(uint64_t interval, uint64_t count, uint64_t pc)
 		if (!rdb_th_at(k)->sched.alive)
 			continue;
 		struct rdb_tf_thctx c;
+		struct rdb_tf_thstate st;
+		const uint8_t *fp;
 		thctx(&c, k, interval, count, pc);
 		rdb_chan_put(RDB_TF_THCTX, &c, sizeof c, 0, 0);
+		thstate(&st, &c, &fp);
+		rdb_chan_put(RDB_TF_THSTATE, &st, sizeof st, fp, st.fpsize);
 	}
 }
 
+/* The running thread's FPU state into t's park_fp in the format of the
+ * kernel's signal frames (fpx_sw_bytes, FP_XSTATE_MAGIC2 at its end), which
+ * rt_sigreturn loads again (threvive.c); only when boundaries may find it
+ * parked. */
+static void save_fp(struct rdb_thread *t)
+{
+	t->sched.park_fpsize = 0;
+	if (!RT->sched.thbound || RT->mode != RDB_TF_MODE_RECORD)
+		return;
+	if (!RT->sched.xsize) {
+		uint32_t a, b, c, d;
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(0));
+		RT->sched.xsize = b;
+	}
+	uint32_t size = RT->sched.xsize, lo, hi;
+	if (size < 576 || size + 4 > sizeof t->sched.park_fp)
+		return;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	uint8_t *fp = t->sched.park_fp;
+	rdb_memset(fp + 512, 0, 64); /* (the header: xrstor wants its reserved bytes 0) */
+	__asm__ volatile("xsave64 %0" : "+m"(*(uint8_t(*)[12288])fp) : "a"(lo), "d"(hi));
+	uint32_t sw[4] = {0x46505853u /* FP_XSTATE_MAGIC1 */, size + 4, lo, hi};
+	rdb_memcpy(fp + 464, sw, sizeof sw);
+	rdb_memcpy(fp + 480, &size, 4);
+	uint32_t magic2 = 0x46505845u; /* FP_XSTATE_MAGIC2 */
+	rdb_memcpy(fp + size, &magic2, 4);
+	t->sched.park_fpsize = size + 4;
+}
+
 /* Where this thread waits for the token from now on. */
-static void park(uint32_t how, long nr, uint64_t count, uint64_t pc, const uint64_t *g)
+/* (SLICE: uc the event's context; else mask the one it goes on with) */
+static void park(uint32_t how, long nr, uint64_t count, uint64_t pc, void *uc, uint64_t mask)
 {
 	TH->sched.park_nr = nr;
 	TH->sched.park_sic = count;
 	TH->sched.park_pc = pc;
 	TH->sched.park_fs = rdb_fs_base();
-	TH->sched.park_g = g;
+	TH->sched.park_g = uc ? rdb_gregs(uc) : 0;
+	TH->sched.park_uc = uc;
+	TH->sched.park_mask = uc ? *(uint64_t *)((char *)uc + UC_SIGMASK) : mask;
 	__atomic_store_n(&TH->sched.park, how, __ATOMIC_RELEASE);
 }
 
 static void unpark(void) { __atomic_store_n(&TH->sched.park, 0, __ATOMIC_RELEASE); }
+
+void rdb_sched_unpark(void) { unpark(); }
 
 static void give(int to)
 {
@@ -197,6 +310,8 @@ static void wait_token(int take_free)
 		rdb_sys6(__NR_futex, (long)&RT->sched.owner, FUTEX_WAIT_PRIVATE, o, 0, 0, 0);
 	}
 }
+
+void rdb_sched_wait_token(void) { wait_token(0); }
 
 /* ---- record ------------------------------------------------------------ */
 
@@ -248,7 +363,7 @@ void rdb_sched_event(void *uc, uint64_t count, uint64_t pc)
 {
 	if (!RT->sched.on || count < TH->sched.slice_end || next_wanting(self()) < 0)
 		return;
-	park(RDB_TF_PARK_SLICE, 0, count, pc, rdb_gregs(uc));
+	park(RDB_TF_PARK_SLICE, 0, count, pc, uc, 0);
 	release(RDB_TF_SW_SLICE, count, pc);
 	take();
 	unpark();
@@ -303,7 +418,8 @@ int rdb_sched_block(long nr, const long a[6])
 		return 0;
 	uint64_t old = rdb_block_all();
 	TH->sched.park_quiet = quiet_call(nr, a);
-	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
+	save_fp(TH);
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0, old);
 	release(RDB_TF_SW_BLOCK, rdb_sic(), stub_pc());
 	rdb_set_mask(old);
 	return 1;
@@ -314,7 +430,7 @@ void rdb_sched_unblock(void)
 	uint64_t old = rdb_block_all();
 	take();
 	unpark();
-	/* Alone again (or holding the token, RDB_THREAD_BOUNDARIES=1) with a
+	/* Alone again (or holding the token, unless RDB_THREAD_BOUNDARIES=0) with a
 	 * boundary waiting (interval.c): at the next check, as the interval
 	 * timer's signal would have asked. */
 	if (rdb_sched_boundary_ok() && !TH->sic.poked &&
@@ -391,7 +507,7 @@ void rdb_sched_replay_give(const struct rdb_tf_switch *s)
 
 void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s)
 {
-	park(RDB_TF_PARK_SLICE, 0, s->sic, s->pc, rdb_gregs(uc));
+	park(RDB_TF_PARK_SLICE, 0, s->sic, s->pc, uc, 0);
 	rdb_sched_replay_give(s);
 }
 
@@ -451,8 +567,13 @@ void rdb_sched_boundary_check(uint64_t count, uint64_t pc)
 {
 	struct rdb_tf_rec h;
 	int n = 0;
-	while (peek(&h) && h.type == RDB_TF_THCTX) {
+	while (peek(&h) && (h.type == RDB_TF_THCTX || h.type == RDB_TF_THSTATE)) {
 		struct rdb_tf_thctx c;
+		if (h.type == RDB_TF_THSTATE) { /* (replay --from's: threvive.c) */
+			rdb_chan_read(&h, sizeof h);
+			rdb_chan_read(0, h.len);
+			continue;
+		}
 		if (h.len != sizeof c || rdb_chan_read(&h, sizeof h) != 1 || rdb_chan_read(&c, sizeof c) != 1)
 			rdb_die("replay: bad THCTX record (%u bytes)\n", h.len);
 		check_parked(&c, count, pc);
@@ -473,7 +594,7 @@ void rdb_sched_replay_block(long nr)
 	if (s.sic != rdb_sic())
 		diverged("the recording switched at another count", &s);
 	uint64_t old = rdb_block_all();
-	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0);
+	park(RDB_TF_PARK_BLOCKED, nr, rdb_sic(), stub_pc(), 0, old);
 	rdb_sched_replay_give(&s);
 	set_r15(rdb_replay_arm(rdb_sic()));
 	rdb_set_mask(old);
@@ -522,6 +643,35 @@ static void note_made(unsigned k, long ret)
 	}
 }
 
+/* The registers a thread made by the clone with arguments a (the entry
+ * stub's frame, syscall.S .Lclone_thread: a[6] the program's %rbp, a[8]
+ * the return address) gets at its first instruction, as .Lthread_child
+ * leaves them: the parent's, %rax and %r11 zero, %rsp the new stack past
+ * the return address; the flags of its last xor.  The child may not have
+ * run yet: a boundary's THSTATE takes them from here. */
+static void new_regs(struct rdb_thread *c, const long *args)
+{
+	const long *a;
+	__asm__("" : "=r"(a) : "0"(args)); /* (the frame goes on past the arguments) */
+	uint64_t *g = c->sched.start_g;
+	rdb_memset(g, 0, sizeof c->sched.start_g);
+	g[REG_RDI] = (uint64_t)a[0];
+	g[REG_RSI] = (uint64_t)a[1];
+	g[REG_RDX] = (uint64_t)a[2];
+	g[REG_R10] = (uint64_t)a[3];
+	g[REG_R8] = (uint64_t)a[4];
+	g[REG_R9] = (uint64_t)a[5];
+	g[REG_RBP] = (uint64_t)a[6];
+	g[REG_RBX] = TH->prog_cs[0];
+	g[REG_R12] = TH->prog_cs[1];
+	g[REG_R13] = TH->prog_cs[2];
+	g[REG_R14] = TH->prog_cs[3];
+	g[REG_RIP] = g[REG_RCX] = (uint64_t)a[8];
+	g[REG_RSP] = (uint64_t)a[1];
+	g[REG_EFL] = 0x246;
+	c->stack_top = (uintptr_t)a[1]; /* (rdb_thread_child sets the same) */
+}
+
 long rdb_sched_parent(long ret, const long a[6])
 {
 	uint64_t old = rdb_block_all();
@@ -532,9 +682,12 @@ long rdb_sched_parent(long ret, const long a[6])
 	long r = rdb_rr_syscall(__NR_clone, a); /* its TRAP (record.c, sysreplay.c) */
 	if (ret > 0 && (RT->mode != RDB_TF_MODE_REPLAY || r > 0)) {
 		/* (parked before its first instruction: rdb_sched_child) */
-		rdb_th_at(RT->sched.made)->sched.park = RDB_TF_PARK_NEW;
-		rdb_th_at(RT->sched.made)->sched.alive = 1;
-		rdb_th_at(RT->sched.made)->sched.born = clone_id;
+		struct rdb_thread *c = rdb_th_at(RT->sched.made);
+		c->sched.park = RDB_TF_PARK_NEW;
+		c->sched.alive = 1;
+		c->sched.born = clone_id;
+		new_regs(c, a);
+		save_fp(c); /* (the child's is ours: the kernel copied it) */
 		RT->sched.nlive++;
 		RT->sched.on = 1;
 		/* Its own slice starts now (the clone's stub restored its %r15). */
@@ -554,7 +707,12 @@ void rdb_sched_child(void)
 	if (RT->mode == RDB_TF_MODE_RECORD) {
 		take();
 		unpark();
-		set_r15(rdb_sic_set(0, rdb_sched_stop(0, 0)));
+		/* With boundaries while threads live, --every-sic counts in this
+		 * thread too (else a thread shorter than a slice never takes one:
+		 * interval.c arms the same after each event). */
+		uint64_t every = RT->sched.thbound && RT->intervals.every_sic && RT->intervals.snap_ok &&
+		                 !RT->intervals.snap_stop ? RT->intervals.every_sic : 0;
+		set_r15(rdb_sic_set(0, rdb_sched_stop(0, every)));
 	} else {
 		wait_token(0);
 		unpark();

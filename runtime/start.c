@@ -181,13 +181,17 @@ uint64_t __rdb_start(long *sp)
 	while (*e)
 		e++;
 	RT->start.auxv = (unsigned long *)(e + 1);
+	/* Boundaries while threads live, the default (docs/threads.md);
+	 * RDB_THREAD_BOUNDARIES=0 makes them wait until the main thread is
+	 * alone, as they did before replay --from could start there. */
+	RT->sched.thbound = 1;
 	for (e = envp; *e; e++)
 		if (rdb_strcmp(*e, "RDB_DEBUG=1") == 0)
 			RT->start.debug = 1;
 		else if (rdb_strcmp(*e, "RDB_DEBUG=2") == 0)
 			RT->start.debug = 2;
-		else if (rdb_strcmp(*e, "RDB_THREAD_BOUNDARIES=1") == 0)
-			RT->sched.thbound = 1; /* (sched.c rdb_sched_boundary_ok) */
+		else if (rdb_strcmp(*e, "RDB_THREAD_BOUNDARIES=0") == 0)
+			RT->sched.thbound = 0; /* (sched.c rdb_sched_boundary_ok) */
 		else
 			test_sic_span(*e), test_grow_max(*e);
 

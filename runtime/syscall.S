@@ -42,6 +42,15 @@ FUNC __rdb_syscall
 	.cfi_adjust_cfa_offset -8
 	pushfq
 	.cfi_adjust_cfa_offset 8
+	/* The program's callee-saved registers, which the runtime's C code
+	 * keeps where it likes: a boundary while this thread waits in a
+	 * blocking call, or a clone it makes before the child has run,
+	 * records them (sched.c THSTATE) for a replay from there. */
+	THREAD_PTR %rcx, %r11
+	mov %rbx, RDB_TH_PROG_CS(%rcx)
+	mov %r12, RDB_TH_PROG_CS+8(%rcx)
+	mov %r13, RDB_TH_PROG_CS+16(%rcx)
+	mov %r14, RDB_TH_PROG_CS+24(%rcx)
 	cmp $__NR_rt_sigreturn, %eax
 	je .Lsigreturn
 	movabs $(RDB_STATE_ADDR + RDB_STATE_MODE), %rcx	/* %rcx: clobbered anyway */
@@ -66,6 +75,10 @@ FUNC __rdb_syscall
 	ON_SCSTACK
 	cld
 	call rdb_syscall_dispatch
+	/* (a thread made again by replay --from K, parked in a blocking
+	 * call, comes back here with the call's result: threvive.c) */
+	LABELS rdb_stub_back
+rdb_stub_back:
 	mov %rbp, %rsp
 	/* The SIC check where signals that arrived during the call reach the
 	 * program (signal.c): at the same depth in record and replay, with

@@ -170,6 +170,10 @@ static int self_mem_refused(const char *path, long flags)
 
 static long dispatch(long nr, const long a[6])
 {
+	if (nr == __NR_set_robust_list) { /* (a boundary's THSTATE: sched.c) */
+		TH->sched.robust[0] = (uint64_t)a[0];
+		TH->sched.robust[1] = (uint64_t)a[1];
+	}
 	long want = RT->mode == RDB_TF_MODE_RECORD ? rdb_kids_wanted(nr, a) : -1;
 	if (want >= 0) {
 		/* The program would get that fd natively, and does: the

@@ -206,6 +206,11 @@ static long replay_call(long nr, const long *a)
 long rdb_replay_syscall(long nr, const long *a)
 {
 	rdb_sched_replay_block(nr); /* the recording's thread switch there (sched.c) */
+	return rdb_replay_syscall_rest(nr, a);
+}
+
+long rdb_replay_syscall_rest(long nr, const long *a)
+{
 	long r = replay_call(nr, a);
 	rdb_shared_track(nr, a, r);
 	rdb_kids_drain();

@@ -294,3 +294,28 @@ int rdb_thread_borrowed(void)
 	 * sleeping parent, syscall.S) */
 	return TH->vfork_ret || (rdb_th_slot() && !TH->thread_group);
 }
+
+struct rdb_thread *rdb_thread_revive_slot(unsigned k)
+{
+	struct rdb_thread *t = rdb_th_at(k);
+	if (!k)
+		return t; /* (the main thread's: rdb_thread_init) */
+	if (!t->mapped) {
+		long r = map_slot(k);
+		if (r < 0)
+			rdb_die("replay: cannot map thread %u's stacks or SIC window (error %ld)\n", k,
+			        -r);
+	}
+	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
+	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
+	                                __builtin_offsetof(struct rdb_thread, stack_lo));
+	t->sc_nest = 0;
+	t->sc_lo = sc_lo(k);
+	t->sig_lo = sig_lo(k);
+	t->sig_top = sig_lo(k) + RDB_SIGSTACK_SIZE;
+	t->thread_group = 1;
+	t->mapped = 1;
+	t->tid = -1;
+	t->origin = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
+	return t;
+}

@@ -124,6 +124,9 @@ struct rdb_tf_rec {
 	X(THREAD, 40, struct rdb_tf_thread, SYSCALLS, NONE, EQ)                 \
 	/* a thread at a boundary taken while others live (sched.c) */          \
 	X(THCTX, 42, struct rdb_tf_thctx, SYSCALLS, NONE, EQ)                   \
+	/* ... and what replay --from needs to make it again: */               \
+	/* struct rdb_tf_thstate + its xsave image (SLICE) */                   \
+	X(THSTATE, 43, struct rdb_tf_thstate, SYSCALLS, NONE, TAIL)             \
 	/* header file entries (file "header"): */                              \
 	/* first entry */                                                       \
 	X(H_MAGIC, 16, struct rdb_tf_hmagic, NONE, NONE, ANY)                   \
@@ -459,6 +462,35 @@ struct rdb_tf_thctx {
 };
 enum { RDB_TF_PARK_HOLDER = 1, RDB_TF_PARK_SLICE = 2, RDB_TF_PARK_BLOCKED = 3,
        RDB_TF_PARK_NEW = 4 };
+
+/* THSTATE: right after each THCTX, what a replay from that boundary needs
+ * to make the thread again (threvive.c) that the THCTX does not say: the
+ * signal mask it goes on with (SLICE: the event's; BLOCKED: the one it
+ * made the call with; NEW: the one its clone gave it), the program's view
+ * of its reserved signals' mask bits and of its sigaltstack, its
+ * CLONE_CHILD_CLEARTID word, the top of its own stack (the clone's), its
+ * innermost handler frame, its set_robust_list; gregs: NEW, the registers
+ * its first instruction gets; BLOCKED, its %rbx %rbp %r12 %r13 %r14 at the
+ * call (REG_* indices; the stub frame has the rest); the holder and SLICE:
+ * unused (the CONTEXT, the THCTX).  fpsize bytes of xsave image follow
+ * (SLICE: the event's FPU state).  flags: RDB_TF_THS_*. */
+struct rdb_tf_thstate {
+	uint64_t interval;
+	uint32_t slot;
+	uint32_t flags;
+	uint64_t sigmask;
+	uint64_t reserved_blocked;
+	uint64_t ss_sp, ss_flags, ss_size;
+	uint64_t ctid;
+	uint64_t stack_top;
+	uint64_t hframe;
+	uint64_t robust_head, robust_len;
+	uint64_t fpsize;
+	uint64_t gregs[23]; /* RDB_TF_NGREG */
+};
+/* THREAD_GROUP: made with CLONE_THREAD (else a process sharing memory,
+ * which replay --from cannot make again) */
+enum { RDB_TF_THS_THREAD_GROUP = 1 };
 
 /* Flowback (docs/flowback.md): at each boundary (and at the end), the
  * bytes the interval wrote, program or kernel, as exact [addr, addr + len)

@@ -364,12 +364,20 @@ void rdb_sched_replay_block(long nr) { (void)nr; }
 void rdb_sched_replay_give(const struct rdb_tf_switch *s) { (void)s; }
 void rdb_sched_replay_slice(void *uc, const struct rdb_tf_switch *s) { (void)uc, (void)s; }
 void rdb_sched_boundary_check(uint64_t count, uint64_t pc) { (void)count, (void)pc; }
+/* threvive.c: no threads to make again (a THCTX after the start TARGET
+ * is then read as the start's next record and rejected there) */
+unsigned rdb_threads_revive_read(void) { return 0; }
+_Noreturn void rdb_threads_revive_start(unsigned holder)
+{
+	rdb_die("replay: no threads here (thread %u)\n", holder);
+}
 int rdb_thread_syscall(long nr, const long a[6])
 {
 	(void)nr, (void)a;
 	return 0;
 }
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop) { (void)stop; return count; }
+uint64_t *rdb_sic_origin(void) { return &RT->sic_origin; }
 void rdb_signal_queue_again(const struct rdb_tf_queued *q, uint64_t n) { (void)q, (void)n; }
 void rdb_signal_reinstall(void) {}
 void rdb_signal_requeue(int signo, const uint8_t info[128]) { (void)signo, (void)info; }
