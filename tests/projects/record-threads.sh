@@ -7,10 +7,8 @@
 # the rdb record options in $rt_intervals, e.g. "-i 20" for a short run) and
 # RDB_THREAD_BOUNDARIES=1 (boundaries while the threads run, each
 # thread's registers in a THCTX record), replayed whole with --verify, and
-# from its middle interval: rdb replay --from K of an interval that began
-# while threads lived is still refused by replay ("began while several
-# threads lived"): the test then says NOT TESTED and goes on, unless
-# RDB_TEST_FROM_THREADS=1, where a refusal fails.  The recording's stdout
+# from its middle interval, which began while threads lived (replay makes
+# them again: docs/threads.md).  The recording's stdout
 # is left in $work/rr-LABEL.rec.out, the trace in $work/rr-LABEL.
 proj_record_threads() {
 	label=$1 in=$2
@@ -48,10 +46,6 @@ proj_record_threads() {
 		tail -c "$(wc -c < "$t-b.mid.out")" "$t-b.rec.out" | cmp -s - "$t-b.mid.out" ||
 			proj_die "replay of $label from interval $k is not the end of the whole run"
 		proj_note "record/replay: $label replayed from interval $k of $n with --verify"
-	elif grep -q "began while several threads lived" "$t-b.mid.err"; then
-		[ "${RDB_TEST_FROM_THREADS:-}" = 1 ] &&
-			proj_die "rdb replay --from $k $label refused (RDB_TEST_FROM_THREADS=1): $(head -n 1 "$t-b.mid.err")"
-		proj_note "NOT TESTED: rdb replay --from $k of $label: refused: $(head -n 1 "$t-b.mid.err")"
 	else
 		proj_die "rdb replay --verify --from $k $label failed: $(head -n 3 "$t-b.mid.err")"
 	fi
