@@ -89,8 +89,8 @@ struct rdb_state {
 	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (chan.c) */
 	uintptr_t clone_sp;  /* RDB_STATE_CLONE_SP: syscall.S moves a clone child
 	                        (run as a fork by record.c) onto this stack */
-	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
-	                          that clone (%rsp at the flags), not a handler's */
+	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when back in the frame of
+	                          that clone (its flags' address), not a handler's */
 	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
 	uintptr_t pad_marks[6]; /* the stack-switch marks, per thread now; keeps
 	                           the fixed offsets below */
