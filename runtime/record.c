@@ -160,10 +160,6 @@ long rdb_record_syscall(long nr, const long *a)
 		if (at & RDB_ATTR_CLOSES)
 			rdb_interval_fds_shut(); /* the file may be its last reference */
 		int forks = (at & RDB_ATTR_FORKS) != 0;
-		/* a fork while threads live (the child has only the thread
-		 * that forked) runs its child untraced: a child of a thread
-		 * that joined hung (threads/thread_fork_exit) */
-		int alone = rdb_sched_alone();
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
@@ -178,8 +174,14 @@ long rdb_record_syscall(long nr, const long *a)
 			/* A clone child on a stack of its own (posix_spawn,
 			 * system) too: syscall.S moves it there before the check
 			 * where its recording starts. */
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && alone;
+			/* A fork while threads live too, when the main thread
+			 * forks: the child has only it (rdb_sched_forked), so it
+			 * is alone.  A child of another thread runs untraced: its
+			 * replay runs that thread as thread 0 while its trace
+			 * names it by its slot (the switches to the threads it
+			 * starts diverge: docs/threads.md). */
 			rdb_sched_forked();
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && rdb_sched_alone();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);
 			return 0;

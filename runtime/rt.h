@@ -787,6 +787,7 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
 /* 1: this process runs in memory another owns (a vfork child, one made
  * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
  * termination callbacks are the owner's. */
+void rdb_thread_forked(void); /* a fork child: the caller's slot is its own */
 int rdb_thread_borrowed(void);
 
 /* ---- sched.c: one thread at a time (record and replay) ----------------- */
