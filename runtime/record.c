@@ -86,7 +86,8 @@ static int is_refused_exec(long nr)
 /* The spawn as a fork: without CLONE_VM, on a copy of our stack; the parent
  * still waits for the child's exec or exit (CLONE_VFORK, if asked).  The
  * child, in its own copy of this state, stops tracing; for a clone with a
- * new stack, syscall.S moves it there on the way out (clone_sp). */
+ * new stack, syscall.S moves it there right after the dispatch, before
+ * its SIC check, where a recording of the child starts (clone_sp). */
 static long run_spawn(long nr, const long *a)
 {
 	long b[6] = {RDB_CLONE_VFORK | RDB_SIGCHLD, 0, 0, 0, 0, 0};
@@ -159,10 +160,6 @@ long rdb_record_syscall(long nr, const long *a)
 		if (at & RDB_ATTR_CLOSES)
 			rdb_interval_fds_shut(); /* the file may be its last reference */
 		int forks = (at & RDB_ATTR_FORKS) != 0;
-		/* a fork while threads live (the child has only the thread
-		 * that forked) runs its child untraced: a child of a thread
-		 * that joined hung (threads/thread_fork_exit) */
-		int alone = rdb_sched_alone();
 		if (forks)
 			rdb_kids_prefork();
 		r = rdb_rr_spawn(nr, a) ? run_spawn(nr, a) : rdb_run_syscall(nr, a, add_region);
@@ -174,13 +171,17 @@ long rdb_record_syscall(long nr, const long *a)
 			/* The child runs untraced (the parent's record says so) but
 			 * sends its output to the recording's stdout and stderr;
 			 * below rdb record it records itself too (join.c). */
-			/* A clone child on a stack of its own (posix_spawn, system)
-			 * does not: its replay from the fork fails at its first
-			 * call (docs/process-trees.md); such a child execs soon,
-			 * and an rdb-cc program it execs joins anyway. */
-			int own_stack = nr == __NR_clone && a[1];
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && !own_stack && alone;
+			/* A clone child on a stack of its own (posix_spawn,
+			 * system) too: syscall.S moves it there before the check
+			 * where its recording starts. */
+			/* A fork while threads live too, when the main thread
+			 * forks: the child has only it (rdb_sched_forked), so it
+			 * is alone.  A child of another thread runs untraced: its
+			 * replay runs that thread as thread 0 while its trace
+			 * names it by its slot (the switches to the threads it
+			 * starts diverge: docs/threads.md). */
 			rdb_sched_forked();
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && rdb_sched_alone();
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);
 			return 0;

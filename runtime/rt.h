@@ -89,8 +89,8 @@ struct rdb_state {
 	long mode;           /* RDB_STATE_MODE: 0, or enum rdb_tf_mode (chan.c) */
 	uintptr_t clone_sp;  /* RDB_STATE_CLONE_SP: syscall.S moves a clone child
 	                        (run as a fork by record.c) onto this stack */
-	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when leaving the frame of
-	                          that clone (%rsp at the flags), not a handler's */
+	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when back in the frame of
+	                          that clone (its flags' address), not a handler's */
 	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
 	uintptr_t pad_marks[6]; /* the stack-switch marks, per thread now; keeps
 	                           the fixed offsets below */
@@ -819,6 +819,7 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs);
 /* 1: this process runs in memory another owns (a vfork child, one made
  * with CLONE_VM but not CLONE_THREAD): its exit is not the program's, the
  * termination callbacks are the owner's. */
+void rdb_thread_forked(void); /* a fork child: the caller's slot is its own */
 int rdb_thread_borrowed(void);
 
 /* ---- sched.c: one thread at a time (record and replay) ----------------- */

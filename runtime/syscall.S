@@ -18,7 +18,7 @@
  * goes through rdb_syscall_dispatch(nr, args).  While recording or
  * replaying (RT->mode != 0) vfork and clone go there too: record.c runs
  * them as a fork (threads are refused), and a clone child that asked for a
- * new stack leaves through .Lclone_child, which moves it there.
+ * new stack moves there right after the dispatch, before the check.
  * The generic path has two SIC checks of its own, before and after the
  * dispatch: signals that arrived before the call, or while the runtime
  * ran it (rdb_stub_check), are delivered there, the handlers' frames at
@@ -80,6 +80,32 @@ FUNC __rdb_syscall
 	LABELS rdb_stub_back
 rdb_stub_back:
 	mov %rbp, %rsp
+	/* A clone child that asked for a stack of its own (record.c
+	 * run_spawn: posix_spawn, system) moves there now, before the check
+	 * below: a fork child's recording starts at that check (boundary 2,
+	 * join.c), and its replay restores the registers and the memory, not
+	 * the runtime's clone_sp.  Our frame (from the number to the return
+	 * address: 10 words) is copied to just below the new stack, so that
+	 * the child returns with %rsp = the stack argument, as the kernel
+	 * would have started it.  Only the child has clone_frame set (its
+	 * own copy of the state); the registers used are cleared below. */
+	movabs $(RDB_STATE_ADDR + RDB_STATE_CLONE_SP), %rcx
+	lea 64(%rbp), %rdx
+	cmp %rdx, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
+	jne 2f
+	mov (%rcx), %rdi
+	movq $0, (%rcx)
+	movq $0, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
+	lea -80(%rdi), %rdi
+	xor %esi, %esi
+3:	mov (%rbp,%rsi,8), %rdx
+	mov %rdx, (%rdi,%rsi,8)
+	inc %esi
+	cmp $10, %esi
+	jb 3b
+	mov %rdi, %rbp
+	mov %rdi, %rsp
+2:
 	/* The SIC check where signals that arrived during the call reach the
 	 * program (signal.c): at the same depth in record and replay, with
 	 * the registers the C code left zeroed (a boundary here compares
@@ -102,30 +128,12 @@ rdb_stub_check:
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
 	POP_CFI %rdi, %rsi, %rdx, %r10, %r8, %r9
-	movabs $(RDB_STATE_ADDR + RDB_STATE_CLONE_SP), %rcx
-	cmp %rsp, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
-	je .Lclone_child
 .Lleave:				/* the flags, then the return address */
 	mov (%rsp), %r11
 	popfq
 	.cfi_adjust_cfa_offset -8
 	mov (%rsp), %rcx
 	ret
-
-	.cfi_adjust_cfa_offset 8
-.Lclone_child:
-	/* In the child only (its own copy of the state): the flags and the
-	 * return address go onto the new stack, and it returns from there
-	 * with %rsp = the stack argument, as the kernel would have started it. */
-	mov (%rcx), %r11
-	movq $0, (%rcx)
-	movq $0, (RDB_STATE_CLONE_FRAME - RDB_STATE_CLONE_SP)(%rcx)
-	mov 8(%rsp), %rcx
-	mov %rcx, -8(%r11)
-	mov (%rsp), %rcx
-	mov %rcx, -16(%r11)
-	lea -16(%r11), %rsp
-	jmp .Lleave
 
 .Lsigreturn:
 	popfq

@@ -297,6 +297,9 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 	 * so the others run (sched.c); what it wrote is seen with it. */
 	int blocked = rdb_sched_block(nr, a);
 	long r = rdb_signal_syscall(nr, a);
+	if (r == 0 && (rdb_systab_attrs(nr) & RDB_ATTR_FORKS) &&
+	    !(nr == __NR_clone && (a[0] & RDB_CLONE_VM)))
+		rdb_thread_forked(); /* the child, in a copy of our memory */
 	if (blocked)
 		rdb_sched_unblock();
 	rdb_systab_writes(nr, a, pre, r, emit_syswrite, (void *)emit);

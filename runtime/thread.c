@@ -288,6 +288,16 @@ void rdb_call_back(uint64_t *g, struct rdb_hstate *hs)
 	hs->flags &= ~(uint64_t)(RDB_HS_IN_STUB | RDB_HS_WATCH_SYS);
 }
 
+/* A fork child: the caller goes on alone, with a tid of its own.  Its
+ * slot still held the parent's tid, which is gone in the child: the
+ * first thread the child started took the caller's slot as free
+ * (claim), and both ran on one SIC window and stacks (a child of a
+ * thread hung in its pthread_join, recorded or not). */
+void rdb_thread_forked(void)
+{
+	TH->tid = (int)rdb_sys0(__NR_gettid);
+}
+
 int rdb_thread_borrowed(void)
 {
 	/* (vfork_ret: nonzero in the slot a vfork child shares with its

@@ -8,7 +8,8 @@
 # multithreaded cases (test_check, test_hardware, test_memlimit) as SKIP,
 # as it does for any build without threads.  Then six of its unit tests
 # recorded whole by rdb record (`make check TESTS=...`), each replayed
-# alone (proj_record_tree).
+# alone (proj_record_tree), and the whole `make check` recorded
+# (record_check below).
 set -eu
 . "$(dirname "$0")/common.sh"
 proj_init xz-utils "$@"
@@ -20,20 +21,94 @@ proj_run configure ./configure CC="$CC" LDFLAGS="-Wl,$probe" \
 	--disable-shared --enable-static --disable-threads --disable-nls --disable-doc
 proj_run make make -j2
 export RDB_PROBE_LOG="$probe_log"
-proj_run check make -j2 check
-unset RDB_PROBE_LOG
-sum=$(sed -n 's/^# \(TOTAL\|PASS\|SKIP\|FAIL\|XFAIL\|XPASS\|ERROR\): *\([0-9]*\)$/\1 \2/p' "$work/check.log" | tr '\n' ' ')
+# check_sum LOG: automake's summary in LOG; no failure, at least 15 PASS.
 count() { echo "$sum" | awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) n = $(i + 1) } END { print n + 0 }'; }
-[ "$(count FAIL)" -eq 0 ] && [ "$(count ERROR)" -eq 0 ] && [ "$(count XPASS)" -eq 0 ] ||
-	proj_die "make check: $sum"
-[ "$(count PASS)" -ge 15 ] || proj_die "make check passed only $(count PASS) tests: $sum"
-proj_note "make check: $sum"
-# liblzma's unit tests, `make check` of them recorded whole (each test
-# program replayed alone, rdb check: proj_record_tree); the whole suite
-# (403 processes, with xz and xzdec on every test file) passes recorded
-# too, but takes minutes (docs/process-trees.md)
+check_sum() {
+	sum=$(sed -n 's/^# \(TOTAL\|PASS\|SKIP\|FAIL\|XFAIL\|XPASS\|ERROR\): *\([0-9]*\)$/\1 \2/p' "$1" | tr '\n' ' ')
+	[ "$(count FAIL)" -eq 0 ] && [ "$(count ERROR)" -eq 0 ] && [ "$(count XPASS)" -eq 0 ] ||
+		proj_die "make check ($1): $sum"
+	[ "$(count PASS)" -ge 15 ] || proj_die "make check ($1) passed only $(count PASS) tests: $sum"
+}
+t0=$(date +%s)
+proj_run check make -j2 check
+native_secs=$(( $(date +%s) - t0 ))
+unset RDB_PROBE_LOG
+check_sum "$work/check.log"
+proj_note "make check: $sum(${native_secs} s)"
+# liblzma's unit tests, `make check` of them recorded whole with short
+# intervals (each test program replayed alone, rdb check:
+# proj_record_tree); the whole suite in record_check below
 units="test_block_header test_vli test_stream_flags test_filter_flags test_index_hash test_bcj_exact_size"
 (cd tests && proj_record_tree unit-tests 6 make check TESTS="$units")
+
+# record_check: the whole `make check` (from the top folder: liblzma's
+# unit tests, test_files.sh's xz and xzdec on every test file,
+# test_compress_*'s xz with every filter, test_scripts.sh's xzdiff and
+# xzgrep) recorded by rdb record as one process tree
+# (docs/process-trees.md), with 100,000-count intervals (--every-sic
+# 3000 took over 20 minutes on a loaded machine, most of it xz
+# compressing test_compress_generated_random).  The suite passes
+# recorded; every process the native make check ran instrumented (the
+# probe's log, per program) is in the set as a process of its own, and
+# each ended with an exit status: the unit tests 0 (PASS) or 77 (SKIP)
+# as their .trs says, xz and xzdec 0, or 1 or 2 where test_files.sh
+# wants a bad file refused.  Three processes, the one with the most
+# intervals of the unit tests, of xz and of xzdec (ties: the lowest ID),
+# replay alone with --verify, whole and from their middle interval.
+record_check() {
+	t=$work/tree-check
+	rm -rf "$t"
+	t0=$(date +%s)
+	"$rdb" record --checksum --every-sic 100000 -o "$t" -- make -j2 check > "$t.rec.out" 2> "$t.rec.err" ||
+		proj_die "rdb record make check failed (see $t.rec.err)"
+	secs=$(( $(date +%s) - t0 ))
+	check_sum "$t.rec.out"
+	"$rdb" ps "$t" > "$t.ps" || proj_die "rdb ps $t failed"
+	# columns: ID PPID EXIT (2 or 3 words) INTERVALS BYTES ARGV (from 66)
+	awk 'NR > 1 && $5 != "not"' "$t.ps" > "$t.rec.ps"
+	awk '{ print $2 }' "$probe_log" | sort | uniq -c > "$t.want"
+	cut -c66- "$t.rec.ps" | awk '{ n = split($1, p, "/"); print p[n] }' | sort | uniq -c > "$t.got"
+	cmp -s "$t.want" "$t.got" || { diff "$t.want" "$t.got" >&2 || :
+		proj_die "the recorded processes (>) are not those make check ran instrumented (<)"; }
+	awk '$3 != "status"' "$t.rec.ps" | grep . >&2 && proj_die "a recorded process did not end with an exit status ($t.ps)"
+	awk '{ split(substr($0, 66), a, " "); print $4, a[1] }' "$t.rec.ps" > "$t.status"
+	while read -r st prog; do
+		case $prog in
+		./test_*)
+			r=$(sed -n 's/^:test-result: //p' "tests/${prog#./}.trs")
+			[ "$st:$r" = 0:PASS ] || [ "$st:$r" = 77:SKIP ] ||
+				proj_die "$prog ended with status $st, its result is $r" ;;
+		*) case $st in 0 | 1 | 2) ;; *) proj_die "$prog ended with status $st" ;; esac ;;
+		esac
+	done < "$t.status"
+	n_bad=$(awk '$1 != "0"' "$t.status" | wc -l)
+	sample=
+	for p in ./test_ ../src/xz/xz ../src/xzdec/xzdec; do
+		id=$(awk -v p="$p" '{ iv = 0
+			for (i = 3; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, v, "/"); iv = v[2]; break }
+			split(substr($0, 66), w, " ")
+			if (index(w[1], p) == 1) print iv, $1 }' "$t.rec.ps" | sort -k1,1nr -k2,2n | awk 'NR == 1 { print $2 }')
+		[ -n "$id" ] || proj_die "no recorded process of $p"
+		want=$(awk -v id="$id" '$1 == id { print $4 }' "$t.rec.ps")
+		r=$t.$id
+		st=0
+		"$rdb" replay --verify --pid "$id" "$t" < /dev/null > "$r.out" 2> "$r.err" || st=$?
+		[ "$st" = "$want" ] || proj_die "replay --verify --pid $id: status $st, recorded $want: $(head -n 3 "$r.err")"
+		n=$("$rdb" info --pid "$id" --complete "$t")
+		[ "${n:-0}" -ge 3 ] || proj_die "process $id ($p) has ${n:-0} complete intervals, not several"
+		k=$(( (n + 1) / 2 ))
+		st=0
+		"$rdb" replay --verify --from "$k" --pid "$id" "$t" < /dev/null > "$r.mid.out" 2> "$r.mid.err" || st=$?
+		[ "$st" = "$want" ] || proj_die "replay --verify --from $k --pid $id: status $st, recorded $want: $(head -n 3 "$r.mid.err")"
+		tail -c "$(wc -c < "$r.mid.out")" "$r.out" | cmp -s - "$r.mid.out" ||
+			proj_die "the replay of $id from $k is not the end of its whole replay"
+		sample="${sample:+$sample, }$(basename "$p")* $id ($n intervals, from $k)"
+	done
+	proj_note "make check recorded in ${secs} s (native ${native_secs} s): $(wc -l < "$t.rec.ps") processes, $n_bad of them ended non-zero as the suite wants, $(du -sm "$t" | cut -f1) MB; replayed alone with --verify, whole and from the middle: $sample"
+	rm -rf "$t" "$t".[0-9]* # (hundreds of MB; kept when a check fails)
+}
+record_check
+
 proj_check_bin "$work/src/src/xz/xz" lzma_code
 proj_check_bin "$work/src/src/xzdec/xzdec" lzma_crc64
 proj_check_bin "$work/src/tests/test_block_header" lzma_block_header_encode

@@ -1,5 +1,6 @@
 /* system(), posix_spawn (clone(CLONE_VM|CLONE_VFORK) in musl) and vfork
- * while recording: the children run untraced.  The "hi" of /bin/sh (not
+ * while recording: as forks (untraced, or each recording itself from the
+ * clone to its exec or exit with intervals).  The "hi" of /bin/sh (not
  * built with rdb-cc: its output is not recorded) is in the recording's
  * output, not in the replay's (checks.sh spawn); the statuses
  * the parent prints are in both. */
