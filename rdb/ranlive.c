@@ -1,9 +1,9 @@
 /* ranlive.c: whether a breakpoint's function may have run in an interval
  * (docs/gdb.md "Breakpoints"), for leaving intervals out going back.  The
- * runtime marks only function entries (and the points after syscalls and
- * signal handlers' returns, and any switch to a stack the boundary did not
- * save): a function that runs in interval j without being entered there
- * resumes a frame that was live at j's start.  Such a frame is either the
+ * runtime marks only function entries (and signal handlers' returns, and
+ * any switch to a stack the boundary did not save): a function that runs
+ * in interval j without being entered there resumes a frame that was live
+ * at j's start.  Such a frame is either the
  * innermost (the start pc is in it) or it called something, and its return
  * address is a word of the stack the boundary saved (STACK records).  So
  * the function may have run in j if j's RAN records name a point of it,

@@ -1,6 +1,6 @@
 /* ran.c: which code ran in an interval (RAN, docs/trace-format.md).  Each
- * function entry and each point after a syscall (none after calls: rdb
- * finds frames resumed without an entry on the saved stack) of
+ * function entry (none after calls or syscalls: rdb finds frames resumed
+ * without an entry on the saved stack) of
  * instrumented code sets a byte of its own in section rdb_ran
  * (trace.rules "Code ran"), and rdb_ranmap pairs each byte with its code
  * address.  At a boundary the addresses whose bytes are set go out as

@@ -87,15 +87,6 @@ f:
 	movl %r13d, (%r12,%r14)
 	movl	%fs:y@tpoff, %ecx
 	call __rdb_syscall
-	.LR8_1:
-	movb $1, .LR8_0(%rip)
-	.pushsection rdb_ran,"awR",@progbits
-	.LR8_0: .byte 0
-	.popsection
-	.pushsection rdb_ranmap,"aR",@progbits
-	.balign 4
-	.long .LR8_1-., .LR8_0-.
-	.popsection
 .L1:
 	ret
 	.cfi_endproc

@@ -13,6 +13,8 @@ for s in $undef; do
 	# linker-defined bounds of sections (librdb.h RDB_INIT, unhook.c)
 	case $s in __start_rdb_init|__stop_rdb_init|__ehdr_start) continue ;;
 	__start_rdb_hooks_[rw]|__stop_rdb_hooks_[rw]|__start_rdb_hooks_rc|__stop_rdb_hooks_rc) continue ;;
+	# (ran.c: the code-ran bytes and their map, docs/hooks.md)
+	__start_rdb_ran|__stop_rdb_ran|__start_rdb_ranmap|__stop_rdb_ranmap) continue ;;
 	esac
 	if ! echo "$defined" | grep -qx "$s"; then
 		echo "FAIL librdb uses $s, defined outside it"; fail=1
