@@ -7,8 +7,7 @@
  *     or by rt_sigreturn (syscall stops: its exit into program code);
  *   - the SIC check's SIGSEGV (docs/hooks.md) is passed to the runtime,
  *     never reported;
- *   - registers are never written (a replay is the recorded run), so the
- *     kernel-half %gs base never goes back through PTRACE_SETREGS;
+ *   - registers are never written (a replay is the recorded run);
  *   - the trap flag a single step of pushf saves, or of popf restores, is
  *     cleaned from the program's flags image.
  * The program stops at an exact SIC count without stepping: at a stop,

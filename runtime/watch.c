@@ -15,7 +15,7 @@
  * hook or by the runtime, also writes the S plane (docs/hooks.md), so the
  * S plane pages under the watched bytes, made read-only, catch exactly
  * the writes to that data page, and never a read.  A hook's store (`mov
- * REG, %gs:MEM`) faults; the handler performs that one instruction itself
+ * REG, MEM(...,%r14,2)`) faults; the handler performs that one instruction itself
  * (the data write that follows it is untouched) and notes the write when
  * it touches the watched bytes.  The runtime's own plane writes (syscall
  * results, string instructions) open the pages around them instead of
@@ -266,7 +266,7 @@ struct insn {
 	unsigned len, size; /* bytes of the instruction; of the access */
 	uint64_t src;       /* the source register's value, size bytes of it */
 	int is_or;          /* or (flags change), else mov */
-	uint64_t ea;        /* the linear address it writes (%gs base included) */
+	uint64_t ea;        /* the address it writes: an S plane byte's */
 };
 
 static int32_t disp32(const uint8_t *p)
@@ -276,24 +276,19 @@ static int32_t disp32(const uint8_t *p)
 	return d;
 }
 
-/* A hook's store `mov REG, %gs:MEM` (opcode 88 or 89; `or`, 08 or 09,
- * is handled too): 0 if the bytes at p are not one.
- * si_addr cannot stand for MEM: for a store across a page boundary it is
- * the first byte on the protected page, not the operand. */
+/* A hook's store `mov REG, DISP(BASE,%r14,2)`: a mov (opcode 88 or 89;
+ * `or`, 08 or 09, is handled too) whose operand indexes %r14 scaled by
+ * 2, the S plane's form (layout.h): 0 if the bytes at p are not one.
+ * si_addr cannot stand for the operand: for a store across a page
+ * boundary it is the first byte on the protected page. */
 static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 {
-	unsigned i = 0, size = 4, rex = 0, gs = 0;
-	for (;; i++) {
-		if (p[i] == 0x66)
-			size = 2;
-		else if (p[i] == 0x65)
-			gs = 1;
-		else
-			break;
-	}
+	unsigned i = 0, size = 4, rex = 0;
+	while (p[i] == 0x66)
+		size = 2, i++;
 	if ((p[i] & 0xf0) == 0x40)
 		rex = p[i++];
-	if (!gs || (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89))
+	if (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89)
 		return 0;
 	in->is_or = p[i] < 0x88;
 	if (p[i] == 0x08 || p[i] == 0x88)
@@ -302,42 +297,31 @@ static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 		size = 8;
 	i++;
 	unsigned modrm = p[i++], mod = modrm >> 6, reg = (modrm >> 3 & 7) | (rex & 4 ? 8 : 0);
-	unsigned rm = modrm & 7;
-	uint64_t ea = 0;
-	int rip = 0;
-	if (mod == 3)
+	if (mod == 3 || (modrm & 7) != 4)
+		return 0; /* no SIB: not the plane's form */
+	unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
+	unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
+	if (index != 14 || sib >> 6 != 1)
 		return 0;
-	if (rm == 4) { /* SIB */
-		unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
-		unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
-		if (index != 4)
-			ea += g[gpr[index]] << (sib >> 6);
-		if (mod == 0 && (base & 7) == 5) {
-			ea += (uint64_t)(int64_t)disp32(p + i);
-			i += 4;
-		} else
-			ea += g[gpr[base]];
-	} else if (mod == 0 && rm == 5) {
+	uint64_t ea = g[gpr[index]] << 1;
+	if (mod == 0 && (base & 7) == 5) {
 		ea += (uint64_t)(int64_t)disp32(p + i);
 		i += 4;
-		rip = 1;
 	} else
-		ea += g[gpr[rm | (rex & 1 ? 8 : 0)]];
+		ea += g[gpr[base]];
 	if (mod == 1)
 		ea += (uint64_t)(int64_t)(int8_t)p[i++];
 	else if (mod == 2) {
 		ea += (uint64_t)(int64_t)disp32(p + i);
 		i += 4;
 	}
-	if (rip)
-		ea += g[REG_RIP] + i;
 	uint64_t v = g[gpr[reg]];
 	if (size == 1 && !rex && reg >= 4 && reg < 8) /* %ah %ch %dh %bh */
 		v = g[gpr[reg - 4]] >> 8;
 	in->len = i;
 	in->size = size;
 	in->src = size == 8 ? v : v & ((1ull << (size * 8)) - 1);
-	in->ea = ea - RDB_S_OFFSET; /* + the %gs base, -RDB_S_OFFSET */
+	in->ea = ea;
 	return 1;
 }
 
