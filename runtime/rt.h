@@ -218,6 +218,7 @@ struct rdb_state {
 		uint64_t addr, len, page_lo, page_hi; /* the bytes; their S plane pages */
 		uint64_t str_pc; /* strhook.c: the string instruction being marked */
 		uint64_t mask;   /* the signal mask while the pages are open */
+		uint64_t probe;  /* hw_works' target: the runtime's, never restored */
 		uint64_t n, total; /* notes kept (ring of KEEP); writes seen */
 		struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP];
 	} watch;

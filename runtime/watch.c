@@ -111,24 +111,61 @@ struct bp_attr {
 };
 #define BP_SIG_DATA 0x7264627761746368ull /* "rdbwatch" */
 
+/* A write breakpoint on [addr, +len), for this thread, in user mode:
+ * trapping (SIGTRAP with BP_SIG_DATA, made disabled) or only counting. */
+static long bp_open(uint64_t addr, uint32_t len, int trap)
+{
+	struct bp_attr a;
+	rdb_memset(&a, 0, sizeof a);
+	a.type = 5; /* PERF_TYPE_BREAKPOINT */
+	a.size = sizeof a;
+	/* exclude_kernel, exclude_hv, remove_on_exec */
+	a.flags = 1ull << 5 | 1ull << 6 | 1ull << 36;
+	if (trap) {
+		a.sample_period = 1;
+		a.flags |= 1ull << 0 | 1ull << 37; /* disabled, sigtrap */
+		a.sig_data = BP_SIG_DATA;
+	}
+	a.bp_type = 2; /* HW_BREAKPOINT_W */
+	a.bp_addr = addr;
+	a.bp_len = len;
+	return rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
+}
+
+/* Whether a breakpoint the kernel grants also fires: some virtual
+ * machines accept perf_event_open and never trigger it (seen: a count of
+ * 0 after writes to the address), and a watch on those would see no
+ * write at all.  0 with the error or the count in *why. */
+static int hw_works(long *why)
+{
+	struct rdb_watch *w = &RT->watch;
+	long fd = bp_open((uint64_t)&w->probe, 8, 0);
+	if (fd < 0) {
+		*why = fd;
+		return 0;
+	}
+	__atomic_store_n(&w->probe, w->probe + 1, __ATOMIC_SEQ_CST);
+	uint64_t count = 0;
+	long r = rdb_sys3(__NR_read, fd, (long)&count, sizeof count);
+	rdb_sys1(__NR_close, fd);
+	*why = r == (long)sizeof count ? (long)count : r;
+	return r == (long)sizeof count && count == 1;
+}
+
 /* 1 if every piece got a breakpoint; 0 (none kept) if the kernel refuses
  * one: no debug registers (a container's seccomp, perf_event_paranoid,
- * another debugger): the shadow pages do instead. */
+ * another debugger), or they never fire: the shadow pages do instead. */
 static int hw_open(struct rdb_watch *w)
 {
+	long why;
+	if (!hw_works(&why)) {
+		if (RT->start.debug)
+			rdb_printf("rdb: watch: no working hardware breakpoint (probe: %ld): "
+			           "watching through the shadow pages\n", why);
+		return 0;
+	}
 	for (int i = 0; i < w->nhw; i++) {
-		struct bp_attr a;
-		rdb_memset(&a, 0, sizeof a);
-		a.type = 5; /* PERF_TYPE_BREAKPOINT */
-		a.size = sizeof a;
-		a.sample_period = 1;
-		/* disabled, exclude_kernel, exclude_hv, remove_on_exec, sigtrap */
-		a.flags = 1ull << 0 | 1ull << 5 | 1ull << 6 | 1ull << 36 | 1ull << 37;
-		a.bp_type = 2; /* HW_BREAKPOINT_W */
-		a.bp_addr = w->hw_addr[i];
-		a.bp_len = w->hw_len[i];
-		a.sig_data = BP_SIG_DATA;
-		long fd = rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
+		long fd = bp_open(w->hw_addr[i], w->hw_len[i], 1);
 		if (fd < 0) {
 			if (RT->start.debug)
 				rdb_printf("rdb: watch: no hardware breakpoint (perf_event_open: error %ld): "
