@@ -638,6 +638,15 @@ static int packet(struct srv *s, char *p, size_t n)
 				rdb_tg_watch_del(s->t, k, a, l);
 				return reply(s, "OK");
 			}
+			if (!rdb_hw_watch_works()) {
+				static int said;
+				if (!said++)
+					fprintf(stderr, "rdb: gdb server: this machine's debug registers do "
+					                "not fire (a virtual machine that grants hardware "
+					                "breakpoints and never triggers them): watchpoints "
+					                "are refused\n");
+				return reply(s, "E01");
+			}
 			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");
 		}
 		return empty(s);

@@ -19,7 +19,7 @@ ask() { # ask OUT [ARGS...]: the query, and the interval it names
 # do not fire (a VM that grants perf_event_open breakpoints and never
 # triggers them), ask only what the shadow pages answer quickly (rec, on
 # pages of its own) and what needs no replay, then say what was not tested.
-cc -O1 -o hwbp "$(dirname "$0")/hwbp-probe.c" 2> hwbp.err || { cat hwbp.err; fail "cc hwbp-probe.c"; }
+cc -O1 -o hwbp "$(dirname "$0")/../../hwbp-probe.c" 2> hwbp.err || { cat hwbp.err; fail "cc hwbp-probe.c"; }
 if ! ./hwbp > hwbp.out 2>&1; then
 	cat hwbp.out
 	rec=$(sed -n 's/^rec at //p' rec.out)

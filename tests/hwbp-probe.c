@@ -1,6 +1,7 @@
 /* hwbp-probe.c: exit 0 if a write breakpoint perf_event_open grants also
  * counts a write, 1 if not (granted but dead: some virtual machines), 2 if
- * the kernel refuses one.  Built with the host's cc by flowback.sh: rdb
+ * the kernel refuses one.  Built with the host's cc by the tests that need
+ * working debug registers (flowback.sh, tests/gdb, tests/gdb-server): rdb
  * flowback watches a small variable through the debug registers only where
  * they work (runtime/watch.c probes the same way), else through its shadow
  * page, where every write to the page's other bytes costs a signal. */
