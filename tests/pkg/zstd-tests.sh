@@ -90,7 +90,7 @@ for t in fuzzer zstreamtest zstreamtest-newapi decodecorpus; do
 done
 mt=$(grep -c 'nbThreads : [1-9]' "$work/zstreamtest-newapi.log" || :)
 [ "${mt:-0}" -gt 0 ] || proj_die "zstreamtest --newapi: no random test used workers (no 'nbThreads : N' in $work/zstreamtest-newapi.log)"
-counts="$counts ($mt with workers)"
+counts="$counts; workers in $mt of zstreamtest-newapi's"
 proj_check_probe 5
 proj_note "zstd's own tests passed on the instrumented libzstd.a, threads included (random tests in ${FUZZ_S} s each: $counts)"
 
