@@ -263,14 +263,25 @@ static _Noreturn void snap_child(int slot, long parent, int by_main)
 	rdb_sys6(__NR_futex, (long)&b->fds_shut, 1 /* FUTEX_WAKE */, 1, 0, 0, 0);
 	RT->mode = 0;
 	for (;;) {
+		/* The state is read again after every wait: a wait ends at its
+		 * timeout (once a second when a thread forked us) or at a
+		 * spurious wake-up as well as at a post.  Going on after a
+		 * timeout sent the ranges of an interval not yet ended under
+		 * the slot's stale interval number (from two boundaries
+		 * before), and this interval's values never came: rdb record
+		 * warned "values of interval N after its VALUES_END" whenever a
+		 * boundary taken by a thread other than the main one began an
+		 * interval longer than a second (record-check-threads-slow). */
 		uint32_t st = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
-		uint64_t second[2] = {1, 0};
-		if (st == 0)
+		if (st == 0) {
+			uint64_t second[2] = {1, 0};
 			rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0,
 			         by_main ? 0 : (long)second, 0, 0);
-		if (st == 0 && !by_main && rdb_sys0(__NR_getppid) != parent)
-			rdb_sys1(__NR_exit_group, 0);
-		else if (st != 3 || exec_wait(b, parent))
+			if (!by_main && rdb_sys0(__NR_getppid) != parent)
+				rdb_sys1(__NR_exit_group, 0);
+			continue;
+		}
+		if (st != 3 || exec_wait(b, parent))
 			break;
 	}
 	if (b->state == 2)
