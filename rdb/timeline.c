@@ -570,16 +570,25 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *
 }
 
 /* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
- * replay leaves of a read or write hook, runtime/unhook.c) or a store to
- * the shadow planes (%gs:). */
+ * replay leaves of a read hook, runtime/unhook.c) or a write hook, which
+ * the gdb server's replays keep (target.c): a store to the S plane, of
+ * %r13 indexed by %r14 times 2 (REX.R and REX.X, opcode 88 or 89, ModRM
+ * reg 5 with a SIB, SIB scale 2 index 6), or through %gs: in older
+ * rules, and the `lea ADDR, %r12` before one (REX.W and REX.R, opcode
+ * 8d, reg 4): the program never writes %r12, %r13 or %r14. */
 static int is_hook(struct rdb_tl *l, uint64_t pc)
 {
-	uint8_t b[4];
+	uint8_t b[5];
 	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
 		return 0;
 	size_t i = b[0] == 0x66 ? 1 : 0;
-	return b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
-	       (b[0] == 0x66 && b[1] == 0x65);
+	if (b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
+	    (b[0] == 0x66 && b[1] == 0x65))
+		return 1;
+	if ((b[i] & 0xf6) == 0x46 && (b[i + 1] == 0x88 || b[i + 1] == 0x89) &&
+	    (b[i + 2] & 0x3f) == 0x2c && (b[i + 3] & 0xf8) == 0x70)
+		return 1;
+	return (b[0] & 0xfc) == 0x4c && b[1] == 0x8d && (b[2] & 0x38) == 0x20;
 }
 
 /* Whether a came after b (both of one interval, from different replays
@@ -764,7 +773,7 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			s->kind = TG_ERROR;
 			return;
 		}
-		/* before the instruction's hooks (no-ops in a replay, or %gs:
+		/* before the instruction's hooks (no-ops, or the write hooks'
 		 * stores): where its line begins, if it is the line's first */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &at))
