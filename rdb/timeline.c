@@ -570,25 +570,24 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *
 }
 
 /* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
- * replay leaves of a read hook, runtime/unhook.c) or a write hook, which
- * the gdb server's replays keep (target.c): a store to the S plane, of
- * %r13 indexed by %r14 times 2 (REX.R and REX.X, opcode 88 or 89, ModRM
- * reg 5 with a SIB, SIB scale 2 index 6), or through %gs: in older
- * rules, and the `lea ADDR, %r12` before one (REX.W and REX.R, opcode
- * 8d, reg 4): the program never writes %r12, %r13 or %r14. */
+ * replay leaves of a read or write hook, runtime/unhook.c), a store of
+ * %r13 to the S plane (`(...,%r14,2)`, docs/hooks.md) or the `lea` into
+ * %r12 one takes first (compiled code never uses %r12). */
 static int is_hook(struct rdb_tl *l, uint64_t pc)
 {
 	uint8_t b[5];
 	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
 		return 0;
 	size_t i = b[0] == 0x66 ? 1 : 0;
-	if (b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
-	    (b[0] == 0x66 && b[1] == 0x65))
+	if (b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f))
 		return 1;
-	if ((b[i] & 0xf6) == 0x46 && (b[i + 1] == 0x88 || b[i + 1] == 0x89) &&
-	    (b[i + 2] & 0x3f) == 0x2c && (b[i + 3] & 0xf8) == 0x70)
-		return 1;
-	return (b[0] & 0xfc) == 0x4c && b[1] == 0x8d && (b[2] & 0x38) == 0x20;
+	unsigned rex = (b[i] & 0xf0) == 0x40 ? b[i++] : 0;
+	unsigned op = b[i], modrm = b[i + 1], sib = b[i + 2];
+	if (op == 0x8d) /* lea ..., %r12 */
+		return (rex & 0x4) && (modrm >> 3 & 7) == 4 && (modrm >> 6) != 3;
+	return (op == 0x88 || op == 0x89) && (rex & 0x4) && (modrm >> 3 & 7) == 5 &&
+	       (modrm & 7) == 4 && (modrm >> 6) != 3 && (rex & 0x2) && (sib >> 3 & 7) == 6 &&
+	       (sib >> 6) == 1;
 }
 
 /* Whether a came after b (both of one interval, from different replays
@@ -773,8 +772,8 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			s->kind = TG_ERROR;
 			return;
 		}
-		/* before the instruction's hooks (no-ops, or the write hooks'
-		 * stores): where its line begins, if it is the line's first */
+		/* before the instruction's hooks (no-ops in a replay, or S
+		 * plane stores): where its line begins, if it is the line's first */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &at))
 			i++;
