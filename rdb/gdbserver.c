@@ -213,6 +213,7 @@ struct srv {
 	struct rdb_rsp *c;
 	struct rdb_tg *t;
 	struct rdb_tl *l;
+	struct rdb_gm *mem; /* what gdb may read (gdbmem.c) */
 	uint64_t from;
 	unsigned long tid; /* the thread gdb sees: the first replay's pid, for good */
 	int killed, detached;
@@ -612,7 +613,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		if (sscanf(p + 1, "%llx,%llx", &a, &l) != 2 || l > 0x8000)
 			return reply(s, "E01");
 		uint8_t *b = rdb_xmalloc(l ? l : 1);
-		size_t got = rdb_tg_read(s->t, a, b, l);
+		size_t got = rdb_gm_read(s->mem, a, b, l);
 		int r;
 		if (!got && l) {
 			r = reply(s, "E01");
@@ -757,6 +758,7 @@ int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uin
 	s.t = t;
 	s.l = l;
 	s.from = from;
+	s.mem = rdb_gm_new(t);
 	s.tid = (unsigned long)rdb_tg_pid(t);
 	const char *why = NULL;
 	for (;;) {
@@ -771,6 +773,7 @@ int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uin
 		if (s.detached)
 			break;
 	}
+	rdb_gm_free(s.mem);
 	if (why && strcmp(why, "gdb closed the connection"))
 		rdb_warn("gdb server: %s: the session ends", why);
 	if (s.detached && rdb_tg_alive(t))

@@ -375,9 +375,11 @@ break-ran)
 	for fn in early phase spin; do
 		line=$(grep -n "$fn's line" "$SRC/ranbreak.c" | cut -d: -f1)
 		# (spin's k: the last of its loop; sink, a global only written,
-		# is not what the recording had in a replay from a later interval)
+		# which the interval replayed there neither reads nor writes
+		# before the stop: its value comes from an earlier interval's,
+		# docs/gdb.md "Memory after going back")
 		last='printf "gdb: sink %ld\n", sink'
-		[ $fn = spin ] && last='printf "gdb: k %ld\n", k'
+		[ $fn = spin ] && last='printf "gdb: k %ld sink %ld\n", k, sink'
 		printf '%s\n' "break ranbreak.c:$end" continue delete "break ranbreak.c:$line" \
 			reverse-continue 'monitor where' 'monitor info' "$last" bt > $fn.gdb
 		for run in 0 1; do
@@ -400,7 +402,9 @@ break-ran)
 		[ "${left:-0}" -ge 5 ] || { cat ${fn}0.out; fail "$fn: only ${left:-0} intervals left out going back"; }
 	done
 	expect early0.out '^gdb: sink 1$'
-	expect spin0.out '^gdb: k 39$'
+	expect phase0.out '^gdb: sink 2$'
+	expect spin0.out '^gdb: k 39 sink 38$'
+	expect spin1.out '^gdb: k 39 sink 38$'
 	cat times
 	;;
 watch-stack-pages)

@@ -143,7 +143,10 @@ side() {
 	else
 		"$RDB_CC" $CFLAGS "$T/$n.c" -o "$d/prog" 2> "$d/cc.err" ||
 			{ cat "$d/cc.err" >&2; echo "FAIL: rdb-cc $n.c" >&2; return 1; }
-		(cd "$d" && "$RDB" record -o trace -- ./prog < /dev/null > rec.out 2> rec.err) ||
+		# "# rdb record: OPTIONS" in NAME.gdb: rdb record's options
+		# (--every-sic N: a short run of many intervals)
+		ropts=$(sed -n 's/^# rdb record: //p' "$T/$n.gdb")
+		(cd "$d" && "$RDB" record $ropts -o trace -- ./prog < /dev/null > rec.out 2> rec.err) ||
 			{ cat "$d/rec.err" >&2; echo "FAIL: rdb record $n" >&2; return 1; }
 	fi
 	if [ -n "$mi" ]; then
