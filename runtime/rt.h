@@ -161,6 +161,9 @@ struct rdb_state {
 		uint64_t interval_us; /* its CPU length; 0: no intervals */
 		uint64_t every_sic;   /* or its length in SIC counts */
 		uint64_t cpu_start_ns;
+		uint64_t sys_start_ns; /* the kernel's CPU time then (getrusage) */
+		uint64_t sys_allow_us; /* the last interval's kernel time: added to
+		                          this one's timer (boundary) */
 		int timer_id;
 		int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
 		int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
