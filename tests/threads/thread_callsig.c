@@ -5,11 +5,33 @@
  * A's read fails with EINTR.  Then the same with SA_RESTART: A's read
  * goes on and returns what main writes next. */
 #include "../programs/prog.h"
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 
 static int pa[2], pb[2];
 static volatile sig_atomic_t handled;
+static volatile pid_t tid_a;
+
+/* Waits until thread TID sleeps in read() (/proc's syscall file names the
+ * call a blocked thread is in: 0).  A signal sent before that would find
+ * A outside read(), and without SA_RESTART A would then block for ever:
+ * a loaded machine broke the fixed sleep this replaced. */
+static void wait_in_read(pid_t tid)
+{
+	char path[64], buf[32];
+	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+	for (int i = 0; i < 20000; i++) {
+		int fd = open(path, O_RDONLY);
+		CHECK(fd >= 0);
+		ssize_t n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n >= 2 && buf[0] == '0' && buf[1] == ' ')
+			return;
+		usleep(1000);
+	}
+	CHECK(!"thread A never blocked in read()");
+}
 
 static void on_usr1(int sig)
 {
@@ -22,6 +44,7 @@ static void *reader_a(void *arg)
 {
 	char c;
 	(void)arg;
+	tid_a = gettid();
 	long r = read(pa[0], &c, 1);
 	return (void *)(r < 0 ? (long)-errno : (long)c);
 }
@@ -42,9 +65,12 @@ static void round_(int restart)
 	sigaction(SIGUSR1, &sa, 0);
 	pthread_t a, b;
 	handled = 0;
+	tid_a = 0;
 	CHECK(pthread_create(&a, 0, reader_a, 0) == 0);
 	CHECK(pthread_create(&b, 0, reader_b, 0) == 0);
-	usleep(30000); /* (both most likely blocked in read() by now) */
+	while (!tid_a)
+		usleep(1000);
+	wait_in_read(tid_a);
 	CHECK(pthread_kill(a, SIGUSR1) == 0);
 	void *rb, *ra;
 	CHECK(pthread_join(b, &rb) == 0);

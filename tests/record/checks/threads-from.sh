@@ -40,7 +40,8 @@ for p in thread_mutex thread_condvar thread_many thread_tls thread_barrier threa
          thread_exit_group thread_exit_loop thread_pipe thread_pool thread_procsig \
          thread_racy thread_robust thread_vfork thread_longpool; do
 	build ../../threads/$p $p
-	./$p > $p.plain 2>&1; st=$?
+	timeout 120 ./$p > $p.plain 2>&1; st=$?
+	[ $st -ne 124 ] || fail "$p hung unrecorded (killed after 120 s)"
 	# (shorter intervals for a program whose threads run briefly)
 	# (not 10 counts but where needed: its first boundaries already differ
 	# in --verify's full hash, threads or not, RDB_THREAD_BOUNDARIES=0 too)
