@@ -15,9 +15,8 @@ set -eu
 . "$(dirname "$0")/record-threads.sh"
 proj_init xz-threads "$@"
 
-xdir=$(dirname "$work")/xz-utils
-tarball=$(ls "$xdir"/download/xz-utils_*.orig.tar.xz 2>/dev/null | head -n 1 || true)
-[ -n "$tarball" ] || tarball=$(proj_fetch xz-utils 'xz-utils_*.orig.tar.xz')
+# (its own download: project-xz-utils may be fetching its copy right now)
+tarball=$(proj_fetch xz-utils 'xz-utils_*.orig.tar.xz')
 proj_unpack "$tarball" "$work/src"
 cd "$work/src"
 proj_run configure ./configure CC="$CC" LDFLAGS="-Wl,$probe" \
