@@ -91,7 +91,7 @@ void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skip
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
 	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
-	       a->sp == b->sp && a->rcx == b->rcx;
+	       a->sp == b->sp && a->rcx == b->rcx && a->slot == b->slot;
 }
 
 static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
@@ -206,6 +206,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
 	struct rdb_pos at;
+	rdb_tg_want_slot(l->t, 0); /* (monitor goto: the main thread's counts) */
 	return to_segment(l, interval, count, &at);
 }
 
@@ -213,6 +214,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
 	struct rdb_tg_stop s = {.kind = 0};
+	rdb_tg_want_slot(l->t, p->slot); /* (its thread's counts) */
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -276,6 +278,7 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 				last->pc = b.pc;
 				last->sp = 0;
 				last->rcx = 0;
+				last->slot = 0; /* (the main thread's: a limit with threads) */
 				found = 1;
 			}
 			if (b.interval > interval)
@@ -361,6 +364,7 @@ int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n)
 	struct rdb_pos cur;
 	if (rdb_tg_pos(l->t, &cur))
 		return -1;
+	rdb_tg_want_slot(l->t, cur.slot);
 	for (uint64_t k = 0; k <= cur.count && k < 64; k++)
 		if (walk(l, cur.interval, cur.count - k, &cur) == 0) {
 			*seg = l->seg;
@@ -379,12 +383,14 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
+	/* (the thread's own positions: the one before in its history) */
+	rdb_tg_want_slot(l->t, cur.slot);
 	uint8_t b[4];
 	int found = 0;
 	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
 	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
 		/* a check: right after its increment */
-		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0};
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0, cur.slot};
 		found = 1;
 	} else {
 		/* the positions walked last time, or a walk to here */
@@ -660,6 +666,89 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	return 1;
 }
 
+/* A recording with threads (docs/gdb.md): counts are each thread's own,
+ * so the stops are told apart by their order instead.  Replays interval j
+ * (to its end) with the user's breakpoints, and a temporary one at upto's
+ * pc when upto is in it, and counts the stops up to upto (or the end):
+ * the ordinal of the last breakpoint stop before upto in *nth (0: at
+ * the interval's first position).  1 if there is one, 0 if none, -1. */
+static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto, uint64_t *nth)
+{
+	if (launch(l, j, j))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_watch_enable(l->t, 0);
+	rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
+	int found = 0;
+	struct rdb_pos at;
+	struct rdb_tg_stop st;
+	if (rdb_tg_pos(l->t, &at) == 0 && !(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc)) {
+		*nth = 0;
+		found = 1;
+	}
+	for (uint64_t n = 1; !(upto && rdb_tg_pos(l->t, &at) == 0 && same(&at, upto)); n++) {
+		rdb_tg_cont(l->t, 0, &st);
+		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.interval != j)
+			break;
+		if (upto && same(&at, upto))
+			break;
+		if (rdb_tg_bp_at(l->t, at.pc)) {
+			*nth = n;
+			found = 1;
+		}
+	}
+	rdb_tg_temp_bp(l->t, 0);
+	rdb_tg_watch_enable(l->t, 1);
+	rdb_tg_quiet_signals(l->t, 0);
+	return found;
+}
+
+/* reverse-continue with threads: the intervals from the current one
+ * back, each replayed whole (to here in the current one), the last
+ * breakpoint stop of the first with any; then a replay of that interval
+ * to the same stop (a replay makes the same stops every time). */
+static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
+                                 struct rdb_tg_stop *s)
+{
+	l->rc_replayed = l->rc_skipped = 0;
+	for (uint64_t j = cur->interval; j >= 1; j--) {
+		uint64_t nth = 0;
+		const struct rdb_pos *upto = j == cur->interval ? cur : NULL;
+		l->rc_replayed++;
+		int r = thread_stops(l, j, upto, &nth);
+		if (r < 0) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		if (!r)
+			continue;
+		if (launch(l, j, 0)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_quiet_signals(l->t, 1);
+		rdb_tg_watch_enable(l->t, 0);
+		rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
+		struct rdb_tg_stop st = {.kind = TG_BREAK};
+		for (uint64_t n = 0; n < nth && st.kind == TG_BREAK; n++)
+			rdb_tg_cont(l->t, 0, &st);
+		rdb_tg_temp_bp(l->t, 0);
+		rdb_tg_watch_enable(l->t, 1);
+		rdb_tg_quiet_signals(l->t, 0);
+		struct rdb_pos at;
+		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || !rdb_tg_bp_at(l->t, at.pc)) {
+			rdb_warn("gdb server: interval %llu: its breakpoint stop %llu was not made again",
+			         (unsigned long long)j, (unsigned long long)nth);
+			s->kind = TG_ERROR;
+			return;
+		}
+		s->kind = TG_BREAK;
+		return;
+	}
+	if (rdb_tl_restart(l))
+		s->kind = TG_ERROR; /* (else kind 0: the start of history) */
+}
+
 /* Back to the last breakpoint stop or watchpoint access before the
  * current position: the intervals from the current one back are each
  * replayed once per group of watchpoints (four debug registers' worth),
@@ -675,6 +764,8 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
+	if (rdb_tg_threaded(l->t))
+		return reverse_cont_threads(l, &cur, s);
 	struct skip k;
 	memset(&k, 0, sizeof k);
 	int nbps = rdb_tg_nbps(l->t);

@@ -447,6 +447,18 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                    __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET &&
                    __builtin_offsetof(struct rdb_thread, prog_cs) == RDB_TH_PROG_CS,
                "layout.h RDB_TH_*");
+_Static_assert(__builtin_offsetof(struct rdb_thread, origin) == RDB_TH_ORIGIN &&
+                   __builtin_offsetof(struct rdb_thread, sched.alive) == RDB_TH_ALIVE &&
+                   __builtin_offsetof(struct rdb_thread, sched.born) == RDB_TH_BORN &&
+                   __builtin_offsetof(struct rdb_thread, sched.park) == RDB_TH_PARK &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_nr) == RDB_TH_PARK_NR &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_sic) == RDB_TH_PARK_SIC &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_pc) == RDB_TH_PARK_PC &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_fs) == RDB_TH_PARK_FS &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_g) == RDB_TH_PARK_G &&
+                   __builtin_offsetof(struct rdb_thread, sched.start_g) == RDB_TH_START_G &&
+                   __builtin_offsetof(struct rdb_thread, signal.stub_sp) == RDB_TH_STUB_SP,
+               "layout.h RDB_TH_* read by rdb's gdb server: update them");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
 _Static_assert(RDB_THREAD_ADDR + ((uint64_t)RDB_THREAD_MAX << RDB_THREAD_SHIFT) <= RDB_TSCSTACK_ADDR &&

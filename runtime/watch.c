@@ -54,7 +54,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	struct rdb_tf_watch_hit *last = w->n ? &w->hits[(w->n - 1) % RDB_TF_WATCH_KEEP] : 0;
 	uint64_t count = rdb_sic_count(r15);
 	if (last && last->kind == kind && last->sc_id == RT->rr.sc_id &&
-	    last->interval == RT->interval &&
+	    last->interval == RT->interval && last->slot == rdb_th_slot() &&
 	    (kind == RDB_TF_WH_SYSCALL || (last->sic == count && last->pc == link_address(pc)))) {
 		uint64_t e = last->addr + last->len > hi ? last->addr + last->len : hi;
 		last->addr = last->addr < lo ? last->addr : lo;
@@ -71,6 +71,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	h->addr = lo;
 	h->len = hi - lo;
 	h->kind = kind;
+	h->slot = rdb_th_slot();
 }
 
 /* Splits [a, a + n) into aligned pieces of 1, 2, 4 or 8 bytes: how many
