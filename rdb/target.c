@@ -86,7 +86,6 @@ struct rdb_tg {
 	struct thr *th;    /* every thread of the replay */
 	int nth, capth;
 	int sysstops;      /* syscall stops are the caller's (through_runtime) */
-	int stops_owed;    /* SIGSTOPs of gdb's interrupt still to come from threads */
 	uint64_t want_slot; /* rdb_tg_cont's want: that thread's count */
 	struct rdb_births *births;
 	struct launch *ln; /* the replay's */
@@ -327,9 +326,10 @@ static long resume_thr(struct rdb_tg *t, pid_t tid, enum __ptrace_request req, i
 /* A stop of a thread that is rdb's own business, handled here: 1 (the
  * thread resumed, or gone), 0 for the caller.  A new thread (a clone
  * event: its first SIGSTOP is to come), that first stop, a thread other
- * than the first one ending (the first one's end is the program's), the
- * SIGSTOPs of gdb's interrupt from the threads that did not report it,
- * syscall stops unless the caller follows them. */
+ * than the first one ending (the first one's end is the program's),
+ * syscall stops unless the caller follows them.  (gdb's interrupt, a
+ * SIGSTOP to the process, stops one thread: the kernel delivers it to
+ * one, and rdb resumes that one without it.) */
 static int background(struct rdb_tg *t, pid_t tid, int st)
 {
 	struct thr *h = thr_of(t, tid);
@@ -356,11 +356,6 @@ static int background(struct rdb_tg *t, pid_t tid, int st)
 		/* (while the caller follows syscalls: its way into the program
 		 * by rt_sigreturn is seen) */
 		resume_thr(t, tid, t->sysstops ? PTRACE_SYSCALL : PTRACE_CONT, 0);
-		return 1;
-	}
-	if (WSTOPSIG(st) == SIGSTOP && t->stops_owed > 0) {
-		t->stops_owed--;
-		resume_thr(t, tid, h->req, 0);
 		return 1;
 	}
 	if (WSTOPSIG(st) == (SIGTRAP | 0x80) && !t->sysstops) {
@@ -404,9 +399,6 @@ static int wait_tracee(struct rdb_tg *t, int *st, int *intr)
 			int i = t->intr ? t->intr(t->intr_ctx) : 0;
 			if (i && !*intr) {
 				*intr = i;
-				/* every thread stops: the first to say so is the
-				 * interrupt's stop, the others' are owed */
-				t->stops_owed = t->nth > 1 ? t->nth - 1 : 0;
 				kill(t->pid, SIGSTOP);
 			}
 			struct timespec ts = {0, spins < 50 && !t->intr ? 0 : spins < 1000 ? 20000 : 1000000};
