@@ -123,8 +123,13 @@ static int hw_open(struct rdb_watch *w)
 		a.type = 5; /* PERF_TYPE_BREAKPOINT */
 		a.size = sizeof a;
 		a.sample_period = 1;
-		/* disabled, exclude_kernel, exclude_hv, remove_on_exec, sigtrap */
-		a.flags = 1ull << 0 | 1ull << 5 | 1ull << 6 | 1ull << 36 | 1ull << 37;
+		/* disabled, inherit, exclude_kernel, exclude_hv, inherit_thread,
+		 * remove_on_exec, sigtrap: every thread made from here on has
+		 * them too (a thread's writes are watched as the main thread's;
+		 * the revived threads of a replay from K are made after this),
+		 * and the ioctls that enable and pause them reach those copies */
+		a.flags = 1ull << 0 | 1ull << 1 | 1ull << 5 | 1ull << 6 | 1ull << 35 | 1ull << 36 |
+		          1ull << 37;
 		a.bp_type = 2; /* HW_BREAKPOINT_W */
 		a.bp_addr = w->hw_addr[i];
 		a.bp_len = w->hw_len[i];
