@@ -662,9 +662,9 @@ static int thread_extra(struct srv *s, const char *arg)
 	unsigned long id = strtoul(arg, NULL, 16);
 	char text[160];
 	struct rdb_tg_thread h;
-	if (!rdb_tg_threaded(s->t) || find_thread(s, id, &h)) {
-		snprintf(text, sizeof text, "main thread");
-	} else if (!h.slot) {
+	if (!rdb_tg_threaded(s->t) || find_thread(s, id, &h))
+		return empty(s); /* (no threads: nothing to add, as before) */
+	if (!h.slot) {
 		snprintf(text, sizeof text, "slot 0, the main thread, %s", park_what(h.how));
 	} else if (h.how == RDB_TF_PARK_BLOCKED) {
 		snprintf(text, sizeof text, "slot %u, born at syscall %llu, blocked in syscall %ld",
