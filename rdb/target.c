@@ -13,7 +13,11 @@
  *     cleaned from the program's flags image.
  * The program stops at an exact SIC count without stepping: at a stop,
  * %r15 and the runtime's sic_origin move together (the count stays) so
- * that the check after the wanted count is the one that faults. */
+ * that the check after the wanted count is the one that faults.
+ * Threads (docs/gdb.md "Threads"): every thread of the replay is traced;
+ * one runs the program at a time (the runtime's token), and rdb follows
+ * the one whose stop came last (t->cur); counts are each thread's own
+ * (its slot's origin). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
