@@ -103,10 +103,11 @@ struct rdb_tg {
 	int have_regs;
 	int sig;                   /* to deliver at the next resume */
 	uint64_t bp[MAXBP];
-	uint8_t bp_orig[MAXBP + 2];
+	uint8_t bp_orig[MAXBP + 3];
 	int nbp, bp_in, bp_on;
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
 	uint64_t sysbp;            /* __rdb_syscall's entry, while watching (0: none) */
+	uint64_t wantbp;           /* where the thread whose count is wanted goes on (0: none) */
 	int quiet_sigs;
 	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
 	int noted;                 /* a signal the runtime delivered while it ran */
@@ -135,6 +136,7 @@ static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 
 static void bury(struct rdb_tg *t, pid_t pid);
 static void end_replay(struct rdb_tg *t, int keep_feeder);
+static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_regs_struct *r);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -504,18 +506,21 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx)
 }
 
 /* The breakpoints in effect: the user's (when on) and the temporary one. */
-static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 2; }
+static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 3; }
 static uint64_t bp_addr(const struct rdb_tg *t, int i)
 {
 	if (i == nbps(t) - 1)
 		return t->sysbp;
+	if (i == nbps(t) - 2)
+		return t->wantbp;
 	return i < (t->bp_on ? t->nbp : 0) ? t->bp[i] : t->temp;
 }
 
+/* (wantbp is rdb_tg_cont's own, never a stop) */
 static int is_bp(const struct rdb_tg *t, uint64_t a)
 {
 	for (int i = 0; i < nbps(t); i++)
-		if (a && bp_addr(t, i) == a)
+		if (a && i != nbps(t) - 2 && bp_addr(t, i) == a)
 			return 1;
 	return 0;
 }
@@ -1119,26 +1124,21 @@ static void arm(struct rdb_tg *t, uint64_t want)
 		set_reg(t, offsetof(struct user_regs_struct, r15), t->regs.r15 + d);
 }
 
-/* The same for the wanted thread while it waits for the token after a
- * time slice: its %r15 is in its saved context (the runtime's
- * rt_sigreturn gives it back), its origin in its runtime state.  (Blocked
- * in a call or not started, it is not armed: its first fault after the
- * wanted count stops it later than wanted.) */
-static void arm_parked(struct rdb_tg *t, uint64_t want)
+/* While the thread whose count is wanted waits for the token, its %r15
+ * is not where arm() can move it: a breakpoint where it goes on (after a
+ * time slice, its saved pc; blocked in a call, the call's return address;
+ * not started, its first pc) stops it back in the program first (0: it
+ * runs, or no count is wanted). */
+static uint64_t want_resume(struct rdb_tg *t, uint64_t want)
 {
-	uint64_t k = t->want_slot, a = th_addr(k), pg, r15, origin;
+	uint64_t k = t->want_slot, a = th_addr(k);
+	struct user_regs_struct r;
 	uint32_t how = 0;
-	if (!want || !k || get_regs(t) || slot_of(t->regs.r15) == k ||
-	    rdb_tg_read(t, a + RDB_TH_PARK, &how, 4) != 4 || how != RDB_TF_PARK_SLICE ||
-	    peek(t, a + RDB_TH_PARK_G, &pg) || !pg || peek(t, pg + 7 * 8, &r15) ||
-	    peek(t, origin_addr(k), &origin) || r15 < origin || want <= r15 - origin)
-		return;
-	uint64_t end = RDB_SIC_END + k * RDB_SIC_STRIDE;
-	if (r15 >= end || want - (r15 - origin) >= end - r15)
-		return;
-	uint64_t d = end - r15 - (want - (r15 - origin));
-	if (poke(t, origin_addr(k), origin + d) == 0)
-		poke(t, pg + 7 * 8, r15 + d);
+	if (!want || get_regs(t) || slot_of(t->regs.r15) == k ||
+	    rdb_tg_read(t, a + RDB_TH_PARK, &how, 4) != 4 || !how ||
+	    parked_regs(t, (uint32_t)k, how, &r))
+		return 0;
+	return r.rip;
 }
 
 /* After the runtime ran: a signal it delivered, for gdb (TG_SIGNAL). */
@@ -1200,7 +1200,7 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	t->noted = 0;
 	for (;;) {
 		arm(t, want);
-		arm_parked(t, want);
+		t->wantbp = want_resume(t, want);
 		insert_bps(t);
 		int stop = resume_wait(t, s, PTRACE_CONT, sig, &intr);
 		if (stop < 0)
@@ -1224,6 +1224,26 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (stop_here(t, s))
 				return;
 			continue;
+		}
+		if (stop == SIGTRAP && t->wantbp && t->regs.rip - 1 == t->wantbp &&
+		    !is_bp(t, t->wantbp)) {
+			remove_bps(t);
+			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->wantbp))
+				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
+			t->wantbp = 0;
+			struct rdb_pos p;
+			if (rdb_tg_pos(t, &p))
+				return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
+			if (p.slot == t->want_slot && p.count >= want) {
+				s->kind = TG_COUNT; /* (its first position from there) */
+				return;
+			}
+			if (p.slot != t->want_slot) { /* another thread there: over it */
+				rdb_tg_step(t, s);
+				if (s->kind != TG_STEPPED)
+					return;
+			}
+			continue; /* (the wanted thread runs: armed now) */
 		}
 		if (stop == SIGTRAP && is_bp(t, t->regs.rip - 1)) {
 			remove_bps(t);
