@@ -45,7 +45,7 @@ gdb)
 	expect s.out "Thread [0-9]* .*hit Breakpoint 1, in_beta (v=[0-9]*) at .*threads.c:$(line 'in_beta(long v)')"
 	# four threads, each with its slot and birth; the one stopped is beta's
 	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' beta.out)" -eq 4 ] || { cat beta.out; fail "info threads at beta: not 4 threads"; }
-	expect beta.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running) in_beta "
+	expect beta.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running)  *in_beta "
 	expect beta.out "^  *[0-9]* *Thread [0-9]* (slot 0, the main thread, blocked in a call)"
 	# (alpha gave the token up at the barrier's futex wait, or at a time
 	# slice's end just before it)
@@ -57,7 +57,7 @@ gdb)
 	expect main.out "in main () at .*threads.c:$(line 'pthread_join(t\[i\]')"
 	# back to alpha's breakpoint: alpha's thread (slot 1) selected
 	expect back.out "hit Breakpoint 2, in_alpha (v=[0-9]*) at "
-	expect back.out "^\* *[0-9]* *Thread [0-9]* (slot 1, born at syscall [0-9]*, running) in_alpha "
+	expect back.out "^\* *[0-9]* *Thread [0-9]* (slot 1, born at syscall [0-9]*, running)  *in_alpha "
 	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' back.out)" -eq 4 ] || { cat back.out; fail "info threads at alpha: not 4 threads"; }
 	expect back.out "^#1  0x[0-9a-f]* in alpha (a=0x0) at .*threads.c:"
 	expect back.out "^gdb: alpha v 10[0-6]\$"
@@ -67,9 +67,12 @@ gdb)
 	[ -n "$a" ] && [ "$a" = "$b" ] || { cat beta.out back.out; fail "slot 1's thread id changed ($b, then $a)"; }
 	# forward again: beta's breakpoint, with beta selected
 	expect on.out "hit Breakpoint 1, in_beta "
-	expect on.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running) in_beta "
-	expect s.out "^Run till exit from #0  in_beta "
-	expect s.out "^beta (a=0x0) at .*threads.c:"
+	expect on.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running)  *in_beta "
+	# finish: back in beta, the same thread
+	sed -n '/^gdb: step$/,/^gdb: end$/p' s.out > fin.out
+	# (the call's line, or the next when the call ends it)
+	l=$(line 'in_beta(200')
+	expect fin.out "^\(0x[0-9a-f]* in \)\?beta (a=0x0) at .*threads.c:\($l\|$((l + 1))\)\$"
 	expect s.out "exited normally"
 	;;
 flowback)
