@@ -152,7 +152,8 @@ awk '$1 == "rule" { r = $2 } r == "read-hook-check" && /flags_dead$/ {
 	reads-only.rules > reads-base.rules
 # writes-stack: each write hook's one store goes below %rsp (dead: no red
 # zone in compiled code) instead of the S plane.
-sed 's/mov\${sfx} \${sreg:r13}, %gs:\${mem}/mov${sfx} ${sreg:r13}, -64(%rsp)/' writes-only.rules \
+sed -e 's/mov\${sfx} \${sreg:r13}, \${disp}(\${base},%r14,2)/mov${sfx} ${sreg:r13}, -64(%rsp)/' \
+    -e 's/mov\${sfx} \${sreg:r13}, (%r12,%r14,2)/mov${sfx} ${sreg:r13}, -64(%rsp)/' writes-only.rules \
 	> writes-stack.rules
 variants="none sic-only writes-only writes-stack reads-only reads-data reads-base no-read no-write no-sic"
 for v in $variants; do
@@ -229,7 +230,7 @@ for p in life mesh bzip2; do
 		/lea +0x1\(%r15\),%r15/ { sic++ }
 		/cmp +%r13[bwd]?,.*%r14,1\)$/ { rc++ }
 		/mov +%r13[bwd]?,.*%r14,1\)$/ { rd++ }
-		/mov +%r13[bwd]?,%gs:/ { wr++ }
+		/mov +%r13[bwd]?,.*%r14,2\)$/ { wr++ }
 		/pushf/ { pf++ }
 		/call .*<__rdb_syscall>/ { sc++ }
 		END { printf "  %-6s SIC %d, read checks %d, read stores %d (with cold-path stores), write hooks %d, pushfq %d, syscall stubs %d\n", p, sic, rc, rd, wr, pf, sc }'

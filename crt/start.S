@@ -1,6 +1,6 @@
 /* start.S: the program's entry point (paper Fig. 19).  The kernel enters
  * here with %rsp at argc/argv/envp/auxv.  __rdb_start (runtime/start.c)
- * maps the shadow planes and the runtime state and sets the %gs base,
+ * maps the shadow planes and the runtime state,
  * and returns the SIC's first value (replay from an interval never
  * returns: it enters the program where the interval starts);
  * then the reserved registers get their values (docs/hooks.md) and musl's

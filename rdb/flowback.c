@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "rdb.h"
+#include "symtab.h"
 
 static const char usage_text[] =
 	"usage: rdb flowback [--at K] [--size N] [--no-replay] DIR WHAT\n"
@@ -78,29 +79,6 @@ static void image_close(struct image *im)
 	close(im->fd);
 }
 
-/* Calls fn for each symbol of .symtab until it returns nonzero. */
-static int each_symbol(struct image *im, int (*fn)(void *ctx, const char *name,
-                                                   const GElf_Sym *s), void *ctx)
-{
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(im->elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &s) || !(name = elf_strptr(im->elf, sh.sh_link,
-			                                                      s.st_name)) || !*name)
-				continue;
-			if (fn(ctx, name, &s))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 /* A global (or weak) symbol wins; without one, exactly one local may
  * (libc has statics named like a program's globals: `buf`). */
 struct by_name { const char *name; GElf_Sym sym; int globals, locals; };
@@ -140,7 +118,7 @@ static int match_addr(void *ctx, const char *name, const GElf_Sym *s)
 static void describe_pc(struct image *im, uint64_t vaddr, char *out, size_t cap)
 {
 	struct by_addr b = {vaddr, 1, NULL, 0};
-	each_symbol(im, match_addr, &b);
+	rdb_symtab_each(im->elf, match_addr, &b);
 	int n = b.name ? snprintf(out, cap, "%s+0x%llx", b.name, (unsigned long long)(vaddr - b.value))
 	               : snprintf(out, cap, "link address 0x%llx", (unsigned long long)vaddr);
 	Dwarf_Die cu;
@@ -211,7 +189,7 @@ static void resolve(struct query *q, struct image *im)
 			rdb_fatal("%s: --size %llu runs past the end of the address space", q->dir,
 			          (unsigned long long)q->size);
 		struct by_addr b = {q->addr - im->bias, 0, NULL, 0};
-		if (each_symbol(im, match_addr, &b) && b.name)
+		if (rdb_symtab_each(im->elf, match_addr, &b) && b.name)
 			snprintf(q->label, sizeof q->label, "0x%llx (%s+%llu)",
 			         (unsigned long long)q->addr, b.name,
 			         (unsigned long long)(q->addr - im->bias - b.value));
@@ -228,7 +206,7 @@ static void resolve(struct query *q, struct image *im)
 		off = number(q->dir, "offset", plus + 1);
 	}
 	struct by_name b = {name, {0}, 0, 0};
-	each_symbol(im, match_name, &b);
+	rdb_symtab_each(im->elf, match_name, &b);
 	if (!b.globals && !b.locals)
 		rdb_fatal("%s: no symbol '%s' in the recorded executable", q->dir, name);
 	if (!b.globals && b.locals > 1)

@@ -2,8 +2,8 @@
  * gdb's target (rdb_gdb_serve: gdbserver.c and its parts).  `rdb replay
  * --gdb DIR` serves a trace set; `rdb record --gdb` records the run and
  * then serves its fresh trace (record.c).  gdb never attaches to a
- * program itself: a plain gdb cannot write back registers with rdb-cc's
- * %gs base, and would stop at the instrumentation's own faults. */
+ * program itself: a plain gdb would stop at the instrumentation's own
+ * faults and step through its hooks. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

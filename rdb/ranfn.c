@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rdb.h"
+#include "symtab.h"
 
 struct scan {
 	uint64_t vaddr;            /* the breakpoint, a link address */
@@ -31,47 +32,39 @@ static void base_name(const char *name, char *out, size_t cap)
 		*c = 0;
 }
 
-/* Calls fn for each defined function symbol with a size. */
-static void each_func(Elf *e, void (*fn)(struct scan *, const char *, const GElf_Sym *),
-                      struct scan *sc)
+/* A defined function symbol with a size. */
+static int is_func(const GElf_Sym *s)
 {
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    s.st_shndx == SHN_UNDEF || !s.st_size ||
-			    !(name = elf_strptr(e, sh.sh_link, s.st_name)) || !*name)
-				continue;
-			fn(sc, name, &s);
-		}
-	}
+	return GELF_ST_TYPE(s->st_info) == STT_FUNC && s->st_shndx != SHN_UNDEF && s->st_size;
 }
 
-static void find_base(struct scan *sc, const char *name, const GElf_Sym *s)
+static int find_base(void *ctx, const char *name, const GElf_Sym *s)
 {
-	if (!sc->base[0] && sc->vaddr >= s->st_value && sc->vaddr < s->st_value + s->st_size)
+	struct scan *sc = ctx;
+	if (is_func(s) && sc->vaddr >= s->st_value && sc->vaddr < s->st_value + s->st_size) {
 		base_name(name, sc->base, sizeof sc->base);
+		return 1;
+	}
+	return 0;
 }
 
-static void add_parts(struct scan *sc, const char *name, const GElf_Sym *s)
+static int add_parts(void *ctx, const char *name, const GElf_Sym *s)
 {
+	struct scan *sc = ctx;
 	char b[256];
+	if (!is_func(s))
+		return 0;
 	base_name(name, b, sizeof b);
 	struct rdb_fnset *f = sc->out;
 	if (strcmp(b, sc->base) || f->n >= RDB_FNSET_MAX)
-		return;
+		return 0;
 	for (int i = 0; i < f->n; i++) /* an alias of a part already in */
 		if (f->lo[i] == s->st_value + sc->bias)
-			return;
+			return 0;
 	f->lo[f->n] = s->st_value + sc->bias;
 	f->hi[f->n] = s->st_value + s->st_size + sc->bias;
 	f->n++;
+	return 0;
 }
 
 /* Whether rdb_ranmap (pairs of 32-bit offsets, each from its own field)
@@ -116,9 +109,9 @@ int rdb_fn_of(const struct rdb_header *h, uint64_t pc, struct rdb_fnset *out)
 	if (e && gelf_getehdr(e, &eh) && entry) {
 		struct scan sc = {.out = out, .bias = entry - eh.e_entry};
 		sc.vaddr = pc - sc.bias;
-		each_func(e, find_base, &sc);
+		rdb_symtab_each(e, find_base, &sc);
 		if (sc.base[0])
-			each_func(e, add_parts, &sc);
+			rdb_symtab_each(e, add_parts, &sc);
 		ok = out->n > 0;
 		for (int i = 0; ok && i < out->n; i++)
 			ok = marked(e, out->lo[i] - sc.bias);

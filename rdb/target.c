@@ -7,8 +7,7 @@
  *     or by rt_sigreturn (syscall stops: its exit into program code);
  *   - the SIC check's SIGSEGV (docs/hooks.md) is passed to the runtime,
  *     never reported;
- *   - registers are never written (a replay is the recorded run), so the
- *     kernel-half %gs base never goes back through PTRACE_SETREGS;
+ *   - registers are never written (a replay is the recorded run);
  *   - the trap flag a single step of pushf saves, or of popf restores, is
  *     cleaned from the program's flags image.
  * The program stops at an exact SIC count without stepping: at a stop,
@@ -38,6 +37,7 @@
 #include <elf.h>
 
 #include "gdbserver.h"
+#include "symtab.h"
 #include "layout.h"
 
 enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64, MAXWP = 256, MAXPIECE = 4096,
@@ -140,6 +140,25 @@ static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_r
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
+static int runtime_symbol(void *ctx, const char *name, const GElf_Sym *s)
+{
+	struct rdb_tg *t = ctx;
+	if (!s->st_value)
+		return 0;
+	if (!strcmp(name, "__musl_start")) /* an assembly label, no type */
+		t->musl_start = s->st_value;
+	if (!strcmp(name, "__rdb_syscall"))
+		t->rdb_syscall = s->st_value;
+	if (GELF_ST_TYPE(s->st_info) != STT_FUNC ||
+	    (strncmp(name, "rdb_", 4) && strncmp(name, "__rdb_", 6)))
+		return 0;
+	if (s->st_value < t->rt_lo)
+		t->rt_lo = s->st_value;
+	if (s->st_value + s->st_size > t->rt_hi)
+		t->rt_hi = s->st_value + s->st_size;
+	return 0;
+}
+
 /* The runtime's functions (rdb_*, __rdb_*) lie together, between the
  * program's objects and libc's (rdb-cc links librdb.a there): the code
  * from the first to the end of the last is the runtime's. */
@@ -153,31 +172,7 @@ static void read_image(struct rdb_tg *t)
 	if (!e)
 		rdb_fatal("%s: not an ELF file: %s", t->h.exe, elf_errmsg(-1));
 	t->rt_lo = UINT64_MAX;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t i = 0; i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &s) || !s.st_value ||
-			    !(name = elf_strptr(e, sh.sh_link, s.st_name)))
-				continue;
-			if (!strcmp(name, "__musl_start")) /* an assembly label, no type */
-				t->musl_start = s.st_value;
-			if (!strcmp(name, "__rdb_syscall"))
-				t->rdb_syscall = s.st_value;
-			if (GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    (strncmp(name, "rdb_", 4) && strncmp(name, "__rdb_", 6)))
-				continue;
-			if (s.st_value < t->rt_lo)
-				t->rt_lo = s.st_value;
-			if (s.st_value + s.st_size > t->rt_hi)
-				t->rt_hi = s.st_value + s.st_size;
-		}
-	}
+	rdb_symtab_each(e, runtime_symbol, t);
 	elf_end(e);
 	close(fd);
 	if (t->rt_lo >= t->rt_hi || !t->musl_start)

@@ -589,16 +589,24 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *
 }
 
 /* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
- * replay leaves of a read or write hook, runtime/unhook.c) or a store to
- * the shadow planes (%gs:). */
+ * replay leaves of a read or write hook, runtime/unhook.c), a store of
+ * %r13 to the S plane (`(...,%r14,2)`, docs/hooks.md) or the `lea` into
+ * %r12 one takes first (compiled code never uses %r12). */
 static int is_hook(struct rdb_tl *l, uint64_t pc)
 {
-	uint8_t b[4];
+	uint8_t b[5];
 	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
 		return 0;
 	size_t i = b[0] == 0x66 ? 1 : 0;
-	return b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f) || b[0] == 0x65 ||
-	       (b[0] == 0x66 && b[1] == 0x65);
+	if (b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f))
+		return 1;
+	unsigned rex = (b[i] & 0xf0) == 0x40 ? b[i++] : 0;
+	unsigned op = b[i], modrm = b[i + 1], sib = b[i + 2];
+	if (op == 0x8d) /* lea ..., %r12 */
+		return (rex & 0x4) && (modrm >> 3 & 7) == 4 && (modrm >> 6) != 3;
+	return (op == 0x88 || op == 0x89) && (rex & 0x4) && (modrm >> 3 & 7) == 5 &&
+	       (modrm & 7) == 4 && (modrm >> 6) != 3 && (rex & 0x2) && (sib >> 3 & 7) == 6 &&
+	       (sib >> 6) == 1;
 }
 
 /* Whether a came after b (both of one interval, from different replays
@@ -868,8 +876,8 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			s->kind = TG_ERROR;
 			return;
 		}
-		/* before the instruction's hooks (no-ops in a replay, or %gs:
-		 * stores): where its line begins, if it is the line's first */
+		/* before the instruction's hooks (no-ops in a replay, or S
+		 * plane stores): where its line begins, if it is the line's first */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &at))
 			i++;

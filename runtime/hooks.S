@@ -134,19 +134,19 @@ rdb_str_common:
 	FUNC __rdb_wide_write_\n
 	.set .Loff, 0
 	.rept \n / 8
-	movq %r13, %gs:.Loff(%r12)
+	movq %r13, .Loff(%r12,%r14,2)
 	.set .Loff, .Loff + 8
 	.endr
 	.if \n & 4
-	movl %r13d, %gs:.Loff(%r12)
+	movl %r13d, .Loff(%r12,%r14,2)
 	.set .Loff, .Loff + 4
 	.endif
 	.if \n & 2
-	movw %r13w, %gs:.Loff(%r12)
+	movw %r13w, .Loff(%r12,%r14,2)
 	.set .Loff, .Loff + 2
 	.endif
 	.if \n & 1
-	movb %r13b, %gs:.Loff(%r12)
+	movb %r13b, .Loff(%r12,%r14,2)
 	.endif
 	ret
 	.size __rdb_wide_write_\n, .-__rdb_wide_write_\n

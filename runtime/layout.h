@@ -4,14 +4,23 @@
 #ifndef RDB_LAYOUT_H
 #define RDB_LAYOUT_H
 
-/* Program memory the planes cover: [RDB_COVER_LO, RDB_COVER_HI). */
-#define RDB_COVER_LO 0x600000000000
+/* Program memory the planes cover: [RDB_COVER_LO, RDB_COVER_HI), 16 TiB
+ * from the top of user space down (the stack, the image and the kernel's
+ * mmap area, ASLR off) to the emulated brk heap at its bottom. */
+#define RDB_COVER_LO 0x700000000000
 #define RDB_COVER_HI 0x800000000000
 
-/* R(a) = a - RDB_R_OFFSET, S(a) = a - RDB_S_OFFSET.  %r14 = -RDB_R_OFFSET,
- * %gs base = -RDB_S_OFFSET (a kernel-half canonical address: wrgsbase). */
-#define RDB_R_OFFSET 0x5fffffefef98
-#define RDB_S_OFFSET 0x3fffffdfdf80
+/* R(a) = a - RDB_R_OFFSET, S(a) = a - RDB_S_OFFSET = a - 2 * RDB_R_OFFSET,
+ * both reached from %r14 = -RDB_R_OFFSET alone: `(a,%r14)` and
+ * `(a,%r14,2)` (docs/hooks.md "Addressing"), so no segment base is
+ * needed (many virtual machines hide FSGSBASE, and arch_prctl refuses a
+ * kernel-half %gs base).  The S plane lies lowest, [0x2020d0, 16 TiB +
+ * 0x2020d0), the R plane at [0x380000101068, 0x480000101068), and the
+ * runtime's own regions above it, below the cover.  The offsets are not
+ * round: a plane byte shares no bits 6-27 with its program byte, so the
+ * two do not alias in the L1 cache (docs/perf.md). */
+#define RDB_R_OFFSET 0x37ffffefef98
+#define RDB_S_OFFSET 0x6fffffdfdf30
 #define RDB_R_CONST 0x0303030303030303 /* %r13 */
 
 /* The SIC (docs/hooks.md "Software instruction counter").  %r15 holds
@@ -26,7 +35,7 @@
 /* The check's encoding, movzbl (%r15), %r12d: the runtime (sic.c) and
  * rdb's gdb server (rdb/target.c) recognise a faulting check by it. */
 #define RDB_SIC_CHECK_BYTES 0x45, 0x0f, 0xb6, 0x27
-#define RDB_SIC_WIN 0x480000000000
+#define RDB_SIC_WIN 0x481000000000 /* above the R plane */
 #define RDB_SIC_END (RDB_SIC_WIN + RDB_SIC_W)
 #define RDB_SIC_GUARD (2 * RDB_SIC_W)
 /* Each thread has its own window (thread.c): thread k's lies at
@@ -136,7 +145,7 @@
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */
-#define RDB_BRK_BASE 0x600000000000
+#define RDB_BRK_BASE 0x700000000000
 #define RDB_BRK_SIZE 0x4000000000 /* 256 GiB */
 
 /* Shadow byte values and bits (docs/hooks.md). */

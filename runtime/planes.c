@@ -13,7 +13,10 @@
 #define R_HI ((RDB_COVER_HI - RDB_R_OFFSET + 0xfff) & ~0xfffull)
 #define S_LO ((RDB_COVER_LO - RDB_S_OFFSET) & ~0xfffull)
 #define S_HI ((RDB_COVER_HI - RDB_S_OFFSET + 0xfff) & ~0xfffull)
-_Static_assert(R_HI <= S_LO, "the R plane lies below the S plane");
+_Static_assert(S_HI <= R_LO, "the S plane lies below the R plane");
+_Static_assert(RDB_S_OFFSET == 2 * RDB_R_OFFSET, "the S plane is (a,%r14,2)");
+_Static_assert(R_HI <= RDB_SIC_WIN, "the R plane lies below the runtime's regions");
+_Static_assert(S_LO >= 0x10000, "the S plane lies above mmap_min_addr");
 
 /* Residency of plane pages, asked of mincore and kept: for one walk or
  * clear, or through a batch (a boundary's pass over every mapping: 40,000
@@ -75,7 +78,7 @@ static void add_swapped(uintptr_t pg, uintptr_t e, unsigned char *vec)
  * the plane bytes the caller will look at. */
 static int page_in(uintptr_t pg, uintptr_t want)
 {
-	int w = pg >= S_LO;
+	int w = pg < R_LO; /* (the S plane lies below) */
 	unsigned char *vec = RT->planes.res[w].vec;
 	if (pg < RT->planes.res[w].lo || pg >= RT->planes.res[w].hi) {
 		uintptr_t hi = w ? S_HI : R_HI, e = (want + 0xfff) & ~0xfffull;

@@ -453,7 +453,7 @@ static _Noreturn void enter(const struct rdb_tf_context *c)
 	f->uc[RDB_UC_GREGS + REG_R15] = *rdb_sic_origin(); /* count 0 */
 	f->uc[RDB_UC_FPREGS] = c->fpsize ? (uint64_t)RT->replay.fpbuf : 0;
 	f->uc[RDB_UC_SIGMASK] = c->sigmask & ~RT->signal.reserved_sigs;
-	__asm__ volatile("wrfsbase %0" : : "r"(c->fs_base) : "memory");
+	rdb_set_fs_base(c->fs_base);
 	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt"
 	                 : : "r"(f) : "memory");
 	__builtin_unreachable();

@@ -109,6 +109,7 @@ struct rdb_state {
 		uintptr_t image_lo, image_hi; /* the loaded image, [lo, hi) */
 		uintptr_t bias;               /* load address minus link address */
 		int debug;                    /* RDB_DEBUG is set: explain faults */
+		int fsgsbase;                 /* the CPU lets user code read the fs base */
 	} start;
 
 	struct { /* syscall.c: brk emulation */
@@ -217,6 +218,7 @@ struct rdb_state {
 		uint64_t addr, len, page_lo, page_hi; /* the bytes; their S plane pages */
 		uint64_t str_pc; /* strhook.c: the string instruction being marked */
 		uint64_t mask;   /* the signal mask while the pages are open */
+		uint64_t probe;  /* hw_works' target: the runtime's, never restored */
 		uint64_t n, total; /* notes kept (ring of KEEP); writes seen */
 		struct rdb_tf_watch_hit hits[RDB_TF_WATCH_KEEP];
 	} watch;
@@ -505,12 +507,24 @@ _Static_assert(__builtin_offsetof(struct rdb_state, chan_in) == RDB_STATE_CHAN_I
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");
 _Static_assert(-RDB_SC_CUT == RDB_TF_RET_CUT, "layout.h RDB_SC_CUT");
 
-/* The fs base (TLS), read with FSGSBASE (start.c requires it). */
+/* The fs base (TLS): one instruction where the CPU has FSGSBASE, else
+ * arch_prctl (many virtual machines hide the instructions). */
 static inline uint64_t rdb_fs_base(void)
 {
-	uint64_t v;
-	__asm__ volatile("rdfsbase %0" : "=r"(v));
+	uint64_t v = 0;
+	if (RT->start.fsgsbase)
+		__asm__ volatile("rdfsbase %0" : "=r"(v));
+	else
+		rdb_sys2(__NR_arch_prctl, RDB_ARCH_GET_FS, (long)&v);
 	return v;
+}
+
+static inline void rdb_set_fs_base(uint64_t v)
+{
+	if (RT->start.fsgsbase)
+		__asm__ volatile("wrfsbase %0" : : "r"(v) : "memory");
+	else
+		rdb_sys2(__NR_arch_prctl, RDB_ARCH_SET_FS, (long)v);
 }
 
 /* A byte's S plane byte (docs/hooks.md). */

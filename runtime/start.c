@@ -3,8 +3,8 @@
  * everything it reaches uses PC-relative references only, and before the
  * reserved registers are set (crt does that after it returns).  Order:
  * check the address space (re-exec without ASLR if the program lies outside
- * the covered range), map the state region and the two shadow planes, set
- * the %gs base, reserve the brk heap, the threads' state (thread.c), take over the signals, find .rdb_iot,
+ * the covered range), map the state region and the two shadow planes,
+ * reserve the brk heap, the threads' state (thread.c), take over the signals, find .rdb_iot,
  * run the init callbacks. */
 #include "rt.h"
 
@@ -72,17 +72,6 @@ static void *map_fixed(uintptr_t lo, uintptr_t hi, int prot, const char *what)
 	if ((uintptr_t)r != lo) /* kernel older than 4.17: the flag was a hint */
 		rdb_die("the %s landed at %p, not %p\n", what, (void *)r, (void *)lo);
 	return (void *)r;
-}
-
-/* %gs base = -S_OFFSET is a kernel-half canonical address: arch_prctl
- * refuses it (>= TASK_SIZE_MAX), the FSGSBASE instruction does not. */
-static void set_gs_base(void)
-{
-	uint64_t base = -(uint64_t)RDB_S_OFFSET;
-	if (!(rdb_getauxval(RDB_AT_HWCAP2) & RDB_HWCAP2_FSGSBASE))
-		rdb_die("this kernel or CPU does not allow user code to set the %%gs "
-		        "base (FSGSBASE, Linux >= 5.9); rdb needs it for the S plane\n");
-	__asm__ volatile("wrgsbase %0" : : "r"(base) : "memory");
 }
 
 /* The loaded image's bounds from our program headers (AT_PHDR).  The ELF
@@ -202,7 +191,7 @@ uint64_t __rdb_start(long *sp)
 	          RDB_PROT_RW, "R shadow plane");
 	map_fixed(RDB_COVER_LO - RDB_S_OFFSET, RDB_COVER_HI - RDB_S_OFFSET,
 	          RDB_PROT_RW, "S shadow plane");
-	set_gs_base();
+	RT->start.fsgsbase = !!(rdb_getauxval(RDB_AT_HWCAP2) & RDB_HWCAP2_FSGSBASE);
 
 	map_fixed(RDB_BRK_BASE, RDB_BRK_BASE + RDB_BRK_SIZE, RDB_PROT_NONE,
 	          "brk heap reservation");

@@ -54,6 +54,8 @@ static inline long rdb_sys6(long n, long a, long b, long c, long d, long e,
 
 #define RDB_ADDR_NO_RANDOMIZE 0x0040000
 #define RDB_ARCH_SET_GS 0x1001
+#define RDB_ARCH_SET_FS 0x1002
+#define RDB_ARCH_GET_FS 0x1003
 #define RDB_ARCH_GET_GS 0x1004
 #define RDB_AT_NULL 0
 #define RDB_AT_PHDR 3

@@ -259,9 +259,11 @@ long rdb_run_syscall(long nr, const long a[6], rdb_wrote_fn *emit)
 		}
 		break;
 	case __NR_arch_prctl:
-		/* %gs holds the S plane's base: the program cannot have it. */
+		/* The hooks do not see accesses through %gs (trace.rules), so a
+		 * program may not give it a base: its reads would go untraced. */
 		if (a[0] == RDB_ARCH_SET_GS) {
-			rdb_printf("rdb: refused arch_prctl(ARCH_SET_GS): %%gs is rdb's\n");
+			rdb_printf("rdb: refused arch_prctl(ARCH_SET_GS): rdb does not trace "
+			           "accesses through %%gs\n");
 			return -RDB_EPERM;
 		}
 		if (a[0] == RDB_ARCH_GET_GS) {

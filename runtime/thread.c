@@ -137,6 +137,25 @@ static uint64_t refuse(struct rdb_thread *self)
 
 #define CLONE_CHILD_CLEARTID 0x00200000
 
+/* A mapped slot k made ready for a new thread, by a clone while recording
+ * or replaying, or by replay from an interval that began with the thread
+ * alive (threvive.c): everything but the slot's fixed facts starts empty,
+ * no own stack yet (a boundary finds its mapping: interval.c
+ * rdb_interval_saved_stack), no marks, no vfork under way, and the SIC at
+ * count 0 with no stop, the window's start (rdb_sic_set's rule). */
+static void slot_fresh(struct rdb_thread *t, unsigned k)
+{
+	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
+	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
+	                                __builtin_offsetof(struct rdb_thread, stack_lo));
+	t->sc_nest = 0;
+	t->sc_lo = sc_lo(k);
+	t->sig_lo = sig_lo(k);
+	t->sig_top = sig_lo(k) + RDB_SIGSTACK_SIZE;
+	t->mapped = 1;
+	t->origin = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
+}
+
 uint64_t rdb_thread_prepare(long flags, long ctid)
 {
 	struct rdb_thread *self = TH;
@@ -161,26 +180,14 @@ uint64_t rdb_thread_prepare(long flags, long ctid)
 			return refuse(self);
 		}
 	}
-	/* Everything but the slot's fixed facts starts empty. */
-	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
-	/* No own stack yet (a boundary finds its mapping: interval.c
-	 * rdb_interval_saved_stack), no marks, no vfork under way. */
-	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
-	                                __builtin_offsetof(struct rdb_thread, stack_lo));
-	t->sc_nest = 0;
-	t->sc_lo = sc_lo(k);
-	t->sig_lo = sig_lo(k);
-	t->sig_top = sig_lo(k) + RDB_SIGSTACK_SIZE;
+	slot_fresh(t, k);
 	t->thread_group = !!(flags & RDB_CLONE_THREAD);
-	t->mapped = 1;
 	/* The kernel's mask is the parent's, so is the program's view of it;
 	 * the alternate stack is not inherited (CLONE_VM). */
 	t->signal.reserved_blocked = self->signal.reserved_blocked;
 	t->clone_mask = self->clone_mask;
 	t->signal.prog_ss[RDB_SS_FLAGS] = RDB_SS_DISABLE;
-	/* Count 0, no stop: the window's start (rdb_sic_set's rule). */
-	uint64_t r15 = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
-	t->origin = r15;
+	uint64_t r15 = t->origin;
 	t->sched.ctid = flags & CLONE_CHILD_CLEARTID ? (uintptr_t)ctid : 0;
 	RT->sched.made = k;
 	return r15;
@@ -316,16 +323,8 @@ struct rdb_thread *rdb_thread_revive_slot(unsigned k)
 			rdb_die("replay: cannot map thread %u's stacks or SIC window (error %ld)\n", k,
 			        -r);
 	}
-	rdb_memset(&t->origin, 0, sizeof *t - __builtin_offsetof(struct rdb_thread, origin));
-	rdb_memset(&t->stack_lo, 0, __builtin_offsetof(struct rdb_thread, vfork_ret) + 8 -
-	                                __builtin_offsetof(struct rdb_thread, stack_lo));
-	t->sc_nest = 0;
-	t->sc_lo = sc_lo(k);
-	t->sig_lo = sig_lo(k);
-	t->sig_top = sig_lo(k) + RDB_SIGSTACK_SIZE;
+	slot_fresh(t, k);
 	t->thread_group = 1;
-	t->mapped = 1;
 	t->tid = -1;
-	t->origin = RDB_SIC_WIN + (uint64_t)k * RDB_SIC_STRIDE;
 	return t;
 }

@@ -173,7 +173,7 @@ static _Noreturn void sigreturn_to(struct revive *r, const uint64_t *g, uint64_t
 	uc[RDB_UC_FPREGS] = (uint64_t)fp;
 	uc[RDB_UC_SIGMASK] = r->s.sigmask & ~RT->signal.reserved_sigs;
 	uint64_t fs = fs_of(r);
-	__asm__ volatile("wrfsbase %0" : : "r"(fs) : "memory");
+	rdb_set_fs_base(fs);
 	__asm__ volatile("mov %0, %%rsp\n\tmov $15, %%eax\n\tsyscall\n\thlt" : : "r"(uc) : "memory");
 	__builtin_unreachable();
 }

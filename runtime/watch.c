@@ -15,7 +15,7 @@
  * hook or by the runtime, also writes the S plane (docs/hooks.md), so the
  * S plane pages under the watched bytes, made read-only, catch exactly
  * the writes to that data page, and never a read.  A hook's store (`mov
- * REG, %gs:MEM`) faults; the handler performs that one instruction itself
+ * REG, MEM(...,%r14,2)`) faults; the handler performs that one instruction itself
  * (the data write that follows it is untouched) and notes the write when
  * it touches the watched bytes.  The runtime's own plane writes (syscall
  * results, string instructions) open the pages around them instead of
@@ -112,29 +112,66 @@ struct bp_attr {
 };
 #define BP_SIG_DATA 0x7264627761746368ull /* "rdbwatch" */
 
+/* A write breakpoint on [addr, +len), for this thread, in user mode:
+ * trapping (SIGTRAP with BP_SIG_DATA, made disabled) or only counting. */
+static long bp_open(uint64_t addr, uint32_t len, int trap)
+{
+	struct bp_attr a;
+	rdb_memset(&a, 0, sizeof a);
+	a.type = 5; /* PERF_TYPE_BREAKPOINT */
+	a.size = sizeof a;
+	/* exclude_kernel, exclude_hv, remove_on_exec */
+	a.flags = 1ull << 5 | 1ull << 6 | 1ull << 36;
+	if (trap) {
+		a.sample_period = 1;
+		/* disabled, sigtrap; inherit and inherit_thread: every thread
+		 * made from here on has it too (a thread's writes are watched as
+		 * the main thread's; the revived threads of a replay from K are
+		 * made after this), and the ioctls that enable and pause it
+		 * reach those copies */
+		a.flags |= 1ull << 0 | 1ull << 37 | 1ull << 1 | 1ull << 35;
+		a.sig_data = BP_SIG_DATA;
+	}
+	a.bp_type = 2; /* HW_BREAKPOINT_W */
+	a.bp_addr = addr;
+	a.bp_len = len;
+	return rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
+}
+
+/* Whether a breakpoint the kernel grants also fires: some virtual
+ * machines accept perf_event_open and never trigger it (seen: a count of
+ * 0 after writes to the address), and a watch on those would see no
+ * write at all.  0 with the error or the count in *why. */
+static int hw_works(long *why)
+{
+	struct rdb_watch *w = &RT->watch;
+	long fd = bp_open((uint64_t)&w->probe, 8, 0);
+	if (fd < 0) {
+		*why = fd;
+		return 0;
+	}
+	__atomic_store_n(&w->probe, w->probe + 1, __ATOMIC_SEQ_CST);
+	uint64_t count = 0;
+	long r = rdb_sys3(__NR_read, fd, (long)&count, sizeof count);
+	rdb_sys1(__NR_close, fd);
+	*why = r == (long)sizeof count ? (long)count : r;
+	return r == (long)sizeof count && count == 1;
+}
+
 /* 1 if every piece got a breakpoint; 0 (none kept) if the kernel refuses
  * one: no debug registers (a container's seccomp, perf_event_paranoid,
- * another debugger): the shadow pages do instead. */
+ * another debugger), or they never fire: the shadow pages do instead. */
 static int hw_open(struct rdb_watch *w)
 {
+	long why;
+	if (!hw_works(&why)) {
+		if (RT->start.debug)
+			rdb_printf("rdb: watch: no working hardware breakpoint (probe: %ld): "
+			           "watching through the shadow pages\n", why);
+		return 0;
+	}
 	for (int i = 0; i < w->nhw; i++) {
-		struct bp_attr a;
-		rdb_memset(&a, 0, sizeof a);
-		a.type = 5; /* PERF_TYPE_BREAKPOINT */
-		a.size = sizeof a;
-		a.sample_period = 1;
-		/* disabled, inherit, exclude_kernel, exclude_hv, inherit_thread,
-		 * remove_on_exec, sigtrap: every thread made from here on has
-		 * them too (a thread's writes are watched as the main thread's;
-		 * the revived threads of a replay from K are made after this),
-		 * and the ioctls that enable and pause them reach those copies */
-		a.flags = 1ull << 0 | 1ull << 1 | 1ull << 5 | 1ull << 6 | 1ull << 35 | 1ull << 36 |
-		          1ull << 37;
-		a.bp_type = 2; /* HW_BREAKPOINT_W */
-		a.bp_addr = w->hw_addr[i];
-		a.bp_len = w->hw_len[i];
-		a.sig_data = BP_SIG_DATA;
-		long fd = rdb_sys6(__NR_perf_event_open, (long)&a, 0, -1, -1, 8 /* FD_CLOEXEC */, 0);
+		long fd = bp_open(w->hw_addr[i], w->hw_len[i], 1);
 		if (fd < 0) {
 			if (RT->start.debug)
 				rdb_printf("rdb: watch: no hardware breakpoint (perf_event_open: error %ld): "
@@ -272,7 +309,7 @@ struct insn {
 	unsigned len, size; /* bytes of the instruction; of the access */
 	uint64_t src;       /* the source register's value, size bytes of it */
 	int is_or;          /* or (flags change), else mov */
-	uint64_t ea;        /* the linear address it writes (%gs base included) */
+	uint64_t ea;        /* the address it writes: an S plane byte's */
 };
 
 static int32_t disp32(const uint8_t *p)
@@ -282,24 +319,19 @@ static int32_t disp32(const uint8_t *p)
 	return d;
 }
 
-/* A hook's store `mov REG, %gs:MEM` (opcode 88 or 89; `or`, 08 or 09,
- * is handled too): 0 if the bytes at p are not one.
- * si_addr cannot stand for MEM: for a store across a page boundary it is
- * the first byte on the protected page, not the operand. */
+/* A hook's store `mov REG, DISP(BASE,%r14,2)`: a mov (opcode 88 or 89;
+ * `or`, 08 or 09, is handled too) whose operand indexes %r14 scaled by
+ * 2, the S plane's form (layout.h): 0 if the bytes at p are not one.
+ * si_addr cannot stand for the operand: for a store across a page
+ * boundary it is the first byte on the protected page. */
 static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 {
-	unsigned i = 0, size = 4, rex = 0, gs = 0;
-	for (;; i++) {
-		if (p[i] == 0x66)
-			size = 2;
-		else if (p[i] == 0x65)
-			gs = 1;
-		else
-			break;
-	}
+	unsigned i = 0, size = 4, rex = 0;
+	while (p[i] == 0x66)
+		size = 2, i++;
 	if ((p[i] & 0xf0) == 0x40)
 		rex = p[i++];
-	if (!gs || (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89))
+	if (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89)
 		return 0;
 	in->is_or = p[i] < 0x88;
 	if (p[i] == 0x08 || p[i] == 0x88)
@@ -308,42 +340,31 @@ static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
 		size = 8;
 	i++;
 	unsigned modrm = p[i++], mod = modrm >> 6, reg = (modrm >> 3 & 7) | (rex & 4 ? 8 : 0);
-	unsigned rm = modrm & 7;
-	uint64_t ea = 0;
-	int rip = 0;
-	if (mod == 3)
+	if (mod == 3 || (modrm & 7) != 4)
+		return 0; /* no SIB: not the plane's form */
+	unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
+	unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
+	if (index != 14 || sib >> 6 != 1)
 		return 0;
-	if (rm == 4) { /* SIB */
-		unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
-		unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
-		if (index != 4)
-			ea += g[gpr[index]] << (sib >> 6);
-		if (mod == 0 && (base & 7) == 5) {
-			ea += (uint64_t)(int64_t)disp32(p + i);
-			i += 4;
-		} else
-			ea += g[gpr[base]];
-	} else if (mod == 0 && rm == 5) {
+	uint64_t ea = g[gpr[index]] << 1;
+	if (mod == 0 && (base & 7) == 5) {
 		ea += (uint64_t)(int64_t)disp32(p + i);
 		i += 4;
-		rip = 1;
 	} else
-		ea += g[gpr[rm | (rex & 1 ? 8 : 0)]];
+		ea += g[gpr[base]];
 	if (mod == 1)
 		ea += (uint64_t)(int64_t)(int8_t)p[i++];
 	else if (mod == 2) {
 		ea += (uint64_t)(int64_t)disp32(p + i);
 		i += 4;
 	}
-	if (rip)
-		ea += g[REG_RIP] + i;
 	uint64_t v = g[gpr[reg]];
 	if (size == 1 && !rex && reg >= 4 && reg < 8) /* %ah %ch %dh %bh */
 		v = g[gpr[reg - 4]] >> 8;
 	in->len = i;
 	in->size = size;
 	in->src = size == 8 ? v : v & ((1ull << (size * 8)) - 1);
-	in->ea = ea - RDB_S_OFFSET; /* + the %gs base, -RDB_S_OFFSET */
+	in->ea = ea;
 	return 1;
 }
 

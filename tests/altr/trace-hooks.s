@@ -68,12 +68,13 @@ f:
 .LRle1:
 	movq	(%rdi,%rsi,8), %rdx
 .LRlb2:
-	movq %r13, %gs:x(%rip)
+	lea x(%rip), %r12
+	movq %r13, (%r12,%r14,2)
 .LRle2:
 	movq	%rdx, x(%rip)
 	cmpl	$1, %eax
 .LRlb3:
-	movb %r13b, %gs:3(%rdi)
+	movb %r13b, 3(%rdi,%r14,2)
 .LRle3:
 	movb	%al, 3(%rdi)
 .LRlb4:

@@ -37,7 +37,7 @@ h:
 .LRle0:
 	pushq 8(%rax)
 .LRlb1:
-	movq %r13, %gs:16(%rbx)
+	movq %r13, 16(%rbx,%r14,2)
 .LRle1:
 	popq 16(%rbx)
 	lea 1(%r15), %r15

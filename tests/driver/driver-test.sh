@@ -259,7 +259,7 @@ compile)
 	printf '#define REG %%rdi\n\t.text\n\t.globl h\nh:\n\tmovl $1, (REG)\n\tret\n' > h.S
 	"$RDBCC" -c g.s h.S || fail "-c g.s h.S failed"
 	objdump -d g.o | grep -q '(%rdi,%r14' || fail "g.o has no read hook"
-	objdump -d h.o | grep -q '%gs:' || fail "h.o has no write hook"
+	objdump -d h.o | grep -q '(%rdi,%r14,2)' || fail "h.o has no write hook"
 	pass ;;
 
 loop-check)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "librdb.h"
+#include "layout.h"
 #include "sys.h" /* rdb_sysN: altr turns their syscall into the stub's call */
 
 /* asm_test.s (instrumented too) */
@@ -153,7 +154,7 @@ static void test_strings(void)
 {
 	/* rep movsb over a page boundary, in fresh memory */
 	char *m = (char *)rdb_sys6(9, 0, 3 * 4096, 3, 0x22, -1, 0);
-	check((unsigned long)m >= 0x600000000000ul, "mmap inside the covered range",
+	check((unsigned long)m >= RDB_COVER_LO, "mmap inside the covered range",
 	      (unsigned long)m);
 	char *src = m + 4096 - 100, *dst = m + 2 * 4096 - 50;
 	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src) : "c"(300l) : "memory");
@@ -197,7 +198,7 @@ static void test_syscalls(void)
 	check(t_syscall_regs() == 0, "syscall stub keeps registers, r11=flags", 0);
 
 	long b0 = rdb_sys2(12, 0, 0);
-	check(b0 == 0x600000000000l, "brk is emulated in the covered range", b0);
+	check(b0 == RDB_BRK_BASE, "brk is emulated in the covered range", b0);
 	long b1 = rdb_sys2(12, b0 + 10000, 0);
 	volatile char *hp = (volatile char *)b0;
 	hp[9999] = 1;
