@@ -108,6 +108,7 @@ struct rdb_tg {
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
 	uint64_t sysbp;            /* __rdb_syscall's entry, while watching (0: none) */
 	uint64_t wantbp;           /* where the thread whose count is wanted goes on (0: none) */
+	int want_on;               /* rdb_tg_cont is after a count of want_slot's */
 	int quiet_sigs;
 	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
 	int noted;                 /* a signal the runtime delivered while it ran */
@@ -137,6 +138,7 @@ static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 static void bury(struct rdb_tg *t, pid_t pid);
 static void end_replay(struct rdb_tg *t, int keep_feeder);
 static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_regs_struct *r);
+static void want_new(struct rdb_tg *t, pid_t tid);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -354,6 +356,7 @@ static int background(struct rdb_tg *t, pid_t tid, int st)
 	}
 	if (h->fresh && WSTOPSIG(st) == SIGSTOP) {
 		h->fresh = 0;
+		want_new(t, tid);
 		/* (while the caller follows syscalls: its way into the program
 		 * by rt_sigreturn is seen) */
 		resume_thr(t, tid, t->sysstops ? PTRACE_SYSCALL : PTRACE_CONT, 0);
@@ -1129,11 +1132,41 @@ static uint64_t want_resume(struct rdb_tg *t, uint64_t want)
 	uint64_t k = t->want_slot, a = th_addr(k);
 	struct user_regs_struct r;
 	uint32_t how = 0;
+	int32_t alive = 0;
 	if (!want || get_regs(t) || slot_of(t->regs.r15) == k ||
+	    rdb_tg_read(t, a + RDB_TH_ALIVE, &alive, 4) != 4 || !alive ||
 	    rdb_tg_read(t, a + RDB_TH_PARK, &how, 4) != 4 || !how ||
 	    parked_regs(t, (uint32_t)k, how, &r))
 		return 0;
 	return r.rip;
+}
+
+/* A thread made while a count of its slot is wanted (rdb_tg_cont, its
+ * first stop): the breakpoint where it starts, now (the others are in
+ * place; it is stopped, so its pokes work). */
+static void want_new(struct rdb_tg *t, pid_t tid)
+{
+	struct user_regs_struct r;
+	uint64_t start;
+	if (!t->want_on || t->wantbp || ptrace(PTRACE_GETREGS, tid, NULL, &r) ||
+	    slot_of(r.r15) != t->want_slot ||
+	    rdb_tg_read(t, th_addr(t->want_slot) + RDB_TH_START_G + 16 * 8, &start, 8) != 8 || !start)
+		return;
+	t->wantbp = start;
+	if (!t->bp_in)
+		return;
+	int i = nbps(t) - 2;
+	errno = 0;
+	long w = ptrace(PTRACE_PEEKTEXT, tid, (void *)start, NULL);
+	if (errno) {
+		t->wantbp = 0;
+		return;
+	}
+	t->bp_orig[i] = (uint8_t)w;
+	/* (already a breakpoint there: nothing of ours to put back) */
+	if (is_bp(t, start) || ptrace(PTRACE_POKETEXT, tid, (void *)start,
+	                              (void *)(((unsigned long)w & ~0xfful) | 0xcc)))
+		t->bp_orig[i] = 0xcc;
 }
 
 /* After the runtime ran: a signal it delivered, for gdb (TG_SIGNAL). */
@@ -1164,7 +1197,21 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 	return 1;
 }
 
+static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
+{
+	t->want_on = want != 0;
+	cont(t, want, s);
+	/* (the breakpoint where the wanted thread goes on is this call's) */
+	t->want_on = 0;
+	if (t->wantbp && t->alive) {
+		remove_bps(t);
+		t->wantbp = 0;
+	}
+}
+
+static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	memset(s, 0, sizeof *s);
 	if (!t->alive) {
@@ -1195,7 +1242,11 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	t->noted = 0;
 	for (;;) {
 		arm(t, want);
-		t->wantbp = want_resume(t, want);
+		uint64_t wb = want_resume(t, want);
+		if (wb != t->wantbp) { /* (never moved while inserted) */
+			remove_bps(t);
+			t->wantbp = wb;
+		}
 		insert_bps(t);
 		int stop = resume_wait(t, s, PTRACE_CONT, sig, &intr);
 		if (stop < 0)
