@@ -351,6 +351,7 @@ static int background(struct rdb_tg *t, pid_t tid, int st)
 		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && !thr_of(t, (pid_t)child))
 			thr_add(t, (pid_t)child)->fresh = 1;
 		h = thr_of(t, tid); /* (the table may have moved) */
+		want_new(t, tid);
 		resume_thr(t, tid, h->req, 0);
 		return 1;
 	}
@@ -1146,10 +1147,14 @@ static uint64_t want_resume(struct rdb_tg *t, uint64_t want)
  * place; it is stopped, so its pokes work). */
 static void want_new(struct rdb_tg *t, pid_t tid)
 {
-	struct user_regs_struct r;
 	uint64_t start;
-	if (!t->want_on || t->wantbp || ptrace(PTRACE_GETREGS, tid, NULL, &r) ||
-	    slot_of(r.r15) != t->want_slot ||
+	uint32_t how = 0;
+	/* (tid: the new thread, or the one that made it, stopped: the wanted
+	 * thread made, not started, has its first pc by then or at its
+	 * parent's next clone) */
+	if (!t->want_on || t->wantbp || !t->want_slot ||
+	    rdb_tg_read(t, th_addr(t->want_slot) + RDB_TH_PARK, &how, 4) != 4 ||
+	    how != RDB_TF_PARK_NEW ||
 	    rdb_tg_read(t, th_addr(t->want_slot) + RDB_TH_START_G + 16 * 8, &start, 8) != 8 || !start)
 		return;
 	t->wantbp = start;
