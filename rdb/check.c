@@ -3,9 +3,10 @@
  * last complete one to the program's end), N at once.  A job is (the set's
  * path, a process id, an interval range): nothing else is shared between
  * jobs, so they can run anywhere the set is (docs/process-trees.md says
- * how to spread them over machines).  One line per process: how many of
- * its intervals verified, and the first that did not, with the replay's
- * reason. */
+ * how to spread them over machines).  With --whole, each process is also
+ * replayed whole and from its middle interval, both to its end.  One line
+ * per process: how many of its intervals verified, and the first that did
+ * not, with the replay's reason. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -28,11 +29,16 @@ struct cproc {
 	uint64_t ok, bad;     /* replays verified, replays that failed */
 	uint64_t bad_at;      /* the first interval that failed */
 	char *why;            /* its replay's reason */
+	/* --whole: the replays from first and from mid (0: none) to the end */
+	uint64_t mid;
+	int whole_st, mid_st; /* 0 not run, 1 verified, 2 failed; whole_st -1:
+	                       * one interval, whose replay is the whole run */
+	char *whole_why, *mid_why;
 	struct rdb_tf_hstart start;
 };
 
 static const char check_help[] =
-	"usage: rdb check [--jobs N] [--pid ID [--intervals A-B]] DIR\n"
+	"usage: rdb check [--jobs N] [--whole] [--pid ID [--intervals A-B]] DIR\n"
 	"       rdb check --list DIR\n"
 	"Replays every complete interval K of every process of the trace set DIR on\n"
 	"its own (rdb replay --quiet --verify --from K --to K; the last complete one\n"
@@ -41,6 +47,8 @@ static const char check_help[] =
 	"interval whose replay failed with the replay's reason.  Exit status 0 when\n"
 	"every replay verified, 1 if one failed.\n"
 	"  --jobs N        replays at once (default: the number of cores)\n"
+	"  --whole         also replay each process whole and from its middle\n"
+	"                  interval, both to its end, with --verify\n"
 	"  --pid ID        only process ID (rdb ps DIR lists them)\n"
 	"  --intervals A-B only intervals A to B of that process (a job of --list)\n"
 	"  --list          print the jobs, one line per process (\"ID A-B\"), and\n"
@@ -145,17 +153,27 @@ static struct cproc *list(const char *set, const char *only, size_t *np)
 	return l.ps;
 }
 
-/* A replay running: the process and interval it checks, its stderr. */
+/* What one replay checks: interval from of process proc alone (to: from,
+ * or 0 for the last complete one, which goes on to the end), or with
+ * --whole, the run from first or from mid to the end. */
+enum { J_INTERVAL, J_WHOLE, J_MIDDLE };
+struct cjob {
+	size_t proc;
+	uint64_t from, to;
+	int kind;
+	uint64_t cost; /* intervals it replays: the longest start first */
+};
+
+/* A replay running: its job and its stderr. */
 struct job {
 	pid_t pid;
-	size_t proc;
-	uint64_t k;
+	const struct cjob *j;
 	int err;
 };
 
-/* In a child: interval k of process p replayed alone, its stderr to err,
- * the program's output nowhere.  Exits 0 when it verified. */
-static _Noreturn void run_one(const struct cproc *p, uint64_t k, int err)
+/* In a child: job j of process p replayed, its stderr to err, the
+ * program's output nowhere.  Exits 0 when it verified. */
+static _Noreturn void run_one(const struct cproc *p, const struct cjob *j, int err)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
@@ -164,8 +182,8 @@ static _Noreturn void run_one(const struct cproc *p, uint64_t k, int err)
 	struct rdb_replay_opts o;
 	memset(&o, 0, sizeof o);
 	o.dir = p->dir;
-	o.from = k;
-	o.to = k < p->complete ? k : 0; /* the last one: on to the program's end */
+	o.from = j->from;
+	o.to = j->to;
 	o.flags = RDB_TF_HELLO_QUIET | RDB_TF_HELLO_VERIFY;
 	o.check = 1;
 	_exit(rdb_replay(&o, NULL, 0, NULL));
@@ -198,42 +216,90 @@ static char *reason(int err, int status)
 	return rdb_xstrdup(s);
 }
 
-static void finish(struct cproc *ps, struct job *j, int status)
+static void finish(struct cproc *ps, struct job *r, int status)
 {
+	const struct cjob *j = r->j;
 	struct cproc *p = &ps[j->proc];
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (j->kind == J_WHOLE) {
+		p->whole_st = ok ? 1 : 2;
+		if (!ok)
+			p->whole_why = reason(r->err, status);
+	} else if (j->kind == J_MIDDLE) {
+		p->mid_st = ok ? 1 : 2;
+		if (!ok)
+			p->mid_why = reason(r->err, status);
+	} else if (ok)
 		p->ok++;
 	else {
 		p->bad++;
-		if (!p->bad_at || j->k < p->bad_at) {
+		if (!p->bad_at || j->from < p->bad_at) {
 			rdb_free(p->why);
-			p->why = reason(j->err, status);
-			p->bad_at = j->k;
+			p->why = reason(r->err, status);
+			p->bad_at = j->from;
 		}
 	}
-	close(j->err);
-	j->pid = 0;
+	close(r->err);
+	r->pid = 0;
 }
 
-/* Every interval of every process, at most jobs at once. */
-static void run_all(struct cproc *ps, size_t n, long jobs)
+static int by_cost(const void *x, const void *y)
+{
+	const struct cjob *a = x, *b = y;
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	if (a->proc != b->proc)
+		return a->proc < b->proc ? -1 : 1;
+	return a->kind != b->kind ? a->kind - b->kind : a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* The jobs: every interval of every process, and with whole, each
+ * process's whole run and the run from its middle interval where they
+ * are not one of those (a process of one interval: its interval's replay
+ * is its whole run).  Longest first, so that with N at once no long
+ * replay starts last. */
+static struct cjob *plan(struct cproc *ps, size_t n, int whole, size_t *nj)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ps[i].last)
+			m += ps[i].last - ps[i].first + 1 + (whole ? 2 : 0);
+	struct cjob *js = rdb_xmalloc((m ? m : 1) * sizeof *js);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct cproc *p = &ps[i];
+		if (!p->last)
+			continue;
+		for (uint64_t iv = p->first; iv <= p->last; iv++)
+			js[k++] = (struct cjob){i, iv, iv < p->complete ? iv : 0, J_INTERVAL,
+			                        iv < p->complete ? 1 : 2};
+		if (!whole)
+			continue;
+		if (p->first == p->complete)
+			p->whole_st = -1; /* its one interval's replay */
+		else
+			js[k++] = (struct cjob){i, p->first, 0, J_WHOLE, p->complete - p->first + 2};
+		p->mid = (p->first + p->complete) / 2;
+		if (p->mid > p->first && p->mid < p->complete)
+			js[k++] = (struct cjob){i, p->mid, 0, J_MIDDLE, p->complete - p->mid + 2};
+		else
+			p->mid = 0;
+	}
+	qsort(js, k, sizeof *js, by_cost);
+	*nj = k;
+	return js;
+}
+
+/* The jobs js, at most jobs at once. */
+static void run_all(struct cproc *ps, const struct cjob *js, size_t nj, long jobs)
 {
 	struct job *run = rdb_xmalloc((size_t)jobs * sizeof *run);
 	memset(run, 0, (size_t)jobs * sizeof *run);
-	uint64_t total = 0, done = 0;
-	for (size_t i = 0; i < n; i++)
-		total += ps[i].last ? ps[i].last - ps[i].first + 1 : 0;
-	size_t pi = 0;
-	uint64_t k = n ? ps[0].first : 0;
+	size_t next = 0, done = 0;
 	long busy = 0;
 	fflush(NULL);
 	for (;;) {
-		while (busy < jobs) {
-			while (pi < n && (!ps[pi].last || k > ps[pi].last))
-				if (++pi < n)
-					k = ps[pi].first;
-			if (pi == n)
-				break;
+		while (busy < jobs && next < nj) {
 			long s = 0;
 			while (run[s].pid)
 				s++;
@@ -244,10 +310,10 @@ static void run_all(struct cproc *ps, size_t n, long jobs)
 			if (c < 0)
 				rdb_fatal("fork: %s", strerror(errno));
 			if (c == 0)
-				run_one(&ps[pi], k, err);
-			run[s] = (struct job){c, pi, k, err};
+				run_one(&ps[js[next].proc], &js[next], err);
+			run[s] = (struct job){c, &js[next], err};
 			busy++;
-			k++;
+			next++;
 		}
 		if (!busy)
 			break;
@@ -263,12 +329,29 @@ static void run_all(struct cproc *ps, size_t n, long jobs)
 				finish(ps, &run[s], status);
 				busy--;
 				done++;
-				rdb_progress("check: %llu of %llu intervals replayed",
-				             (unsigned long long)done, (unsigned long long)total);
+				rdb_progress("check: %zu of %zu replays done", done, nj);
 			}
 	}
 	rdb_progress_end();
 	rdb_free(run);
+}
+
+/* With --whole: ", whole and from K" after an ok count, or the parts that
+ * failed after a FAILED one. */
+static void whole_ok(const struct cproc *p)
+{
+	if (p->whole_st)
+		printf(", whole");
+	if (p->mid_st == 1)
+		printf(" and from %llu", (unsigned long long)p->mid);
+}
+
+static void whole_failed(const struct cproc *p)
+{
+	if (p->whole_st == 2)
+		printf("; whole replay: %s", p->whole_why);
+	if (p->mid_st == 2)
+		printf("; replay from %llu: %s", (unsigned long long)p->mid, p->mid_why);
 }
 
 int rdb_cmd_check(int argc, char **argv)
@@ -276,7 +359,7 @@ int rdb_cmd_check(int argc, char **argv)
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *dir = NULL, *only = NULL, *v;
 	uint64_t from = 0, to = 0;
-	int listing = 0;
+	int listing = 0, whole = 0;
 	char *end;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -298,6 +381,8 @@ int rdb_cmd_check(int argc, char **argv)
 				rdb_fatal("--intervals %s: not a range A-B (1 <= A <= B)", v);
 		} else if (!strcmp(argv[i], "--list"))
 			listing = 1;
+		else if (!strcmp(argv[i], "--whole"))
+			whole = 1;
 		else if (argv[i][0] == '-' || dir) {
 			rdb_warn("check: unexpected argument '%s'", argv[i]);
 			fputs(check_help, stderr);
@@ -311,6 +396,9 @@ int rdb_cmd_check(int argc, char **argv)
 	}
 	if (from && !only)
 		rdb_fatal("--intervals A-B: of one process (--pid ID)");
+	if (whole && (from || listing))
+		rdb_fatal("--whole replays each process to its end: not with %s",
+		          from ? "--intervals" : "--list (its jobs are intervals)");
 	size_t n;
 	struct cproc *ps = list(dir, only, &n);
 	if (from) {
@@ -330,7 +418,10 @@ int rdb_cmd_check(int argc, char **argv)
 				       (unsigned long long)ps[i].last);
 		return 0;
 	}
-	run_all(ps, n, jobs);
+	size_t nj;
+	struct cjob *js = plan(ps, n, whole, &nj);
+	run_all(ps, js, nj, jobs);
+	rdb_free(js);
 	int failed = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct cproc *p = &ps[i];
@@ -341,15 +432,20 @@ int rdb_cmd_check(int argc, char **argv)
 			printf("%-10s FAILED  damaged: %s\n", p->id, p->why);
 		} else if (!p->last)
 			printf("%-10s none    no complete interval to replay  %s\n", p->id, p->argv0);
-		else if (!p->bad)
-			printf("%-10s ok      %llu intervals verified (%llu-%llu)  %s\n", p->id,
+		else if (!p->bad && p->whole_st != 2 && p->mid_st != 2) {
+			printf("%-10s ok      %llu intervals verified (%llu-%llu)", p->id,
 			       (unsigned long long)p->ok, (unsigned long long)p->first,
-			       (unsigned long long)p->last, p->argv0);
-		else {
+			       (unsigned long long)p->last);
+			whole_ok(p);
+			printf("  %s\n", p->argv0);
+		} else {
 			failed = 1;
-			printf("%-10s FAILED  %llu of %llu intervals verified; interval %llu: %s  %s\n",
-			       p->id, (unsigned long long)p->ok, (unsigned long long)(p->ok + p->bad),
-			       (unsigned long long)p->bad_at, p->why, p->argv0);
+			printf("%-10s FAILED  %llu of %llu intervals verified", p->id,
+			       (unsigned long long)p->ok, (unsigned long long)(p->ok + p->bad));
+			if (p->bad)
+				printf("; interval %llu: %s", (unsigned long long)p->bad_at, p->why);
+			whole_failed(p);
+			printf("  %s\n", p->argv0);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -357,6 +453,8 @@ int rdb_cmd_check(int argc, char **argv)
 		rdb_free(ps[i].dir);
 		rdb_free(ps[i].argv0);
 		rdb_free(ps[i].why);
+		rdb_free(ps[i].whole_why);
+		rdb_free(ps[i].mid_why);
 	}
 	rdb_free(ps);
 	return failed;

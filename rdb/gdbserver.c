@@ -220,6 +220,7 @@ struct srv {
 	struct rdb_rsp *c;
 	struct rdb_tg *t;
 	struct rdb_tl *l;
+	struct rdb_gm *mem; /* what gdb may read (gdbmem.c) */
 	uint64_t from;
 	unsigned long tid; /* the main thread's id for gdb: the first replay's pid, for good */
 	unsigned long sel; /* the thread gdb's Hg chose (0: the one stopped) */
@@ -766,7 +767,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		if (sscanf(p + 1, "%llx,%llx", &a, &l) != 2 || l > 0x8000)
 			return reply(s, "E01");
 		uint8_t *b = rdb_xmalloc(l ? l : 1);
-		size_t got = rdb_tg_read(s->t, a, b, l);
+		size_t got = rdb_gm_read(s->mem, a, b, l);
 		int r;
 		if (!got && l) {
 			r = reply(s, "E01");
@@ -791,6 +792,15 @@ static int packet(struct srv *s, char *p, size_t n)
 			if (p[0] == 'z') {
 				rdb_tg_watch_del(s->t, k, a, l);
 				return reply(s, "OK");
+			}
+			if (!rdb_hw_watch_works()) {
+				static int said;
+				if (!said++)
+					fprintf(stderr, "rdb: gdb server: this machine's debug registers do "
+					                "not fire (a virtual machine that grants hardware "
+					                "breakpoints and never triggers them): watchpoints "
+					                "are refused\n");
+				return reply(s, "E01");
 			}
 			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");
 		}
@@ -906,6 +916,7 @@ int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uin
 	s.t = t;
 	s.l = l;
 	s.from = from;
+	s.mem = rdb_gm_new(t);
 	s.tid = (unsigned long)rdb_tg_pid(t);
 	const char *why = NULL;
 	for (;;) {
@@ -920,6 +931,7 @@ int rdb_gdbserver_run(struct rdb_rsp *c, struct rdb_tg *t, struct rdb_tl *l, uin
 		if (s.detached)
 			break;
 	}
+	rdb_gm_free(s.mem);
 	if (why && strcmp(why, "gdb closed the connection"))
 		rdb_warn("gdb server: %s: the session ends", why);
 	if (s.detached && rdb_tg_alive(t))

@@ -137,6 +137,9 @@ void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k);
 int rdb_tg_ck_pid(const struct rdb_ck *k);
 /* Whether the replay stops at an interval's end (rdb_tg_start's to). */
 int rdb_tg_bounded(const struct rdb_tg *t);
+/* The interval the replay started at (a fork child's: 2 at least; 0:
+ * none running).  Every replay keeps its write hooks (the S plane). */
+uint64_t rdb_tg_from(const struct rdb_tg *t);
 /* Run-time address minus link address. */
 uint64_t rdb_tg_bias(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there
@@ -190,6 +193,14 @@ int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n);
 int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet);
 /* The start of history: interval 1's first instruction. */
 int rdb_tl_restart(struct rdb_tl *l);
+
+/* ---- gdbmem.c: what gdb may read of memory at the current position ------- */
+struct rdb_gm;
+struct rdb_gm *rdb_gm_new(struct rdb_tg *t);
+void rdb_gm_free(struct rdb_gm *g); /* its own replays killed */
+/* The first bytes of [addr, addr + n) whose value at the replay's
+ * position is the recording's, into buf: how many (0: gdb gets an error). */
+size_t rdb_gm_read(struct rdb_gm *g, uint64_t addr, uint8_t *buf, size_t n);
 
 /* ---- gdbserver.c ------------------------------------------------------------ */
 /* Serves gdb on the connection; rdb's exit status. */

@@ -166,6 +166,11 @@ long rdb_elf_buildid(const char *path, uint8_t *out, size_t cap, char *err, size
 /* Whether path is an ELF file built with rdb-cc (an .rdb_iot section). */
 int rdb_elf_is_rdb(const char *path);
 
+/* ---- hwbp.c ----------------------------------------------------------- */
+/* Whether a write breakpoint the kernel grants also fires (some virtual
+ * machines never trigger one): asked once. */
+int rdb_hw_watch_works(void);
+
 /* ---- run.c: what record.c and replay.c share ------------------------- */
 /* The real path of the executable named prog (no '/') in PATH, or NULL. */
 char *rdb_run_in_path(const char *prog);

@@ -49,6 +49,7 @@ enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64, MAXWP = 256, MAXPI
 struct launch {
 	uint64_t from, to;
 	int quiet, chan, refs;
+	uint32_t flags; /* its HELLO's: a checkpoint's copy is fed the same */
 };
 
 struct rdb_ck {
@@ -1535,7 +1536,7 @@ static int refeed(struct rdb_tg *t, struct rdb_ck *k, pid_t c)
 	o.dir = t->dir;
 	o.from = k->ln->from;
 	o.to = k->ln->to;
-	o.flags = k->ln->quiet ? RDB_TF_HELLO_QUIET : 0;
+	o.flags = k->ln->flags;
 	t->feeder = rdb_replay_feeder(&o, &t->h, k->ln->chan, k->chan_in);
 	return 0;
 }
@@ -1731,9 +1732,17 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	o.dir = t->dir;
 	o.from = from;
 	o.to = to;
-	o.flags = quiet ? RDB_TF_HELLO_QUIET : 0;
+	/* The write hooks stay: from an interval, their S plane is what the
+	 * replay wrote since, which gdb may read (gdbmem.c).  In every
+	 * replay, from the start too: where the runtime removes a hook it
+	 * may make its bytes prefixes of the program's instruction, which
+	 * then begins at another pc, and a position must name the same
+	 * instruction in every replay of the session. */
+	o.flags = RDB_TF_HELLO_WRITES | (quiet ? RDB_TF_HELLO_QUIET : 0);
+	struct rdb_replay_opts fo = o;
+	rdb_replay_fork_child_from(&t->h, &fo);
 	struct launch *ln = rdb_xmalloc(sizeof *ln);
-	*ln = (struct launch){from, to, quiet, -1, 1};
+	*ln = (struct launch){fo.from, to, quiet, -1, 1, o.flags};
 	t->pid = rdb_replay_spawn(&o, &t->h, &ln->chan);
 	t->feeder = rdb_replay_feeder(&o, &t->h, ln->chan, 0);
 	t->ln = ln;
@@ -1888,4 +1897,5 @@ int rdb_tg_threads(struct rdb_tg *t, struct rdb_tg_thread **out)
 }
 
 int rdb_tg_bounded(const struct rdb_tg *t) { return !t->ln || t->ln->to != 0; }
+uint64_t rdb_tg_from(const struct rdb_tg *t) { return t->ln ? t->ln->from : 0; }
 uint64_t rdb_tg_bias(const struct rdb_tg *t) { return t->bias; }

@@ -263,14 +263,25 @@ static _Noreturn void snap_child(int slot, long parent, int by_main)
 	rdb_sys6(__NR_futex, (long)&b->fds_shut, 1 /* FUTEX_WAKE */, 1, 0, 0, 0);
 	RT->mode = 0;
 	for (;;) {
+		/* The state is read again after every wait: a wait ends at its
+		 * timeout (once a second when a thread forked us) or at a
+		 * spurious wake-up as well as at a post.  Going on after a
+		 * timeout sent the ranges of an interval not yet ended under
+		 * the slot's stale interval number (from two boundaries
+		 * before), and this interval's values never came: rdb record
+		 * warned "values of interval N after its VALUES_END" whenever a
+		 * boundary taken by a thread other than the main one began an
+		 * interval longer than a second (record-check-threads-slow). */
 		uint32_t st = __atomic_load_n(&b->state, __ATOMIC_ACQUIRE);
-		uint64_t second[2] = {1, 0};
-		if (st == 0)
+		if (st == 0) {
+			uint64_t second[2] = {1, 0};
 			rdb_sys6(__NR_futex, (long)&b->state, 0 /* FUTEX_WAIT */, 0,
 			         by_main ? 0 : (long)second, 0, 0);
-		if (st == 0 && !by_main && rdb_sys0(__NR_getppid) != parent)
-			rdb_sys1(__NR_exit_group, 0);
-		else if (st != 3 || exec_wait(b, parent))
+			if (!by_main && rdb_sys0(__NR_getppid) != parent)
+				rdb_sys1(__NR_exit_group, 0);
+			continue;
+		}
+		if (st != 3 || exec_wait(b, parent))
 			break;
 	}
 	if (b->state == 2)
@@ -635,13 +646,49 @@ static int frame_at(uint64_t f, uint64_t *isp, uint64_t *prev)
 /* (as deep as handlers nest: a bound against a damaged chain only) */
 #define MAX_FRAMES (1 << 16)
 
+/* Thread t's own stack's mapping: for thread 0 the main stack, for
+ * another the mapping holding the stack its clone gave it; or 0. */
+static const struct rdb_tf_map *own_stack(const struct rdb_thread *t)
+{
+	if (t != rdb_th_at(0))
+		return t->stack_top ? map_at(t->stack_top - 1) : 0;
+	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
+		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
+			return &RT->procmaps.maps[i];
+	return 0;
+}
+
+/* The end of what a boundary saves of thread t's own stack m: thread 0's
+ * mapping's end; another's, the page past the stack its clone gave it
+ * (with the words the child pops there first: musl's __clone leaves the
+ * start argument at the new %rsp).  Not the mapping's end: the kernel
+ * merges the thread's mapping (guard page below, stack, then musl's TLS
+ * and thread-specific data) with anonymous memory mapped next to it
+ * later, and xz -T4's encoder buffers made each boundary save about
+ * 90 MB.  Above its stack the program reads only through pointers
+ * (%fs-relative ones included), which the hooks mark: the interval's
+ * values have what it reads there. */
+static uint64_t own_top(const struct rdb_thread *t, const struct rdb_tf_map *m)
+{
+	if (t == rdb_th_at(0) || !t->stack_top)
+		return m->end;
+	uint64_t top = (t->stack_top + 64 + 4095) & ~4095ull;
+	return top > m->start && top < m->end ? top : m->end;
+}
+
 static void send_stack(uint64_t interval, uint64_t sp)
 {
 	const struct rdb_tf_map *in = map_at(sp), *main = 0;
 	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
 		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
 			main = &RT->procmaps.maps[i];
-	if (in)
+	/* a thread's own stack (not the main one) whole up to its top, as
+	 * the parked threads' (send_thread_stacks): a new frame's
+	 * uninitialised slots below this %rsp read the recorded bytes in a
+	 * replay from here too */
+	if (in && in != main && in == own_stack(TH))
+		send_blob(RDB_TF_STACK, interval, stack_floor(in), own_top(TH, in));
+	else if (in)
 		send_blob(RDB_TF_STACK, interval, in == main ? stack_floor(in) : sp & ~7ull, in->end);
 	if (main && main != in)
 		send_blob(RDB_TF_STACK, interval, stack_floor(main), main->end);
@@ -666,18 +713,6 @@ static void send_stack(uint64_t interval, uint64_t sp)
 		send_blob(RDB_TF_STACK, interval, alo, ahi);
 }
 
-/* Thread t's own stack's mapping: for thread 0 the main stack, for
- * another the mapping holding the stack its clone gave it; or 0. */
-static const struct rdb_tf_map *own_stack(const struct rdb_thread *t)
-{
-	if (t != rdb_th_at(0))
-		return t->stack_top ? map_at(t->stack_top - 1) : 0;
-	for (size_t i = 0; i < RT->procmaps.nmaps; i++)
-		if (RT->procmaps.maps[i].kind == RDB_TF_MAP_STACK)
-			return &RT->procmaps.maps[i];
-	return 0;
-}
-
 /* A boundary while other threads live (sched.c THCTX): their own stacks
  * whole as well, from their lowest written page, as the main stack: a
  * replay from here makes them again on them (threvive.c), and the
@@ -694,7 +729,7 @@ static void send_thread_stacks(uint64_t interval, uint64_t sp)
 		const struct rdb_tf_map *m = t->sched.alive ? own_stack(t) : 0;
 		if (!m || m == in || m->kind == RDB_TF_MAP_STACK || !(m->prot & 1))
 			continue;
-		send_blob(RDB_TF_STACK, interval, stack_floor(m), m->end);
+		send_blob(RDB_TF_STACK, interval, stack_floor(m), own_top(t, m));
 	}
 }
 
@@ -704,7 +739,7 @@ int rdb_thread_stack(const struct rdb_thread *t, uint64_t *lo, uint64_t *hi)
 	if (!m)
 		return 0;
 	*lo = stack_floor(m);
-	*hi = m->end;
+	*hi = own_top(t, m);
 	return 1;
 }
 
@@ -722,7 +757,7 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp)
 	rdb_altstack(&alo, &ahi);
 	if (t != rdb_th_at(0)) {
 		t->stack_lo = own ? own->start : 0;
-		t->stack_hi = own ? own->end : 0;
+		t->stack_hi = own ? own_top(t, own) : 0;
 	}
 	t->saved_lo = t->saved_hi = t->dead_lo = t->dead_cut = 0;
 	if (sp >= alo && sp < ahi) {

@@ -199,6 +199,8 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_FORKS 512u   /* record --forks: fork children record themselves */
 #define RDB_TF_HELLO_NO_STACK_PAGES 1024u /* record: no STACK_WRITTEN (stackwrite.c) */
 #define RDB_TF_HELLO_CHAOS 2048u  /* record --chaos: random time slices and next threads */
+#define RDB_TF_HELLO_WRITES 4096u /* replay: keep the write hooks (rdb's gdb server reads
+                                     the S plane: what the replay wrote, rdb/gdbmem.c) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

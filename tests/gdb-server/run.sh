@@ -19,6 +19,14 @@ cd "$W" || exit 1
 command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
 build() { "$RDB_CC" -O0 -g "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
+# Watchpoints need debug registers that fire: some virtual machines grant
+# them and never trigger (rdb's server then refuses gdb's watchpoints).
+case $case in
+watch-*)
+	cc -O1 -o hwbp "$HERE/../hwbp-probe.c" 2> hwbp.err || { cat hwbp.err; fail "cc hwbp-probe.c"; }
+	./hwbp > hwbp.out 2>&1 || { cat hwbp.out; status=77
+		echo "SKIP: the debug registers do not fire here: watchpoints not tested"; exit 77; } ;;
+esac
 # session FILE.gdb OUT [ARGS...]: rdb replay --gdb-batch FILE ARGS
 session() { s=$1 o=$2; shift 2; timeout 300 "$RDB" replay --gdb-batch "$s" "$@" > "$o" 2>&1; }
 # clean OUT: no stop gdb should not have made, no runtime frame
@@ -367,9 +375,11 @@ break-ran)
 	for fn in early phase spin; do
 		line=$(grep -n "$fn's line" "$SRC/ranbreak.c" | cut -d: -f1)
 		# (spin's k: the last of its loop; sink, a global only written,
-		# is not what the recording had in a replay from a later interval)
+		# which the interval replayed there neither reads nor writes
+		# before the stop: its value comes from an earlier interval's,
+		# docs/gdb.md "Memory after going back")
 		last='printf "gdb: sink %ld\n", sink'
-		[ $fn = spin ] && last='printf "gdb: k %ld\n", k'
+		[ $fn = spin ] && last='printf "gdb: k %ld sink %ld\n", k, sink'
 		printf '%s\n' "break ranbreak.c:$end" continue delete "break ranbreak.c:$line" \
 			reverse-continue 'monitor where' 'monitor info' "$last" bt > $fn.gdb
 		for run in 0 1; do
@@ -392,7 +402,9 @@ break-ran)
 		[ "${left:-0}" -ge 5 ] || { cat ${fn}0.out; fail "$fn: only ${left:-0} intervals left out going back"; }
 	done
 	expect early0.out '^gdb: sink 1$'
-	expect spin0.out '^gdb: k 39$'
+	expect phase0.out '^gdb: sink 2$'
+	expect spin0.out '^gdb: k 39 sink 38$'
+	expect spin1.out '^gdb: k 39 sink 38$'
 	cat times
 	;;
 watch-stack-pages)

@@ -143,7 +143,10 @@ side() {
 	else
 		"$RDB_CC" $CFLAGS "$T/$n.c" -o "$d/prog" 2> "$d/cc.err" ||
 			{ cat "$d/cc.err" >&2; echo "FAIL: rdb-cc $n.c" >&2; return 1; }
-		(cd "$d" && "$RDB" record -o trace -- ./prog < /dev/null > rec.out 2> rec.err) ||
+		# "# rdb record: OPTIONS" in NAME.gdb: rdb record's options
+		# (--every-sic N: a short run of many intervals)
+		ropts=$(sed -n 's/^# rdb record: //p' "$T/$n.gdb")
+		(cd "$d" && "$RDB" record $ropts -o trace -- ./prog < /dev/null > rec.out 2> rec.err) ||
 			{ cat "$d/rec.err" >&2; echo "FAIL: rdb record $n" >&2; return 1; }
 	fi
 	if [ -n "$mi" ]; then
@@ -216,10 +219,22 @@ sane() {
 		{ echo "FAIL $1: native session did not reach its end (=== END)"; tail -5 "$W/$1.native/raw"; return 1; }
 }
 
+# Watchpoints need debug registers that fire, on both sides: some virtual
+# machines grant them and never trigger (record full's live watchpoints
+# then miss every write; rdb's server refuses them).
+hw_fires() {
+	[ -n "${hw:-}" ] || { cc -O1 -o "$W/hwbp" "$T/../hwbp-probe.c" && "$W/hwbp" > "$W/hwbp.out" 2>&1 && hw=yes || hw=no; }
+	[ "$hw" = yes ]
+}
+
 fails=0
 for a in "$@"; do
 	n=$(basename "$a" .c)
 	[ -f "$T/$n.c" ] && [ -f "$T/$n.gdb" ] || { echo "FAIL: no $T/$n.c or $n.gdb"; fails=$((fails + 1)); continue; }
+	if grep -q '^[[:space:]]*\(watch\|rwatch\|awatch\|-break-watch\)[[:space:]]' "$T/$n.gdb" && ! hw_fires; then
+		cat "$W/hwbp.out"
+		skip "the debug registers do not fire here: watchpoints not tested"
+	fi
 	if [ -n "$show" ]; then
 		side "$n" "$mode"
 		continue

@@ -5,7 +5,8 @@
 # through pkg-config (uselibs.c) prints what it must, carries the
 # libraries' code instrumented, and records and replays with --verify,
 # whole and from the middle.  A re-add after the stamp (then the stamp
-# and the file list) is deleted lists the same files.  Then bad input: an
+# and the file list) is deleted lists the same files; a changed recipe
+# builds the library again.  Then bad input: an
 # unknown library, an unknown command.
 set -eu
 . "$(dirname "$0")/../projects/common.sh"
@@ -46,6 +47,26 @@ proj_run re-add-nolist "$pkg" add zlib
 cmp -s "$work/zlib.files" "$stamps/zlib.files" ||
 	proj_die "after its stamp and list were deleted, a re-add of zlib lists: $(cat "$stamps/zlib.files"), not: $(cat "$work/zlib.files")"
 proj_note "re-adding zlib after its stamp, then its stamp and list were deleted lists its $(wc -l < "$work/zlib.files") files again"
+
+# A library installed by another recipe is built again (a recipe that
+# changed, e.g. zstd's going multithreaded, must not leave the old build
+# installed); by the same recipe it is not.
+rm -rf "$work/recipes"
+cp -r "$proj_repo/pkg/recipes" "$work/recipes"
+echo "# changed" >> "$work/recipes/zlib.sh"
+RDB_PKG_RECIPES=$work/recipes proj_run add-changed "$pkg" add zlib
+grep -q '^rdb-cc-pkg: zlib: installed by another recipe' "$work/add-changed.log" ||
+	proj_die "a changed zlib recipe did not build zlib again: $(cat "$work/add-changed.log")"
+"$pkg" list > "$work/list" || proj_die "rdb-cc-pkg list failed"
+grep -q '^zlib *installed (.*) by another recipe' "$work/list" ||
+	proj_die "list does not say zlib was installed by another recipe: $(cat "$work/list")"
+proj_run add-back "$pkg" add zlib
+grep -q '^rdb-cc-pkg: zlib: installed from' "$work/add-back.log" ||
+	proj_die "zlib installed by a changed recipe was not built again by today's: $(cat "$work/add-back.log")"
+proj_run add-same "$pkg" add zlib
+grep -q '^rdb-cc-pkg: zlib: installed (' "$work/add-same.log" ||
+	proj_die "zlib was built again by the recipe that installed it: $(cat "$work/add-same.log")"
+proj_note "a changed recipe builds zlib again, and list says so; the same recipe does not"
 
 PKG_CONFIG_LIBDIR=$sysroot/lib/pkgconfig
 export PKG_CONFIG_LIBDIR

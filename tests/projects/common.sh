@@ -187,7 +187,7 @@ proj_record_tree() {
 			proj_die "tree $label: process $id's replay printed a line the suite did not"
 		fi
 	done
-	"$rdb" check "$t" > "$t.check" ||
+	"$rdb" check --jobs 2 "$t" > "$t.check" ||
 		proj_die "tree $label: rdb check failed: $(grep FAILED "$t.check" | head -n 3)"
 	proj_note "tree $label: $(echo $ids | wc -w) processes recorded ($(cut -c66- "$t.rec.ps" | awk '{ print $1 }' | sort | uniq -c | awk '{ printf "%s%s x%s", s, $2, $1; s = ", " }')), each replayed alone with --verify, whole and from its middle; rdb check: $(grep -c ' ok ' "$t.check") ok, $(sed -n 's/.* ok *\([0-9]*\) intervals.*/\1/p' "$t.check" | awk '{ s += $1 } END { print s }') intervals"
 }

@@ -8,8 +8,8 @@
 # multithreaded cases (test_check, test_hardware, test_memlimit) as SKIP,
 # as it does for any build without threads.  Then six of its unit tests
 # recorded whole by rdb record (`make check TESTS=...`), each replayed
-# alone (proj_record_tree), and the whole `make check` recorded
-# (record_check below).
+# alone (proj_record_tree), and the whole `make check` recorded, every
+# process of it replayed alone (record_check below).
 set -eu
 . "$(dirname "$0")/common.sh"
 proj_init xz-utils "$@"
@@ -52,9 +52,13 @@ units="test_block_header test_vli test_stream_flags test_filter_flags test_index
 # probe's log, per program) is in the set as a process of its own, and
 # each ended with an exit status: the unit tests 0 (PASS) or 77 (SKIP)
 # as their .trs says, xz and xzdec 0, or 1 or 2 where test_files.sh
-# wants a bad file refused.  Three processes, the one with the most
-# intervals of the unit tests, of xz and of xzdec (ties: the lowest ID),
-# replay alone with --verify, whole and from their middle interval.
+# wants a bad file refused.  Every process replays alone with --verify:
+# `rdb check --jobs 2 --whole` replays each of its intervals alone, and
+# each process whole and from its middle interval to its end (check_set).
+# The one with the most intervals of the unit tests, of xz and of xzdec
+# (ties: the lowest ID) are replayed by rdb replay too, whole and from
+# their middle: the exit status as recorded, the middle's output the end
+# of the whole one's.
 record_check() {
 	t=$work/tree-check
 	rm -rf "$t"
@@ -82,6 +86,7 @@ record_check() {
 		esac
 	done < "$t.status"
 	n_bad=$(awk '$1 != "0"' "$t.status" | wc -l)
+	check_set "$t"
 	sample=
 	for p in ./test_ ../src/xz/xz ../src/xzdec/xzdec; do
 		id=$(awk -v p="$p" '{ iv = 0
@@ -104,8 +109,37 @@ record_check() {
 			proj_die "the replay of $id from $k is not the end of its whole replay"
 		sample="${sample:+$sample, }$(basename "$p")* $id ($n intervals, from $k)"
 	done
-	proj_note "make check recorded in ${secs} s (native ${native_secs} s): $(wc -l < "$t.rec.ps") processes, $n_bad of them ended non-zero as the suite wants, $(du -sm "$t" | cut -f1) MB; replayed alone with --verify, whole and from the middle: $sample"
+	proj_note "make check recorded in ${secs} s (native ${native_secs} s): $(wc -l < "$t.rec.ps") processes, $n_bad of them ended non-zero as the suite wants, $(du -sm "$t" | cut -f1) MB; $checked; also by rdb replay, output compared: $sample"
 	rm -rf "$t" "$t".[0-9]* # (hundreds of MB; kept when a check fails)
+}
+
+# check_set T: rdb check --jobs 2 --whole on set T passes: every recorded
+# process (T.rec.ps) listed ok, each interval verified alone, the process
+# whole (one of one interval: that interval's replay) and, when it has
+# three or more, from its middle; a process that did not is named.  Its
+# wall and CPU seconds (this shell's waited-for children's user + sys,
+# /proc/$$/stat) and the load go in $checked.
+check_set() {
+	cpu() { sed 's/.*) //' /proc/$$/stat | awk '{ print $14 + $15 }'; }
+	c0=$(cpu) t0=$(date +%s) l0=$(cut -d' ' -f1 /proc/loadavg)
+	st=0
+	"$rdb" check --jobs 2 --whole "$1" > "$1.check" 2> "$1.check.err" || st=$?
+	csecs=$(( $(date +%s) - t0 ))
+	ccpu=$(awk -v t="$(( $(cpu) - c0 ))" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", t / hz }')
+	bad=$(grep -v '^[^ ]*  *\(ok\|not recorded\) ' "$1.check" | cut -c1-300)
+	[ "$st" = 0 ] && [ -z "$bad" ] ||
+		proj_die "rdb check --whole $1 (status $st): processes that did not verify:
+$bad
+$(head -n 3 "$1.check.err")"
+	awk '{ print $1 }' "$1.rec.ps" | sort > "$1.ids"
+	awk '$2 == "ok" { print $1 }' "$1.check" | sort | cmp -s - "$1.ids" ||
+		proj_die "rdb check --whole $1: not every recorded process listed ok ($1.check)"
+	# ok lines: "ID ok N intervals verified (A-B), whole[ and from K]  ARGV0"
+	grep -v ', whole' "$1.check" | awk '$2 == "ok"' | grep . &&
+		proj_die "rdb check --whole $1: a process was not replayed whole"
+	nint=$(awk '$2 == "ok" { s += $3 } END { print s + 0 }' "$1.check")
+	nmid=$(grep -c ', whole and from ' "$1.check")
+	checked="rdb check --jobs 2 --whole: $(wc -l < "$1.ids") processes ok, $nint intervals alone, each process whole, $nmid from the middle, in $csecs s ($ccpu s CPU; load $l0 at the start)"
 }
 record_check
 

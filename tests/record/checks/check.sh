@@ -4,9 +4,12 @@
 # trace set on its own, with --verify (docs/process-trees.md): on a
 # pipeline of three under sh, every process ok with as many intervals as
 # rdb info --complete says; --list and --pid/--intervals (one job);
+# --whole (each process also replayed whole and from its middle
+# interval): every process ok, whole and from its middle;
 # a set with one interval's context frame damaged: that process FAILED
 # at that interval and the one before (whose end it is) only, the others
-# ok; a replay that diverges (another
+# ok, and with --whole its whole replay FAILED too, named; a replay that
+# diverges (another
 # run's header): FAILED with the runtime's "replay diverged" reason.
 . "$(dirname "$0")/lib.sh"
 build tree tree
@@ -28,6 +31,17 @@ for id in $(awk 'NR > 2 { print $1 }' ps.out); do
 	grep -q "^$id  *ok  *$n intervals verified (1-$n)  \./tree$" c.out || fail "process $id: not $n intervals verified"
 	total=$((total + n))
 done
+"$RDB" check --jobs 2 --whole t > w.out 2> w.err || { cat w.out w.err; fail "rdb check --whole of a good set"; }
+[ ! -s w.err ] || { cat w.err; fail "rdb check --whole wrote to stderr"; }
+for id in $(awk 'NR > 2 { print $1 }' ps.out); do
+	n=$("$RDB" info --pid "$id" --complete t)
+	k=$(((1 + n) / 2))
+	if [ "$k" -gt 1 ] && [ "$k" -lt "$n" ]; then m=" and from $k"; else m=; fi
+	grep -q "^$id  *ok  *$n intervals verified (1-$n), whole$m  \./tree$" w.out ||
+		{ cat w.out; fail "--whole: process $id not ok with $n intervals, whole$m"; }
+done
+"$RDB" check --whole --list t 2> e.err && fail "--whole with --list"
+expect e.err "not with --list"
 "$RDB" check --list t > l.out || fail "check --list"
 [ "$(wc -l < l.out)" = 3 ] || fail "--list: not 3 jobs"
 set -- $(sed -n 3p l.out)
@@ -48,6 +62,10 @@ n=$("$RDB" info --pid "$id" --complete t)
 # interval 2's replay compares its end with that context too
 grep -q "^$id  *FAILED  $((n - 2)) of $n intervals verified; interval 2: .*context: offset $off: bad frame magic" d.out ||
 	fail "the damaged process is not FAILED at intervals 2 and 3 alone"
+"$RDB" check --whole --pid "$id" d > dw.out 2> dw.err && { cat dw.out; fail "rdb check --whole passed a damaged set"; }
+cat dw.out
+grep -q "^$id  *FAILED  $((n - 2)) of $n intervals verified; interval 2: .*; whole replay: .*context: offset $off: bad frame magic" dw.out ||
+	fail "--whole: the damaged process's whole replay is not FAILED"
 # a diverging replay: the header of a run with other arguments
 "$RDB" record --checksum -o ta -- ./pa pid > /dev/null 2>&1 || fail "record pid"
 "$RDB" record --checksum -o tb -- ./pa uid > /dev/null 2>&1 || fail "record uid"
