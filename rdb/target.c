@@ -104,12 +104,10 @@ struct rdb_tg {
 	int have_regs;
 	int sig;                   /* to deliver at the next resume */
 	uint64_t bp[MAXBP];
-	uint8_t bp_orig[MAXBP + 3];
+	uint8_t bp_orig[MAXBP + 2];
 	int nbp, bp_in, bp_on;
 	uint64_t temp;             /* a temporary breakpoint (0: none) */
 	uint64_t sysbp;            /* __rdb_syscall's entry, while watching (0: none) */
-	uint64_t wantbp;           /* where the thread whose count is wanted goes on (0: none) */
-	int want_on;               /* rdb_tg_cont is after a count of want_slot's */
 	int quiet_sigs;
 	uint64_t pass;             /* signals gdb does not stop for (QPassSignals) */
 	int noted;                 /* a signal the runtime delivered while it ran */
@@ -139,7 +137,6 @@ static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 static void bury(struct rdb_tg *t, pid_t pid);
 static void end_replay(struct rdb_tg *t, int keep_feeder);
 static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_regs_struct *r);
-static void want_new(struct rdb_tg *t, pid_t tid);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -352,13 +349,11 @@ static int background(struct rdb_tg *t, pid_t tid, int st)
 		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && !thr_of(t, (pid_t)child))
 			thr_add(t, (pid_t)child)->fresh = 1;
 		h = thr_of(t, tid); /* (the table may have moved) */
-		want_new(t, tid);
 		resume_thr(t, tid, h->req, 0);
 		return 1;
 	}
 	if (h->fresh && WSTOPSIG(st) == SIGSTOP) {
 		h->fresh = 0;
-		want_new(t, tid);
 		/* (while the caller follows syscalls: its way into the program
 		 * by rt_sigreturn is seen) */
 		resume_thr(t, tid, t->sysstops ? PTRACE_SYSCALL : PTRACE_CONT, 0);
@@ -506,21 +501,18 @@ void rdb_tg_on_interrupt(struct rdb_tg *t, int (*poll)(void *ctx), void *ctx)
 }
 
 /* The breakpoints in effect: the user's (when on) and the temporary one. */
-static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 3; }
+static int nbps(const struct rdb_tg *t) { return (t->bp_on ? t->nbp : 0) + 2; }
 static uint64_t bp_addr(const struct rdb_tg *t, int i)
 {
 	if (i == nbps(t) - 1)
 		return t->sysbp;
-	if (i == nbps(t) - 2)
-		return t->wantbp;
 	return i < (t->bp_on ? t->nbp : 0) ? t->bp[i] : t->temp;
 }
 
-/* (wantbp is rdb_tg_cont's own, never a stop) */
 static int is_bp(const struct rdb_tg *t, uint64_t a)
 {
 	for (int i = 0; i < nbps(t); i++)
-		if (a && i != nbps(t) - 2 && bp_addr(t, i) == a)
+		if (a && bp_addr(t, i) == a)
 			return 1;
 	return 0;
 }
@@ -1124,57 +1116,6 @@ static void arm(struct rdb_tg *t, uint64_t want)
 		set_reg(t, offsetof(struct user_regs_struct, r15), t->regs.r15 + d);
 }
 
-/* While the thread whose count is wanted waits for the token, its %r15
- * is not where arm() can move it: a breakpoint where it goes on (after a
- * time slice, its saved pc; blocked in a call, the call's return address;
- * not started, its first pc) stops it back in the program first (0: it
- * runs, or no count is wanted). */
-static uint64_t want_resume(struct rdb_tg *t, uint64_t want)
-{
-	uint64_t k = t->want_slot, a = th_addr(k);
-	struct user_regs_struct r;
-	uint32_t how = 0;
-	int32_t alive = 0;
-	if (!want || get_regs(t) || slot_of(t->regs.r15) == k ||
-	    rdb_tg_read(t, a + RDB_TH_ALIVE, &alive, 4) != 4 || !alive ||
-	    rdb_tg_read(t, a + RDB_TH_PARK, &how, 4) != 4 || !how ||
-	    parked_regs(t, (uint32_t)k, how, &r))
-		return 0;
-	return r.rip;
-}
-
-/* A thread made while a count of its slot is wanted (rdb_tg_cont, its
- * first stop): the breakpoint where it starts, now (the others are in
- * place; it is stopped, so its pokes work). */
-static void want_new(struct rdb_tg *t, pid_t tid)
-{
-	uint64_t start;
-	uint32_t how = 0;
-	/* (tid: the new thread, or the one that made it, stopped: the wanted
-	 * thread made, not started, has its first pc by then or at its
-	 * parent's next clone) */
-	if (!t->want_on || t->wantbp || !t->want_slot ||
-	    rdb_tg_read(t, th_addr(t->want_slot) + RDB_TH_PARK, &how, 4) != 4 ||
-	    how != RDB_TF_PARK_NEW ||
-	    rdb_tg_read(t, th_addr(t->want_slot) + RDB_TH_START_G + 16 * 8, &start, 8) != 8 || !start)
-		return;
-	t->wantbp = start;
-	if (!t->bp_in)
-		return;
-	int i = nbps(t) - 2;
-	errno = 0;
-	long w = ptrace(PTRACE_PEEKTEXT, tid, (void *)start, NULL);
-	if (errno) {
-		t->wantbp = 0;
-		return;
-	}
-	t->bp_orig[i] = (uint8_t)w;
-	/* (already a breakpoint there: nothing of ours to put back) */
-	if (is_bp(t, start) || ptrace(PTRACE_POKETEXT, tid, (void *)start,
-	                              (void *)(((unsigned long)w & ~0xfful) | 0xcc)))
-		t->bp_orig[i] = 0xcc;
-}
-
 /* After the runtime ran: a signal it delivered, for gdb (TG_SIGNAL). */
 static int noted(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
@@ -1205,16 +1146,24 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 
 static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
 
+/* The count wanted, for the runtime (layout.h RDB_STATE_DBG_STOP): a
+ * thread that waits for the token has its %r15 set again by the runtime
+ * when it goes on (after its time slice, its blocking call, at its
+ * start), which would undo arm(); the runtime arms for this count then,
+ * with no stop of rdb's needed in between.  0: nothing wanted. */
+static void want_runtime(struct rdb_tg *t, uint64_t want)
+{
+	if (!t->alive || (want && poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_SLOT, t->want_slot)))
+		return;
+	poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_STOP, want);
+}
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
-	t->want_on = want != 0;
+	want_runtime(t, want);
 	cont(t, want, s);
-	/* (the breakpoint where the wanted thread goes on is this call's) */
-	t->want_on = 0;
-	if (t->wantbp && t->alive) {
-		remove_bps(t);
-		t->wantbp = 0;
-	}
+	if (want)
+		want_runtime(t, 0);
 }
 
 static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
@@ -1248,11 +1197,6 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	t->noted = 0;
 	for (;;) {
 		arm(t, want);
-		uint64_t wb = want_resume(t, want);
-		if (wb != t->wantbp) { /* (never moved while inserted) */
-			remove_bps(t);
-			t->wantbp = wb;
-		}
 		insert_bps(t);
 		int stop = resume_wait(t, s, PTRACE_CONT, sig, &intr);
 		if (stop < 0)
@@ -1276,26 +1220,6 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (stop_here(t, s))
 				return;
 			continue;
-		}
-		if (stop == SIGTRAP && t->wantbp && t->regs.rip - 1 == t->wantbp &&
-		    !is_bp(t, t->wantbp)) {
-			remove_bps(t);
-			if (set_reg(t, offsetof(struct user_regs_struct, rip), t->wantbp))
-				return (void)fail(t, s, "ptrace(PTRACE_POKEUSER)");
-			t->wantbp = 0;
-			struct rdb_pos p;
-			if (rdb_tg_pos(t, &p))
-				return (void)fail(t, s, "ptrace(PTRACE_GETREGS)");
-			if (p.slot == t->want_slot && p.count >= want) {
-				s->kind = TG_COUNT; /* (its first position from there) */
-				return;
-			}
-			if (p.slot != t->want_slot) { /* another thread there: over it */
-				rdb_tg_step(t, s);
-				if (s->kind != TG_STEPPED)
-					return;
-			}
-			continue; /* (the wanted thread runs: armed now) */
 		}
 		if (stop == SIGTRAP && is_bp(t, t->regs.rip - 1)) {
 			remove_bps(t);

@@ -61,7 +61,13 @@
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 #define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
 #define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
-/* (48: was the syscall nesting, per thread now: RDB_TH_SC_NEST) */
+/* Written by rdb's gdb server (rdb/target.c): it wants thread DBG_SLOT to
+ * stop at count DBG_STOP (0: nothing), so every arming of that thread's
+ * window (sic.c rdb_sic_set) makes the check after that count fault too,
+ * a window move to the runtime, a stop to rdb (40 and 48 were the
+ * handler frame and the syscall nesting, per thread now: RDB_TH_SC_NEST) */
+#define RDB_STATE_DBG_STOP 40 /* u64 */
+#define RDB_STATE_DBG_SLOT 48 /* u64 */
 /* (56 to 103: were the stack-switch marks, per thread now: RDB_TH_STACK_LO
  * to RDB_TH_DEAD_CUT; unused, keeping the offsets below) */
 /* Read by rdb's gdb server (rdb/target.c): a position in the run is

@@ -91,7 +91,9 @@ struct rdb_state {
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when back in the frame of
 	                          that clone (its flags' address), not a handler's */
-	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
+	/* RDB_STATE_DBG_STOP, RDB_STATE_DBG_SLOT: rdb's gdb server wants thread
+	 * dbg_slot stopped at count dbg_stop (0: nothing), sic.c */
+	uint64_t dbg_stop, dbg_slot;
 	uintptr_t pad_marks[6]; /* the stack-switch marks, per thread now; keeps
 	                           the fixed offsets below */
 	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
@@ -502,6 +504,9 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CL
 _Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
                    __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
                "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
+_Static_assert(__builtin_offsetof(struct rdb_state, dbg_stop) == RDB_STATE_DBG_STOP &&
+                   __builtin_offsetof(struct rdb_state, dbg_slot) == RDB_STATE_DBG_SLOT,
+               "layout.h RDB_STATE_DBG_STOP, RDB_STATE_DBG_SLOT");
 _Static_assert(__builtin_offsetof(struct rdb_state, chan_in) == RDB_STATE_CHAN_IN,
                "layout.h RDB_STATE_CHAN_IN");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");

@@ -83,6 +83,11 @@ uint64_t *rdb_sic_origin(void)
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
 {
 	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
+	/* (a count rdb's gdb server wants, layout.h RDB_STATE_DBG_STOP: its
+	 * fault is no event, sic_stop stays, rdb_sic_fault moves on) */
+	uint64_t dbg = RT->dbg_stop;
+	if (dbg > count && dbg - count < left && RT->dbg_slot == rdb_th_slot())
+		left = dbg - count;
 	uint64_t r15 = win_end() - (left < RDB_SIC_W ? left : RDB_SIC_W);
 	TH->sic.sic_stop = stop > count ? stop : 0;
 	*rdb_sic_origin() = r15 - count;

@@ -25,19 +25,26 @@ case $case in
 gdb)
 	# A breakpoint in a worker stops with that thread; info threads lists
 	# the four, named by slot and birth; bt shows the worker's function;
+	# reverse-stepi there goes back one instruction in beta's thread (its
+	# count reached by a replay from the interval's start: the runtime
+	# arms beta's window for it whenever beta goes on), stepi forward again;
 	# the main thread (blocked in pthread_join) shows its own stack;
 	# reverse-continue to a breakpoint another thread hit before selects
 	# that thread; continue goes on from there.
 	command -v gdb > /dev/null || fail "gdb is not installed"
 	printf '%s\n' 'break in_beta' continue 'echo gdb: at beta\n' 'info threads' bt \
-		'printf "gdb: beta v %ld\n", v' 'echo gdb: main\n' 'thread 1' bt \
+		'printf "gdb: beta v %ld\n", v' 'echo gdb: rsi\n' 'printf "gdb: pc %#lx\n", $pc' \
+		reverse-stepi 'printf "gdb: pc %#lx\n", $pc' 'info threads' stepi \
+		'printf "gdb: pc %#lx\n", $pc' 'disassemble in_beta' \
+		'echo gdb: main\n' 'thread 1' bt \
 		'echo gdb: back\n' 'break in_alpha' reverse-continue 'info threads' bt \
 		'printf "gdb: alpha v %ld\n", v' 'echo gdb: on\n' continue 'info threads' \
 		'printf "gdb: beta again %ld\n", v' 'echo gdb: step\n' finish \
 		'echo gdb: end\n' delete continue > s.gdb
 	timeout 300 "$RDB" replay --gdb-batch s.gdb t > s.out 2>&1 || { cat s.out; fail "replay --gdb-batch"; }
 	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" s.out || { cat s.out; fail "gdb or the server failed"; }
-	sed -n '/^gdb: at beta$/,/^gdb: main$/p' s.out > beta.out
+	sed -n '/^gdb: at beta$/,/^gdb: rsi$/p' s.out > beta.out
+	sed -n '/^gdb: rsi$/,/^gdb: main$/p' s.out > rsi.out
 	sed -n '/^gdb: main$/,/^gdb: back$/p' s.out > main.out
 	sed -n '/^gdb: back$/,/^gdb: on$/p' s.out > back.out
 	sed -n '/^gdb: on$/,/^gdb: step$/p' s.out > on.out
@@ -53,6 +60,20 @@ gdb)
 	expect beta.out "^  *[0-9]* *Thread [0-9]* (slot 3, born at syscall [0-9]*, blocked in syscall 202)"
 	expect beta.out "^#1  0x[0-9a-f]* in beta (a=0x0) at .*threads.c:"
 	expect beta.out "^gdb: beta v 20[0-6]\$"
+	# reverse-stepi: the instruction just before the breakpoint's in
+	# in_beta's listing, still slot 2's thread; stepi: the breakpoint again
+	pcs=$(sed -n 's/^gdb: pc \(0x[0-9a-f]*\)$/\1/p' rsi.out | tr '\n' ' ')
+	set -- $pcs
+	[ $# -eq 3 ] || { cat rsi.out; fail "reverse-stepi at beta: not 3 pcs ($pcs)"; }
+	bp=$1 back=$2 fwd=$3
+	# (the listing's => marks the pc, back at the breakpoint)
+	at=$(sed -n 's/^=> *\(0x[0-9a-f]*\) <.*/\1/p' rsi.out)
+	[ -n "$at" ] && [ "$((at))" -eq "$((bp))" ] || { cat rsi.out; fail "in_beta's listing: the pc is not $bp"; }
+	prev=$(grep -B1 '^=> ' rsi.out | head -n 1 | sed -n 's/^ *\(0x[0-9a-f]*\) <.*/\1/p')
+	[ -n "$prev" ] && [ "$((back))" -eq "$((prev))" ] ||
+		{ cat rsi.out; fail "reverse-stepi from beta's breakpoint ($bp) went to $back, not $prev"; }
+	[ "$((fwd))" -eq "$((bp))" ] || { cat rsi.out; fail "stepi after reverse-stepi: $fwd, not $bp"; }
+	expect rsi.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running)  *0x0*${back#0x} in in_beta "
 	# main, waiting in pthread_join: its saved registers unwind to main
 	expect main.out "in main () at .*threads.c:$(line 'pthread_join(t\[i\]')"
 	# back to alpha's breakpoint: alpha's thread (slot 1) selected
