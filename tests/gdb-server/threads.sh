@@ -66,10 +66,9 @@ gdb)
 	set -- $pcs
 	[ $# -eq 3 ] || { cat rsi.out; fail "reverse-stepi at beta: not 3 pcs ($pcs)"; }
 	bp=$1 back=$2 fwd=$3
-	# (the listing's => marks the pc, back at the breakpoint)
-	at=$(sed -n 's/^=> *\(0x[0-9a-f]*\) <.*/\1/p' rsi.out)
-	[ -n "$at" ] && [ "$((at))" -eq "$((bp))" ] || { cat rsi.out; fail "in_beta's listing: the pc is not $bp"; }
-	prev=$(grep -B1 '^=> ' rsi.out | head -n 1 | sed -n 's/^ *\(0x[0-9a-f]*\) <.*/\1/p')
+	# (the listing's address before the breakpoint's)
+	prev=$(sed -n 's/^[=> ]*\(0x[0-9a-f]*\) <+[0-9]*>:.*/\1/p' rsi.out |
+		while read -r a; do [ "$((a))" -eq "$((bp))" ] && { echo "${last:-}"; break; }; last=$a; done)
 	[ -n "$prev" ] && [ "$((back))" -eq "$((prev))" ] ||
 		{ cat rsi.out; fail "reverse-stepi from beta's breakpoint ($bp) went to $back, not $prev"; }
 	[ "$((fwd))" -eq "$((bp))" ] || { cat rsi.out; fail "stepi after reverse-stepi: $fwd, not $bp"; }
