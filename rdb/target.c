@@ -1150,10 +1150,12 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
  * thread that waits for the token has its %r15 set again by the runtime
  * when it goes on (after its time slice, its blocking call, at its
  * start), which would undo arm(); the runtime arms for this count then,
- * with no stop of rdb's needed in between.  0: nothing wanted. */
+ * with no stop of rdb's needed in between.  0: nothing wanted.  (Without
+ * threads the runtime sets %r15 only at stops rdb sees, and arm() is
+ * enough: no writes, a step back costs what it did.) */
 static void want_runtime(struct rdb_tg *t, uint64_t want)
 {
-	if (!t->alive || (want && poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_SLOT, t->want_slot)))
+	if (!t->alive || !rdb_tg_threaded(t) || (want && poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_SLOT, t->want_slot)))
 		return;
 	poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_STOP, want);
 }
