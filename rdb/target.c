@@ -16,7 +16,8 @@
  * Threads (docs/gdb.md "Threads"): every thread of the replay is traced;
  * one runs the program at a time (the runtime's token), and rdb follows
  * the one whose stop came last (t->cur); counts are each thread's own
- * (its slot's origin). */
+ * (its slot's origin).  A count wanted of a thread that waits for the
+ * token is the runtime's to arm when that thread goes on (want_runtime). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>

@@ -8,6 +8,8 @@
  *   - after RDB_SIC_W counts, to move the window on (no event);
  *   - at a stop count: replay's next target, --every-sic's limit, the
  *     2^40 of a recorded interval;
+ *   - replay under rdb's gdb server: at the count it wants of a thread
+ *     (RT->dbg_stop), a window move to the runtime and a stop to rdb;
  *   - record: when the interval timer expires or an asynchronous signal
  *     arrives, adding RDB_SIC_W to %r15 (and the origin) makes the very
  *     next check fault, with the count intact.
