@@ -343,6 +343,17 @@ static int replay_interval(const struct query *q, struct image *im, const struct
 		printf("  when:        interval %llu, SIC count %llu (after syscall #%llu)\n",
 		       (unsigned long long)j, (unsigned long long)last->sic,
 		       (unsigned long long)last->sc_id);
+	/* a run with threads: which one wrote (the one holding the token;
+	 * named as gdb names it, by slot and birth) */
+	struct rdb_births *b = rdb_births_read(q->dir);
+	if (rdb_births_any(b)) {
+		if (!last->slot)
+			printf("  thread:      the main thread (slot 0)\n");
+		else
+			printf("  thread:      slot %u, born at syscall %llu\n", last->slot,
+			       (unsigned long long)rdb_born_at(b, last->slot, j, last->sc_id));
+	}
+	rdb_births_free(b);
 	printf("  bytes:       0x%llx..0x%llx of them\n", (unsigned long long)last->addr,
 	       (unsigned long long)(last->addr + last->len - 1));
 	printf("  writes to them in interval %llu: %llu\n", (unsigned long long)j,

@@ -1,7 +1,10 @@
 /* gdbserver.c: gdb's remote protocol commands, answered from a replay
- * (target.c) and its timeline (timeline.c).  All-stop, one thread, no
- * writes: a replay is the recorded run, so memory and register writes are
- * refused (gdb shows the error), and going back (bc, bs) replays again.
+ * (target.c) and its timeline (timeline.c).  All-stop, no writes: a
+ * replay is the recorded run, so memory and register writes are refused
+ * (gdb shows the error), and going back (bc, bs) replays again.  Threads
+ * (docs/threads.md): gdb sees every live thread of the replay, each named
+ * by its slot and birth (the same id at any position, in any replay);
+ * the one that stopped runs, the others' registers are where they wait.
  * The register layout is the target description below, regnum by regnum. */
 #include <errno.h>
 #include <stdarg.h>
@@ -163,14 +166,18 @@ static uint32_t full_ftag(const uint8_t *fx)
 	return tag;
 }
 
-/* Register r's bytes (little-endian) into out: its size. */
-static size_t reg_bytes(struct rdb_tg *t, int r, uint8_t *out)
+/* Register r's bytes (little-endian) into out: its size.  other: a
+ * thread that waits (its general registers only: rdb does not read the
+ * FPU state the runtime keeps for it, shown as zeros), else the one
+ * stopped. */
+static size_t reg_bytes(struct rdb_tg *t, const struct user_regs_struct *other, int r,
+                        uint8_t *out)
 {
 	const struct reg *g = &regs[r];
 	size_t n = (size_t)g->bits / 8;
 	memset(out, 0, n);
-	const struct user_regs_struct *u = rdb_tg_regs(t);
-	if (!u)
+	const struct user_regs_struct *u = other ? other : rdb_tg_regs(t);
+	if (!u || (other && g->where != GPR))
 		return n;
 	static uint8_t fx[512], ymmh[256];
 	if (g->where != GPR && rdb_tg_fpregs(t, fx, ymmh))
@@ -215,7 +222,10 @@ struct srv {
 	struct rdb_tl *l;
 	struct rdb_gm *mem; /* what gdb may read (gdbmem.c) */
 	uint64_t from;
-	unsigned long tid; /* the thread gdb sees: the first replay's pid, for good */
+	unsigned long tid; /* the main thread's id for gdb: the first replay's pid, for good */
+	unsigned long sel; /* the thread gdb's Hg chose (0: the one stopped) */
+	struct user_regs_struct sel_regs; /* ... its registers, when it waits */
+	int sel_waits;
 	int killed, detached;
 	char *out;
 	size_t cap;
@@ -281,12 +291,80 @@ static int reply(struct srv *s, const char *fmt, ...)
 /* "": a packet rdb does not support. */
 static int empty(struct srv *s) { return rdb_rsp_put(s->c, "", 0); }
 
+/* ---- threads ------------------------------------------------------------ */
+
+/* A thread's id for gdb: the main thread's is the pid gdb saw first; any
+ * other's says its birth and slot in decimal (gdb prints it so), never a
+ * pid (above 4194304): born at syscall 57 in slot 3 is 1000570003. */
+static unsigned long thread_id(const struct srv *s, uint32_t slot, uint64_t born)
+{
+	if (!slot)
+		return s->tid;
+	return 1000000000ul + (unsigned long)born * 10000ul + slot;
+}
+
+/* The live threads where the replay is stopped (*v: rdb_free it). */
+static int threads(struct srv *s, struct rdb_tg_thread **v)
+{
+	*v = NULL;
+	if (!rdb_tg_threaded(s->t))
+		return 0;
+	return rdb_tg_threads(s->t, v);
+}
+
+/* The id of the thread that stopped. */
+static unsigned long cur_id(struct srv *s)
+{
+	struct rdb_tg_thread *v;
+	int n = threads(s, &v);
+	unsigned long id = s->tid;
+	for (int i = 0; i < n; i++)
+		if (v[i].how == 0)
+			id = thread_id(s, v[i].slot, v[i].born);
+	rdb_free(v);
+	return id;
+}
+
+/* Thread `id` among the live ones: 0 and *out, or -1. */
+static int find_thread(struct srv *s, unsigned long id, struct rdb_tg_thread *out)
+{
+	struct rdb_tg_thread *v;
+	int n = threads(s, &v), r = -1;
+	for (int i = 0; i < n && r; i++)
+		if (thread_id(s, v[i].slot, v[i].born) == id) {
+			*out = v[i];
+			r = 0;
+		}
+	rdb_free(v);
+	return r;
+}
+
+static const char *park_what(uint32_t how)
+{
+	switch (how) {
+	case 0:
+		return "running";
+	case RDB_TF_PARK_SLICE:
+		return "waiting for its turn (after a time slice)";
+	case RDB_TF_PARK_BLOCKED:
+		return "blocked in a call";
+	case RDB_TF_PARK_NEW:
+		return "made, not started";
+	default:
+		return "waiting (registers not known)";
+	}
+}
+
 /* A stop as gdb wants it; kind 0: the start of history. */
 static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 {
+	/* the thread that stopped: gdb selects it */
+	s->sel = 0;
+	s->sel_waits = 0;
+	unsigned long id = st->kind == TG_EXITED ? s->tid : cur_id(s);
 	switch (st->kind) {
 	case 0:
-		return reply(s, "T05replaylog:begin;thread:%lx;", s->tid);
+		return reply(s, "T05replaylog:begin;thread:%lx;", id);
 	case TG_STEPPED:
 	case TG_BREAK: {
 		/* While a write watchpoint is set, gdb checks its value at every
@@ -297,21 +375,21 @@ static int stop_reply(struct srv *s, const struct rdb_tg_stop *st)
 		uint64_t a, len;
 		for (int i = 0; rdb_tg_watch_get(s->t, i, &kind, &a, &len); i++)
 			if (kind == 2)
-				return reply(s, "T05watch:%llx;thread:%lx;", (unsigned long long)a, s->tid);
+				return reply(s, "T05watch:%llx;thread:%lx;", (unsigned long long)a, id);
 		if (st->kind == TG_BREAK)
-			return reply(s, "T05swbreak:;thread:%lx;", s->tid);
-		return reply(s, "T05thread:%lx;", s->tid);
+			return reply(s, "T05swbreak:;thread:%lx;", id);
+		return reply(s, "T05thread:%lx;", id);
 	}
 	case TG_COUNT:
-		return reply(s, "T05thread:%lx;", s->tid);
+		return reply(s, "T05thread:%lx;", id);
 	case TG_WATCH:
 		return reply(s, "T05%swatch:%llx;thread:%lx;",
 		             st->value == 3 ? "r" : st->value == 4 ? "a" : "",
-		             (unsigned long long)st->addr, s->tid);
+		             (unsigned long long)st->addr, id);
 	case TG_SIGNAL:
-		return reply(s, "T%02xthread:%lx;", gdb_signal(st->sig), s->tid);
+		return reply(s, "T%02xthread:%lx;", gdb_signal(st->sig), id);
 	case TG_INTR:
-		return reply(s, "T02thread:%lx;", s->tid);
+		return reply(s, "T02thread:%lx;", id);
 	case TG_EXITED:
 		if (st->sig)
 			return reply(s, "X%02x", gdb_signal(st->sig));
@@ -559,6 +637,74 @@ static int refuse_write(struct srv *s, const char *what)
 	return reply(s, "E01");
 }
 
+/* ---- threads' packets ---------------------------------------------------------------- */
+
+/* qfThreadInfo: every live thread (the main thread alone without threads). */
+static int thread_list(struct srv *s)
+{
+	if (!rdb_tg_alive(s->t))
+		return reply(s, "l");
+	struct rdb_tg_thread *v;
+	int n = threads(s, &v);
+	if (!n)
+		return reply(s, "m%lx", s->tid);
+	char *o = scratch(s, (size_t)n * 24 + 2);
+	size_t k = 0;
+	o[k++] = 'm';
+	for (int i = 0; i < n; i++)
+		k += (size_t)sprintf(o + k, "%s%lx", i ? "," : "", thread_id(s, v[i].slot, v[i].born));
+	rdb_free(v);
+	return rdb_rsp_put(s->c, o, k);
+}
+
+/* qThreadExtraInfo,ID: what `info threads` shows beside it. */
+static int thread_extra(struct srv *s, const char *arg)
+{
+	unsigned long id = strtoul(arg, NULL, 16);
+	char text[160];
+	struct rdb_tg_thread h;
+	if (!rdb_tg_threaded(s->t) || find_thread(s, id, &h))
+		return empty(s); /* (no threads: nothing to add, as before) */
+	if (!h.slot) {
+		snprintf(text, sizeof text, "slot 0, the main thread, %s", park_what(h.how));
+	} else if (h.how == RDB_TF_PARK_BLOCKED) {
+		snprintf(text, sizeof text, "slot %u, born at syscall %llu, blocked in syscall %ld",
+		         h.slot, (unsigned long long)h.born, h.nr);
+	} else {
+		snprintf(text, sizeof text, "slot %u, born at syscall %llu, %s", h.slot,
+		         (unsigned long long)h.born, park_what(h.how));
+	}
+	size_t n = strlen(text);
+	char o[2 * sizeof text + 1];
+	put_hex(o, (const uint8_t *)text, n);
+	return reply(s, "%s", o);
+}
+
+/* Hg ID: the thread whose registers g and p read; Hc: resuming always
+ * runs the thread that holds the runtime's token (the one stopped), so
+ * it is taken as it is. */
+static int select_thread(struct srv *s, const char *a)
+{
+	if (*a != 'g')
+		return reply(s, "OK");
+	long long id = strtoll(a + 1, NULL, 16);
+	s->sel = 0;
+	s->sel_waits = 0;
+	if (id <= 0)
+		return reply(s, "OK"); /* any, all */
+	struct rdb_tg_thread h;
+	if (!rdb_tg_threaded(s->t))
+		return reply(s, (unsigned long)id == s->tid ? "OK" : "E01");
+	if (find_thread(s, (unsigned long)id, &h))
+		return reply(s, "E01");
+	s->sel = (unsigned long)id;
+	if (h.how != 0) {
+		s->sel_waits = 1;
+		s->sel_regs = h.regs;
+	}
+	return reply(s, "OK");
+}
+
 /* ---- the session --------------------------------------------------------------------- */
 
 static int packet(struct srv *s, char *p, size_t n)
@@ -574,13 +720,21 @@ static int packet(struct srv *s, char *p, size_t n)
 			st.value = 0;
 			return stop_reply(s, &st);
 		}
-		return reply(s, "T05thread:%lx;", s->tid);
+		return reply(s, "T05thread:%lx;", cur_id(s));
 	case '!':
 		return reply(s, "OK");
 	case 'H':
-		return reply(s, "OK");
-	case 'T':
-		return reply(s, rdb_tg_alive(s->t) ? "OK" : "E01");
+		return select_thread(s, p + 1);
+	case 'T': {
+		/* thread ID alive? */
+		struct rdb_tg_thread h;
+		unsigned long id = strtoul(p + 1, NULL, 16);
+		if (!rdb_tg_alive(s->t))
+			return reply(s, "E01");
+		if (!rdb_tg_threaded(s->t))
+			return reply(s, id == s->tid ? "OK" : "E01");
+		return reply(s, find_thread(s, id, &h) ? "E01" : "OK");
+	}
 	case 'g': {
 		if (!rdb_tg_alive(s->t))
 			return reply(s, "E01");
@@ -588,7 +742,7 @@ static int packet(struct srv *s, char *p, size_t n)
 		char *o = scratch(s, 4096);
 		size_t k = 0;
 		for (int r = 0; r < NREGS; r++) {
-			size_t m = reg_bytes(s->t, r, b);
+			size_t m = reg_bytes(s->t, s->sel_waits ? &s->sel_regs : NULL, r, b);
 			put_hex(o + k, b, m);
 			k += 2 * m;
 		}
@@ -600,7 +754,7 @@ static int packet(struct srv *s, char *p, size_t n)
 			return reply(s, "E01");
 		uint8_t b[64];
 		char o[130];
-		put_hex(o, b, reg_bytes(s->t, (int)r, b));
+		put_hex(o, b, reg_bytes(s->t, s->sel_waits ? &s->sel_regs : NULL, (int)r, b));
 		return reply(s, "%s", o);
 	}
 	case 'G':
@@ -694,11 +848,13 @@ static int packet(struct srv *s, char *p, size_t n)
 			return r ? xfer(s, (const uint8_t *)exe, strlen(exe), r + 1) : reply(s, "E01");
 		}
 		if (!strcmp(p, "qfThreadInfo"))
-			return rdb_tg_alive(s->t) ? reply(s, "m%lx", s->tid) : reply(s, "l");
+			return thread_list(s);
 		if (!strcmp(p, "qsThreadInfo"))
 			return reply(s, "l");
+		if (!strncmp(p, "qThreadExtraInfo,", 17))
+			return thread_extra(s, p + 17);
 		if (!strcmp(p, "qC"))
-			return reply(s, "QC%lx", s->tid);
+			return reply(s, "QC%lx", cur_id(s));
 		if (!strncmp(p, "qAttached", 9))
 			return reply(s, "1");
 		if (!strncmp(p, "qSymbol", 7))
@@ -742,7 +898,9 @@ static int packet(struct srv *s, char *p, size_t n)
 			s->killed = 0;
 			if (rdb_tg_start(s->t, s->from, 0, 1))
 				return reply(s, "E01");
-			return reply(s, "T05thread:%lx;", s->tid);
+			s->sel = 0;
+			s->sel_waits = 0;
+			return reply(s, "T05thread:%lx;", cur_id(s));
 		}
 		return empty(s);
 	default:

@@ -37,6 +37,7 @@ void rdb_rsp_noack(struct rdb_rsp *c);
  * a caller's frame (a recursion's returns): its stack pointer is higher. */
 struct rdb_pos {
 	uint64_t interval, count, pc, sp, rcx; /* rcx: only for a rep instruction */
+	uint64_t slot; /* the thread whose count it is (docs/threads.md) */
 };
 
 enum rdb_tg_kind {
@@ -144,6 +145,25 @@ uint64_t rdb_tg_bias(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there
  * (0: not yet). */
 uint64_t rdb_tg_start_pc(const struct rdb_tg *t, uint64_t interval);
+
+/* Threads (docs/threads.md): one runs at a time; rdb follows the one that
+ * stopped.  A thread where the replay is stopped: */
+struct rdb_tg_thread {
+	uint32_t slot;
+	uint32_t how;  /* 0: the one stopped; RDB_TF_PARK_* where it waits for the
+	                  token; TG_TH_UNKNOWN: neither (its registers are not known) */
+	uint64_t born; /* its clone's syscall number (births.c; 0: the main thread) */
+	long nr;       /* BLOCKED: the call */
+	struct user_regs_struct regs; /* the program's: its saved context if it waits */
+};
+enum { TG_TH_UNKNOWN = 99 };
+/* The live threads, in slot order (*out, rdb_free it): how many (0: the
+ * replay is not stopped). */
+int rdb_tg_threads(struct rdb_tg *t, struct rdb_tg_thread **out);
+/* Whether the recording made threads. */
+int rdb_tg_threaded(const struct rdb_tg *t);
+/* rdb_tg_cont's want: a count of this thread's (0 by default). */
+void rdb_tg_want_slot(struct rdb_tg *t, uint64_t slot);
 
 /* ---- timeline.c: positions, going back ----------------------------------- */
 struct rdb_tl;

@@ -128,6 +128,16 @@ int rdb_rec_ok(uint32_t type, const void *p, size_t n);
 /* The interval field of those records (their first): p holds 8 bytes. */
 uint64_t rdb_rec_interval(const void *p);
 
+/* ---- births.c: threads named by slot and birth ---------------------------- */
+struct rdb_births;
+struct rdb_births *rdb_births_read(const char *dir);
+void rdb_births_free(struct rdb_births *s);
+int rdb_births_any(const struct rdb_births *s); /* the run made threads */
+/* The birth (its clone's syscall number; 0: the main thread) of the
+ * thread in slot `slot` in interval `interval` after sc_id syscalls:
+ * the latest made there by then. */
+uint64_t rdb_born_at(const struct rdb_births *s, uint32_t slot, uint64_t interval, uint64_t sc_id);
+
 /* ---- feed.c: what replay sends after HELLO ----------------------------- */
 struct rdb_feed;
 /* Checks from (>= 1, at most the last complete interval) and to (0: none,

@@ -12,10 +12,16 @@
  *     cleaned from the program's flags image.
  * The program stops at an exact SIC count without stepping: at a stop,
  * %r15 and the runtime's sic_origin move together (the count stays) so
- * that the check after the wanted count is the one that faults. */
+ * that the check after the wanted count is the one that faults.
+ * Threads (docs/gdb.md "Threads"): every thread of the replay is traced;
+ * one runs the program at a time (the runtime's token), and rdb follows
+ * the one whose stop came last (t->cur); counts are each thread's own
+ * (its slot's origin).  A count wanted of a thread that waits for the
+ * token is the runtime's to arm when that thread goes on (want_runtime). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -67,11 +73,27 @@ struct piece {
 	int len, w;
 };
 
+/* A thread of the replay, traced (PTRACE_O_TRACECLONE): one runs the
+ * program at a time (the runtime's token, docs/threads.md); rdb follows
+ * the one that stopped last. */
+struct thr {
+	pid_t tid;
+	int fresh;                 /* made, its first stop (SIGSTOP) not seen yet */
+	long nr;                   /* the syscall it entered (syscall stops), or -1 */
+	enum __ptrace_request req; /* how it was resumed last */
+};
+
 struct rdb_tg {
 	const char *dir;
 	struct rdb_header h;
 	uint64_t last; /* the last interval a replay can start at */
 	pid_t pid, feeder;
+	pid_t cur;         /* the thread stopped: registers, steps (the process: pid) */
+	struct thr *th;    /* every thread of the replay */
+	int nth, capth;
+	int sysstops;      /* syscall stops are the caller's (through_runtime) */
+	uint64_t want_slot; /* rdb_tg_cont's want: that thread's count */
+	struct rdb_births *births;
 	struct launch *ln; /* the replay's */
 	uint64_t sc_insn;  /* a syscall instruction of the runtime's (link address) */
 	int memfd;
@@ -115,6 +137,7 @@ static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
 
 static void bury(struct rdb_tg *t, pid_t pid);
 static void end_replay(struct rdb_tg *t, int keep_feeder);
+static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_regs_struct *r);
 
 /* ---- the image: where the runtime's code lies ----------------------------- */
 
@@ -181,6 +204,7 @@ struct rdb_tg *rdb_tg_new(const char *dir)
 		t->last = 1;
 	rdb_ivx_free(x);
 	read_image(t);
+	t->births = rdb_births_read(dir);
 	t->bp_on = 1;
 	t->wp_on = 1;
 	return t;
@@ -213,7 +237,7 @@ static void trace_stop(struct rdb_tg *t, const char *where, int st)
 	if (!on)
 		return;
 	struct user_regs_struct r;
-	ptrace(PTRACE_GETREGS, t->pid, NULL, &r);
+	ptrace(PTRACE_GETREGS, t->cur, NULL, &r);
 	fprintf(stderr, "rdb-gdb: %s: status %#x pc %#llx%s\n", where, st,
 	        (unsigned long long)r.rip, in_rt(t, r.rip) ? " (runtime)" : "");
 }
@@ -229,7 +253,7 @@ static int get_regs(struct rdb_tg *t)
 {
 	if (t->have_regs)
 		return 0;
-	if (ptrace(PTRACE_GETREGS, t->pid, NULL, &t->regs))
+	if (ptrace(PTRACE_GETREGS, t->cur, NULL, &t->regs))
 		return -1;
 	/* the trap flag is rdb's; the resume flag, a fault's (the program never
 	 * sees it: pushf clears it) */
@@ -241,7 +265,7 @@ static int get_regs(struct rdb_tg *t)
 static int set_reg(struct rdb_tg *t, size_t off, uint64_t v)
 {
 	t->have_regs = 0;
-	return (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)off, (void *)v);
+	return (int)ptrace(PTRACE_POKEUSER, t->cur, (void *)off, (void *)v);
 }
 
 static int peek(struct rdb_tg *t, uint64_t a, uint64_t *v)
@@ -251,30 +275,122 @@ static int peek(struct rdb_tg *t, uint64_t a, uint64_t *v)
 
 static int poke(struct rdb_tg *t, uint64_t a, uint64_t v)
 {
-	return (int)ptrace(PTRACE_POKEDATA, t->pid, (void *)a, (void *)v);
+	return (int)ptrace(PTRACE_POKEDATA, t->cur, (void *)a, (void *)v);
 }
 
 /* One byte of text, through the word around it. */
 static int poke_byte(struct rdb_tg *t, uint64_t a, uint8_t b, uint8_t *old)
 {
 	errno = 0;
-	long w = ptrace(PTRACE_PEEKTEXT, t->pid, (void *)a, NULL);
+	long w = ptrace(PTRACE_PEEKTEXT, t->cur, (void *)a, NULL);
 	if (errno)
 		return -1;
 	if (old)
 		*old = (uint8_t)w;
 	w = (long)(((unsigned long)w & ~0xfful) | b);
-	return (int)ptrace(PTRACE_POKETEXT, t->pid, (void *)a, (void *)w);
+	return (int)ptrace(PTRACE_POKETEXT, t->cur, (void *)a, (void *)w);
 }
 
-/* Waits for the tracee, polling gdb's interrupt while it runs.  0 and
- * *st, or -1 (ECHILD: gone). */
+static struct thr *thr_of(struct rdb_tg *t, pid_t tid)
+{
+	for (int i = 0; i < t->nth; i++)
+		if (t->th[i].tid == tid)
+			return &t->th[i];
+	return NULL;
+}
+
+static struct thr *thr_add(struct rdb_tg *t, pid_t tid)
+{
+	if (t->nth == t->capth)
+		t->th = rdb_xrealloc(t->th, (size_t)(t->capth = t->capth ? 2 * t->capth : 8) *
+		                                sizeof *t->th);
+	struct thr *h = &t->th[t->nth++];
+	*h = (struct thr){tid, 0, -1, PTRACE_CONT};
+	return h;
+}
+
+static void thr_drop(struct rdb_tg *t, pid_t tid)
+{
+	struct thr *h = thr_of(t, tid);
+	if (h)
+		*h = t->th[--t->nth];
+}
+
+/* Resumes thread tid (req, giving it sig), noted for its next events. */
+static long resume_thr(struct rdb_tg *t, pid_t tid, enum __ptrace_request req, int sig)
+{
+	struct thr *h = thr_of(t, tid);
+	if (h)
+		h->req = req;
+	return ptrace(req, tid, NULL, (void *)(long)sig);
+}
+
+/* A stop of a thread that is rdb's own business, handled here: 1 (the
+ * thread resumed, or gone), 0 for the caller.  A new thread (a clone
+ * event: its first SIGSTOP is to come), that first stop, a thread other
+ * than the first one ending (the first one's end is the program's),
+ * syscall stops unless the caller follows them.  (gdb's interrupt, a
+ * SIGSTOP to the process, stops one thread: the kernel delivers it to
+ * one, and rdb resumes that one without it.) */
+static int background(struct rdb_tg *t, pid_t tid, int st)
+{
+	struct thr *h = thr_of(t, tid);
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		if (tid == t->pid)
+			return 0;
+		thr_drop(t, tid);
+		if (t->cur == tid)
+			t->cur = t->pid;
+		return 1;
+	}
+	if (!WIFSTOPPED(st) || !h)
+		return 0;
+	if (st >> 16 == PTRACE_EVENT_CLONE) {
+		unsigned long child = 0;
+		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &child) == 0 && !thr_of(t, (pid_t)child))
+			thr_add(t, (pid_t)child)->fresh = 1;
+		h = thr_of(t, tid); /* (the table may have moved) */
+		resume_thr(t, tid, h->req, 0);
+		return 1;
+	}
+	if (h->fresh && WSTOPSIG(st) == SIGSTOP) {
+		h->fresh = 0;
+		/* (while the caller follows syscalls: its way into the program
+		 * by rt_sigreturn is seen) */
+		resume_thr(t, tid, t->sysstops ? PTRACE_SYSCALL : PTRACE_CONT, 0);
+		return 1;
+	}
+	if (WSTOPSIG(st) == (SIGTRAP | 0x80) && !t->sysstops) {
+		resume_thr(t, tid, PTRACE_CONT, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* Waits for a thread of the tracee to stop (it is t->cur then), polling
+ * gdb's interrupt while it runs.  0 and *st, or -1 (ECHILD: gone). */
 static int wait_tracee(struct rdb_tg *t, int *st, int *intr)
 {
 	t->have_regs = 0;
 	for (int spins = 0;; spins++) {
-		pid_t r = waitpid(t->pid, st, __WALL | (t->intr ? WNOHANG : 0));
-		if (r == t->pid) {
+		/* one thread: wait for it; several: poll each (waitpid(-1)
+		 * would reap rdb's other children: the feeder, gdb) */
+		int poll = t->intr || t->nth > 1;
+		pid_t r = 0;
+		for (int i = 0; i < (t->nth ? t->nth : 1) && r == 0; i++) {
+			pid_t tid = t->nth ? t->th[i].tid : t->pid;
+			r = waitpid(tid, st, __WALL | (poll ? WNOHANG : 0));
+			if (r < 0 && errno == ECHILD && tid != t->pid) {
+				thr_drop(t, tid); /* (reaped already) */
+				r = 0;
+				break;
+			}
+		}
+		if (r > 0) {
+			if (background(t, r, *st))
+				continue;
+			t->cur = r;
+			t->have_regs = 0;
 			if (WIFSTOPPED(*st))
 				trace_stop(t, "stop", *st);
 			return 0;
@@ -282,13 +398,16 @@ static int wait_tracee(struct rdb_tg *t, int *st, int *intr)
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r == 0) {
-			int i = t->intr(t->intr_ctx);
+			int i = t->intr ? t->intr(t->intr_ctx) : 0;
 			if (i && !*intr) {
 				*intr = i;
 				kill(t->pid, SIGSTOP);
 			}
-			struct timespec ts = {0, spins < 100 ? 20000 : 1000000};
-			nanosleep(&ts, NULL);
+			struct timespec ts = {0, spins < 50 && !t->intr ? 0 : spins < 1000 ? 20000 : 1000000};
+			if (ts.tv_nsec)
+				nanosleep(&ts, NULL);
+			else
+				sched_yield();
 		}
 	}
 }
@@ -322,7 +441,7 @@ static int resume_wait(struct rdb_tg *t, struct rdb_tg_stop *s,
                        enum __ptrace_request req, int sig, int *intr)
 {
 	int st;
-	if (ptrace(req, t->pid, NULL, (void *)(long)sig))
+	if (resume_thr(t, t->cur, req, sig))
 		return fail(t, s, req == PTRACE_CONT ? "ptrace(PTRACE_CONT)"
 		                                     : "ptrace(PTRACE_SINGLESTEP)"), -1;
 	if (wait_tracee(t, &st, intr))
@@ -517,14 +636,14 @@ static void arm_watch(struct rdb_tg *t)
 		       (uint64_t)lenbits[p->len] << (18 + 4 * i);
 	}
 	if (!t->dr_set || dr7 != t->dr7 || memcmp(dr, t->dr, sizeof dr)) {
-		int bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(7), NULL);
+		int bad = (int)ptrace(PTRACE_POKEUSER, t->cur, (void *)DR_OFF(7), NULL);
 		for (int i = 0; !bad && i < 4; i++)
-			bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(i), (void *)dr[i]);
+			bad = (int)ptrace(PTRACE_POKEUSER, t->cur, (void *)DR_OFF(i), (void *)dr[i]);
 		if (!bad && dr7)
-			bad = (int)ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(7), (void *)dr7);
+			bad = (int)ptrace(PTRACE_POKEUSER, t->cur, (void *)DR_OFF(7), (void *)dr7);
 		if (bad)
 			rdb_warn("gdb server: the debug registers (pid %d): %s: watchpoints not armed",
-			         (int)t->pid, strerror(errno));
+			         (int)t->cur, strerror(errno));
 		memcpy(t->dr, dr, sizeof dr);
 		t->dr7 = dr7;
 		t->dr_set = 1;
@@ -576,10 +695,10 @@ static void runtime_wrote(struct rdb_tg *t)
 static int dr_hit(struct rdb_tg *t, int runtime, struct rdb_tg_stop *s)
 {
 	errno = 0;
-	long dr6 = ptrace(PTRACE_PEEKUSER, t->pid, (void *)DR_OFF(6), NULL);
+	long dr6 = ptrace(PTRACE_PEEKUSER, t->cur, (void *)DR_OFF(6), NULL);
 	if (errno || !(dr6 & 0xf) || !t->dr7)
 		return -1;
-	ptrace(PTRACE_POKEUSER, t->pid, (void *)DR_OFF(6), NULL);
+	ptrace(PTRACE_POKEUSER, t->cur, (void *)DR_OFF(6), NULL);
 	int r = 0;
 	for (int i = 0; i < 4; i++) {
 		if (!(dr6 >> i & 1) || 4 * t->group + i >= t->npieces)
@@ -617,7 +736,7 @@ int rdb_tg_fpregs(struct rdb_tg *t, uint8_t fx[512], uint8_t ymmh[256])
 	uint8_t xs[4096];
 	struct iovec io = {xs, sizeof xs};
 	memset(ymmh, 0, 256);
-	if (ptrace(PTRACE_GETREGSET, t->pid, (void *)NT_X86_XSTATE, &io) == 0 &&
+	if (ptrace(PTRACE_GETREGSET, t->cur, (void *)NT_X86_XSTATE, &io) == 0 &&
 	    io.iov_len >= 576 + 256) {
 		memcpy(fx, xs, 512);
 		uint64_t xstate_bv;
@@ -626,7 +745,7 @@ int rdb_tg_fpregs(struct rdb_tg *t, uint8_t fx[512], uint8_t ymmh[256])
 			memcpy(ymmh, xs + 576, 256);
 		return 0;
 	}
-	return ptrace(PTRACE_GETFPREGS, t->pid, NULL, fx) ? -1 : 0;
+	return ptrace(PTRACE_GETFPREGS, t->cur, NULL, fx) ? -1 : 0;
 }
 
 int rdb_tg_auxv(struct rdb_tg *t, uint8_t *buf, size_t cap, size_t *n)
@@ -669,11 +788,23 @@ int rdb_tg_is_rep(struct rdb_tg *t, uint64_t pc)
 	               (op >= 0x6c && op <= 0x6f));
 }
 
+/* Thread `slot`'s runtime state, and where its origin lies (thread 0's
+ * is the runtime's sic_origin). */
+static uint64_t th_addr(uint64_t slot) { return RDB_THREAD_ADDR + (slot << RDB_THREAD_SHIFT); }
+static uint64_t origin_addr(uint64_t slot)
+{
+	return slot ? th_addr(slot) + RDB_TH_ORIGIN : RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN;
+}
+/* The slot of the thread whose %r15 this is. */
+static uint64_t slot_of(uint64_t r15) { return (r15 - RDB_SIC_WIN) >> RDB_SIC_SHIFT; }
+
 int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
 {
 	uint64_t origin;
-	if (!t->alive || get_regs(t) || peek(t, RDB_STATE_ADDR + RDB_STATE_INTERVAL, &p->interval) ||
-	    peek(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, &origin))
+	if (!t->alive || get_regs(t) || peek(t, RDB_STATE_ADDR + RDB_STATE_INTERVAL, &p->interval))
+		return -1;
+	p->slot = slot_of(t->regs.r15);
+	if (p->slot >= RDB_THREAD_MAX || peek(t, origin_addr(p->slot), &origin))
 		return -1;
 	p->count = t->regs.r15 - origin;
 	p->pc = t->regs.rip;
@@ -689,10 +820,13 @@ int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
 static int sic_fault(struct rdb_tg *t)
 {
 	siginfo_t si;
-	if (ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) || si.si_signo != SIGSEGV)
+	if (ptrace(PTRACE_GETSIGINFO, t->cur, NULL, &si) || si.si_signo != SIGSEGV)
 		return 0;
 	uint64_t a = (uint64_t)(uintptr_t)si.si_addr;
-	return a >= RDB_SIC_END && a < RDB_SIC_END + RDB_SIC_GUARD && get_regs(t) == 0 &&
+	if (a < RDB_SIC_WIN)
+		return 0;
+	uint64_t end = RDB_SIC_END + slot_of(a) * RDB_SIC_STRIDE; /* (the thread's window) */
+	return a >= end && a < end + RDB_SIC_GUARD && get_regs(t) == 0 &&
 	       t->regs.r15 == a && rdb_tg_is_check(t, t->regs.rip);
 }
 
@@ -758,9 +892,13 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		if (t->rets[k] && poke_byte(t, t->rets[k], 0xcc, &old[k]))
 			t->rets[k] = 0;
 	int st, intr = 0, r = 0;
-	long nr = -1;
+	for (int i = 0; i < t->nth; i++)
+		t->th[i].nr = -1;
+	/* other threads' stops come too: one may take the token and go into
+	 * the program (then the step ends there, in it) */
+	t->sysstops = 1;
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, t->pid, NULL, (void *)(long)sig)) {
+		if (resume_thr(t, t->cur, PTRACE_SYSCALL, sig)) {
 			r = fail(t, s, "ptrace(PTRACE_SYSCALL)");
 			break;
 		}
@@ -769,21 +907,24 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 			r = fail(t, s, "waitpid");
 			break;
 		}
+		struct thr *me = thr_of(t, t->cur);
+		long nr = me ? me->nr : -1;
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			t->sysstops = 0;
 			ended(t, st, s);
 			return -1;
 		}
 		int stop = WSTOPSIG(st);
 		if (stop == (SIGTRAP | 0x80)) {
 			struct __ptrace_syscall_info info;
-			if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof info, &info) <= 0) {
+			if (ptrace(PTRACE_GET_SYSCALL_INFO, t->cur, (void *)sizeof info, &info) <= 0) {
 				r = fail(t, s, "ptrace(PTRACE_GET_SYSCALL_INFO)");
 				break;
 			}
 			/* rt_sigreturn's exit (its orig_rax is -1 by then: the
 			 * entry says which call it is) */
-			if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
-				nr = (long)info.entry.nr;
+			if (info.op == PTRACE_SYSCALL_INFO_ENTRY && me)
+				me->nr = (long)info.entry.nr;
 			else if (info.op == PTRACE_SYSCALL_INFO_EXIT && nr == 15 && get_regs(t) == 0) {
 				if (!in_rt(t, t->regs.rip))
 					break;
@@ -826,6 +967,7 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		if (stop != SIGSEGV || !sic_fault(t))
 			t->noted = stop;
 	}
+	t->sysstops = 0;
 	for (int k = NRETS - 1; k >= 0; k--)
 		if (t->rets[k] && old[k] != 0xcc)
 			poke_byte(t, t->rets[k], old[k], NULL);
@@ -962,14 +1104,16 @@ static void arm(struct rdb_tg *t, uint64_t want)
 {
 	struct rdb_pos p;
 	uint64_t origin;
-	if (!want || rdb_tg_pos(t, &p) || want <= p.count || t->regs.r15 >= RDB_SIC_END ||
-	    peek(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, &origin))
+	/* (only the thread whose count is wanted: another's counts are its own) */
+	if (!want || rdb_tg_pos(t, &p) || p.slot != t->want_slot || want <= p.count ||
+	    t->regs.r15 >= RDB_SIC_END + p.slot * RDB_SIC_STRIDE ||
+	    peek(t, origin_addr(p.slot), &origin))
 		return;
-	uint64_t left = RDB_SIC_END - t->regs.r15;
+	uint64_t left = RDB_SIC_END + p.slot * RDB_SIC_STRIDE - t->regs.r15;
 	if (want - p.count >= left)
 		return; /* the window's end comes first: armed again then */
 	uint64_t d = left - (want - p.count);
-	if (poke(t, RDB_STATE_ADDR + RDB_STATE_SIC_ORIGIN, origin + d) == 0)
+	if (poke(t, origin_addr(p.slot), origin + d) == 0)
 		set_reg(t, offsetof(struct user_regs_struct, r15), t->regs.r15 + d);
 }
 
@@ -1001,7 +1145,31 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 	return 1;
 }
 
+static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
+
+/* The count wanted, for the runtime (layout.h RDB_STATE_DBG_STOP): a
+ * thread that waits for the token has its %r15 set again by the runtime
+ * when it goes on (after its time slice, its blocking call, at its
+ * start), which would undo arm(); the runtime arms for this count then,
+ * with no stop of rdb's needed in between.  0: nothing wanted.  (Without
+ * threads the runtime sets %r15 only at stops rdb sees, and arm() is
+ * enough: no writes, a step back costs what it did.) */
+static void want_runtime(struct rdb_tg *t, uint64_t want)
+{
+	if (!t->alive || !rdb_tg_threaded(t) || (want && poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_SLOT, t->want_slot)))
+		return;
+	poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_STOP, want);
+}
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
+{
+	want_runtime(t, want);
+	cont(t, want, s);
+	if (want)
+		want_runtime(t, 0);
+}
+
+static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	memset(s, 0, sizeof *s);
 	if (!t->alive) {
@@ -1086,7 +1254,7 @@ void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 		}
 		if (stop == SIGSEGV && sic_fault(t)) {
 			struct rdb_pos p;
-			if (want && rdb_tg_pos(t, &p) == 0 && p.count >= want) {
+			if (want && rdb_tg_pos(t, &p) == 0 && p.slot == t->want_slot && p.count >= want) {
 				remove_bps(t);
 				s->kind = TG_COUNT;
 				/* in the runtime (__rdb_syscall's checks): the count's
@@ -1244,6 +1412,10 @@ struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t)
 		return NULL;
 	if (pending(t->pid))
 		return NULL;
+	/* a copy has only the thread that made it (fork): none while several
+	 * threads live */
+	if (t->nth > 1)
+		return NULL;
 	remove_bps(t);
 	uint64_t in;
 	if (peek(t, RDB_STATE_ADDR + RDB_STATE_CHAN_IN, &in))
@@ -1315,6 +1487,9 @@ int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
 		return -1;
 	}
 	t->pid = c;
+	t->cur = c;
+	t->nth = 0;
+	thr_add(t, c);
 	t->alive = 1;
 	t->have_regs = 0;
 	t->sig = 0;
@@ -1370,8 +1545,17 @@ static void bury(struct rdb_tg *t, pid_t pid)
 static void end_replay(struct rdb_tg *t, int keep_feeder)
 {
 	int st;
-	if (t->pid > 0 && t->alive)
+	if (t->pid > 0 && t->alive) {
+		/* the other threads first: each is the tracer's to reap, and the
+		 * first thread's end is reported only once they are */
+		kill(t->pid, SIGKILL);
+		for (int i = 0; i < t->nth; i++)
+			if (t->th[i].tid != t->pid)
+				while (waitpid(t->th[i].tid, &st, __WALL) < 0 && errno == EINTR)
+					;
 		bury(t, t->pid);
+	}
+	t->nth = 0;
 	t->alive = 0;
 	/* the feeder is waited for: it may be writing, and the channel is
 	 * drained for a checkpoint's copy after it */
@@ -1408,6 +1592,24 @@ int rdb_tg_detach(struct rdb_tg *t)
 {
 	remove_bps(t);
 	int st;
+	/* the other threads go on untraced (those running are stopped first:
+	 * PTRACE_DETACH wants a stopped tracee) */
+	for (int i = 0; i < t->nth; i++) {
+		pid_t tid = t->th[i].tid;
+		if (tid == t->pid || tid == t->cur)
+			continue;
+		syscall(SYS_tgkill, t->pid, tid, SIGSTOP);
+		while (waitpid(tid, &st, __WALL) < 0 && errno == EINTR)
+			;
+		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	}
+	if (t->cur != t->pid) {
+		ptrace(PTRACE_DETACH, t->cur, NULL, (void *)(long)t->sig);
+		t->sig = 0;
+		syscall(SYS_tgkill, t->pid, t->pid, SIGSTOP);
+		while (waitpid(t->pid, &st, __WALL) < 0 && errno == EINTR)
+			;
+	}
 	if (ptrace(PTRACE_DETACH, t->pid, NULL, (void *)(long)t->sig)) {
 		rdb_warn("gdb server: ptrace(PTRACE_DETACH): %s", strerror(errno));
 		rdb_tg_kill(t);
@@ -1474,6 +1676,9 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	t->have_regs = 0;
 	t->sig = 0;
 	t->bp_in = 0;
+	t->cur = t->pid;
+	t->nth = 0;
+	thr_add(t, t->pid);
 	struct rdb_tg_stop s;
 	int st;
 	if (waitpid(t->pid, &st, __WALL) != t->pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
@@ -1484,7 +1689,7 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	}
 	t->alive = 1;
 	if (ptrace(PTRACE_SETOPTIONS, t->pid, NULL,
-	           (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)))
+	           (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE)))
 		return fail(t, &s, "ptrace(PTRACE_SETOPTIONS)");
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/mem", (int)t->pid);
@@ -1506,6 +1711,116 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	if (rdb_tg_pos(t, &p) == 0 && p.interval < MAXIV)
 		t->start_pc[p.interval] = p.pc;
 	return 0;
+}
+
+/* ---- threads ------------------------------------------------------------------ */
+
+int rdb_tg_threaded(const struct rdb_tg *t) { return rdb_births_any(t->births); }
+void rdb_tg_want_slot(struct rdb_tg *t, uint64_t slot) { t->want_slot = slot; }
+
+static uint64_t peek_at(struct rdb_tg *t, uint64_t a)
+{
+	uint64_t v = 0;
+	peek(t, a, &v);
+	return v;
+}
+
+/* gregs (a ucontext's, REG_* order) as ptrace's registers. */
+static void from_gregs(struct user_regs_struct *r, const uint64_t *g)
+{
+	r->r8 = g[0], r->r9 = g[1], r->r10 = g[2], r->r11 = g[3], r->r12 = g[4];
+	r->r13 = g[5], r->r14 = g[6], r->r15 = g[7], r->rdi = g[8], r->rsi = g[9];
+	r->rbp = g[10], r->rbx = g[11], r->rdx = g[12], r->rax = g[13], r->rcx = g[14];
+	r->rsp = g[15], r->rip = g[16], r->eflags = g[17] & ~0x10100ull;
+}
+
+/* A thread waiting for the token: the program's registers where it waits,
+ * as the runtime keeps them (sched.c's THCTX and THSTATE say the same):
+ * after a time slice, the event's context; blocked in a call, the entry
+ * stub's frame (the arguments, the flags, the return address) and the
+ * callee-saved registers it stored, at the call's return address as the
+ * kernel shows a call in progress; not started, its first registers. */
+static int parked_regs(struct rdb_tg *t, uint32_t k, uint32_t how, struct user_regs_struct *r)
+{
+	uint64_t a = th_addr(k);
+	uint64_t g[RDB_TF_NGREG];
+	memset(r, 0, sizeof *r);
+	memset(g, 0, sizeof g);
+	r->cs = 0x33;
+	r->ss = 0x2b;
+	r->fs_base = peek_at(t, a + RDB_TH_PARK_FS);
+	if (how == RDB_TF_PARK_SLICE) {
+		uint64_t pg = peek_at(t, a + RDB_TH_PARK_G);
+		if (!pg || rdb_tg_read(t, pg, g, sizeof g) != sizeof g)
+			return -1;
+		from_gregs(r, g);
+		return 0;
+	}
+	if (how == RDB_TF_PARK_NEW) {
+		if (rdb_tg_read(t, a + RDB_TH_START_G, g, sizeof g) != sizeof g)
+			return -1;
+		from_gregs(r, g);
+		/* (its %fs: the clone's TLS, CLONE_SETTLS) */
+		r->fs_base = (g[8] & 0x80000) ? g[0] : 0;
+		return 0;
+	}
+	if (how != RDB_TF_PARK_BLOCKED)
+		return -1;
+	uint64_t sp = peek_at(t, a + RDB_TH_STUB_SP), f[8], cs[4];
+	if (!sp || rdb_tg_read(t, sp, f, sizeof f) != sizeof f ||
+	    rdb_tg_read(t, a + RDB_TH_PROG_CS, cs, sizeof cs) != sizeof cs)
+		return -1;
+	r->rdi = f[0], r->rsi = f[1], r->rdx = f[2], r->r10 = f[3], r->r8 = f[4], r->r9 = f[5];
+	r->eflags = f[6] & ~0x10100ull;
+	r->rip = r->rcx = f[7];
+	r->r11 = f[6];
+	r->rsp = sp + 64; /* (above the return address) */
+	r->rbp = peek_at(t, sp - 8);
+	r->rbx = cs[0], r->r12 = cs[1], r->r13 = cs[2], r->r14 = cs[3];
+	r->rax = r->orig_rax = (uint64_t)peek_at(t, a + RDB_TH_PARK_NR);
+	r->r15 = peek_at(t, origin_addr(k)) + peek_at(t, a + RDB_TH_PARK_SIC);
+	return 0;
+}
+
+int rdb_tg_threads(struct rdb_tg *t, struct rdb_tg_thread **out)
+{
+	*out = NULL;
+	if (!t->alive || get_regs(t))
+		return 0;
+	uint64_t cur = slot_of(t->regs.r15);
+	int n = 0, cap = 0;
+	struct rdb_tg_thread *v = NULL;
+	/* (every slot: a free one between live ones is not mapped, or not
+	 * alive) */
+	for (uint32_t k = 0; k < RDB_THREAD_MAX; k++) {
+		uint64_t a = th_addr(k);
+		int32_t alive = 0;
+		uint32_t how = 0;
+		if (k != cur && (rdb_tg_read(t, a + RDB_TH_ALIVE, &alive, 4) != 4 || !alive))
+			continue;
+		if (k != cur && rdb_tg_read(t, a + RDB_TH_PARK, &how, 4) != 4)
+			continue;
+		if (n == cap)
+			v = rdb_xrealloc(v, (size_t)(cap = cap ? 2 * cap : 8) * sizeof *v);
+		struct rdb_tg_thread *h = &v[n++];
+		memset(h, 0, sizeof *h);
+		h->slot = k;
+		/* the runtime's birth is the launch's (0: made before it) */
+		h->born = peek_at(t, a + RDB_TH_BORN);
+		if (!h->born && k && t->ln)
+			h->born = rdb_born_at(t->births, k, t->ln->from, 0);
+		if (k == cur) {
+			h->how = 0;
+			h->regs = t->regs;
+			continue;
+		}
+		h->how = how;
+		h->nr = how == RDB_TF_PARK_BLOCKED ? (long)peek_at(t, a + RDB_TH_PARK_NR) : 0;
+		if (!how || parked_regs(t, k, how, &h->regs))
+			h->how = TG_TH_UNKNOWN;
+	}
+	*out = v;
+	return n;
 }
 
 int rdb_tg_bounded(const struct rdb_tg *t) { return !t->ln || t->ln->to != 0; }

@@ -51,6 +51,7 @@ struct rdb_tl {
 	uint64_t clock;
 	/* the last reverse-continue: intervals replayed, left out (monitor info) */
 	uint64_t rc_replayed, rc_skipped;
+	uint64_t slot; /* the thread whose counts are gone to (docs/threads.md) */
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -88,10 +89,18 @@ void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skip
 	*skipped = l->rc_skipped;
 }
 
+/* Counts are each thread's own: going to a count is going to thread
+ * slot's (the main thread's without threads). */
+static void want_slot(struct rdb_tl *l, uint64_t slot)
+{
+	l->slot = slot;
+	rdb_tg_want_slot(l->t, slot);
+}
+
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
 	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
-	       a->sp == b->sp && a->rcx == b->rcx;
+	       a->sp == b->sp && a->rcx == b->rcx && a->slot == b->slot;
 }
 
 static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
@@ -114,7 +123,7 @@ static int ck_before(struct rdb_tl *l, uint64_t interval, uint64_t count, int be
 	int best = -1;
 	for (int i = 0; i < l->nck; i++) {
 		const struct rdb_pos *p = &l->ck[i].pos;
-		if (p->interval == interval && (below ? p->count < count : p->count <= count) &&
+		if (p->interval == interval && p->slot == l->slot && (below ? p->count < count : p->count <= count) &&
 		    (best < 0 || p->count > l->ck[best].pos.count))
 			best = i;
 	}
@@ -151,7 +160,7 @@ static int start_near(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
 	struct rdb_pos cur;
 	int here = rdb_tg_pos(l->t, &cur) == 0 && !rdb_tg_bounded(l->t) &&
-	           cur.interval == interval && cur.count < count;
+	           cur.interval == interval && cur.slot == l->slot && cur.count < count;
 	int b = ck_before(l, interval, count, 0);
 	if (here && (b < 0 || cur.count >= l->ck[b].pos.count))
 		return 0;
@@ -175,14 +184,15 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 		return -1;
 	struct rdb_tg_stop s = {.kind = TG_COUNT};
 	struct rdb_pos p;
-	if (count && (rdb_tg_pos(l->t, &p) || p.count < count)) {
+	if (count && (rdb_tg_pos(l->t, &p) || p.slot != l->slot || p.count < count)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, 0);
 		for (;;) {
 			uint64_t want = count;
-			if (rdb_tg_pos(l->t, &p) == 0 && p.count < count && count - p.count > 2 * GAP)
+			if (rdb_tg_pos(l->t, &p) == 0 && p.slot == l->slot && p.count < count &&
+			    count - p.count > 2 * GAP)
 				want = count - (count - p.count) / 2;
 			rdb_tg_cont(l->t, want, &s);
 			if (want == count || s.kind != TG_COUNT)
@@ -195,7 +205,8 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 		if (s.kind == TG_COUNT)
 			ck_here(l);
 	}
-	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval) {
+	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval ||
+	    at->slot != l->slot) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach count %llu",
 		         (unsigned long long)interval, (unsigned long long)count);
 		return -1;
@@ -206,6 +217,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
 	struct rdb_pos at;
+	want_slot(l, 0); /* (monitor goto: the main thread's counts) */
 	return to_segment(l, interval, count, &at);
 }
 
@@ -213,6 +225,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
 	struct rdb_tg_stop s = {.kind = 0};
+	want_slot(l, p->slot); /* (its thread's counts) */
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -230,12 +243,14 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		do
 			rdb_tg_cont(l->t, p->count + 1, &s);
 		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 &&
-		       (at.count < p->count || (at.count == p->count && at.sp != p->sp)));
+		       (at.slot != p->slot || at.count < p->count ||
+		        (at.count == p->count && at.sp != p->sp)));
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
-		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.count != p->count) {
+		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.slot != p->slot ||
+		    at.count != p->count) {
 			rdb_warn("gdb server: interval %llu count %llu: pc %#llx not reached",
 			         (unsigned long long)p->interval, (unsigned long long)p->count,
 			         (unsigned long long)p->pc);
@@ -276,6 +291,7 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 				last->pc = b.pc;
 				last->sp = 0;
 				last->rcx = 0;
+				last->slot = 0; /* (the main thread's: a limit with threads) */
 				found = 1;
 			}
 			if (b.interval > interval)
@@ -361,6 +377,7 @@ int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n)
 	struct rdb_pos cur;
 	if (rdb_tg_pos(l->t, &cur))
 		return -1;
+	want_slot(l, cur.slot);
 	for (uint64_t k = 0; k <= cur.count && k < 64; k++)
 		if (walk(l, cur.interval, cur.count - k, &cur) == 0) {
 			*seg = l->seg;
@@ -379,12 +396,14 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
+	/* (the thread's own positions: the one before in its history) */
+	want_slot(l, cur.slot);
 	uint8_t b[4];
 	int found = 0;
 	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
 	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
 		/* a check: right after its increment */
-		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0};
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0, cur.slot};
 		found = 1;
 	} else {
 		/* the positions walked last time, or a walk to here */
@@ -668,6 +687,89 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 	return 1;
 }
 
+/* A recording with threads (docs/gdb.md): counts are each thread's own,
+ * so the stops are told apart by their order instead.  Replays interval j
+ * (to its end) with the user's breakpoints, and a temporary one at upto's
+ * pc when upto is in it, and counts the stops up to upto (or the end):
+ * the ordinal of the last breakpoint stop before upto in *nth (0: at
+ * the interval's first position).  1 if there is one, 0 if none, -1. */
+static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto, uint64_t *nth)
+{
+	if (launch(l, j, j))
+		return -1;
+	rdb_tg_quiet_signals(l->t, 1);
+	rdb_tg_watch_enable(l->t, 0);
+	rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
+	int found = 0;
+	struct rdb_pos at;
+	struct rdb_tg_stop st;
+	if (rdb_tg_pos(l->t, &at) == 0 && !(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc)) {
+		*nth = 0;
+		found = 1;
+	}
+	for (uint64_t n = 1; !(upto && rdb_tg_pos(l->t, &at) == 0 && same(&at, upto)); n++) {
+		rdb_tg_cont(l->t, 0, &st);
+		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.interval != j)
+			break;
+		if (upto && same(&at, upto))
+			break;
+		if (rdb_tg_bp_at(l->t, at.pc)) {
+			*nth = n;
+			found = 1;
+		}
+	}
+	rdb_tg_temp_bp(l->t, 0);
+	rdb_tg_watch_enable(l->t, 1);
+	rdb_tg_quiet_signals(l->t, 0);
+	return found;
+}
+
+/* reverse-continue with threads: the intervals from the current one
+ * back, each replayed whole (to here in the current one), the last
+ * breakpoint stop of the first with any; then a replay of that interval
+ * to the same stop (a replay makes the same stops every time). */
+static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
+                                 struct rdb_tg_stop *s)
+{
+	l->rc_replayed = l->rc_skipped = 0;
+	for (uint64_t j = cur->interval; j >= 1; j--) {
+		uint64_t nth = 0;
+		const struct rdb_pos *upto = j == cur->interval ? cur : NULL;
+		l->rc_replayed++;
+		int r = thread_stops(l, j, upto, &nth);
+		if (r < 0) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		if (!r)
+			continue;
+		if (launch(l, j, 0)) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		rdb_tg_quiet_signals(l->t, 1);
+		rdb_tg_watch_enable(l->t, 0);
+		rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
+		struct rdb_tg_stop st = {.kind = TG_BREAK};
+		for (uint64_t n = 0; n < nth && st.kind == TG_BREAK; n++)
+			rdb_tg_cont(l->t, 0, &st);
+		rdb_tg_temp_bp(l->t, 0);
+		rdb_tg_watch_enable(l->t, 1);
+		rdb_tg_quiet_signals(l->t, 0);
+		struct rdb_pos at;
+		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || !rdb_tg_bp_at(l->t, at.pc)) {
+			rdb_warn("gdb server: interval %llu: its breakpoint stop %llu was not made again",
+			         (unsigned long long)j, (unsigned long long)nth);
+			s->kind = TG_ERROR;
+			return;
+		}
+		s->kind = TG_BREAK;
+		return;
+	}
+	if (rdb_tl_restart(l))
+		s->kind = TG_ERROR; /* (else kind 0: the start of history) */
+}
+
 /* Back to the last breakpoint stop or watchpoint access before the
  * current position: the intervals from the current one back are each
  * replayed once per group of watchpoints (four debug registers' worth),
@@ -683,6 +785,8 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
+	if (rdb_tg_threaded(l->t))
+		return reverse_cont_threads(l, &cur, s);
 	struct skip k;
 	memset(&k, 0, sizeof k);
 	int nbps = rdb_tg_nbps(l->t);

@@ -61,7 +61,13 @@
 #define RDB_STATE_MODE 16 /* long: 0 unrecorded, else enum rdb_tf_mode */
 #define RDB_STATE_CLONE_SP 24    /* a clone child's new stack, set in the child */
 #define RDB_STATE_CLONE_FRAME 32 /* ... used by the syscall.S frame here only */
-/* (48: was the syscall nesting, per thread now: RDB_TH_SC_NEST) */
+/* Written by rdb's gdb server (rdb/target.c): it wants thread DBG_SLOT to
+ * stop at count DBG_STOP (0: nothing), so every arming of that thread's
+ * window (sic.c rdb_sic_set) makes the check after that count fault too,
+ * a window move to the runtime, a stop to rdb (40 and 48 were the
+ * handler frame and the syscall nesting, per thread now: RDB_TH_SC_NEST) */
+#define RDB_STATE_DBG_STOP 40 /* u64 */
+#define RDB_STATE_DBG_SLOT 48 /* u64 */
 /* (56 to 103: were the stack-switch marks, per thread now: RDB_TH_STACK_LO
  * to RDB_TH_DEAD_CUT; unused, keeping the offsets below) */
 /* Read by rdb's gdb server (rdb/target.c): a position in the run is
@@ -128,6 +134,20 @@
 #define RDB_TH_VFORK_RET 88 /* vfork's return address (syscall.S .Lvfork) */
 #define RDB_TH_PROG_CS 96 /* u64[4]: the program's %rbx %r12 %r13 %r14 at its
                              latest syscall (a boundary's THSTATE, sched.c) */
+/* Read by rdb's gdb server (rdb/target.c: threads and their registers
+ * where they wait for the token, as sched.c's THCTX says them); checked
+ * in rt.h, so a change of struct rdb_thread says to update them. */
+#define RDB_TH_ORIGIN 136      /* u64: %r15 = origin + count (thread 0: sic_origin) */
+#define RDB_TH_ALIVE 17736     /* int: made and not ended (sched.alive) */
+#define RDB_TH_BORN 17744      /* u64: its clone's syscall number (0: at the launch) */
+#define RDB_TH_PARK 17776      /* u32: RDB_TF_PARK_* where it waits (0: runs) */
+#define RDB_TH_PARK_NR 17784   /* long: BLOCKED: the call */
+#define RDB_TH_PARK_SIC 17800  /* u64: its count there */
+#define RDB_TH_PARK_PC 17808   /* u64 */
+#define RDB_TH_PARK_FS 17816   /* u64: its %fs base */
+#define RDB_TH_PARK_G 17824    /* pointer: SLICE: its registers (gregs) */
+#define RDB_TH_START_G 17864   /* u64[23]: NEW: its first registers (gregs) */
+#define RDB_TH_STUB_SP 192     /* pointer: BLOCKED: the entry stub's frame */
 
 /* The emulated brk heap: a PROT_NONE reservation at the bottom of the
  * covered range, made readable and writable as the break grows. */

@@ -91,7 +91,9 @@ struct rdb_state {
 	                        (run as a fork by record.c) onto this stack */
 	uintptr_t clone_frame; /* RDB_STATE_CLONE_FRAME: when back in the frame of
 	                          that clone (its flags' address), not a handler's */
-	uintptr_t pad_hframe, pad_sc_nest; /* per thread now (struct rdb_thread) */
+	/* RDB_STATE_DBG_STOP, RDB_STATE_DBG_SLOT: rdb's gdb server wants thread
+	 * dbg_slot stopped at count dbg_stop (0: nothing), sic.c */
+	uint64_t dbg_stop, dbg_slot;
 	uintptr_t pad_marks[6]; /* the stack-switch marks, per thread now; keeps
 	                           the fixed offsets below */
 	/* sic.c and interval.c, here at fixed offsets for rdb's gdb server (a
@@ -452,6 +454,18 @@ _Static_assert(__builtin_offsetof(struct rdb_thread, sc_nest) == RDB_TH_SC_NEST 
                    __builtin_offsetof(struct rdb_thread, vfork_ret) == RDB_TH_VFORK_RET &&
                    __builtin_offsetof(struct rdb_thread, prog_cs) == RDB_TH_PROG_CS,
                "layout.h RDB_TH_*");
+_Static_assert(__builtin_offsetof(struct rdb_thread, origin) == RDB_TH_ORIGIN &&
+                   __builtin_offsetof(struct rdb_thread, sched.alive) == RDB_TH_ALIVE &&
+                   __builtin_offsetof(struct rdb_thread, sched.born) == RDB_TH_BORN &&
+                   __builtin_offsetof(struct rdb_thread, sched.park) == RDB_TH_PARK &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_nr) == RDB_TH_PARK_NR &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_sic) == RDB_TH_PARK_SIC &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_pc) == RDB_TH_PARK_PC &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_fs) == RDB_TH_PARK_FS &&
+                   __builtin_offsetof(struct rdb_thread, sched.park_g) == RDB_TH_PARK_G &&
+                   __builtin_offsetof(struct rdb_thread, sched.start_g) == RDB_TH_START_G &&
+                   __builtin_offsetof(struct rdb_thread, signal.stub_sp) == RDB_TH_STUB_SP,
+               "layout.h RDB_TH_* read by rdb's gdb server: update them");
 _Static_assert(sizeof(struct rdb_thread) <= (1 << RDB_THREAD_SHIFT), "layout.h RDB_THREAD_SHIFT");
 _Static_assert(RDB_SIC_W + RDB_SIC_GUARD <= RDB_SIC_STRIDE, "layout.h RDB_SIC_STRIDE");
 _Static_assert(RDB_THREAD_ADDR + ((uint64_t)RDB_THREAD_MAX << RDB_THREAD_SHIFT) <= RDB_TSCSTACK_ADDR &&
@@ -493,6 +507,9 @@ _Static_assert(__builtin_offsetof(struct rdb_state, clone_frame) == RDB_STATE_CL
 _Static_assert(__builtin_offsetof(struct rdb_state, sic_origin) == RDB_STATE_SIC_ORIGIN &&
                    __builtin_offsetof(struct rdb_state, interval) == RDB_STATE_INTERVAL,
                "layout.h RDB_STATE_SIC_ORIGIN, RDB_STATE_INTERVAL");
+_Static_assert(__builtin_offsetof(struct rdb_state, dbg_stop) == RDB_STATE_DBG_STOP &&
+                   __builtin_offsetof(struct rdb_state, dbg_slot) == RDB_STATE_DBG_SLOT,
+               "layout.h RDB_STATE_DBG_STOP, RDB_STATE_DBG_SLOT");
 _Static_assert(__builtin_offsetof(struct rdb_state, chan_in) == RDB_STATE_CHAN_IN,
                "layout.h RDB_STATE_CHAN_IN");
 _Static_assert(sizeof(struct rdb_state) <= RDB_STATE_SIZE, "state region too small");

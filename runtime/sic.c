@@ -8,6 +8,8 @@
  *   - after RDB_SIC_W counts, to move the window on (no event);
  *   - at a stop count: replay's next target, --every-sic's limit, the
  *     2^40 of a recorded interval;
+ *   - replay under rdb's gdb server: at the count it wants of a thread
+ *     (RT->dbg_stop), a window move to the runtime and a stop to rdb;
  *   - record: when the interval timer expires or an asynchronous signal
  *     arrives, adding RDB_SIC_W to %r15 (and the origin) makes the very
  *     next check fault, with the count intact.
@@ -83,6 +85,11 @@ uint64_t *rdb_sic_origin(void)
 uint64_t rdb_sic_set(uint64_t count, uint64_t stop)
 {
 	uint64_t left = stop > count ? stop - count : RDB_SIC_W;
+	/* (a count rdb's gdb server wants, layout.h RDB_STATE_DBG_STOP: its
+	 * fault is no event, sic_stop stays, rdb_sic_fault moves on) */
+	uint64_t dbg = RT->dbg_stop;
+	if (dbg > count && dbg - count < left && RT->dbg_slot == rdb_th_slot())
+		left = dbg - count;
 	uint64_t r15 = win_end() - (left < RDB_SIC_W ? left : RDB_SIC_W);
 	TH->sic.sic_stop = stop > count ? stop : 0;
 	*rdb_sic_origin() = r15 - count;

@@ -525,6 +525,8 @@ struct rdb_tf_watch_hit {
 	                   wrote the byte); else the replay had no value for it */
 	uint32_t kind;  /* RDB_TF_WH_* */
 	uint32_t nvalue;
+	uint32_t slot;  /* the thread that wrote (its slot, docs/threads.md) */
+	uint32_t pad;
 	uint8_t value[64]; /* END: the watched bytes now (nvalue of them) */
 };
 enum { RDB_TF_WH_PROGRAM = 1, RDB_TF_WH_SYSCALL = 2, RDB_TF_WH_RUNTIME = 3,
@@ -724,7 +726,7 @@ _Static_assert(sizeof(struct rdb_tf_thread) == 32, "thread");
 _Static_assert(sizeof(struct rdb_tf_written) == 16, "written");
 _Static_assert(sizeof(struct rdb_tf_range) == 16, "range");
 _Static_assert(sizeof(struct rdb_tf_watch) == 16, "watch");
-_Static_assert(sizeof(struct rdb_tf_watch_hit) == 136, "watch_hit");
+_Static_assert(sizeof(struct rdb_tf_watch_hit) == 144, "watch_hit");
 _Static_assert(sizeof(struct rdb_tf_init) == 24, "init");
 _Static_assert(sizeof(struct rdb_tf_trap) == 88, "trap");
 _Static_assert(sizeof(struct rdb_tf_data) == 24, "data");

@@ -54,7 +54,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	struct rdb_tf_watch_hit *last = w->n ? &w->hits[(w->n - 1) % RDB_TF_WATCH_KEEP] : 0;
 	uint64_t count = rdb_sic_count(r15);
 	if (last && last->kind == kind && last->sc_id == RT->rr.sc_id &&
-	    last->interval == RT->interval &&
+	    last->interval == RT->interval && last->slot == rdb_th_slot() &&
 	    (kind == RDB_TF_WH_SYSCALL || (last->sic == count && last->pc == link_address(pc)))) {
 		uint64_t e = last->addr + last->len > hi ? last->addr + last->len : hi;
 		last->addr = last->addr < lo ? last->addr : lo;
@@ -71,6 +71,7 @@ static void note(uint32_t kind, uint64_t pc, uint64_t a, uint64_t n, uint64_t r1
 	h->addr = lo;
 	h->len = hi - lo;
 	h->kind = kind;
+	h->slot = rdb_th_slot();
 }
 
 /* Splits [a, a + n) into aligned pieces of 1, 2, 4 or 8 bytes: how many
@@ -123,7 +124,12 @@ static long bp_open(uint64_t addr, uint32_t len, int trap)
 	a.flags = 1ull << 5 | 1ull << 6 | 1ull << 36;
 	if (trap) {
 		a.sample_period = 1;
-		a.flags |= 1ull << 0 | 1ull << 37; /* disabled, sigtrap */
+		/* disabled, sigtrap; inherit and inherit_thread: every thread
+		 * made from here on has it too (a thread's writes are watched as
+		 * the main thread's; the revived threads of a replay from K are
+		 * made after this), and the ioctls that enable and pause it
+		 * reach those copies */
+		a.flags |= 1ull << 0 | 1ull << 37 | 1ull << 1 | 1ull << 35;
 		a.sig_data = BP_SIG_DATA;
 	}
 	a.bp_type = 2; /* HW_BREAKPOINT_W */
