@@ -115,10 +115,9 @@ struct rdb_tg {
 	/* watches through the shadow pages (no debug registers that fire):
 	 * the S plane ranges made read-only in this replay; a hook's store
 	 * that marked watched bytes, its program store still to come (the
-	 * watchpoint + 1); the runtime marked watched bytes (a string
-	 * instruction's helper: the instruction comes next) */
+	 * watchpoint + 1); the pages made writable while the runtime runs */
 	uint64_t (*swr)[2];
-	int nswr, swhit, rthit, swopen;
+	int nswr, swhit, swopen;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -622,10 +621,10 @@ static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 }
 
 /* A SIGSEGV stop: 0 if it is not a write to the pages rdb made
- * read-only; else 1, with the instruction done (a hook's store by rdb,
- * %rip past it; any other run with the pages writable) and *hit the
- * write watchpoint a hook's store marked (its index + 1, or 0).  A
- * runtime write that marked watched bytes sets t->rthit. */
+ * read-only; 1 for a hook's store, done by rdb (%rip past it), with *hit
+ * the write watchpoint it marked (its index + 1, or 0); 2 for any other
+ * write (the runtime's own), not done: the caller runs it with the pages
+ * writable. */
 static int sw_fault(struct rdb_tg *t, int *hit)
 {
 	siginfo_t si;
@@ -662,11 +661,6 @@ static int sw_fault(struct rdb_tg *t, int *hit)
 		*hit = sw_which(t, st.ea, st.ea + st.size);
 		return 1;
 	}
-	/* the runtime's own write: not done; the caller runs the runtime
-	 * with the pages writable (sw_open) */
-	uint64_t fa = (uint64_t)(uintptr_t)si.si_addr;
-	if (sw_which(t, fa, fa + 8))
-		t->rthit = 1;
 	return 2;
 }
 
@@ -691,6 +685,7 @@ static void sw_close(struct rdb_tg *t, int opened)
 }
 
 static int sw_report(struct rdb_tg *t, int wp, struct rdb_tg_stop *s);
+static int string_store(struct rdb_tg *t, uint64_t pc, int *rep);
 
 static int sw_is_hook(struct rdb_tg *t, uint64_t pc)
 {
@@ -1128,7 +1123,12 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int op = opcode_at(t, pc);
 	if (op == 0x9d) /* popf: not with our trap flag */
 		clean_flags_image(t);
-	int hook = t->swhit && sw_is_hook(t, pc);
+	int hook = t->swhit && sw_is_hook(t, pc), rep, sw = 0;
+	/* a string store's iteration that writes watched bytes (its marks
+	 * were the helper's, run before with the pages open) */
+	int size = t->nswr && t->wp_on ? string_store(t, pc, &rep) : 0;
+	if (size && (!rep || t->regs.rcx))
+		sw = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
 	int intr = 0;
 	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 	if (stop < 0)
@@ -1139,6 +1139,8 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 			t->swhit = h;
 		return stepped(t, s);
 	}
+	if (stop == SIGTRAP && sw && !t->pend.kind && sw_report(t, sw, &t->pend))
+		memset(&t->pend, 0, sizeof t->pend);
 	if (stop == SIGTRAP && t->swhit && !hook) {
 		/* the program's store after a hook's that marked watched bytes */
 		if (sw_report(t, t->swhit, &t->pend))
@@ -1299,27 +1301,38 @@ static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
 	return 0;
 }
 
-/* A string instruction, after its prefixes: movs or stos. */
-static int is_string_store(struct rdb_tg *t, uint64_t pc)
+/* A string store at pc (movs or stos): the bytes each iteration writes
+ * (at %rdi), or 0; *rep: it has a rep prefix. */
+static int string_store(struct rdb_tg *t, uint64_t pc, int *rep)
 {
 	uint8_t b[8];
 	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
 		return 0;
 	size_t i = 0;
-	while (i < 6 && (b[i] == 0xf2 || b[i] == 0xf3 || b[i] == 0x66 || (b[i] & 0xf0) == 0x40))
-		i++;
-	return b[i] == 0xa4 || b[i] == 0xa5 || b[i] == 0xaa || b[i] == 0xab;
+	int size = 4;
+	*rep = 0;
+	for (; i < 6; i++)
+		if (b[i] == 0xf2 || b[i] == 0xf3)
+			*rep = 1;
+		else if (b[i] == 0x66)
+			size = 2;
+		else if ((b[i] & 0xf0) == 0x40)
+			size = b[i] & 8 ? 8 : size;
+		else
+			break;
+	if (b[i] == 0xa4 || b[i] == 0xaa)
+		return 1;
+	return b[i] == 0xa5 || b[i] == 0xab ? size : 0;
 }
 
-/* The runtime marked watched bytes (t->rthit) while the program ran: a
- * string instruction's helper (the instruction, next, writes them), or
- * a boundary's clearing (nothing of the program's).  Back in the
- * program, a string instruction runs an iteration at a time up to the
- * first that changes a watched value.  1 and *s: a stop for gdb. */
+/* The runtime wrote the watched pages while the program ran: a string
+ * instruction's helper marking what the instruction, next, writes (or
+ * a boundary's clearing).  Run with the pages writable; back in the
+ * program, a string store runs an iteration at a time up to the first
+ * that writes watched bytes (record full and the debug registers stop
+ * there too).  1 and *s: a stop for gdb. */
 static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
-	int hit = t->rthit;
-	t->rthit = 0;
 	remove_bps(t);
 	if (get_regs(t))
 		return 1;
@@ -1336,10 +1349,13 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 	if (stop_here(t, s))
 		return 1;
 	uint64_t pc = t->regs.rip;
-	if (!hit || !is_string_store(t, pc))
+	int rep, size = string_store(t, pc, &rep);
+	if (!size)
 		return 0;
 	for (;;) {
-		int intr = 0, h;
+		int intr = 0, h, w = 0;
+		if (!rep || t->regs.rcx)
+			w = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
 		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 		if (stop < 0)
 			return 1;
@@ -1352,9 +1368,8 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 			t->sig = stop;
 			return 0;
 		}
-		for (int i = 0; i < t->nwp; i++)
-			if (t->wp[i].kind != 3 && wp_changed(t, &t->wp[i]))
-				return sw_report(t, i + 1, s) == 0;
+		if (w)
+			return sw_report(t, w, s) == 0;
 		if (t->regs.rip != pc)
 			return 0;
 	}
@@ -1811,7 +1826,7 @@ static void end_replay(struct rdb_tg *t, int keep_feeder)
 	memset(&t->pend, 0, sizeof t->pend);
 	rdb_free(t->swr);
 	t->swr = NULL;
-	t->nswr = t->swhit = t->rthit = t->swopen = 0;
+	t->nswr = t->swhit = t->swopen = 0;
 }
 
 void rdb_tg_kill(struct rdb_tg *t) { end_replay(t, 0); }
