@@ -1231,23 +1231,31 @@ static int stop_here(struct rdb_tg *t, struct rdb_tg_stop *s)
 }
 
 /* Where the runtime, called from the program (a helper of a string
- * instruction's), returns to: the first word on the stack that is an
- * address in the program's code after a call into the runtime, or 0. */
+ * instruction's), may return to: every word on the stack near %rsp that
+ * is an address in the program's code after a call into the runtime (a
+ * saved register may hold a stale one, so all of them are breakpoints
+ * for through_runtime, up to 8), the first of them returned, or 0. */
 static uint64_t rt_return(struct rdb_tg *t)
 {
-	uint64_t w[64];
+	uint64_t w[128], first = 0;
+	int n = 0;
 	if (get_regs(t) || rdb_tg_read(t, t->regs.rsp, w, sizeof w) != sizeof w)
 		return 0;
-	for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+	for (size_t i = 0; i < sizeof w / sizeof *w && n < 8; i++) {
 		uint8_t c[5];
 		int32_t rel;
 		if (in_rt(t, w[i]) || rdb_tg_read(t, w[i] - 5, c, 5) != 5 || c[0] != 0xe8)
 			continue;
 		memcpy(&rel, c + 1, 4);
-		if (in_rt(t, w[i] + (uint64_t)(int64_t)rel))
-			return w[i];
+		if (in_rt(t, w[i] + (uint64_t)(int64_t)rel)) {
+			if (!first)
+				first = w[i];
+			else
+				add_ret(t, w[i], 1);
+			n++;
+		}
 	}
-	return 0;
+	return first;
 }
 
 /* The stop for write watchpoint wp (index + 1) after its write: 0 and
