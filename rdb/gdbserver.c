@@ -793,13 +793,15 @@ static int packet(struct srv *s, char *p, size_t n)
 				rdb_tg_watch_del(s->t, k, a, l);
 				return reply(s, "OK");
 			}
-			if (!rdb_hw_watch_works()) {
+			/* without debug registers the shadow pages see writes only */
+			if (k != 2 && rdb_tg_watch_shadow()) {
 				static int said;
 				if (!said++)
 					fprintf(stderr, "rdb: gdb server: this machine's debug registers do "
 					                "not fire (a virtual machine that grants hardware "
-					                "breakpoints and never triggers them): watchpoints "
-					                "are refused\n");
+					                "breakpoints and never triggers them): write "
+					                "watchpoints (watch) use the shadow pages; read and "
+					                "access ones (rwatch, awatch) are refused\n");
 				return reply(s, "E01");
 			}
 			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -58,6 +59,8 @@ struct rdb_ck {
 	struct launch *ln;
 	uint64_t chan_in; /* bytes of the channel it had read */
 	uint64_t rets[NRETS];
+	uint64_t (*swr)[2]; /* the S plane ranges it has read-only (shadow watches) */
+	int nswr;
 };
 
 /* A watchpoint of gdb's, and its value when the program last resumed
@@ -131,6 +134,12 @@ struct rdb_tg {
 	int snap;                  /* the watchpoints' values taken in this replay */
 	struct rdb_tg_stop pend;   /* a hit in the runtime: reported in program code */
 	struct rdb_pos entry;      /* the program's call into the runtime (pc 0: none) */
+	/* watches through the shadow pages (no debug registers that fire):
+	 * the S plane ranges made read-only in this replay; a hook's store
+	 * that marked watched bytes, its program store still to come (the
+	 * watchpoint + 1); the pages made writable while the runtime runs */
+	uint64_t (*swr)[2];
+	int nswr, swhit, swopen;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -603,7 +612,22 @@ int rdb_tg_watch_del(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len)
 	return -1;
 }
 
-int rdb_tg_watch_groups(const struct rdb_tg *t) { return (t->npieces + 3) / 4; }
+int rdb_tg_watch_shadow(void)
+{
+	static int shadow = -1;
+	if (shadow < 0) {
+		const char *e = getenv("RDB_GDB_WATCH");
+		shadow = e && !strcmp(e, "shadow") ? 1 : !rdb_hw_watch_works();
+	}
+	return shadow;
+}
+
+int rdb_tg_watch_groups(const struct rdb_tg *t)
+{
+	if (rdb_tg_watch_shadow())
+		return t->npieces ? 1 : 0; /* the shadow pages see all at once */
+	return (t->npieces + 3) / 4;
+}
 void rdb_tg_watch_group(struct rdb_tg *t, int group) { t->group = group; }
 void rdb_tg_watch_enable(struct rdb_tg *t, int on) { t->wp_on = on; }
 int rdb_tg_nbps(const struct rdb_tg *t) { return t->nbp; }
@@ -620,6 +644,174 @@ int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, u
 
 #define DR_OFF(i) (offsetof(struct user, u_debugreg) + (size_t)(i) * sizeof(long))
 
+/* ---- watchpoints through the shadow pages --------------------------------------
+ * Without debug registers that fire, the S plane pages under the watched
+ * bytes are made read-only in the replay (an mprotect it is made to run).
+ * Every hooked store of the program writes the S plane first (docs/hooks.md),
+ * so each write to the data under those pages faults in its hook's store:
+ * rdb does that store itself (swatch.c decodes it) and steps on; when it
+ * marks watched bytes, the program's own store comes next and the stop is
+ * after it.  The runtime's own writes to those pages (a syscall's results,
+ * a string instruction's marks, a boundary's clearing) run one instruction
+ * with the pages writable again.  Stores through %rsp have no hook: they
+ * are not seen (docs/gdb.md). */
+
+static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c);
+
+/* The ranges' protection in the replay: prot for each. */
+static int sw_protect(struct rdb_tg *t, uint64_t (*r)[2], int n, int prot)
+{
+	for (int i = 0; i < n; i++) {
+		long e = tracee_syscall(t, SYS_mprotect, r[i][0], r[i][1] - r[i][0], (uint64_t)prot);
+		if (e) {
+			rdb_warn("gdb server: watchpoints: mprotect of the shadow pages %#llx-%#llx "
+			         "in the replay (pid %d): %s", (unsigned long long)r[i][0],
+			         (unsigned long long)r[i][1], (int)t->pid, strerror(e < 0 ? (int)-e : EIO));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The S plane pages of the write watchpoints (sorted, merged): how many
+ * ranges in *out (rdb_xmalloc'd). */
+static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[2])
+{
+	uint64_t (*r)[2] = rdb_xmalloc(((size_t)t->nwp + 1) * sizeof *r);
+	int n = 0;
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		uint64_t lo = (t->wp[i].addr - RDB_S_OFFSET) & ~0xfffull;
+		uint64_t hi = ((t->wp[i].addr + t->wp[i].len - 1 - RDB_S_OFFSET) | 0xfff) + 1;
+		int k = n++;
+		while (k > 0 && r[k - 1][0] > lo) {
+			r[k][0] = r[k - 1][0], r[k][1] = r[k - 1][1];
+			k--;
+		}
+		r[k][0] = lo, r[k][1] = hi;
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (m && r[i][0] <= r[m - 1][1]) {
+			if (r[i][1] > r[m - 1][1])
+				r[m - 1][1] = r[i][1];
+		} else {
+			r[m][0] = r[i][0], r[m][1] = r[i][1];
+			m++;
+		}
+	*out = r;
+	return m;
+}
+
+/* The replay's read-only pages made those of the watchpoints now. */
+static void sw_arm(struct rdb_tg *t)
+{
+	uint64_t (*r)[2];
+	int n = sw_ranges(t, &r);
+	if (n == t->nswr && (!n || !memcmp(r, t->swr, (size_t)n * sizeof *r))) {
+		rdb_free(r);
+		return;
+	}
+	sw_protect(t, t->swr, t->nswr, PROT_READ | PROT_WRITE);
+	rdb_free(t->swr);
+	t->swr = r;
+	t->nswr = n;
+	if (sw_protect(t, r, n, PROT_READ))
+		rdb_warn("gdb server: watchpoints not armed");
+}
+
+static int sw_in(const struct rdb_tg *t, uint64_t a)
+{
+	for (int i = 0; i < t->nswr; i++)
+		if (a >= t->swr[i][0] && a < t->swr[i][1])
+			return 1;
+	return 0;
+}
+
+/* The write watchpoint whose bytes' S plane [lo, hi) touches: its
+ * index + 1, or 0. */
+static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		uint64_t a = t->wp[i].addr - RDB_S_OFFSET;
+		if (t->wp[i].kind != 3 && lo < a + t->wp[i].len && a < hi)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* A SIGSEGV stop: 0 if it is not a write to the pages rdb made
+ * read-only; 1 for a hook's store, done by rdb (%rip past it), with *hit
+ * the write watchpoint it marked (its index + 1, or 0); 2 for any other
+ * write (the runtime's own), not done: the caller runs it with the pages
+ * writable. */
+static int sw_fault(struct rdb_tg *t, int *hit)
+{
+	siginfo_t si;
+	*hit = 0;
+	if (!t->nswr || ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) || si.si_signo != SIGSEGV ||
+	    !sw_in(t, (uint64_t)(uintptr_t)si.si_addr) || get_regs(t))
+		return 0;
+	uint8_t code[16];
+	struct rdb_sw_store st;
+	if (getenv("RDB_GDB_DEBUG"))
+		fprintf(stderr, "rdb-gdb: shadow page fault at %p pc %#llx%s\n", si.si_addr,
+		        (unsigned long long)t->regs.rip, in_rt(t, t->regs.rip) ? " (runtime)" : "");
+	memset(code, 0, sizeof code);
+	rdb_tg_read(t, t->regs.rip, code, sizeof code);
+	if (rdb_sw_decode(code, &t->regs, &st)) {
+		/* the store, done through ptrace (it writes read-only pages) */
+		uint64_t w[2], lo = st.ea & ~7ull, off = st.ea - lo, old = 0, res;
+		int nw = off + st.size > 8 ? 2 : 1;
+		if (rdb_tg_read(t, lo, w, (size_t)nw * 8) != (size_t)nw * 8)
+			return 0;
+		memcpy(&old, (uint8_t *)w + off, st.size);
+		res = st.is_or ? old | st.src : st.src;
+		memcpy((uint8_t *)w + off, &res, st.size);
+		for (int i = 0; i < nw; i++)
+			if (poke(t, lo + 8 * (uint64_t)i, w[i]))
+				return 0;
+		uint64_t rip = t->regs.rip + st.len, efl = t->regs.eflags;
+		if (st.is_or &&
+		    set_reg(t, offsetof(struct user_regs_struct, eflags), rdb_sw_or_flags(efl, res, st.size)))
+			return 0;
+		if (set_reg(t, offsetof(struct user_regs_struct, rip), rip))
+			return 0;
+		get_regs(t);
+		*hit = sw_which(t, st.ea, st.ea + st.size);
+		return 1;
+	}
+	return 2;
+}
+
+/* The pages writable while the runtime runs (through_runtime): a fault
+ * in a signal handler of the runtime's, with SIGSEGV blocked, would make
+ * the kernel reset the runtime's SIGSEGV handler, even with the fault
+ * never delivered.  1 if this call opened them. */
+static int sw_open(struct rdb_tg *t)
+{
+	if (!t->nswr || t->swopen)
+		return 0;
+	t->swopen = 1;
+	return sw_protect(t, t->swr, t->nswr, PROT_READ | PROT_WRITE) == 0;
+}
+
+static void sw_close(struct rdb_tg *t, int opened)
+{
+	if (!opened)
+		return;
+	t->swopen = 0;
+	sw_protect(t, t->swr, t->nswr, PROT_READ);
+}
+
+static int sw_report(struct rdb_tg *t, int wp, struct rdb_tg_stop *s);
+static int string_store(struct rdb_tg *t, uint64_t pc, int *rep);
+
+static int sw_is_hook(struct rdb_tg *t, uint64_t pc)
+{
+	uint8_t b[8];
+	return rdb_tg_read(t, pc, b, sizeof b) == sizeof b && rdb_sw_is_hook(b);
+}
+
 /* The debug registers for the current group (none while the watchpoints
  * are off), written only when they change; and each watchpoint's value
  * now, the reference for the next hit.  DR7: per slot i, local enable
@@ -627,6 +819,13 @@ int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, u
  * read-only), LEN at 18+4i (00 1, 01 2, 11 4, 10 8 bytes). */
 static void arm_watch(struct rdb_tg *t)
 {
+	if (rdb_tg_watch_shadow()) {
+		sw_arm(t);
+		for (int i = 0; t->wp_on && i < t->nwp; i++)
+			rdb_tg_read(t, t->wp[i].addr, t->wp[i].old, t->wp[i].len);
+		t->snap = t->wp_on;
+		return;
+	}
 	uint64_t dr[4] = {0, 0, 0, 0}, dr7 = 0;
 	static const int lenbits[9] = {0, 0, 1, 0, 3, 0, 0, 0, 2};
 	for (int i = 0; t->wp_on && i < 4 && 4 * t->group + i < t->npieces; i++) {
@@ -888,6 +1087,7 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 	uint8_t old[NRETS];
 	memset(old, 0xcc, sizeof old);
 	add_ret(t, ret, 1);
+	int opened = sw_open(t);
 	for (int k = 0; k < NRETS; k++)
 		if (t->rets[k] && poke_byte(t, t->rets[k], 0xcc, &old[k]))
 			t->rets[k] = 0;
@@ -960,6 +1160,13 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		}
 		if (stop == SIGSTOP && intr)
 			continue; /* our interrupt: reported once back in the program */
+		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 1 && h) /* a wide store's helper: the program's store is next */
+			t->swhit = h;
+		if (f == 2 && !opened)
+			opened = sw_open(t);
+		if (f)
+			continue;
 		/* the runtime's to handle: the SIC's SIGSEGV, or the program's
 		 * signal (a recorded one it queued again), to report once the
 		 * program runs (at its handler) */
@@ -971,6 +1178,8 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 	for (int k = NRETS - 1; k >= 0; k--)
 		if (t->rets[k] && old[k] != 0xcc)
 			poke_byte(t, t->rets[k], old[k], NULL);
+	if (t->alive)
+		sw_close(t, opened);
 	get_regs(t);
 	if (!r)
 		runtime_wrote(t);
@@ -1056,10 +1265,30 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int op = opcode_at(t, pc);
 	if (op == 0x9d) /* popf: not with our trap flag */
 		clean_flags_image(t);
+	int hook = t->swhit && sw_is_hook(t, pc), rep, sw = 0;
+	/* a string store's iteration that writes watched bytes (its marks
+	 * were the helper's, run before with the pages open) */
+	int size = t->nswr && t->wp_on ? string_store(t, pc, &rep) : 0;
+	if (size && (!rep || t->regs.rcx))
+		sw = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
 	int intr = 0;
 	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 	if (stop < 0)
 		return;
+	int h;
+	if (stop == SIGSEGV && sw_fault(t, &h) == 1) { /* a hook's store, done by rdb */
+		if (h)
+			t->swhit = h;
+		return stepped(t, s);
+	}
+	if (stop == SIGTRAP && sw && !t->pend.kind && sw_report(t, sw, &t->pend))
+		memset(&t->pend, 0, sizeof t->pend);
+	if (stop == SIGTRAP && t->swhit && !hook) {
+		/* the program's store after a hook's that marked watched bytes */
+		if (sw_report(t, t->swhit, &t->pend))
+			memset(&t->pend, 0, sizeof t->pend);
+		t->swhit = 0;
+	}
 	if (stop == SIGTRAP) {
 		if (op == 0x9c) /* pushf saved our trap flag */
 			clean_flags_image(t);
@@ -1161,6 +1390,159 @@ static void want_runtime(struct rdb_tg *t, uint64_t want)
 	poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_STOP, want);
 }
 
+/* Where the runtime, called from the program (a helper of a string
+ * instruction's), may return to: every word on the stack near %rsp that
+ * is an address in the program's code after a call into the runtime (a
+ * saved register may hold a stale one, so all of them are breakpoints
+ * for through_runtime, up to 8), the first of them returned, or 0. */
+static uint64_t rt_return(struct rdb_tg *t)
+{
+	uint64_t w[128], first = 0;
+	int n = 0;
+	if (get_regs(t) || rdb_tg_read(t, t->regs.rsp, w, sizeof w) != sizeof w)
+		return 0;
+	for (size_t i = 0; i < sizeof w / sizeof *w && n < 8; i++) {
+		uint8_t c[5];
+		int32_t rel;
+		if (in_rt(t, w[i]) || rdb_tg_read(t, w[i] - 5, c, 5) != 5 || c[0] != 0xe8)
+			continue;
+		memcpy(&rel, c + 1, 4);
+		if (in_rt(t, w[i] + (uint64_t)(int64_t)rel)) {
+			if (!first)
+				first = w[i];
+			else
+				add_ret(t, w[i], 1);
+			n++;
+		}
+	}
+	return first;
+}
+
+/* The stop for write watchpoint wp (index + 1) after its write: 0 and
+ * *s, or -1 (gone meanwhile). */
+static int sw_report(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
+{
+	if (wp < 1 || wp > t->nwp)
+		return -1;
+	wp_changed(t, &t->wp[wp - 1]);
+	memset(s, 0, sizeof *s);
+	s->kind = TG_WATCH;
+	s->value = t->wp[wp - 1].kind;
+	s->addr = t->wp[wp - 1].addr;
+	return 0;
+}
+
+/* A hook's store marked watched bytes (wp: index + 1): on to the end of
+ * the program's store it comes before (the hooks between done, a wide
+ * store's helper run to its return), where a debug register's trap
+ * would stop, and the stop there for gdb.  0, or -1 and *s. */
+static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
+{
+	remove_bps(t);
+	t->swhit = 0;
+	for (int n = 0; n < 256; n++) {
+		if (get_regs(t))
+			return fail(t, s, "ptrace(PTRACE_GETREGS)");
+		int last = !in_rt(t, t->regs.rip) && !sw_is_hook(t, t->regs.rip), intr = 0, h;
+		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+		if (stop < 0)
+			return -1;
+		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
+			return -1;
+		if (f)
+			continue; /* another hook's store (or the runtime's) */
+		if (stop == SIGSEGV && sic_fault(t)) {
+			if (through_runtime(t, SIGSEGV, 0, s))
+				return -1;
+			continue;
+		}
+		if (stop != SIGTRAP) {
+			t->sig = stop; /* for the program, at the next resume */
+			break;
+		}
+		if (last)
+			break;
+	}
+	if (sw_report(t, wp, s))
+		s->kind = TG_STEPPED;
+	return 0;
+}
+
+/* A string store at pc (movs or stos): the bytes each iteration writes
+ * (at %rdi), or 0; *rep: it has a rep prefix. */
+static int string_store(struct rdb_tg *t, uint64_t pc, int *rep)
+{
+	uint8_t b[8];
+	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
+		return 0;
+	size_t i = 0;
+	int size = 4;
+	*rep = 0;
+	for (; i < 6; i++)
+		if (b[i] == 0xf2 || b[i] == 0xf3)
+			*rep = 1;
+		else if (b[i] == 0x66)
+			size = 2;
+		else if ((b[i] & 0xf0) == 0x40)
+			size = b[i] & 8 ? 8 : size;
+		else
+			break;
+	if (b[i] == 0xa4 || b[i] == 0xaa)
+		return 1;
+	return b[i] == 0xa5 || b[i] == 0xab ? size : 0;
+}
+
+/* The runtime wrote the watched pages while the program ran: a string
+ * instruction's helper marking what the instruction, next, writes (or
+ * a boundary's clearing).  Run with the pages writable; back in the
+ * program, a string store runs an iteration at a time up to the first
+ * that writes watched bytes (record full and the debug registers stop
+ * there too).  1 and *s: a stop for gdb. */
+static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	remove_bps(t);
+	if (get_regs(t))
+		return 1;
+	if (!in_rt(t, t->regs.rip)) { /* not a hook's form, in the program: open for it */
+		int o = sw_open(t), intr = 0;
+		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+		if (t->alive)
+			sw_close(t, o);
+		if (stop < 0)
+			return 1;
+		get_regs(t);
+	} else if (through_runtime(t, 0, rt_return(t), s))
+		return 1;
+	if (stop_here(t, s))
+		return 1;
+	uint64_t pc = t->regs.rip;
+	int rep, size = string_store(t, pc, &rep);
+	if (!size)
+		return 0;
+	for (;;) {
+		int intr = 0, h, w = 0;
+		if (!rep || t->regs.rcx)
+			w = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
+		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+		if (stop < 0)
+			return 1;
+		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
+			return 1;
+		if (f)
+			continue;
+		if (stop != SIGTRAP) {
+			t->sig = stop;
+			return 0;
+		}
+		if (w)
+			return sw_report(t, w, s) == 0;
+		if (t->regs.rip != pc)
+			return 0;
+	}
+}
+
 void rdb_tg_cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 {
 	want_runtime(t, want);
@@ -1199,6 +1581,10 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 	int intr = 0, sig = 0;
 	t->noted = 0;
 	for (;;) {
+		if (t->swhit && t->wp_on) { /* a hook's store marked watched bytes */
+			sw_finish(t, t->swhit, s);
+			return;
+		}
 		arm(t, want);
 		insert_bps(t);
 		int stop = resume_wait(t, s, PTRACE_CONT, sig, &intr);
@@ -1252,6 +1638,15 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (dh == 0)
 				continue; /* the runtime's read, or a read watchpoint's write */
 		}
+		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 1 && (h || t->swhit)) { /* a hook's store marked watched bytes */
+			sw_finish(t, h ? h : t->swhit, s);
+			return;
+		}
+		if (f == 2 && sw_string(t, s)) /* the runtime's write */
+			return;
+		if (f)
+			continue;
 		if (stop == SIGSEGV && sic_fault(t)) {
 			struct rdb_pos p;
 			if (want && rdb_tg_pos(t, &p) == 0 && p.slot == t->want_slot && p.count >= want) {
@@ -1265,7 +1660,7 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 					t->sig = SIGSEGV; /* the runtime's, at the next resume */
 				return;
 			}
-			if (!want && !is_bp(t, t->regs.rip)) {
+			if (!want && !is_bp(t, t->regs.rip) && !t->nswr) {
 				sig = SIGSEGV; /* the window moves on, or an event */
 				continue;
 			}
@@ -1352,6 +1747,40 @@ static int put_regs(pid_t pid, const struct user_regs_struct *r)
 	return 0;
 }
 
+/* Syscall nr(a, b, c) run by the stopped replay at a syscall instruction
+ * of the runtime's, its registers put back after, as a checkpoint's
+ * clone is: its result, or -EIO. */
+static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c)
+{
+	struct user_regs_struct saved, r;
+	uint64_t sc = syscall_insn(t);
+	if (!sc || ptrace(PTRACE_GETREGS, t->pid, NULL, &saved))
+		return -EIO;
+	r = saved;
+	r.rip = sc + t->bias;
+	r.rax = (uint64_t)nr;
+	r.rdi = a;
+	r.rsi = b;
+	r.rdx = c;
+	r.orig_rax = (uint64_t)-1;
+	/* the stop's signal (a SIC check's fault to pass on): its siginfo
+	 * goes back after, so the runtime gets the kernel's */
+	siginfo_t si;
+	int have_si = ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) == 0;
+	int st;
+	long ret = -EIO;
+	if (put_regs(t->pid, &r) == 0 && ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL) == 0 &&
+	    waitpid(t->pid, &st, __WALL) == t->pid && WIFSTOPPED(st) &&
+	    ptrace(PTRACE_GETREGS, t->pid, NULL, &r) == 0)
+		ret = (long)r.rax;
+	if (put_regs(t->pid, &saved))
+		ret = -EIO;
+	if (have_si)
+		ptrace(PTRACE_SETSIGINFO, t->pid, NULL, &si);
+	t->have_regs = 0;
+	return ret;
+}
+
 /* A copy of pid (stopped, no breakpoint in its memory), stopped where it
  * is: its pid, or -1. */
 static pid_t clone_of(struct rdb_tg *t, pid_t pid)
@@ -1431,6 +1860,11 @@ struct rdb_ck *rdb_tg_ck_take(struct rdb_tg *t)
 	k->ln->refs++;
 	k->chan_in = in;
 	memcpy(k->rets, t->rets, sizeof k->rets);
+	/* its read-only shadow pages are the replay's (a copy has them too) */
+	k->nswr = t->nswr;
+	k->swr = rdb_xmalloc(((size_t)t->nswr + 1) * sizeof *k->swr);
+	if (t->nswr)
+		memcpy(k->swr, t->swr, (size_t)t->nswr * sizeof *k->swr);
 	return k;
 }
 
@@ -1440,6 +1874,7 @@ void rdb_tg_ck_drop(struct rdb_tg *t, struct rdb_ck *k)
 		return;
 	bury(t, k->pid);
 	release(k->ln);
+	rdb_free(k->swr);
 	rdb_free(k);
 }
 
@@ -1497,6 +1932,10 @@ int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
 	t->ln = k->ln;
 	t->ln->refs++;
 	memcpy(t->rets, k->rets, sizeof t->rets);
+	t->nswr = k->nswr;
+	t->swr = rdb_xmalloc(((size_t)k->nswr + 1) * sizeof *t->swr);
+	if (k->nswr)
+		memcpy(t->swr, k->swr, (size_t)k->nswr * sizeof *t->swr);
 	struct rdb_tg_stop s;
 	if (!keep && refeed(t, k, c))
 		return fail(t, &s, "pidfd_getfd");
@@ -1577,6 +2016,9 @@ static void end_replay(struct rdb_tg *t, int keep_feeder)
 	t->dr_set = 0;
 	t->snap = 0;
 	memset(&t->pend, 0, sizeof t->pend);
+	rdb_free(t->swr);
+	t->swr = NULL;
+	t->nswr = t->swhit = t->swopen = 0;
 }
 
 void rdb_tg_kill(struct rdb_tg *t) { end_replay(t, 0); }

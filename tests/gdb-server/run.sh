@@ -19,13 +19,22 @@ cd "$W" || exit 1
 command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
 build() { "$RDB_CC" -O0 -g "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
-# Watchpoints need debug registers that fire: some virtual machines grant
-# them and never trigger (rdb's server then refuses gdb's watchpoints).
+# Where the debug registers do not fire (some virtual machines grant them
+# and never trigger), rdb's server watches writes through the shadow pages
+# (docs/gdb.md), which do not see stores through %rsp: the cases watching
+# such a store cannot run there.
 case $case in
 watch-*)
 	cc -O1 -o hwbp "$HERE/../hwbp-probe.c" 2> hwbp.err || { cat hwbp.err; fail "cc hwbp-probe.c"; }
-	./hwbp > hwbp.out 2>&1 || { cat hwbp.out; status=77
-		echo "SKIP: the debug registers do not fire here: watchpoints not tested"; exit 77; } ;;
+	if ! ./hwbp > hwbp.out 2>&1; then
+		cat hwbp.out
+		case $case in
+		watch-stack*) status=77
+			echo "SKIP: the debug registers do not fire here, and the shadow pages do not see this case's stores through %rsp (no write hook)"
+			exit 77 ;;
+		esac
+		echo "the debug registers do not fire here: write watchpoints through the shadow pages"
+	fi ;;
 esac
 # session FILE.gdb OUT [ARGS...]: rdb replay --gdb-batch FILE ARGS
 session() { s=$1 o=$2; shift 2; timeout 300 "$RDB" replay --gdb-batch "$s" "$@" > "$o" 2>&1; }

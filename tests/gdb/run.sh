@@ -219,9 +219,13 @@ sane() {
 		{ echo "FAIL $1: native session did not reach its end (=== END)"; tail -5 "$W/$1.native/raw"; return 1; }
 }
 
-# Watchpoints need debug registers that fire, on both sides: some virtual
-# machines grant them and never trigger (record full's live watchpoints
-# then miss every write; rdb's server refuses them).
+# Watchpoints need debug registers that fire for record full: some
+# virtual machines grant them and never trigger (record full's live
+# watchpoints then miss every write).  rdb's server watches writes there
+# through the shadow pages (docs/gdb.md), not reads: on such a machine the
+# rdb side of a session with write watchpoints only is compared with
+# expected/NAME.out, record full's transcript from a machine where they
+# fire (the native side's own check), and the rest skips.
 hw_fires() {
 	[ -n "${hw:-}" ] || { cc -O1 -o "$W/hwbp" "$T/../hwbp-probe.c" && "$W/hwbp" > "$W/hwbp.out" 2>&1 && hw=yes || hw=no; }
 	[ "$hw" = yes ]
@@ -231,15 +235,28 @@ fails=0
 for a in "$@"; do
 	n=$(basename "$a" .c)
 	[ -f "$T/$n.c" ] && [ -f "$T/$n.gdb" ] || { echo "FAIL: no $T/$n.c or $n.gdb"; fails=$((fails + 1)); continue; }
+	reviewed=
 	if grep -q '^[[:space:]]*\(watch\|rwatch\|awatch\|-break-watch\)[[:space:]]' "$T/$n.gdb" && ! hw_fires; then
 		cat "$W/hwbp.out"
-		skip "the debug registers do not fire here: watchpoints not tested"
+		if [ "$mode" = rdb ] && [ -z "$show" ] && [ -f "$T/expected/$n.out" ] &&
+		   ! grep -q '^[[:space:]]*\(rwatch\|awatch\|-break-watch\)[[:space:]]' "$T/$n.gdb"; then
+			echo "the debug registers do not fire here: compared with expected/$n.out (record full's, reviewed)"
+			reviewed=1
+		elif [ "$mode" = rdb ]; then
+			skip "the debug registers do not fire here: record full cannot run this session, and rdb's server has no read or access watchpoints without them"
+		else
+			skip "the debug registers do not fire here: record full's watchpoints never stop"
+		fi
 	fi
 	if [ -n "$show" ]; then
 		side "$n" "$mode"
 		continue
 	fi
-	side "$n" native > "$W/$n.native.out" || { fails=$((fails + 1)); continue; }
+	if [ -n "$reviewed" ]; then
+		cp "$T/expected/$n.out" "$W/$n.native.out"
+	else
+		side "$n" native > "$W/$n.native.out" || { fails=$((fails + 1)); continue; }
+	fi
 	case $mode in
 	native)
 		sane "$n" "$W/$n.native.out" &&
