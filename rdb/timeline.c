@@ -594,19 +594,8 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *
  * %r12 one takes first (compiled code never uses %r12). */
 static int is_hook(struct rdb_tl *l, uint64_t pc)
 {
-	uint8_t b[5];
-	if (rdb_tg_read(l->t, pc, b, sizeof b) != sizeof b)
-		return 0;
-	size_t i = b[0] == 0x66 ? 1 : 0;
-	if (b[0] == 0x90 || (b[i] == 0x0f && b[i + 1] == 0x1f))
-		return 1;
-	unsigned rex = (b[i] & 0xf0) == 0x40 ? b[i++] : 0;
-	unsigned op = b[i], modrm = b[i + 1], sib = b[i + 2];
-	if (op == 0x8d) /* lea ..., %r12 */
-		return (rex & 0x4) && (modrm >> 3 & 7) == 4 && (modrm >> 6) != 3;
-	return (op == 0x88 || op == 0x89) && (rex & 0x4) && (modrm >> 3 & 7) == 5 &&
-	       (modrm & 7) == 4 && (modrm >> 6) != 3 && (rex & 0x2) && (sib >> 3 & 7) == 6 &&
-	       (sib >> 6) == 1;
+	uint8_t b[8];
+	return rdb_tg_read(l->t, pc, b, sizeof b) == sizeof b && rdb_sw_is_hook(b);
 }
 
 /* Whether a came after b (both of one interval, from different replays
