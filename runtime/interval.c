@@ -806,7 +806,8 @@ static void disarm_timer(void)
 static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 {
 	uint64_t *g = rdb_gregs(uc);
-	uint64_t now = cpu_ns(), sys = sys_ns() - RT->intervals.sys_start_ns;
+	uint64_t now = cpu_ns();
+	uint64_t sys = RT->intervals.every_sic ? 0 : sys_ns() - RT->intervals.sys_start_ns;
 	int cur = (int)(RT->interval % SNAP_SLOTS), next = (int)((RT->interval + 1) % SNAP_SLOTS);
 	if (!rdb_procmaps())
 		return -1; /* the recording stops here (rdb_record_event) */
@@ -863,7 +864,8 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 		arm_timer(); /* the program's interval starts now, after our work */
 	}
 	RT->intervals.cpu_start_ns = cpu_ns();
-	RT->intervals.sys_start_ns = sys_ns();
+	if (!RT->intervals.every_sic)
+		RT->intervals.sys_start_ns = sys_ns();
 	return 1;
 }
 
