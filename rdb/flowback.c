@@ -22,7 +22,7 @@
 #include "symtab.h"
 
 static const char usage_text[] =
-	"usage: rdb flowback [--at K] [--size N] [--no-replay] DIR WHAT\n"
+	"usage: rdb flowback [--at K] [--size N] [--no-replay] [--pid ID] DIR WHAT\n"
 	"When were these bytes last written?  WHAT is an address (0x...) or a global\n"
 	"symbol of the program, optionally +OFFSET.  rdb finds the last interval that\n"
 	"wrote them from the trace, then replays that interval alone to name the\n"
@@ -30,7 +30,8 @@ static const char usage_text[] =
 	"last, and the value it left.\n"
 	"  --at K       the last write before interval K starts (default: the end of the run)\n"
 	"  --size N     bytes to ask about (default: the symbol's size, or 1)\n"
-	"  --no-replay  only the interval, from the trace (no replay)\n";
+	"  --no-replay  only the interval, from the trace (no replay)\n"
+	"  --pid ID     process ID of a recorded tree (rdb ps DIR lists them)\n";
 
 struct query {
 	const char *dir, *what;

@@ -519,14 +519,15 @@ static void print_json(const struct info *in)
 }
 
 static const char info_help[] =
-	"usage: rdb info [--json] DIR\n"
-	"       rdb info --complete DIR\n"
+	"usage: rdb info [--json] [--pid ID] DIR\n"
+	"       rdb info --complete [--pid ID] DIR\n"
 	"What the trace set DIR holds: the program, its syscalls, how it ended,\n"
 	"bytes per stream, what was not traced.\n"
 	"  --json      the same facts as one JSON object (every interval's row,\n"
 	"              where the text shows the first 20), for scripts\n"
 	"  --complete  print only the number of the last complete interval (the\n"
-	"              last K that rdb replay --from K accepts; 0: no interval is)\n";
+	"              last K that rdb replay --from K accepts; 0: no interval is)\n"
+	"  --pid ID    process ID of a recorded tree (rdb ps DIR lists them)\n";
 
 int rdb_cmd_info(int argc, char **argv)
 {
@@ -703,10 +704,11 @@ static void show_trap(FILE *f, const struct rdb_tf_trap *t, int thread)
 }
 
 static const char truss_help[] =
-	"usage: rdb truss DIR [K]\n"
+	"usage: rdb truss [--pid ID] DIR [K]\n"
 	"Every recorded syscall: id, name, arguments, return value and the bytes\n"
 	"the kernel wrote (like strace); interval boundaries and asynchronous\n"
-	"signals as '---' lines.  With K: only the syscalls of interval K.\n";
+	"signals as '---' lines.  With K: only the syscalls of interval K.\n"
+	"  --pid ID  process ID of a recorded tree (rdb ps DIR lists them)\n";
 
 /* Positions sc after BOUNDARY(k) (k >= 2), through the ivindex. */
 static void truss_seek(const char *dir, struct rdb_tr *sc, uint64_t k)

@@ -52,6 +52,22 @@ for x in A B C; do
 	want=$(echo $x | tr ABC abc).want
 	replay_each t "$id" "$want"
 done
+# info, truss and flowback read one process of the set with --pid too:
+# stage B's facts, not the set's own (sh) nor another stage's
+idb=$(sed -n 's/^\([0-9.]*\) .* \.\/tree tag B$/\1/p' ps.out)
+"$RDB" info --pid "$idb" t > info.out || fail "info --pid $idb"
+grep -q '^argv: *\./tree tag B$' info.out || { cat info.out; fail "info --pid $idb: not stage B's argv"; }
+"$RDB" truss --pid "$idb" t > truss.out || fail "truss --pid $idb"
+# what B read is A's output, what it wrote B's (write or writev to fd 1)
+# (truss: "#ID read(0, ADDR, LEN) = N <...>")
+ret() { awk -v re="$1" '$0 ~ re && match($0, /\) = [0-9]+/) { n += substr($0, RSTART + 4, RLENGTH - 4) } END { print n + 0 }' truss.out; }
+got=$(ret '^#[0-9]+ read\\(0, ')
+[ "$got" = "$(wc -c < a.want)" ] || { cat truss.out; fail "truss --pid $idb: reads from fd 0 return $got bytes, not $(wc -c < a.want)"; }
+got=$(ret '^#[0-9]+ writev?\\(1, ')
+[ "$got" = "$(wc -c < b.want)" ] || { cat truss.out; fail "truss --pid $idb: writes to fd 1 return $got bytes, not $(wc -c < b.want)"; }
+"$RDB" flowback --pid "$idb" t tag_lines > fb.out 2>&1 || { cat fb.out; fail "flowback --pid $idb"; }
+grep -q 'by: *main+0x' fb.out && grep -q 'value now: *03 00 00 00 00 00 00 00 ' fb.out ||
+	{ cat fb.out; fail "flowback --pid $idb tag_lines: not written by main, or not 3 lines"; }
 "$RDB" replay --pid 999999999 t > /dev/null 2> bad.err && fail "replay of a pid not in the set"
 expect bad.err "no process 999999999 in this trace set"
 

@@ -2,7 +2,8 @@
  * record: docs/process-trees.md).  By its first argument:
  *   hi WORD      prints "hi WORD"
  *   tag TAG      copies stdin to stdout, each line prefixed "TAG " (a
- *                pipeline stage), with some work per line for intervals
+ *                pipeline stage), with some work per line for intervals;
+ *                tag_lines counts the lines (rdb flowback --pid asks it)
  *   exec N       prints "exec N", then execs itself (argv[0]) with N - 1
  *                (N > 0)
  *   fork D       forks 3 children (D = 2) or 2 (D = 1), each doing
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+unsigned long tag_lines;
 
 static unsigned long work(const char *s)
 {
@@ -54,8 +57,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "tag")) {
 		char line[256];
-		while (fgets(line, sizeof line, stdin))
+		while (fgets(line, sizeof line, stdin)) {
+			tag_lines++;
 			printf("%s %lu %s", argv[2], work(line) % 1000, line);
+		}
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "exec")) {
