@@ -213,6 +213,12 @@ char *rdb_tree_find(const char *set, const char *id);
 void rdb_tree_each(const char *set, void (*fn)(void *ctx, const char *dir, const char *id),
                    void *ctx);
 /* <0, 0, >0 as process a started before, with, after b: rdb ps's order. */
+/* treeid.c: ID is PID or PID.N */
+int rdb_tree_is_id(const char *id);
+/* The process image that process folder DIR (of pid PID, its header's)
+ * exec'd, as recorded in its set (ID "PID.N+1"), with *set_out the set's
+ * folder (both malloc'd), or NULL: none is in the set (it ran untraced). */
+char *rdb_tree_next_image(const char *dir, int pid, char **set_out);
 int rdb_tree_start_cmp(const struct rdb_tf_hstart *a, const struct rdb_tf_hstart *b);
 /* --pid ID of replay, info, truss, flowback: taken out of argv, and the
  * trace set argument replaced by process ID's folder.  The new argc. */

@@ -266,6 +266,21 @@ static size_t read_hits(int fd, struct rdb_tf_watch_hit *hits, size_t cap)
 	return n;
 }
 
+/* After the runtime's "the recorded program exec'd another one": where
+ * that one is (docs/process-trees.md). */
+static void say_exec_next(const char *dir, int pid)
+{
+	char *set, *id = rdb_tree_next_image(dir, pid, &set);
+	if (!id) {
+		fprintf(stderr, "rdb: the program it exec'd ran untraced (not built with rdb-cc, "
+		                "or not recorded)\n");
+		return;
+	}
+	fprintf(stderr, "rdb: the program it exec'd was recorded as process %s: rdb replay "
+	                "--pid %s %s\n", id, id, set);
+	rdb_free(id), rdb_free(set);
+}
+
 int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, size_t cap,
                size_t *nhits)
 {
@@ -326,6 +341,8 @@ int rdb_replay(const struct rdb_replay_opts *o, struct rdb_tf_watch_hit *hits, s
 			rdb_fatal("waitpid: %s", strerror(errno));
 	close(fd);
 	rdb_feed_close(f);
+	if (end == RDB_FEED_END && h.exit.execd == 1 && !o->check && !o->watch)
+		say_exec_next(o->dir, h.start.pid);
 	return replay_status(&h, o, end, status);
 }
 

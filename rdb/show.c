@@ -336,7 +336,8 @@ static void print_text(const struct info *in)
 	if (in->spawns)
 		printf(" %llu clone call%s of a thread refused with ENOSYS;",
 		       (unsigned long long)in->spawns, in->spawns == 1 ? "" : "s"), none = 0;
-	if (h->have_exit && h->exit.execd == 1)
+	char *nset, *next = h->have_exit && h->exit.execd == 1 ? rdb_tree_next_image(in->dir, h->start.pid, &nset) : NULL;
+	if (h->have_exit && h->exit.execd == 1 && !next)
 		printf(" the program exec'd another program, which ran untraced;"), none = 0;
 	if (h->have_exit && h->exit.execd == 2)
 		printf(" the rest of the run, after %s;", in->stopped ?
@@ -345,6 +346,11 @@ static void print_text(const struct info *in)
 		       "boundary possible (SIC overflow)"),
 		    none = 0;
 	printf("%s\n", none ? " nothing" : "");
+	if (next) {
+		printf("exec'd:     the program it exec'd is process %s of the set (rdb replay "
+		       "--pid %s %s)\n", next, next, nset);
+		rdb_free(next), rdb_free(nset);
+	}
 	if (in->couts || in->forks)
 		printf("child output: %llu writes, %llu bytes (replayed)\n",
 		       (unsigned long long)in->couts, (unsigned long long)in->cbytes);

@@ -230,27 +230,9 @@ void rdb_tree_clear(const char *set)
 	rdb_free(procs);
 }
 
-/* ID: digits, or digits "." digits. */
-static int is_id(const char *s)
-{
-	const char *p = s;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (p == s)
-		return 0;
-	if (*p == '.') {
-		const char *q = ++p;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (p == q)
-			return 0;
-	}
-	return !*p;
-}
-
 char *rdb_tree_find(const char *set, const char *id)
 {
-	if (!is_id(id))
+	if (!rdb_tree_is_id(id))
 		rdb_fatal("--pid %s: not a process id (PID, or PID.N as rdb ps shows it)", id);
 	struct rdb_header h;
 	char *hp = rdb_path(set, "header");

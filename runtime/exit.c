@@ -79,8 +79,9 @@ _Noreturn void rdb_replay_at_end(const struct rdb_tf_rec *h, const char *what)
 		           "runtime could not go on recording); the rest of the run was not traced\n",
 		           (unsigned long)RT->interval);
 	else if (x.execd)
+		/* rdb says next whether that one was recorded (rdb/replay.c) */
 		rdb_printf("rdb: replay ends at syscall #%lu: the recorded program exec'd another "
-		           "one, which ran untraced\n", (unsigned long)RT->rr.sc_id);
+		           "one\n", (unsigned long)RT->rr.sc_id);
 	else
 		rdb_printf("rdb: replay reached the end of the trace at syscall #%lu (%s): the "
 		           "recording was cut short\n", (unsigned long)RT->rr.sc_id, what);

@@ -35,7 +35,7 @@ replay_each() {
 	[ "$last" -ge 2 ] || fail "process $2 has $last complete intervals: --every-sic made too few"
 	"$RDB" replay --verify --pid "$2" "$1" > r.out 2> r.err || { cat r.err; fail "replay --pid $2"; }
 	# an image that exec'd ends its replay at the exec, and says so
-	grep -v "the recorded program exec'd another one" r.err > r.err2
+	grep -v "the recorded program exec'd another one\|^rdb: the program it exec'd " r.err > r.err2
 	[ ! -s r.err2 ] || { cat r.err; fail "replay --pid $2 wrote to stderr"; }
 	cmp -s "$3" r.out || { diff "$3" r.out; fail "replay --pid $2 printed other bytes"; }
 	k=2
@@ -83,6 +83,14 @@ grep -q "^$pid\.3  .* status 0 .* \./tree exec 0$" eps.out || fail "ps: image 3 
 for n in 2 1 0; do grep "^exec $n:" erec.out > x$n.want; done
 "$RDB" replay --verify e > r.out 2> r.err
 cmp -s x2.want r.out || fail "replay of image 1 printed other bytes"
+# the replay and rdb info name the image an exec made
+grep -q "^rdb: the program it exec'd was recorded as process $pid\.2: rdb replay --pid $pid\.2 e$" r.err ||
+	{ cat r.err; fail "the replay of image 1 does not name image 2"; }
+"$RDB" info --pid "$pid.2" e > info.out || fail "info --pid $pid.2"
+grep -q "^exec'd: *the program it exec'd is process $pid\.3 of the set" info.out ||
+	{ cat info.out; fail "info of image 2 does not name image 3"; }
+grep -q "^exec'd:" info.out && "$RDB" info --pid "$pid.3" e | grep -q "^exec'd:" &&
+	fail "info of image 3 (it did not exec) names an image"
 replay_each e "$pid.2" x1.want
 replay_each e "$pid.3" x0.want
 # The fork tree: 3 children, each forks 2; each records itself from its
