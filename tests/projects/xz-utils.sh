@@ -45,9 +45,11 @@ units="test_block_header test_vli test_stream_flags test_filter_flags test_index
 # unit tests, test_files.sh's xz and xzdec on every test file,
 # test_compress_*'s xz with every filter, test_scripts.sh's xzdiff and
 # xzgrep) recorded by rdb record as one process tree
-# (docs/process-trees.md), with 100,000-count intervals (--every-sic
+# (docs/process-trees.md), with 1,000,000-count intervals (--every-sic
 # 3000 took over 20 minutes on a loaded machine, most of it xz
-# compressing test_compress_generated_random).  The suite passes
+# compressing test_compress_generated_random; at 100,000, 5,185
+# intervals, rdb check took 495 s of CPU, most of it starting replays;
+# at 1,000,000, 839 intervals, 82 s).  The suite passes
 # recorded; every process the native make check ran instrumented (the
 # probe's log, per program) is in the set as a process of its own, and
 # each ended with an exit status: the unit tests 0 (PASS) or 77 (SKIP)
@@ -63,7 +65,7 @@ record_check() {
 	t=$work/tree-check
 	rm -rf "$t"
 	t0=$(date +%s)
-	"$rdb" record --checksum --every-sic 100000 -o "$t" -- make -j2 check > "$t.rec.out" 2> "$t.rec.err" ||
+	"$rdb" record --checksum --every-sic 1000000 -o "$t" -- make -j2 check > "$t.rec.out" 2> "$t.rec.err" ||
 		proj_die "rdb record make check failed (see $t.rec.err)"
 	secs=$(( $(date +%s) - t0 ))
 	check_sum "$t.rec.out"
