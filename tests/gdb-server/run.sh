@@ -354,20 +354,21 @@ watch f'
 	;;
 rwatch-many)
 	# read and access watchpoints, more than the four debug registers:
-	# plain loads of five globals, a rep movsb reading src, an addq to d
-	# (read and written by one instruction: one stop); forward in the
-	# program's order, then back in the reverse order, across intervals.
+	# plain loads of five globals, a rep movsb reading src, a movdqu
+	# reading p, memcpy reading msg, an addq to d (read and written by
+	# one instruction: one stop); forward in the program's order, then
+	# back in the reverse order, across intervals.
 	# Without debug registers that fire they need the replays' read
 	# hooks (RDB_GDB_WATCH=reads): refused without, with a message.
 	build reads prog
 	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
 	[ "$("$RDB" info --complete t)" -ge 10 ] || fail "too few intervals"
 	{ printf '%s\n' 'break main' continue delete 'rwatch a' 'rwatch b' 'rwatch c' 'rwatch src[8]' \
-		'awatch d' 'rwatch e'
-	  i=0; while [ $i -lt 7 ]; do printf '%s\n' continue 'monitor where'; i=$((i + 1)); done
+		'rwatch p.y' 'rwatch msg[20]' 'awatch d' 'rwatch e'
+	  i=0; while [ $i -lt 9 ]; do printf '%s\n' continue 'monitor where'; i=$((i + 1)); done
 	  echo 'echo gdb: back\n'
-	  i=0; while [ $i -lt 7 ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done
-	  printf '%s\n' 'printf "gdb: d %ld dst %d\n", d, dst[8]'; } > w.gdb
+	  i=0; while [ $i -lt 9 ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done
+	  printf '%s\n' 'printf "gdb: d %ld dst %d q %ld msg2 %d\n", d, dst[8], q.y, msg2[20]'; } > w.gdb
 	if [ -n "${nohw:-}" ]; then
 		session w.gdb refused.out t || { cat refused.out; fail "replay --gdb-batch (refused)"; }
 		expect refused.out "rwatch, awatch) need the replay's read hooks: start rdb with RDB_GDB_WATCH=reads"
@@ -382,13 +383,13 @@ rwatch-many)
 	              /^Old value = / && w { printf "%s:%s ", w, $4; w = "" }'; }
 	sed '/^gdb: back/q' w.out | hits > fw
 	sed -n '/^gdb: back/,$p' w.out | hits > bw
-	want_f="a=1 b=2 c=3 src[8]=105 d:4 e=5 d=5 "
-	want_b="d=5 e=5 d:5 src[8]=105 c=3 b=2 a=1 "
+	want_f="a=1 b=2 c=3 src[8]=105 p.y=7 msg[20]=75 d:4 e=5 d=5 "
+	want_b="d=5 e=5 d:5 msg[20]=75 p.y=7 src[8]=105 c=3 b=2 a=1 "
 	[ "$(cat fw)" = "$want_f" ] || { cat w.out; fail "forward stops: '$(cat fw)', not '$want_f'"; }
 	[ "$(cat bw)" = "$want_b" ] || { cat w.out; fail "backward stops: '$(cat bw)', not '$want_b'"; }
-	expect w.out "^gdb: d 4 dst 0\$"
+	expect w.out "^gdb: d 4 dst 0 q 0 msg2 0\$"
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
-	[ "$(sed -n 1p iv)" -lt "$(sed -n 7p iv)" ] || { cat w.out; fail "the reads are not in different intervals"; }
+	[ "$(sed -n 1p iv)" -lt "$(sed -n 9p iv)" ] || { cat w.out; fail "the reads are not in different intervals"; }
 	;;
 watch-stack)
 	# a local written through %rsp (no hook: the trace's WRITTEN records
