@@ -709,7 +709,7 @@ static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[3])
 		}
 	int m = 0;
 	for (int i = 0; i < n; i++)
-		if (m && r[i][0] <= r[m - 1][1]) {
+		if (m && r[i][0] <= r[m - 1][1] && r[i][2] == r[m - 1][2]) {
 			if (r[i][1] > r[m - 1][1])
 				r[m - 1][1] = r[i][1];
 		} else {
