@@ -794,7 +794,8 @@ static int packet(struct srv *s, char *p, size_t n)
 				return reply(s, "OK");
 			}
 			/* without debug registers the shadow pages see reads only
-			 * where the replays keep their read hooks */
+			 * where the replays keep their read hooks (not with
+			 * RDB_GDB_WATCH=writes) */
 			if (k != 2 && !rdb_tg_watch_reads()) {
 				static int said;
 				if (!said++)
@@ -803,8 +804,8 @@ static int packet(struct srv *s, char *p, size_t n)
 					                "breakpoints and never triggers them): write "
 					                "watchpoints (watch) use the shadow pages; read and "
 					                "access ones (rwatch, awatch) need the replay's read "
-					                "hooks: start rdb with RDB_GDB_WATCH=reads in its "
-					                "environment (reads through %%rsp are not seen)\n");
+					                "hooks, which RDB_GDB_WATCH=writes in rdb's "
+					                "environment removes: start rdb without it\n");
 				return reply(s, "E01");
 			}
 			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");

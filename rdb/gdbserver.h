@@ -117,11 +117,11 @@ void rdb_tg_watch_enable(struct rdb_tg *t, int on); /* 0: resume without them */
 /* Without debug registers that fire (rdb_hw_watch_works, or
  * RDB_GDB_WATCH=shadow in rdb's environment) write watchpoints are
  * watched through the shadow pages (one group, any size), read and
- * access ones too with RDB_GDB_WATCH=reads: 1 then. */
+ * access ones too unless RDB_GDB_WATCH=writes: 1 then. */
 int rdb_tg_watch_shadow(void);
 /* Whether read and access watchpoints can be set: with debug registers
- * that fire, or through the R plane with RDB_GDB_WATCH=reads (the
- * replays keep their read hooks). */
+ * that fire, or through the R plane (the replays keep their read hooks),
+ * which RDB_GDB_WATCH=writes turns off. */
 int rdb_tg_watch_reads(void);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);

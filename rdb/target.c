@@ -620,7 +620,7 @@ int rdb_tg_watch_shadow(void)
 	static int shadow = -1;
 	if (shadow < 0) {
 		const char *e = getenv("RDB_GDB_WATCH");
-		shadow = e && (!strcmp(e, "shadow") || !strcmp(e, "reads")) ? 1 : !rdb_hw_watch_works();
+		shadow = e && (!strcmp(e, "shadow") || !strcmp(e, "writes")) ? 1 : !rdb_hw_watch_works();
 	}
 	return shadow;
 }
@@ -628,7 +628,7 @@ int rdb_tg_watch_shadow(void)
 int rdb_tg_watch_reads(void)
 {
 	const char *e = getenv("RDB_GDB_WATCH");
-	return !rdb_tg_watch_shadow() || (e && !strcmp(e, "reads"));
+	return !rdb_tg_watch_shadow() || !e || strcmp(e, "writes");
 }
 
 int rdb_tg_watch_groups(const struct rdb_tg *t)
@@ -1282,7 +1282,7 @@ static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
 	s->kind = TG_STEPPED;
 }
 
-/* A replay that keeps its read hooks (RDB_GDB_WATCH=reads): a step of a
+/* A replay that keeps its read hooks (shadow-page watches): a step of a
  * check's `jne` (at pc) into its cold path (docs/hooks.md: `mov %r13,
  * DISP(BASE,%r14)`, `cmp %r13, %r13`, `jmp` back) goes on through it, so
  * that no step stops out of line, outside the program's functions.  1
@@ -2207,11 +2207,11 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	 * then begins at another pc, and a position must name the same
 	 * instruction in every replay of the session. */
 	o.flags = RDB_TF_HELLO_WRITES | (quiet ? RDB_TF_HELLO_QUIET : 0);
-	/* RDB_GDB_WATCH=reads: the read hooks stay too, in every replay of
-	 * the session for the same reason (rwatch and awatch through the R
-	 * plane, docs/gdb.md) */
-	const char *e = getenv("RDB_GDB_WATCH");
-	if (e && !strcmp(e, "reads"))
+	/* Watching through the shadow pages (no debug registers that fire),
+	 * the read hooks stay too, in every replay of the session for the
+	 * same reason: rwatch and awatch through the R plane (docs/gdb.md;
+	 * not with RDB_GDB_WATCH=writes) */
+	if (rdb_tg_watch_shadow() && rdb_tg_watch_reads())
 		o.flags |= RDB_TF_HELLO_READS;
 	struct rdb_replay_opts fo = o;
 	rdb_replay_fork_child_from(&t->h, &fo);

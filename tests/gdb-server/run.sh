@@ -359,7 +359,7 @@ rwatch-many)
 	# one instruction: one stop); forward in the program's order, then
 	# back in the reverse order, across intervals.
 	# Without debug registers that fire they need the replays' read
-	# hooks (RDB_GDB_WATCH=reads): refused without, with a message.
+	# hooks: refused, with a message, under RDB_GDB_WATCH=writes.
 	build reads prog
 	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
 	[ "$("$RDB" info --complete t)" -ge 10 ] || fail "too few intervals"
@@ -370,9 +370,8 @@ rwatch-many)
 	  i=0; while [ $i -lt 9 ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done
 	  printf '%s\n' 'printf "gdb: d %ld dst %d q %ld msg2 %d\n", d, dst[8], q.y, msg2[20]'; } > w.gdb
 	if [ -n "${nohw:-}" ]; then
-		session w.gdb refused.out t || { cat refused.out; fail "replay --gdb-batch (refused)"; }
-		expect refused.out "rwatch, awatch) need the replay's read hooks: start rdb with RDB_GDB_WATCH=reads"
-		export RDB_GDB_WATCH=reads
+		RDB_GDB_WATCH=writes session w.gdb refused.out t || { cat refused.out; fail "replay --gdb-batch (refused)"; }
+		expect refused.out "rwatch, awatch) need the replay's read hooks, which RDB_GDB_WATCH=writes"
 	fi
 	session w.gdb w.out t || { cat w.out; fail "replay --gdb-batch"; }
 	clean w.out

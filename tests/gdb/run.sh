@@ -222,8 +222,8 @@ sane() {
 # Watchpoints need debug registers that fire for record full: some
 # virtual machines grant them and never trigger (record full's live
 # watchpoints then miss every write).  rdb's server watches there through
-# the shadow pages (docs/gdb.md), reads with RDB_GDB_WATCH=reads (the
-# replays keep their read hooks): on such a machine the rdb side of a
+# the shadow pages (docs/gdb.md; reads too: the replays keep their read
+# hooks there): on such a machine the rdb side of a
 # console session with watchpoints is compared with expected/NAME.out,
 # record full's transcript from a machine where they fire (the native
 # side's own check), and the rest skips.
@@ -233,9 +233,7 @@ hw_fires() {
 }
 
 fails=0
-watch_env=${RDB_GDB_WATCH-}
 for a in "$@"; do
-	if [ -n "$watch_env" ]; then export RDB_GDB_WATCH="$watch_env"; else unset RDB_GDB_WATCH; fi
 	n=$(basename "$a" .c)
 	[ -f "$T/$n.c" ] && [ -f "$T/$n.gdb" ] || { echo "FAIL: no $T/$n.c or $n.gdb"; fails=$((fails + 1)); continue; }
 	reviewed=
@@ -245,7 +243,6 @@ for a in "$@"; do
 		   ! grep -q '^[[:space:]]*-break-watch[[:space:]]' "$T/$n.gdb"; then
 			echo "the debug registers do not fire here: compared with expected/$n.out (record full's, reviewed)"
 			reviewed=1
-			grep -q '^[[:space:]]*\(rwatch\|awatch\)[[:space:]]' "$T/$n.gdb" && export RDB_GDB_WATCH=reads
 		elif [ "$mode" = rdb ]; then
 			skip "the debug registers do not fire here: record full cannot run this session, and no reviewed expected/$n.out"
 		else
