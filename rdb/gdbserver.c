@@ -793,15 +793,19 @@ static int packet(struct srv *s, char *p, size_t n)
 				rdb_tg_watch_del(s->t, k, a, l);
 				return reply(s, "OK");
 			}
-			/* without debug registers the shadow pages see writes only */
-			if (k != 2 && rdb_tg_watch_shadow()) {
+			/* without debug registers the shadow pages see reads only
+			 * where the replays keep their read hooks (not with
+			 * RDB_GDB_WATCH=writes) */
+			if (k != 2 && !rdb_tg_watch_reads()) {
 				static int said;
 				if (!said++)
 					fprintf(stderr, "rdb: gdb server: this machine's debug registers do "
 					                "not fire (a virtual machine that grants hardware "
 					                "breakpoints and never triggers them): write "
 					                "watchpoints (watch) use the shadow pages; read and "
-					                "access ones (rwatch, awatch) are refused\n");
+					                "access ones (rwatch, awatch) need the replay's read "
+					                "hooks, which RDB_GDB_WATCH=writes in rdb's "
+					                "environment removes: start rdb without it\n");
 				return reply(s, "E01");
 			}
 			return reply(s, rdb_tg_watch_add(s->t, k, a, l) ? "E01" : "OK");

@@ -11,19 +11,14 @@
 
 #include "rdb.h"
 
-/* ---- swatch.c: a hook's store to the S plane, for shadow-page watches -- */
-struct rdb_sw_store {
-	unsigned len, size; /* bytes of the instruction; of the store */
-	int is_or;          /* or (flags change), else mov */
-	uint64_t src;       /* the value stored (or or-ed in), size bytes */
-	uint64_t ea;        /* the S plane address it writes */
-};
-/* The hook's store at p (16 bytes of code) with registers r: 1 and *st,
- * or 0 if it is not `mov/or REG, DISP(BASE,%r14,2)`. */
-int rdb_sw_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_sw_store *st);
-uint64_t rdb_sw_or_flags(uint64_t eflags, uint64_t result, unsigned size);
+/* ---- swatch.c: a hook's access to a plane, for shadow-page watches --- */
+struct rdb_planeop;
+/* The hook's access at p (16 bytes of code) with registers r: 1 and *op
+ * (runtime/planeop.h), or 0 if it is no hook's plane access. */
+int rdb_sw_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_planeop *op);
 /* Whether the instruction at b is one of rdb's hooks (a store to the S
- * plane, the `lea` into %r12 before one, or a no-op a replay made). */
+ * plane, a read hook's store to or compare with the R plane, the `lea`
+ * into %r12 before one, or a no-op a replay made). */
 int rdb_sw_is_hook(const uint8_t b[8]);
 
 /* ---- rsp.c: packets on a connection ------------------------------------ */
@@ -121,9 +116,13 @@ void rdb_tg_watch_group(struct rdb_tg *t, int group);
 void rdb_tg_watch_enable(struct rdb_tg *t, int on); /* 0: resume without them */
 /* Without debug registers that fire (rdb_hw_watch_works, or
  * RDB_GDB_WATCH=shadow in rdb's environment) write watchpoints are
- * watched through the shadow pages (one group, any size); read and
- * access ones cannot be: 1 then. */
+ * watched through the shadow pages (one group, any size), read and
+ * access ones too unless RDB_GDB_WATCH=writes: 1 then. */
 int rdb_tg_watch_shadow(void);
+/* Whether read and access watchpoints can be set: with debug registers
+ * that fire, or through the R plane (the replays keep their read hooks),
+ * which RDB_GDB_WATCH=writes turns off. */
+int rdb_tg_watch_reads(void);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
 int rdb_tg_nbps(const struct rdb_tg *t);

@@ -41,6 +41,7 @@
 #include "gdbserver.h"
 #include "symtab.h"
 #include "layout.h"
+#include "planeop.h"
 
 enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64, MAXWP = 256, MAXPIECE = 4096,
        MAXBYTES = 16384 };
@@ -59,7 +60,7 @@ struct rdb_ck {
 	struct launch *ln;
 	uint64_t chan_in; /* bytes of the channel it had read */
 	uint64_t rets[NRETS];
-	uint64_t (*swr)[2]; /* the S plane ranges it has read-only (shadow watches) */
+	uint64_t (*swr)[3]; /* the plane ranges it has protected (shadow watches) */
 	int nswr;
 };
 
@@ -135,11 +136,13 @@ struct rdb_tg {
 	struct rdb_tg_stop pend;   /* a hit in the runtime: reported in program code */
 	struct rdb_pos entry;      /* the program's call into the runtime (pc 0: none) */
 	/* watches through the shadow pages (no debug registers that fire):
-	 * the S plane ranges made read-only in this replay; a hook's store
-	 * that marked watched bytes, its program store still to come (the
-	 * watchpoint + 1); the pages made writable while the runtime runs */
-	uint64_t (*swr)[2];
-	int nswr, swhit, swopen;
+	 * the plane ranges protected in this replay (lo, hi, prot: the S
+	 * plane's read-only, the R plane's inaccessible); a hook's access
+	 * that touched watched bytes, its program access still to come (the
+	 * watchpoint + 1); the pages opened while the runtime runs; the
+	 * last hook rdb did was a read's check (its jne is the hook's too) */
+	uint64_t (*swr)[3];
+	int nswr, swhit, swopen, swcheck;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -617,9 +620,15 @@ int rdb_tg_watch_shadow(void)
 	static int shadow = -1;
 	if (shadow < 0) {
 		const char *e = getenv("RDB_GDB_WATCH");
-		shadow = e && !strcmp(e, "shadow") ? 1 : !rdb_hw_watch_works();
+		shadow = e && (!strcmp(e, "shadow") || !strcmp(e, "writes")) ? 1 : !rdb_hw_watch_works();
 	}
 	return shadow;
+}
+
+int rdb_tg_watch_reads(void)
+{
+	const char *e = getenv("RDB_GDB_WATCH");
+	return !rdb_tg_watch_shadow() || !e || strcmp(e, "writes");
 }
 
 int rdb_tg_watch_groups(const struct rdb_tg *t)
@@ -658,11 +667,13 @@ int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, u
 
 static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c);
 
-/* The ranges' protection in the replay: prot for each. */
-static int sw_protect(struct rdb_tg *t, uint64_t (*r)[2], int n, int prot)
+/* The ranges' protection in the replay: each its own (open: read and
+ * write for all). */
+static int sw_protect(struct rdb_tg *t, uint64_t (*r)[3], int n, int open)
 {
 	for (int i = 0; i < n; i++) {
-		long e = tracee_syscall(t, SYS_mprotect, r[i][0], r[i][1] - r[i][0], (uint64_t)prot);
+		uint64_t prot = open ? PROT_READ | PROT_WRITE : r[i][2];
+		long e = tracee_syscall(t, SYS_mprotect, r[i][0], r[i][1] - r[i][0], prot);
 		if (e) {
 			rdb_warn("gdb server: watchpoints: mprotect of the shadow pages %#llx-%#llx "
 			         "in the replay (pid %d): %s", (unsigned long long)r[i][0],
@@ -673,29 +684,36 @@ static int sw_protect(struct rdb_tg *t, uint64_t (*r)[2], int n, int prot)
 	return 0;
 }
 
-/* The S plane pages of the write watchpoints (sorted, merged): how many
- * ranges in *out (rdb_xmalloc'd). */
-static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[2])
+/* The S plane pages of the write and access watchpoints (read-only)
+ * and the R plane pages of the read and access ones (inaccessible: a
+ * checked read hook compares first), sorted, merged: how many ranges in
+ * *out (rdb_xmalloc'd).  The two planes never share a page. */
+static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[3])
 {
-	uint64_t (*r)[2] = rdb_xmalloc(((size_t)t->nwp + 1) * sizeof *r);
+	uint64_t (*r)[3] = rdb_xmalloc(((size_t)t->nwp * 2 + 1) * sizeof *r);
 	int n = 0;
-	for (int i = 0; t->wp_on && i < t->nwp; i++) {
-		uint64_t lo = (t->wp[i].addr - RDB_S_OFFSET) & ~0xfffull;
-		uint64_t hi = ((t->wp[i].addr + t->wp[i].len - 1 - RDB_S_OFFSET) | 0xfff) + 1;
-		int k = n++;
-		while (k > 0 && r[k - 1][0] > lo) {
-			r[k][0] = r[k - 1][0], r[k][1] = r[k - 1][1];
-			k--;
+	for (int i = 0; t->wp_on && i < t->nwp; i++)
+		for (int plane = 0; plane < 2; plane++) {
+			int kind = t->wp[i].kind;
+			if (plane ? kind == 2 : kind == 3)
+				continue; /* R plane for kinds 3 and 4, S for 2 and 4 */
+			uint64_t off = plane ? RDB_R_OFFSET : RDB_S_OFFSET;
+			uint64_t lo = (t->wp[i].addr - off) & ~0xfffull;
+			uint64_t hi = ((t->wp[i].addr + t->wp[i].len - 1 - off) | 0xfff) + 1;
+			int k = n++;
+			while (k > 0 && r[k - 1][0] > lo) {
+				memcpy(r[k], r[k - 1], sizeof *r);
+				k--;
+			}
+			r[k][0] = lo, r[k][1] = hi, r[k][2] = plane ? PROT_NONE : PROT_READ;
 		}
-		r[k][0] = lo, r[k][1] = hi;
-	}
 	int m = 0;
 	for (int i = 0; i < n; i++)
-		if (m && r[i][0] <= r[m - 1][1]) {
+		if (m && r[i][0] <= r[m - 1][1] && r[i][2] == r[m - 1][2]) {
 			if (r[i][1] > r[m - 1][1])
 				r[m - 1][1] = r[i][1];
 		} else {
-			r[m][0] = r[i][0], r[m][1] = r[i][1];
+			memcpy(r[m], r[i], sizeof *r);
 			m++;
 		}
 	*out = r;
@@ -705,17 +723,17 @@ static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[2])
 /* The replay's read-only pages made those of the watchpoints now. */
 static void sw_arm(struct rdb_tg *t)
 {
-	uint64_t (*r)[2];
+	uint64_t (*r)[3];
 	int n = sw_ranges(t, &r);
 	if (n == t->nswr && (!n || !memcmp(r, t->swr, (size_t)n * sizeof *r))) {
 		rdb_free(r);
 		return;
 	}
-	sw_protect(t, t->swr, t->nswr, PROT_READ | PROT_WRITE);
+	sw_protect(t, t->swr, t->nswr, 1);
 	rdb_free(t->swr);
 	t->swr = r;
 	t->nswr = n;
-	if (sw_protect(t, r, n, PROT_READ))
+	if (sw_protect(t, r, n, 0))
 		rdb_warn("gdb server: watchpoints not armed");
 }
 
@@ -727,8 +745,8 @@ static int sw_in(const struct rdb_tg *t, uint64_t a)
 	return 0;
 }
 
-/* The write watchpoint whose bytes' S plane [lo, hi) touches: its
- * index + 1, or 0. */
+/* The write (or access) watchpoint whose bytes' S plane [lo, hi)
+ * touches: its index + 1, or 0. */
 static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 {
 	for (int i = 0; t->wp_on && i < t->nwp; i++) {
@@ -739,11 +757,26 @@ static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-/* A SIGSEGV stop: 0 if it is not a write to the pages rdb made
- * read-only; 1 for a hook's store, done by rdb (%rip past it), with *hit
- * the write watchpoint it marked (its index + 1, or 0); 2 for any other
- * write (the runtime's own), not done: the caller runs it with the pages
- * writable. */
+/* The read (or access) watchpoint whose bytes [lo, hi) touches (program
+ * addresses): its index + 1, or 0. */
+static int sw_rwhich(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		uint64_t a = t->wp[i].addr;
+		if (t->wp[i].kind != 2 && lo < a + t->wp[i].len && a < hi)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* A SIGSEGV stop: 0 if it is not an access to the pages rdb protected;
+ * 1 for a hook's access, done by rdb (%rip past it), with *hit the
+ * watchpoint whose bytes it touched (its index + 1, or 0): a write
+ * hook's store to the S plane, a read hook's store to or compare with
+ * the R plane (the compare done as an equal one: the flags are what a
+ * check leaves either way, docs/hooks.md, and the program's read comes
+ * next, not the cold path); 2 for any other access (the runtime's own),
+ * not done: the caller runs it with the pages open. */
 static int sw_fault(struct rdb_tg *t, int *hit)
 {
 	siginfo_t si;
@@ -752,35 +785,42 @@ static int sw_fault(struct rdb_tg *t, int *hit)
 	    !sw_in(t, (uint64_t)(uintptr_t)si.si_addr) || get_regs(t))
 		return 0;
 	uint8_t code[16];
-	struct rdb_sw_store st;
+	struct rdb_planeop st;
 	if (getenv("RDB_GDB_DEBUG"))
 		fprintf(stderr, "rdb-gdb: shadow page fault at %p pc %#llx%s\n", si.si_addr,
 		        (unsigned long long)t->regs.rip, in_rt(t, t->regs.rip) ? " (runtime)" : "");
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);
-	if (rdb_sw_decode(code, &t->regs, &st)) {
-		/* the store, done through ptrace (it writes read-only pages) */
+	if (!rdb_sw_decode(code, &t->regs, &st))
+		return 2; /* (a wide access's helper in the runtime does a hook's) */
+	uint64_t efl = t->regs.eflags, rip = t->regs.rip + st.len;
+	if (st.op == RDB_PLANEOP_CMP)
+		efl = rdb_planeop_equal_flags(efl);
+	else {
+		/* the store, done through ptrace (it writes protected pages) */
 		uint64_t w[2], lo = st.ea & ~7ull, off = st.ea - lo, old = 0, res;
 		int nw = off + st.size > 8 ? 2 : 1;
 		if (rdb_tg_read(t, lo, w, (size_t)nw * 8) != (size_t)nw * 8)
 			return 0;
 		memcpy(&old, (uint8_t *)w + off, st.size);
-		res = st.is_or ? old | st.src : st.src;
+		res = st.op == RDB_PLANEOP_OR ? old | st.src : st.src;
 		memcpy((uint8_t *)w + off, &res, st.size);
 		for (int i = 0; i < nw; i++)
 			if (poke(t, lo + 8 * (uint64_t)i, w[i]))
 				return 0;
-		uint64_t rip = t->regs.rip + st.len, efl = t->regs.eflags;
-		if (st.is_or &&
-		    set_reg(t, offsetof(struct user_regs_struct, eflags), rdb_sw_or_flags(efl, res, st.size)))
-			return 0;
-		if (set_reg(t, offsetof(struct user_regs_struct, rip), rip))
-			return 0;
-		get_regs(t);
-		*hit = sw_which(t, st.ea, st.ea + st.size);
-		return 1;
+		if (st.op == RDB_PLANEOP_OR)
+			efl = rdb_planeop_or_flags(efl, res, st.size);
 	}
-	return 2;
+	if ((efl != t->regs.eflags && set_reg(t, offsetof(struct user_regs_struct, eflags), efl)) ||
+	    set_reg(t, offsetof(struct user_regs_struct, rip), rip))
+		return 0;
+	get_regs(t);
+	t->swcheck = st.op == RDB_PLANEOP_CMP;
+	if (st.plane == 'S')
+		*hit = sw_which(t, st.ea, st.ea + st.size);
+	else
+		*hit = sw_rwhich(t, st.ea + RDB_R_OFFSET, st.ea + RDB_R_OFFSET + st.size);
+	return 1;
 }
 
 /* The pages writable while the runtime runs (through_runtime): a fault
@@ -792,7 +832,7 @@ static int sw_open(struct rdb_tg *t)
 	if (!t->nswr || t->swopen)
 		return 0;
 	t->swopen = 1;
-	return sw_protect(t, t->swr, t->nswr, PROT_READ | PROT_WRITE) == 0;
+	return sw_protect(t, t->swr, t->nswr, 1) == 0;
 }
 
 static void sw_close(struct rdb_tg *t, int opened)
@@ -800,16 +840,22 @@ static void sw_close(struct rdb_tg *t, int opened)
 	if (!opened)
 		return;
 	t->swopen = 0;
-	sw_protect(t, t->swr, t->nswr, PROT_READ);
+	sw_protect(t, t->swr, t->nswr, 0);
 }
 
 static int sw_report(struct rdb_tg *t, int wp, struct rdb_tg_stop *s);
-static int string_store(struct rdb_tg *t, uint64_t pc, int *rep);
+static int string_insn(struct rdb_tg *t, uint64_t pc, int *rep, int *ops);
+static int string_hit(struct rdb_tg *t, uint64_t pc);
 
+/* Whether the instruction at pc is a hook's: one swatch.c knows, or the
+ * `jne` to a checked read hook's cold path right after the check rdb
+ * did (as an equal compare: not taken). */
 static int sw_is_hook(struct rdb_tg *t, uint64_t pc)
 {
 	uint8_t b[8];
-	return rdb_tg_read(t, pc, b, sizeof b) == sizeof b && rdb_sw_is_hook(b);
+	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
+		return 0;
+	return rdb_sw_is_hook(b) || (t->swcheck && (b[0] == 0x75 || (b[0] == 0x0f && b[1] == 0x85)));
 }
 
 /* The debug registers for the current group (none while the watchpoints
@@ -1236,6 +1282,33 @@ static void stepped(struct rdb_tg *t, struct rdb_tg_stop *s)
 	s->kind = TG_STEPPED;
 }
 
+/* A replay that keeps its read hooks (shadow-page watches): a step of a
+ * check's `jne` (at pc) into its cold path (docs/hooks.md: `mov %r13,
+ * DISP(BASE,%r14)`, `cmp %r13, %r13`, `jmp` back) goes on through it, so
+ * that no step stops out of line, outside the program's functions.  1
+ * and *s if the replay ended or failed meanwhile. */
+static int cold_path(struct rdb_tg *t, uint64_t pc, struct rdb_tg_stop *s)
+{
+	uint8_t b[16];
+	struct rdb_planeop o;
+	if (rdb_tg_read(t, pc, b, 2) != 2 || !(b[0] == 0x75 || (b[0] == 0x0f && b[1] == 0x85)))
+		return 0;
+	memset(b, 0, sizeof b);
+	rdb_tg_read(t, t->regs.rip, b, sizeof b);
+	if (!rdb_sw_decode(b, &t->regs, &o) || o.plane != 'R' || o.op != RDB_PLANEOP_MOV)
+		return 0;
+	for (int k = 0; k < 3; k++) {
+		int intr = 0, stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+		if (stop < 0)
+			return 1;
+		if (stop != SIGTRAP) {
+			t->sig = stop; /* the runtime's or the program's, at the next resume */
+			break;
+		}
+	}
+	return 0;
+}
+
 /* One instruction of the program's, with the runtime it enters run whole. */
 void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 {
@@ -1265,12 +1338,11 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int op = opcode_at(t, pc);
 	if (op == 0x9d) /* popf: not with our trap flag */
 		clean_flags_image(t);
-	int hook = t->swhit && sw_is_hook(t, pc), rep, sw = 0;
-	/* a string store's iteration that writes watched bytes (its marks
-	 * were the helper's, run before with the pages open) */
-	int size = t->nswr && t->wp_on ? string_store(t, pc, &rep) : 0;
-	if (size && (!rep || t->regs.rcx))
-		sw = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
+	int hook = t->swhit && sw_is_hook(t, pc);
+	/* a string instruction's iteration that reads or writes watched
+	 * bytes (its marks were the helper's, run before with the pages
+	 * open) */
+	int sw = t->nswr && t->wp_on ? string_hit(t, pc) : 0;
 	int intr = 0;
 	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 	if (stop < 0)
@@ -1284,11 +1356,13 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	if (stop == SIGTRAP && sw && !t->pend.kind && sw_report(t, sw, &t->pend))
 		memset(&t->pend, 0, sizeof t->pend);
 	if (stop == SIGTRAP && t->swhit && !hook) {
-		/* the program's store after a hook's that marked watched bytes */
+		/* the program's access after a hook's that touched watched bytes */
 		if (sw_report(t, t->swhit, &t->pend))
 			memset(&t->pend, 0, sizeof t->pend);
 		t->swhit = 0;
 	}
+	if (stop == SIGTRAP)
+		t->swcheck = 0;
 	if (stop == SIGTRAP) {
 		if (op == 0x9c) /* pushf saved our trap flag */
 			clean_flags_image(t);
@@ -1305,7 +1379,8 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 			t->entry = step_from;
 			if (through_runtime(t, 0, r, s))
 				return;
-		}
+		} else if (!t->pend.kind && cold_path(t, pc, s))
+			return;
 		return stepped(t, s);
 	}
 	if (stop == SIGSEGV && sic_fault(t)) {
@@ -1461,6 +1536,7 @@ static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
 			t->sig = stop; /* for the program, at the next resume */
 			break;
 		}
+		t->swcheck = 0;
 		if (last)
 			break;
 	}
@@ -1469,16 +1545,18 @@ static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
 	return 0;
 }
 
-/* A string store at pc (movs or stos): the bytes each iteration writes
- * (at %rdi), or 0; *rep: it has a rep prefix. */
-static int string_store(struct rdb_tg *t, uint64_t pc, int *rep)
+/* A string instruction at pc: the bytes of each iteration's element,
+ * or 0 if it is none; *rep: it has a rep prefix; *ops: what each
+ * iteration accesses (1 reads at %rsi, 2 reads at %rdi, 4 writes at
+ * %rdi). */
+static int string_insn(struct rdb_tg *t, uint64_t pc, int *rep, int *ops)
 {
 	uint8_t b[8];
+	*rep = *ops = 0;
 	if (rdb_tg_read(t, pc, b, sizeof b) != sizeof b)
 		return 0;
 	size_t i = 0;
 	int size = 4;
-	*rep = 0;
 	for (; i < 6; i++)
 		if (b[i] == 0xf2 || b[i] == 0xf3)
 			*rep = 1;
@@ -1488,9 +1566,32 @@ static int string_store(struct rdb_tg *t, uint64_t pc, int *rep)
 			size = b[i] & 8 ? 8 : size;
 		else
 			break;
-	if (b[i] == 0xa4 || b[i] == 0xaa)
-		return 1;
-	return b[i] == 0xa5 || b[i] == 0xab ? size : 0;
+	switch (b[i] & ~1) {
+	case 0xa4: *ops = 1 | 4; break; /* movs */
+	case 0xa6: *ops = 1 | 2; break; /* cmps */
+	case 0xaa: *ops = 4; break;     /* stos */
+	case 0xac: *ops = 1; break;     /* lods */
+	case 0xae: *ops = 2; break;     /* scas */
+	default: return 0;
+	}
+	return b[i] & 1 ? size : 1;
+}
+
+/* The watchpoint (index + 1) whose bytes the next iteration of the
+ * string instruction at pc accesses as it watches them, or 0. */
+static int string_hit(struct rdb_tg *t, uint64_t pc)
+{
+	int rep, ops, size = string_insn(t, pc, &rep, &ops), w = 0;
+	uint64_t si = t->regs.rsi, di = t->regs.rdi, n = (uint64_t)size;
+	if (!size || (rep && !t->regs.rcx))
+		return 0;
+	if (ops & 4)
+		w = sw_which(t, di - RDB_S_OFFSET, di - RDB_S_OFFSET + n);
+	if (!w && ops & 1)
+		w = sw_rwhich(t, si, si + n);
+	if (!w && ops & 2)
+		w = sw_rwhich(t, di, di + n);
+	return w;
 }
 
 /* The runtime wrote the watched pages while the program ran: a string
@@ -1517,13 +1618,11 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 	if (stop_here(t, s))
 		return 1;
 	uint64_t pc = t->regs.rip;
-	int rep, size = string_store(t, pc, &rep);
-	if (!size)
+	int rep, ops;
+	if (!string_insn(t, pc, &rep, &ops))
 		return 0;
 	for (;;) {
-		int intr = 0, h, w = 0;
-		if (!rep || t->regs.rcx)
-			w = sw_which(t, t->regs.rdi - RDB_S_OFFSET, t->regs.rdi - RDB_S_OFFSET + (uint64_t)size);
+		int intr = 0, h, w = string_hit(t, pc);
 		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 		if (stop < 0)
 			return 1;
@@ -2018,7 +2117,7 @@ static void end_replay(struct rdb_tg *t, int keep_feeder)
 	memset(&t->pend, 0, sizeof t->pend);
 	rdb_free(t->swr);
 	t->swr = NULL;
-	t->nswr = t->swhit = t->swopen = 0;
+	t->nswr = t->swhit = t->swopen = t->swcheck = 0;
 }
 
 void rdb_tg_kill(struct rdb_tg *t) { end_replay(t, 0); }
@@ -2108,6 +2207,12 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	 * then begins at another pc, and a position must name the same
 	 * instruction in every replay of the session. */
 	o.flags = RDB_TF_HELLO_WRITES | (quiet ? RDB_TF_HELLO_QUIET : 0);
+	/* Watching through the shadow pages (no debug registers that fire),
+	 * the read hooks stay too, in every replay of the session for the
+	 * same reason: rwatch and awatch through the R plane (docs/gdb.md;
+	 * not with RDB_GDB_WATCH=writes) */
+	if (rdb_tg_watch_shadow() && rdb_tg_watch_reads())
+		o.flags |= RDB_TF_HELLO_READS;
 	struct rdb_replay_opts fo = o;
 	rdb_replay_fork_child_from(&t->h, &fo);
 	struct launch *ln = rdb_xmalloc(sizeof *ln);

@@ -590,12 +590,21 @@ static int scan_back(struct rdb_tl *l, const struct rdb_pos *cur, struct event *
 
 /* Whether the instruction at pc is one of rdb's hooks: a no-op (what a
  * replay leaves of a read or write hook, runtime/unhook.c), a store of
- * %r13 to the S plane (`(...,%r14,2)`, docs/hooks.md) or the `lea` into
- * %r12 one takes first (compiled code never uses %r12). */
+ * %r13 to the S plane (`(...,%r14,2)`, docs/hooks.md), a read hook's store
+ * to or compare with the R plane (a replay that keeps them), or the `lea`
+ * into %r12 one takes first (compiled code never uses %r12). */
 static int is_hook(struct rdb_tl *l, uint64_t pc)
 {
 	uint8_t b[8];
 	return rdb_tg_read(l->t, pc, b, sizeof b) == sizeof b && rdb_sw_is_hook(b);
+}
+
+/* Whether the instruction at pc is a `jne` (a check's, after a hook). */
+static int is_jne(struct rdb_tl *l, uint64_t pc)
+{
+	uint8_t b[2];
+	return rdb_tg_read(l->t, pc, b, sizeof b) == sizeof b &&
+	       (b[0] == 0x75 || (b[0] == 0x0f && b[1] == 0x85));
 }
 
 /* Whether a came after b (both of one interval, from different replays
@@ -866,13 +875,17 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 			return;
 		}
 		/* before the instruction's hooks (no-ops in a replay, or S
-		 * plane stores): where its line begins, if it is the line's first */
+		 * plane stores, or a read hook's check and its jne where the
+		 * replay keeps them): where its line begins, if it is the
+		 * line's first */
 		size_t i = 0;
 		while (i < l->nseg && !same(&l->seg[i], &at))
 			i++;
 		if (i < l->nseg) {
 			while (i > 0 && l->seg[i - 1].count == at.count && l->seg[i - 1].pc < l->seg[i].pc &&
-			       l->seg[i].pc - l->seg[i - 1].pc <= 15 && is_hook(l, l->seg[i - 1].pc))
+			       l->seg[i].pc - l->seg[i - 1].pc <= 15 &&
+			       (is_hook(l, l->seg[i - 1].pc) ||
+			        (i >= 2 && is_jne(l, l->seg[i - 1].pc) && is_hook(l, l->seg[i - 2].pc))))
 				i--;
 			if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i])) {
 				s->kind = TG_ERROR;

@@ -231,5 +231,6 @@ void rdb_chan_init(void)
 			rdb_watch_arm();
 	}
 	if (RT->chan.verify != 1) /* --verify's touched hash needs the planes */
-		rdb_unhook(!(hello.flags & (RDB_TF_HELLO_WATCH | RDB_TF_HELLO_WRITES)));
+		rdb_unhook(!(hello.flags & RDB_TF_HELLO_READS),
+		           !(hello.flags & (RDB_TF_HELLO_WATCH | RDB_TF_HELLO_WRITES | RDB_TF_HELLO_READS)));
 }

@@ -1067,7 +1067,7 @@ int rdb_whash_regions(long nr, const long *a, long r, int arr,
 int rdb_whash(long nr, const long *a, long r, uint64_t *h); /* 1: h, their hash */
 
 /* ---- unhook.c: replay without the hooks' stores ------------------------- */
-void rdb_unhook(int writes_too);
+void rdb_unhook(int reads, int writes);
 int rdb_hook_plane(uintptr_t pc); /* 'R', 'S': pc is in a read (write) hook; 0 */
 int rdb_in_check_hook(uintptr_t pc); /* pc is in a read hook with a check */
 uintptr_t rdb_hooks_end(uintptr_t lo, uintptr_t hi);

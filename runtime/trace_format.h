@@ -201,6 +201,8 @@ struct rdb_tf_hello {
 #define RDB_TF_HELLO_CHAOS 2048u  /* record --chaos: random time slices and next threads */
 #define RDB_TF_HELLO_WRITES 4096u /* replay: keep the write hooks (rdb's gdb server reads
                                      the S plane: what the replay wrote, rdb/gdbmem.c) */
+#define RDB_TF_HELLO_READS 8192u  /* replay: keep the read hooks too (rdb's gdb server
+                                     watches reads through the R plane, rdb/target.c) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */

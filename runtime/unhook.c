@@ -203,12 +203,19 @@ static size_t unhook_checks(const struct listed *b, const struct listed *e)
 	return n;
 }
 
-void rdb_unhook(int writes_too)
+/* reads, writes: whether those hooks go (a replay keeps the read hooks
+ * when rdb's gdb server watches reads through the R plane, and then
+ * the write hooks too). */
+void rdb_unhook(int reads, int writes)
 {
 	uintptr_t lo = 0, hi = 0;
-	bounds(__start_rdb_hooks_r, __stop_rdb_hooks_r, &lo, &hi);
-	bounds(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, &lo, &hi);
-	if (writes_too)
+	if (!reads && !writes)
+		return;
+	if (reads) {
+		bounds(__start_rdb_hooks_r, __stop_rdb_hooks_r, &lo, &hi);
+		bounds(__start_rdb_hooks_rc, __stop_rdb_hooks_rc, &lo, &hi);
+	}
+	if (writes)
 		bounds(__start_rdb_hooks_w, __stop_rdb_hooks_w, &lo, &hi);
 	if (!hi)
 		return;
@@ -222,16 +229,17 @@ void rdb_unhook(int writes_too)
 			           "(error %ld)\n", -r);
 		return;
 	}
-	size_t nr = unhook(__start_rdb_hooks_r, __stop_rdb_hooks_r) +
-	            unhook_checks(__start_rdb_hooks_rc, __stop_rdb_hooks_rc);
-	size_t nw = writes_too ? unhook(__start_rdb_hooks_w, __stop_rdb_hooks_w) : 0;
-	size_t np = absorb(__start_rdb_hooks_r, __stop_rdb_hooks_r);
-	if (writes_too)
+	size_t nr = reads ? unhook(__start_rdb_hooks_r, __stop_rdb_hooks_r) +
+	                    unhook_checks(__start_rdb_hooks_rc, __stop_rdb_hooks_rc) : 0;
+	size_t nw = writes ? unhook(__start_rdb_hooks_w, __stop_rdb_hooks_w) : 0;
+	size_t np = reads ? absorb(__start_rdb_hooks_r, __stop_rdb_hooks_r) : 0;
+	if (writes)
 		np += absorb(__start_rdb_hooks_w, __stop_rdb_hooks_w);
 	r = rdb_sys3(__NR_mprotect, lo, hi - lo, RDB_PROT_READ | RDB_PROT_EXEC);
 	if (r < 0)
 		rdb_die("replay: cannot make the text read-only again (error %ld)\n", -r);
-	RT->unhook.unhooked = writes_too ? 'S' : 'R';
+	/* (reads kept, writes gone is no replay's: rdb keeps both or neither) */
+	RT->unhook.unhooked = writes ? 'S' : 'R';
 	if (RT->start.debug)
 		rdb_printf("rdb: replay without %lu read hooks and %lu write hooks "
 		           "(%lu of them prefixes)\n", (unsigned long)nr, (unsigned long)nw,

@@ -24,6 +24,7 @@
  * Either way the program runs as in any replay; the last
  * RDB_TF_WATCH_KEEP writes go to rdb when the replay stops or ends. */
 #include "rt.h"
+#include "planeop.h"
 
 extern const char __rdb_wide_begin[], __rdb_wide_end[]; /* hooks.S */
 
@@ -305,80 +306,13 @@ static const int gpr[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP
                             REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
                             REG_R12, REG_R13, REG_R14, REG_R15};
 
-struct insn {
-	unsigned len, size; /* bytes of the instruction; of the access */
-	uint64_t src;       /* the source register's value, size bytes of it */
-	int is_or;          /* or (flags change), else mov */
-	uint64_t ea;        /* the address it writes: an S plane byte's */
-};
-
-static int32_t disp32(const uint8_t *p)
+/* The hook's store at p: a write hook's (planeop.h), S plane only. */
+static int decode_store(const uint8_t *p, const uint64_t *g, struct rdb_planeop *in)
 {
-	int32_t d;
-	rdb_memcpy(&d, p, 4);
-	return d;
-}
-
-/* A hook's store `mov REG, DISP(BASE,%r14,2)`: a mov (opcode 88 or 89;
- * `or`, 08 or 09, is handled too) whose operand indexes %r14 scaled by
- * 2, the S plane's form (layout.h): 0 if the bytes at p are not one.
- * si_addr cannot stand for the operand: for a store across a page
- * boundary it is the first byte on the protected page. */
-static int decode_or(const uint8_t *p, const uint64_t *g, struct insn *in)
-{
-	unsigned i = 0, size = 4, rex = 0;
-	while (p[i] == 0x66)
-		size = 2, i++;
-	if ((p[i] & 0xf0) == 0x40)
-		rex = p[i++];
-	if (p[i] != 0x08 && p[i] != 0x09 && p[i] != 0x88 && p[i] != 0x89)
-		return 0;
-	in->is_or = p[i] < 0x88;
-	if (p[i] == 0x08 || p[i] == 0x88)
-		size = 1;
-	else if (rex & 8)
-		size = 8;
-	i++;
-	unsigned modrm = p[i++], mod = modrm >> 6, reg = (modrm >> 3 & 7) | (rex & 4 ? 8 : 0);
-	if (mod == 3 || (modrm & 7) != 4)
-		return 0; /* no SIB: not the plane's form */
-	unsigned sib = p[i++], base = (sib & 7) | (rex & 1 ? 8 : 0);
-	unsigned index = (sib >> 3 & 7) | (rex & 2 ? 8 : 0);
-	if (index != 14 || sib >> 6 != 1)
-		return 0;
-	uint64_t ea = g[gpr[index]] << 1;
-	if (mod == 0 && (base & 7) == 5) {
-		ea += (uint64_t)(int64_t)disp32(p + i);
-		i += 4;
-	} else
-		ea += g[gpr[base]];
-	if (mod == 1)
-		ea += (uint64_t)(int64_t)(int8_t)p[i++];
-	else if (mod == 2) {
-		ea += (uint64_t)(int64_t)disp32(p + i);
-		i += 4;
-	}
-	uint64_t v = g[gpr[reg]];
-	if (size == 1 && !rex && reg >= 4 && reg < 8) /* %ah %ch %dh %bh */
-		v = g[gpr[reg - 4]] >> 8;
-	in->len = i;
-	in->size = size;
-	in->src = size == 8 ? v : v & ((1ull << (size * 8)) - 1);
-	in->ea = ea;
-	return 1;
-}
-
-static uint64_t or_flags(uint64_t efl, uint64_t res, unsigned size)
-{
-	const uint64_t cf = 1, pf = 4, zf = 0x40, sf = 0x80, of = 0x800;
-	efl &= ~(cf | pf | zf | sf | of);
-	if (!res)
-		efl |= zf;
-	if (res >> (size * 8 - 1) & 1)
-		efl |= sf;
-	if (!(__builtin_popcount((unsigned)(res & 0xff)) & 1))
-		efl |= pf;
-	return efl;
+	uint64_t m[16];
+	for (int i = 0; i < 16; i++)
+		m[i] = g[gpr[i]];
+	return rdb_planeop_decode(p, m, in) && in->plane == 'S' && in->op != RDB_PLANEOP_CMP;
 }
 
 int rdb_watch_fault(const void *si, void *uc)
@@ -388,18 +322,18 @@ int rdb_watch_fault(const void *si, void *uc)
 	if (!w->on || w->nhw || f < w->page_lo || f >= w->page_hi)
 		return 0;
 	uint64_t *g = rdb_gregs(uc);
-	struct insn in;
-	if (!decode_or((const uint8_t *)g[REG_RIP], g, &in))
+	struct rdb_planeop in;
+	if (!decode_store((const uint8_t *)g[REG_RIP], g, &in))
 		rdb_die("watch: a write to the watched shadow page at %p by an instruction "
 		        "that is not a hook's store (pc %p)\n", (void *)f, (void *)g[REG_RIP]);
 	uint64_t old = 0, res;
 	rdb_memcpy(&old, (const void *)in.ea, in.size);
-	res = in.is_or ? old | in.src : in.src;
+	res = in.op == RDB_PLANEOP_OR ? old | in.src : in.src;
 	/* /proc/self/mem writes through the protection: one syscall, where
 	 * opening the page and closing it again would be two mprotects */
 	rdb_poke_mem(in.ea, &res, in.size);
-	if (in.is_or)
-		g[REG_EFL] = or_flags(g[REG_EFL], res, in.size);
+	if (in.op == RDB_PLANEOP_OR)
+		g[REG_EFL] = rdb_planeop_or_flags(g[REG_EFL], res, in.size);
 	/* A wide store's helper (hooks.S) runs the stores for the program's
 	 * instruction: its return address stands for that instruction. */
 	uint64_t pc = g[REG_RIP];

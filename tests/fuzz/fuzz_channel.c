@@ -400,7 +400,7 @@ int rdb_systab_fact(int kind, long nr, const long args[6], long r, long out[4])
 	return 0;
 }
 int rdb_systab_wfd(long nr) { (void)nr; return -1; }
-void rdb_unhook(int writes_too) { (void)writes_too; }
+void rdb_unhook(int reads, int writes) { (void)reads, (void)writes; }
 void rdb_watch_arm(void) {}
 void rdb_watch_init(const struct rdb_tf_watch *req) { (void)req; }
 void rdb_watch_interval(void) {}

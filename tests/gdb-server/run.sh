@@ -5,7 +5,7 @@
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
 #       by default) | watch-many | watch-big | watch-stack |
-#       watch-stack-pages | break-ran.
+#       watch-stack-pages | rwatch-many | break-ran.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -24,7 +24,7 @@ expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in 
 # (docs/gdb.md), which do not see stores through %rsp: the cases watching
 # such a store cannot run there.
 case $case in
-watch-*)
+watch-* | rwatch-*)
 	cc -O1 -o hwbp "$HERE/../hwbp-probe.c" 2> hwbp.err || { cat hwbp.err; fail "cc hwbp-probe.c"; }
 	if ! ./hwbp > hwbp.out 2>&1; then
 		cat hwbp.out
@@ -33,7 +33,8 @@ watch-*)
 			echo "SKIP: the debug registers do not fire here, and the shadow pages do not see this case's stores through %rsp (no write hook)"
 			exit 77 ;;
 		esac
-		echo "the debug registers do not fire here: write watchpoints through the shadow pages"
+		echo "the debug registers do not fire here: watchpoints through the shadow pages"
+		nohw=1
 	fi ;;
 esac
 # session FILE.gdb OUT [ARGS...]: rdb replay --gdb-batch FILE ARGS
@@ -350,6 +351,44 @@ watch f'
 	# the stops are intervals apart
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 1p iv)" -lt "$(sed -n ${n}p iv)" ] || { cat w.out; fail "the writes are not in different intervals"; }
+	;;
+rwatch-many)
+	# read and access watchpoints, more than the four debug registers:
+	# plain loads of five globals, a rep movsb reading src, a movdqu
+	# reading p, memcpy reading msg, an addq to d (read and written by
+	# one instruction: one stop); forward in the program's order, then
+	# back in the reverse order, across intervals.
+	# Without debug registers that fire they need the replays' read
+	# hooks: refused, with a message, under RDB_GDB_WATCH=writes.
+	build reads prog
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	[ "$("$RDB" info --complete t)" -ge 10 ] || fail "too few intervals"
+	{ printf '%s\n' 'break main' continue delete 'rwatch a' 'rwatch b' 'rwatch c' 'rwatch src[8]' \
+		'rwatch p.y' 'rwatch msg[20]' 'awatch d' 'rwatch e'
+	  i=0; while [ $i -lt 9 ]; do printf '%s\n' continue 'monitor where'; i=$((i + 1)); done
+	  echo 'echo gdb: back\n'
+	  i=0; while [ $i -lt 9 ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done
+	  printf '%s\n' 'printf "gdb: d %ld dst %d q %ld msg2 %d\n", d, dst[8], q.y, msg2[20]'; } > w.gdb
+	if [ -n "${nohw:-}" ]; then
+		RDB_GDB_WATCH=writes session w.gdb refused.out t || { cat refused.out; fail "replay --gdb-batch (refused)"; }
+		expect refused.out "rwatch, awatch) need the replay's read hooks, which RDB_GDB_WATCH=writes"
+	fi
+	session w.gdb w.out t || { cat w.out; fail "replay --gdb-batch"; }
+	clean w.out
+	# a stop: "Hardware read watchpoint N: NAME" (or access), then its
+	# value: "Value = V" for a read, "Old value = V" for a write
+	hits() { awk '/^Hardware (read|access \(read\/write\)) watchpoint [0-9]*: / { sub(/^[^:]*: /, ""); w = $0 }
+	              /^Value = / && w { printf "%s=%s ", w, $3; w = "" }
+	              /^Old value = / && w { printf "%s:%s ", w, $4; w = "" }'; }
+	sed '/^gdb: back/q' w.out | hits > fw
+	sed -n '/^gdb: back/,$p' w.out | hits > bw
+	want_f="a=1 b=2 c=3 src[8]=105 p.y=7 msg[20]=75 d:4 e=5 d=5 "
+	want_b="d=5 e=5 d:5 msg[20]=75 p.y=7 src[8]=105 c=3 b=2 a=1 "
+	[ "$(cat fw)" = "$want_f" ] || { cat w.out; fail "forward stops: '$(cat fw)', not '$want_f'"; }
+	[ "$(cat bw)" = "$want_b" ] || { cat w.out; fail "backward stops: '$(cat bw)', not '$want_b'"; }
+	expect w.out "^gdb: d 4 dst 0 q 0 msg2 0\$"
+	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
+	[ "$(sed -n 1p iv)" -lt "$(sed -n 9p iv)" ] || { cat w.out; fail "the reads are not in different intervals"; }
 	;;
 watch-stack)
 	# a local written through %rsp (no hook: the trace's WRITTEN records
