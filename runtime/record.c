@@ -174,14 +174,16 @@ long rdb_record_syscall(long nr, const long *a)
 			/* A clone child on a stack of its own (posix_spawn,
 			 * system) too: syscall.S moves it there before the check
 			 * where its recording starts. */
-			/* A fork while threads live too, when the main thread
-			 * forks: the child has only it (rdb_sched_forked), so it
-			 * is alone.  A child of another thread runs untraced: its
-			 * replay runs that thread as thread 0 while its trace
-			 * names it by its slot (the switches to the threads it
-			 * starts diverge: docs/threads.md). */
+			/* A fork while threads live too: the child has only the
+			 * caller (rdb_sched_forked).  A child of a thread other
+			 * than the main one keeps its slot: its first boundary is
+			 * one while threads live (a THCTX naming that slot the
+			 * holder), and its replay makes that thread again in its
+			 * slot, as replay --from does (threvive.c); with
+			 * RDB_THREAD_BOUNDARIES=0 it runs untraced. */
 			rdb_sched_forked();
-			int snap_ok = RT->intervals.snap_ok && RT->chan.forks && rdb_sched_alone();
+			int snap_ok = RT->intervals.snap_ok && RT->chan.forks &&
+			              (rdb_sched_alone() || RT->sched.thbound);
 			rdb_kids_child_start();
 			rdb_join_fork(snap_ok);
 			return 0;

@@ -446,8 +446,15 @@ void rdb_sched_unblock(void)
 /* A fork child of a threaded program: only the caller lives on in it. */
 void rdb_sched_forked(void)
 {
-	for (unsigned k = 0; k <= RT->sched.top; k++)
-		rdb_th_at(k)->sched.alive = k == rdb_th_slot();
+	/* (their want flags too: a thread that was waiting for the token
+	 * at the fork is no thread here, and a release handed it the token
+	 * for good: thread_fork_exit's child hung in its pthread_join) */
+	for (unsigned k = 0; k <= RT->sched.top; k++) {
+		struct rdb_thread *t = rdb_th_at(k);
+		t->sched.alive = k == rdb_th_slot();
+		if (k != rdb_th_slot())
+			t->sched.want = 0;
+	}
 	RT->sched.nlive = 1;
 	RT->sched.on = 0;
 	RT->sched.last.set = 0;

@@ -19,7 +19,9 @@
  *   - NEW: made, not started; given the token it starts with the
  *     registers its clone gave it (sched.c new_regs).
  * The main thread (slot 0) is the process's first thread again: it makes
- * the others, then, unless it holds the token, parks itself the same way. */
+ * the others, then, unless it holds the token, parks itself the same way.
+ * A fork child of another thread has no main thread: the first thread
+ * makes the child's in its slot and waits for the end (idle). */
 #include "rt.h"
 
 /* What a thread resumes with, on its signal stack (free while it waits
@@ -35,6 +37,7 @@ struct revive {
 #define FP_MAX (64u << 10) /* (an xsave image is a few KiB) */
 #define CLONE_SETTLS 0x80000
 #define THREAD_FLAGS 0x50f00 /* VM FS FILES SIGHAND THREAD SYSVSEM */
+#define FUTEX_WAIT_PRIVATE 128
 
 static void bad(const char *what)
 {
@@ -93,7 +96,7 @@ unsigned rdb_threads_revive_read(void)
 {
 	struct rdb_tf_rec h;
 	unsigned holder = 0, n = 0;
-	int have_holder = 0;
+	int have_holder = 0, have_main = 0;
 	while (rdb_chan_peek(&h) && h.type == RDB_TF_THCTX) {
 		struct rdb_tf_thctx c;
 		struct rdb_tf_thstate s;
@@ -115,6 +118,7 @@ unsigned rdb_threads_revive_read(void)
 		if (fpn)
 			rdb_chan_read(r->fp, fpn);
 		set_slot(t, r);
+		have_main |= c.slot == 0;
 		if (c.how == RDB_TF_PARK_HOLDER) {
 			if (have_holder)
 				bad("THCTX (two holders)");
@@ -129,8 +133,13 @@ unsigned rdb_threads_revive_read(void)
 	}
 	if (!n)
 		return 0;
-	if (!have_holder || !rdb_th_at(0)->sched.alive)
-		bad("THCTX (no holder or no main thread)");
+	if (!have_holder)
+		bad("THCTX (no holder)");
+	/* No main thread: the trace is a fork child's whose caller was
+	 * another thread (record.c); this process's first thread makes it
+	 * again in its slot and takes no part (rdb_threads_revive_start). */
+	if (!have_main)
+		rdb_th_at(0)->sched.alive = 0;
 	RT->sched.nlive = (int)n;
 	RT->sched.on = 1;
 	RT->sched.owner = (int)holder;
@@ -260,6 +269,17 @@ static long clone_at(uint64_t r15, uintptr_t stack)
 	return rax;
 }
 
+/* The process's first thread when the recording's main thread did not
+ * live (a fork child of another thread): it waits, every signal
+ * blocked, until a thread of the replay ends the process. */
+static _Noreturn void idle(void)
+{
+	uint32_t never = 0;
+	rdb_block_all();
+	for (;;)
+		rdb_sys6(__NR_futex, (long)&never, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+}
+
 _Noreturn void rdb_threads_revive_start(unsigned holder)
 {
 	uint64_t old = rdb_block_all(); /* (the children start with every signal blocked) */
@@ -273,6 +293,8 @@ _Noreturn void rdb_threads_revive_start(unsigned holder)
 		__atomic_store_n(&t->tid, (int)tid, __ATOMIC_RELEASE);
 	}
 	(void)old;
+	if (!rdb_th_at(0)->sched.alive)
+		idle();
 	own_robust();
 	if (holder == 0)
 		rdb_replay_holder_enter();
