@@ -123,6 +123,10 @@ int rdb_tg_watch_shadow(void);
  * that fire, or through the R plane (the replays keep their read hooks),
  * which RDB_GDB_WATCH=writes turns off. */
 int rdb_tg_watch_reads(void);
+/* Whether [lo, hi) may be written by stores through %rsp, which have no
+ * hook (docs/hooks.md): in the main stack's mapping, or in the one %rsp
+ * is in now (1; also when the replay's maps cannot be read). */
+int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
 int rdb_tg_nbps(const struct rdb_tg *t);

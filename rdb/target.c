@@ -69,6 +69,7 @@ struct rdb_ck {
 struct wp {
 	uint64_t addr, len;
 	int kind;
+	int stack; /* stores through %rsp may write it (rdb_tg_stacky; -1: not asked yet) */
 	uint8_t *old;
 };
 /* One aligned piece of a watchpoint: a debug register's worth. */
@@ -595,6 +596,7 @@ int rdb_tg_watch_add(struct rdb_tg *t, int kind, uint64_t addr, uint64_t len)
 	w->addr = addr;
 	w->len = len;
 	w->kind = kind;
+	w->stack = -1;
 	w->old = rdb_xmalloc(len);
 	memset(w->old, 0, len);
 	split(t);
@@ -641,6 +643,26 @@ void rdb_tg_watch_group(struct rdb_tg *t, int group) { t->group = group; }
 void rdb_tg_watch_enable(struct rdb_tg *t, int on) { t->wp_on = on; }
 int rdb_tg_nbps(const struct rdb_tg *t) { return t->nbp; }
 
+int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)t->pid);
+	FILE *f = t->alive ? fopen(path, "r") : NULL;
+	if (!f)
+		return 1;
+	uint64_t sp = get_regs(t) ? 0 : t->regs.rsp;
+	int r = 0;
+	while (!r && fgets(line, sizeof line, f)) {
+		unsigned long long a, b;
+		if (sscanf(line, "%llx-%llx", &a, &b) != 2)
+			continue;
+		int stack = strstr(line, "[stack]") != NULL || (sp >= a && sp < b);
+		r = stack && lo < b && a < hi;
+	}
+	fclose(f);
+	return r;
+}
+
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
 {
 	if (i < 0 || i >= t->nwp)
@@ -667,16 +689,21 @@ int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, u
 
 static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c);
 
+/* A range's flag (beside its protection): the program's own pages, not
+ * a plane's (write watches where stores through %rsp may go). */
+#define SW_PROG 0x1000ull
+
 /* The ranges' protection in the replay: each its own (open: read and
  * write for all). */
 static int sw_protect(struct rdb_tg *t, uint64_t (*r)[3], int n, int open)
 {
 	for (int i = 0; i < n; i++) {
-		uint64_t prot = open ? PROT_READ | PROT_WRITE : r[i][2];
+		uint64_t prot = open ? PROT_READ | PROT_WRITE : r[i][2] & ~SW_PROG;
 		long e = tracee_syscall(t, SYS_mprotect, r[i][0], r[i][1] - r[i][0], prot);
 		if (e) {
-			rdb_warn("gdb server: watchpoints: mprotect of the shadow pages %#llx-%#llx "
-			         "in the replay (pid %d): %s", (unsigned long long)r[i][0],
+			rdb_warn("gdb server: watchpoints: mprotect of the %s pages %#llx-%#llx "
+			         "in the replay (pid %d): %s", r[i][2] & SW_PROG ? "program's" : "shadow",
+			         (unsigned long long)r[i][0],
 			         (unsigned long long)r[i][1], (int)t->pid, strerror(e < 0 ? (int)-e : EIO));
 			return -1;
 		}
@@ -687,8 +714,11 @@ static int sw_protect(struct rdb_tg *t, uint64_t (*r)[3], int n, int open)
 /* The S plane pages of the write and access watchpoints (read-only)
  * and the R plane pages of the read and access ones (inaccessible: a
  * checked read hook compares first), sorted, merged: how many ranges in
- * *out (rdb_xmalloc'd).  The two planes never share a page. */
-static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[3])
+ * *out (rdb_xmalloc'd).  The two planes never share a page.  A write or
+ * access watchpoint on the stack (stores through %rsp have no hook, so
+ * its S plane would miss them) has the program's own pages read-only
+ * instead (SW_PROG): every write to them faults. */
+static int sw_ranges(struct rdb_tg *t, uint64_t (**out)[3])
 {
 	uint64_t (*r)[3] = rdb_xmalloc(((size_t)t->nwp * 2 + 1) * sizeof *r);
 	int n = 0;
@@ -697,15 +727,20 @@ static int sw_ranges(const struct rdb_tg *t, uint64_t (**out)[3])
 			int kind = t->wp[i].kind;
 			if (plane ? kind == 2 : kind == 3)
 				continue; /* R plane for kinds 3 and 4, S for 2 and 4 */
-			uint64_t off = plane ? RDB_R_OFFSET : RDB_S_OFFSET;
-			uint64_t lo = (t->wp[i].addr - off) & ~0xfffull;
-			uint64_t hi = ((t->wp[i].addr + t->wp[i].len - 1 - off) | 0xfff) + 1;
+			struct wp *w = &t->wp[i];
+			if (w->stack < 0 && t->alive)
+				w->stack = rdb_tg_stacky(t, w->addr, w->addr + w->len);
+			int prog = !plane && w->stack > 0;
+			uint64_t off = prog ? 0 : plane ? RDB_R_OFFSET : RDB_S_OFFSET;
+			uint64_t lo = (w->addr - off) & ~0xfffull;
+			uint64_t hi = ((w->addr + w->len - 1 - off) | 0xfff) + 1;
 			int k = n++;
 			while (k > 0 && r[k - 1][0] > lo) {
 				memcpy(r[k], r[k - 1], sizeof *r);
 				k--;
 			}
-			r[k][0] = lo, r[k][1] = hi, r[k][2] = plane ? PROT_NONE : PROT_READ;
+			r[k][0] = lo, r[k][1] = hi;
+			r[k][2] = plane ? PROT_NONE : prog ? PROT_READ | SW_PROG : PROT_READ;
 		}
 	int m = 0;
 	for (int i = 0; i < n; i++)
@@ -737,21 +772,23 @@ static void sw_arm(struct rdb_tg *t)
 		rdb_warn("gdb server: watchpoints not armed");
 }
 
+/* The protected range a is in: its index, or -1. */
 static int sw_in(const struct rdb_tg *t, uint64_t a)
 {
 	for (int i = 0; i < t->nswr; i++)
 		if (a >= t->swr[i][0] && a < t->swr[i][1])
-			return 1;
-	return 0;
+			return i;
+	return -1;
 }
 
 /* The write (or access) watchpoint whose bytes' S plane [lo, hi)
- * touches: its index + 1, or 0. */
+ * touches: its index + 1, or 0 (a watchpoint on the stack: its
+ * program's pages are watched instead, sw_prog). */
 static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 {
 	for (int i = 0; t->wp_on && i < t->nwp; i++) {
 		uint64_t a = t->wp[i].addr - RDB_S_OFFSET;
-		if (t->wp[i].kind != 3 && lo < a + t->wp[i].len && a < hi)
+		if (t->wp[i].kind != 3 && t->wp[i].stack <= 0 && lo < a + t->wp[i].len && a < hi)
 			return i + 1;
 	}
 	return 0;
@@ -770,7 +807,9 @@ static int sw_rwhich(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 }
 
 /* A SIGSEGV stop: 0 if it is not an access to the pages rdb protected;
- * 1 for a hook's access, done by rdb (%rip past it), with *hit the
+ * 3 for a program instruction's write to the program's own pages
+ * (SW_PROG: the caller runs it, sw_prog); 1 for a hook's access, done
+ * by rdb (%rip past it), with *hit the
  * watchpoint whose bytes it touched (its index + 1, or 0): a write
  * hook's store to the S plane, a read hook's store to or compare with
  * the R plane (the compare done as an equal one: the flags are what a
@@ -781,14 +820,17 @@ static int sw_fault(struct rdb_tg *t, int *hit)
 {
 	siginfo_t si;
 	*hit = 0;
+	int in;
 	if (!t->nswr || ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) || si.si_signo != SIGSEGV ||
-	    !sw_in(t, (uint64_t)(uintptr_t)si.si_addr) || get_regs(t))
+	    (in = sw_in(t, (uint64_t)(uintptr_t)si.si_addr)) < 0 || get_regs(t))
 		return 0;
 	uint8_t code[16];
 	struct rdb_planeop st;
 	if (getenv("RDB_GDB_DEBUG"))
 		fprintf(stderr, "rdb-gdb: shadow page fault at %p pc %#llx%s\n", si.si_addr,
 		        (unsigned long long)t->regs.rip, in_rt(t, t->regs.rip) ? " (runtime)" : "");
+	if (t->swr[in][2] & SW_PROG)
+		return in_rt(t, t->regs.rip) ? 2 : 3;
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);
 	if (!rdb_sw_decode(code, &t->regs, &st))
@@ -929,6 +971,35 @@ static void runtime_wrote(struct rdb_tg *t)
 			t->pend.addr = w->addr;
 		}
 	}
+}
+
+/* A program instruction's write to the program's pages rdb protected (a
+ * write or access watchpoint where stores through %rsp may go, which no
+ * hook sees): the instruction run with the pages open, then closed again;
+ * a watchpoint whose value it changed goes into t->pend, reported where
+ * the step ends, as a debug register's trap after the write would be
+ * (gdb's `watch` stops only for a change anyway).  The step's stop
+ * signal, or -1 and *s. */
+static int sw_prog(struct rdb_tg *t, struct rdb_tg_stop *s)
+{
+	remove_bps(t);
+	int opened = sw_open(t), intr = 0;
+	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
+	if (t->alive)
+		sw_close(t, opened);
+	if (stop < 0)
+		return -1;
+	if (get_regs(t))
+		return fail(t, s, "ptrace(PTRACE_GETREGS)");
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		struct wp *w = &t->wp[i];
+		if (w->kind != 3 && wp_changed(t, w) && !t->pend.kind) {
+			t->pend.kind = TG_WATCH;
+			t->pend.value = w->kind;
+			t->pend.addr = w->addr;
+		}
+	}
+	return stop;
 }
 
 /* After a SIGTRAP: the debug registers' hits (DR6 B0-B3), cleared.  A
@@ -1209,7 +1280,7 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
 		if (f == 1 && h) /* a wide store's helper: the program's store is next */
 			t->swhit = h;
-		if (f == 2 && !opened)
+		if (f >= 2 && !opened)
 			opened = sw_open(t);
 		if (f)
 			continue;
@@ -1347,12 +1418,14 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 	if (stop < 0)
 		return;
-	int h;
-	if (stop == SIGSEGV && sw_fault(t, &h) == 1) { /* a hook's store, done by rdb */
+	int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+	if (f == 1) { /* a hook's store, done by rdb */
 		if (h)
 			t->swhit = h;
 		return stepped(t, s);
 	}
+	if (f == 3 && (stop = sw_prog(t, s)) < 0) /* a write to a watched program page */
+		return;
 	if (stop == SIGTRAP && sw && !t->pend.kind && sw_report(t, sw, &t->pend))
 		memset(&t->pend, 0, sizeof t->pend);
 	if (stop == SIGTRAP && t->swhit && !hook) {
@@ -1523,6 +1596,10 @@ static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
 		if (stop < 0)
 			return -1;
 		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 3 && (stop = sw_prog(t, s)) < 0)
+			return -1;
+		if (f == 3)
+			f = 0; /* (run: on as after any step) */
 		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
 			return -1;
 		if (f)
@@ -1627,6 +1704,10 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 		if (stop < 0)
 			return 1;
 		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 3 && (stop = sw_prog(t, s)) < 0)
+			return 1;
+		if (f == 3)
+			f = 0;
 		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
 			return 1;
 		if (f)
@@ -1637,6 +1718,11 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 		}
 		if (w)
 			return sw_report(t, w, s) == 0;
+		if (t->pend.kind) { /* an iteration's write to a watched program page */
+			*s = t->pend;
+			memset(&t->pend, 0, sizeof t->pend);
+			return 1;
+		}
 		if (t->regs.rip != pc)
 			return 0;
 	}
@@ -1738,6 +1824,21 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 				continue; /* the runtime's read, or a read watchpoint's write */
 		}
 		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		if (f == 3) { /* a write to a watched program page: run, compared */
+			if ((stop = sw_prog(t, s)) < 0)
+				return;
+			f = 0;
+			if (stop == SIGTRAP && t->pend.kind) {
+				/* (a call into the runtime wrote them: reported back
+				 * in the program) */
+				if (in_rt(t, t->regs.rip) && through_runtime(t, 0, 0, s))
+					return;
+				if (stop_here(t, s))
+					return;
+			}
+			if (stop == SIGTRAP)
+				continue;
+		}
 		if (f == 1 && (h || t->swhit)) { /* a hook's store marked watched bytes */
 			sw_finish(t, h ? h : t->swhit, s);
 			return;

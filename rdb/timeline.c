@@ -624,30 +624,6 @@ static int later(struct rdb_tl *l, const struct event *a, const struct event *b)
 	return 0;
 }
 
-/* Whether addr may be written by %rsp-based stores, which the WRITTEN
- * records miss (docs/flowback.md "Limits"): in the main stack's
- * mapping, or in the one %rsp is in now. */
-static int stacky(struct rdb_tl *l, uint64_t lo, uint64_t hi)
-{
-	char path[64], line[512];
-	snprintf(path, sizeof path, "/proc/%d/maps", (int)rdb_tg_pid(l->t));
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 1;
-	const struct user_regs_struct *u = rdb_tg_regs(l->t);
-	uint64_t sp = u ? u->rsp : 0;
-	int r = 0;
-	while (!r && fgets(line, sizeof line, f)) {
-		unsigned long long a, b;
-		if (sscanf(line, "%llx-%llx", &a, &b) != 2)
-			continue;
-		int stack = strstr(line, "[stack]") != NULL || (sp >= a && sp < b);
-		r = stack && lo < b && a < hi;
-	}
-	fclose(f);
-	return r;
-}
-
 /* Whether interval j can be left out going back: the trace says it
  * neither wrote nor (for read and access watchpoints) read any watched
  * byte, and ran no code of a breakpoint's function.  A write watch where
@@ -792,7 +768,7 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
-		if (stacky(l, a, a + n)) {
+		if (rdb_tg_stacky(l->t, a, a + n)) {
 			/* reads through %rsp are in no VALUES record */
 			k.ok = kind == 2 && i < 64;
 			k.stack |= 1ull << (i & 63);
