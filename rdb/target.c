@@ -2233,6 +2233,11 @@ int rdb_tg_status(const struct rdb_tg *t)
 int rdb_tg_detach(struct rdb_tg *t)
 {
 	remove_bps(t);
+	/* the pages protected for watchpoints open again: untraced, a
+	 * write to the program's own would kill it */
+	if (t->nswr && !t->swopen && t->cur == t->pid)
+		sw_protect(t, t->swr, t->nswr, 1);
+	t->nswr = 0;
 	int st;
 	/* the other threads go on untraced (those running are stopped first:
 	 * PTRACE_DETACH wants a stopped tracee) */

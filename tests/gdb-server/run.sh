@@ -5,7 +5,7 @@
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
 #       by default) | watch-many | watch-big | watch-stack |
-#       watch-stack-pages | rwatch-many | break-ran.
+#       watch-stack-pages | watch-stack-sys | rwatch-many | break-ran.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -401,6 +401,38 @@ watch-stack)
 	expect w.out "^gdb: local 1\$"
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 2p iv)" -le "$(($(sed -n 1p iv) - 2))" ] || { cat w.out; fail "the write is not 2 intervals back or more"; }
+	;;
+watch-stack-sys)
+	# a local buffer written by a syscall (the runtime copies read(2)'s
+	# recorded bytes in) and by libc's memset, in intervals apart: the
+	# write watchpoint stops after each going forward (the syscall's at
+	# the first program instruction after it) and before each going back
+	build stacksys prog
+	"$RDB" record --every-sic 1500 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	st=$(grep -n 'the start' "$SRC/stacksys.c" | cut -d: -f1)
+	en=$(grep -n 'the end' "$SRC/stacksys.c" | cut -d: -f1)
+	printf '%s\n' "break stacksys.c:$st" continue delete 'watch -l buf[4]' \
+		continue 'monitor where' bt continue 'monitor where' bt > f.gdb
+	session f.gdb f.out t || { cat f.out; fail "replay --gdb-batch (forward)"; }
+	clean f.out
+	# (the hits: old and new value pairs, and the function that wrote)
+	hits() { awk '/^Old value = / { o = $4 } /^New value = / { printf "%s>%s ", o, $4 }
+	              /^#[0-9] .* in (read|memset) / { printf "%s ", $4 }'; }
+	want="0>101 read 101>120 memset "
+	[ "$(hits < f.out)" = "$want" ] || { cat f.out; fail "forward stops: '$(hits < f.out)', not '$want'"; }
+	printf '%s\n' "break stacksys.c:$en" continue delete 'watch -l buf[4]' \
+		reverse-continue 'monitor where' bt 'frame function main' 'printf "gdb: buf[4] %d\n", buf[4]' \
+		reverse-continue 'monitor where' bt 'frame function main' 'printf "gdb: buf[4] %d\n", buf[4]' > b.gdb
+	session b.gdb b.out t || { cat b.out; fail "replay --gdb-batch (back)"; }
+	clean b.out
+	want="120>101 memset 101>0 read "
+	[ "$(hits < b.out)" = "$want" ] || { cat b.out; fail "backward stops: '$(hits < b.out)', not '$want'"; }
+	[ "$(grep '^gdb: ' b.out | tr '\n' ' ')" = "gdb: buf[4] 101 gdb: buf[4] 0 " ] ||
+		{ cat b.out; fail "the values before the writes going back"; }
+	for o in f b; do
+		sed -n 's/^interval \([0-9]*\) count .*/\1/p' $o.out > iv$o
+		[ "$(sed -n 1p iv$o)" != "$(sed -n 2p iv$o)" ] || { cat $o.out; fail "the writes are not in different intervals ($o)"; }
+	done
 	;;
 break-ran)
 	# reverse-continue to a breakpoint in a function run only at the
