@@ -336,9 +336,12 @@ static void print_text(const struct info *in)
 	if (in->spawns)
 		printf(" %llu clone call%s of a thread refused with ENOSYS;",
 		       (unsigned long long)in->spawns, in->spawns == 1 ? "" : "s"), none = 0;
-	char *nset, *next = h->have_exit && h->exit.execd == 1 ? rdb_tree_next_image(in->dir, h->start.pid, &nset) : NULL;
-	if (h->have_exit && h->exit.execd == 1 && !next)
-		printf(" the program exec'd another program, which ran untraced;"), none = 0;
+	char *nset = NULL, *next = NULL;
+	if (h->have_exit && h->exit.execd == 1) {
+		next = rdb_tree_next_image(in->dir, h->start.pid, &nset);
+		if (!next)
+			printf(" the program exec'd another program, which ran untraced;"), none = 0;
+	}
 	if (h->have_exit && h->exit.execd == 2)
 		printf(" the rest of the run, after %s;", in->stopped ?
 		       "the runtime could not go on recording (see the message the recording printed)" :
