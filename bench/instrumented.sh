@@ -6,9 +6,12 @@
 # project test's).  Each program is built three ways at -O2:
 #   glibc: gcc -static        musl: musl-gcc -static (when musl-gcc exists)
 #   rdb:   rdb-cc (instrumented program and instrumented musl, static-pie)
-# and run REPS times (default 5); the best CPU time (user + sys) and the
-# best wall time of each are reported, with ratios rdb/musl (same libc:
-# the instrumentation's cost alone) and rdb/glibc, and their geomeans.
+# and timed in REPS rounds (default 5), a round running every program of
+# every build once, in an order that turns each round, so a slow minute of
+# this shared machine costs every build alike.  CPU time (user + sys) and
+# wall time are each reported as median [min-max] over the rounds, with
+# the medians' ratios rdb/musl (same libc: the instrumentation's cost
+# alone) and rdb/glibc, and their geomeans.
 # Outputs of the builds are compared (cmp), so a wrong build fails the run.
 # A report, not a test: it asserts nothing about the numbers.
 #
@@ -61,18 +64,39 @@ build() {
 	cp "bz-$kind/bzip2" "$kind/bzip2"
 }
 
-# measure KIND: prints "life W C mesh W C bzip2 W C" for KIND's builds.
-measure() {
-	./timeit "$reps" /dev/null "$1.life.out" "$1/life" "$life_gens" > "$1.life.t" ||
-		die "$1/life failed"
-	# shellcheck disable=SC2086
-	./timeit "$reps" /dev/null "$1.mesh.out" "$1/mesh" $mesh_args > "$1.mesh.t" ||
-		die "$1/mesh failed"
-	./timeit "$reps" bz.input "$1.bzip2.out" "$1/bzip2" -9 > "$1.bzip2.t" ||
-		die "$1/bzip2 failed"
+# once KIND PROG: one run of KIND's PROG; "wall cpu" appended to KIND.PROG.t
+once() {
+	case $2 in
+	life) set -- "$1" "$2" /dev/null "$life_gens" ;;
+	mesh) set -- "$1" "$2" /dev/null $mesh_args ;;
+	bzip2) set -- "$1" "$2" bz.input -9 ;;
+	esac
+	k=$1 p=$2 in=$3
+	shift 3
+	./timeit 1 "$in" "$k.$p.out" "$k/$p" "$@" >> "$k.$p.t" || die "$k/$p failed"
+	[ "$k" = glibc ] || cmp -s glibc.$p.out "$k.$p.out" ||
+		die "$p: the $k build's output differs from the glibc build's"
+}
+
+# rounds ROUNDS KIND...: every program of every KIND once a round, the
+# kinds in an order turned by the round (backwards every other round).
+rounds() {
+	n=$1
+	shift
+	nk=$#
+	kinds_r=$*
 	for p in life mesh bzip2; do
-		[ "$1" = glibc ] || cmp -s glibc.$p.out "$1.$p.out" ||
-			die "$p: the $1 build's output differs from the glibc build's"
+		for k in $kinds_r; do : > "$k.$p.t"; done
+	done
+	r=0
+	while [ $r -lt "$n" ]; do
+		echo "bench/instrumented: round $((r + 1))/$n" >&2
+		order=$(echo $kinds_r | awk -v r=$r -v n=$nk '{ for (i = 0; i < n; i++) {
+			j = (i + r) % n + 1; o = (r % 2) ? $j " " o : o " " $j } print o }')
+		for p in life mesh bzip2; do
+			for k in $order; do once "$k" $p; done
+		done
+		r=$((r + 1))
 	done
 }
 
@@ -81,40 +105,45 @@ build glibc gcc
 [ -z "$musl" ] || build musl musl-gcc
 build rdb "$rdbcc"
 kinds="glibc${musl:+ musl} rdb"
-for k in $kinds; do
-	echo "bench/instrumented: running the $k builds, best of $reps" >&2
-	measure "$k"
-done
+# the glibc build first: the others' outputs are compared with its
+for p in life mesh bzip2; do : > glibc.$p.t; once glibc $p; done
+rounds "$reps" $kinds
 base=glibc
 [ -z "$musl" ] || base=musl
 
-cpu() { awk '{ print $2 }' "$1.$2.t"; }
-wall() { awk '{ print $1 }' "$1.$2.t"; }
+# col KIND PROG TIME: "median min max" of KIND's PROG in TIME (wall, cpu)
+col() {
+	f=1
+	[ "$3" = wall ] || f=2
+	awk -v f=$f '{ print $f }' "$1.$2.t" > col.tmp
+	bench_stats col.tmp
+}
+med() { col "$@" | awk '{ print $1 }'; }
+cell() { col "$@" | awk '{ printf "%.2f [%.2f-%.2f]", $1, $2, $3 }'; }
 
-echo "rdb instrumented (hooks + SIC, no recording) vs native, -O2, best of $reps"
+echo "rdb instrumented (hooks + SIC, no recording) vs native, -O2:" \
+	"median [min-max] seconds of $reps interleaved rounds"
 echo "workloads: life $life_gens generations; mesh $mesh_args (N, iterations); bzip2 -9 on $bz_mb MB"
 echo "native: glibc = gcc -static (glibc)${musl:+; musl = musl-gcc -static (the musl-tools package, uninstrumented)}"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-printf '%-8s %-5s %9s %9s %9s %10s %10s\n' program time glibc "${musl:+musl}" rdb "rdb/$base" rdb/glibc
+printf '%-7s %-4s %-20s %-20s %-20s %9s %9s\n' program time glibc "${musl:+musl}" rdb "rdb/$base" rdb/glibc
 for p in life mesh bzip2; do
 	for t in cpu wall; do
-		g=$($t glibc $p)
 		m=
-		[ -z "$musl" ] || m=$($t musl $p)
-		r=$($t rdb $p)
-		b=$($t $base $p)
-		printf '%-8s %-5s %9s %9s %9s %9.2fx %9.2fx\n' $p $t "$g" "$m" "$r" \
-			"$(echo "$r $b" | awk '{ print $1 / $2 }')" "$(echo "$r $g" | awk '{ print $1 / $2 }')"
+		[ -z "$musl" ] || m=$(cell musl $p $t)
+		printf '%-7s %-4s %-20s %-20s %-20s %9s %9s\n' $p $t "$(cell glibc $p $t)" "$m" \
+			"$(cell rdb $p $t)" "$(bench_ratio "$(med rdb $p $t)" "$(med $base $p $t)")" \
+			"$(bench_ratio "$(med rdb $p $t)" "$(med glibc $p $t)")"
 	done
 done
-geo() { # geo KIND BASE TIME: geomean over the programs of KIND/BASE
-	for p in life mesh bzip2; do echo "$($3 "$1" $p) $($3 "$2" $p)"; done |
-		awk '{ s += log($1 / $2); n++ } END { printf "%.2fx", exp(s / n) }'
+geo() { # geo KIND BASE TIME: geomean over the programs of KIND/BASE's medians
+	for p in life mesh bzip2; do echo "$(med "$1" $p "$3") $(med "$2" $p "$3")"; done |
+		awk '{ print $1 / $2 }' | bench_geomean
 }
 echo
-echo "geomean rdb/$base: cpu $(geo rdb $base cpu), wall $(geo rdb $base wall)"
-[ "$base" = glibc ] || echo "geomean rdb/glibc: cpu $(geo rdb glibc cpu), wall $(geo rdb glibc wall)"
+echo "geomean rdb/$base (medians): cpu $(geo rdb $base cpu)x, wall $(geo rdb $base wall)x"
+[ "$base" = glibc ] || echo "geomean rdb/glibc (medians): cpu $(geo rdb glibc cpu)x, wall $(geo rdb glibc wall)x"
 
 [ "${PROFILE:-0}" = 1 ] || exit 0
 
@@ -168,37 +197,10 @@ for v in $variants; do
 	echo "bench/instrumented: building profile variant $v" >&2
 	build "$v" "$rdbcc" "$work/$v.rules"
 done
-# one KIND PROG: CPU seconds of one run, appended to KIND.PROG.r
-one() {
-	case $2 in
-	life) set -- "$1" "$2" /dev/null "$life_gens" ;;
-	mesh) set -- "$1" "$2" /dev/null $mesh_args ;;
-	bzip2) set -- "$1" "$2" bz.input -9 ;;
-	esac
-	k=$1 p=$2 in=$3
-	shift 3
-	t=$(./timeit 1 "$in" "$k.$p.out" "$k/$p" "$@") || die "$k/$p failed"
-	echo "$t" | awk '{ print $2 }' >> "$k.$p.r"
-	[ "$k" = glibc ] || cmp -s glibc.$p.out "$k.$p.out" ||
-		die "$p: the $k build's output differs from the glibc build's"
-}
-kinds="$base rdb $variants"
-nk=$(echo $kinds | wc -w)
-for p in life mesh bzip2; do
-	for k in $kinds; do : > "$k.$p.r"; done
-	r=0
-	while [ $r -lt "$rounds" ]; do
-		echo "bench/instrumented: profile round $((r + 1))/$rounds, $p" >&2
-		# this round's order: turned by r, backwards every other round
-		order=$(echo $kinds | awk -v r=$r -v n=$nk '{ for (i = 0; i < n; i++) {
-			j = (i + r) % n + 1; o = (r % 2) ? $j " " o : o " " $j } print o }')
-		for k in $order; do one "$k" $p; done
-		r=$((r + 1))
-	done
-done
+rounds "$rounds" $base rdb $variants
 # median KIND PROG: the median over the rounds of KIND's CPU time / base's
 median() {
-	paste "$1.$2.r" "$base.$2.r" | awk '{ print $1 / $2 }' | sort -n |
+	paste "$1.$2.t" "$base.$2.t" | awk '{ print $2 / $4 }' | sort -n |
 		awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 echo
