@@ -21,6 +21,23 @@ int rdb_sw_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
  * into %r12 before one, or a no-op a replay made). */
 int rdb_sw_is_hook(const uint8_t b[8]);
 
+/* ---- stackstore.c: a program's store rdb does itself (a watched stack page) */
+enum { RDB_SS_MOV, RDB_SS_ADD, RDB_SS_SUB };
+struct rdb_ss {
+	int op;       /* RDB_SS_* */
+	unsigned len; /* the instruction's bytes */
+	unsigned size; /* the store's bytes: 1, 2, 4 or 8 */
+	uint64_t ea;  /* where it writes */
+	uint64_t src; /* the source (an immediate sign-extended), size bytes */
+};
+/* The store at p (16 bytes of code, at r->rip) with registers r: 1 and *o
+ * if it is a form stackstore.c does (mov, add or sub of a register or an
+ * immediate to memory), else 0. */
+int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_ss *o);
+/* What o writes over old (size bytes), and the status flags after it in
+ * *efl (a mov keeps them). */
+uint64_t rdb_ss_apply(const struct rdb_ss *o, uint64_t old, uint64_t *efl);
+
 /* ---- rsp.c: packets on a connection ------------------------------------ */
 struct rdb_rsp;
 /* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
