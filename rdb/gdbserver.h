@@ -144,6 +144,9 @@ int rdb_tg_watch_reads(void);
  * hook (docs/hooks.md): in the main stack's mapping, or in the one %rsp
  * is in now (1; also when the replay's maps cannot be read). */
 int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi);
+/* rdb_tg_stacky for watchpoint i (< the count rdb_tg_watch_get gives),
+ * asked once per watchpoint of the replay alive (1 while it is not). */
+int rdb_tg_watch_stacky(struct rdb_tg *t, int i);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
 int rdb_tg_nbps(const struct rdb_tg *t);

@@ -662,6 +662,14 @@ int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi)
 	return r;
 }
 
+int rdb_tg_watch_stacky(struct rdb_tg *t, int i)
+{
+	struct wp *w = &t->wp[i];
+	if (w->stack < 0 && t->alive)
+		w->stack = rdb_tg_stacky(t, w->addr, w->addr + w->len);
+	return w->stack < 0 ? 1 : w->stack;
+}
+
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
 {
 	if (i < 0 || i >= t->nwp)
@@ -728,8 +736,8 @@ static int sw_ranges(struct rdb_tg *t, uint64_t (**out)[3])
 			if (plane ? kind == 2 : kind == 3)
 				continue; /* R plane for kinds 3 and 4, S for 2 and 4 */
 			struct wp *w = &t->wp[i];
-			if (w->stack < 0 && t->alive)
-				w->stack = rdb_tg_stacky(t, w->addr, w->addr + w->len);
+			if (t->alive)
+				rdb_tg_watch_stacky(t, i);
 			int prog = !plane && w->stack > 0;
 			uint64_t off = prog ? 0 : plane ? RDB_R_OFFSET : RDB_S_OFFSET;
 			uint64_t lo = (w->addr - off) & ~0xfffull;
