@@ -29,10 +29,12 @@ struct rdb_ss {
 	unsigned size; /* the store's bytes: 1, 2, 4 or 8 */
 	uint64_t ea;  /* where it writes */
 	uint64_t src; /* the source (an immediate sign-extended), size bytes */
+	int64_t rsp;  /* what it adds to %rsp (push, call: -8) */
+	uint64_t jump; /* a call's target (0: on to the next instruction) */
 };
 /* The store at p (16 bytes of code, at r->rip) with registers r: 1 and *o
  * if it is a form stackstore.c does (mov, add or sub of a register or an
- * immediate to memory), else 0. */
+ * immediate to memory, push, call rel32), else 0. */
 int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_ss *o);
 /* What o writes over old (size bytes), and the status flags after it in
  * *efl (a mov keeps them). */

@@ -5,8 +5,10 @@
  * stores are not to the watched bytes (a loop's counter beside them);
  * running one means two injected mprotects and a step.  The plainest
  * forms are done instead through ptrace (which writes read-only pages):
- * mov of a register or an immediate to memory, and add or sub of one
- * (all their flags defined), with no prefix but 66 and REX. */
+ * mov of a register or an immediate to memory, add or sub of one (all
+ * their flags defined), with no prefix but 66 and REX; and push of a
+ * register or an immediate, call rel32 (a frame's return address and
+ * saved registers, at -O1 and up the most of a stack's writes). */
 #include <string.h>
 
 #include "gdbserver.h"
@@ -28,6 +30,27 @@ int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
 	if ((p[i] & 0xf0) == 0x40)
 		rex = p[i++];
 	unsigned opc = p[i++], imm = 0, ext = 0;
+	o->rsp = 0;
+	o->jump = 0;
+	if ((opc >= 0x50 && opc < 0x58) || opc == 0x68 || opc == 0x6a || opc == 0xe8) {
+		if (size == 2)
+			return 0; /* (a 2-byte push) */
+		uint64_t v = opc == 0x6a ? (uint64_t)(int64_t)(int8_t)p[i] : opc < 0x58 ? 0 : disp32(p + i);
+		i += opc == 0x6a ? 1 : opc < 0x58 ? 0 : 4;
+		if (opc < 0x58)
+			v = g[(opc & 7) | (rex & 1 ? 8 : 0)];
+		else if (opc == 0xe8) {
+			o->jump = r->rip + i + v;
+			v = r->rip + i; /* the return address */
+		}
+		o->op = RDB_SS_MOV;
+		o->len = i;
+		o->size = 8;
+		o->ea = r->rsp - 8;
+		o->src = v;
+		o->rsp = -8;
+		return 1;
+	}
 	switch (opc) {
 	case 0x88: case 0x89: o->op = RDB_SS_MOV; break;
 	case 0x00: case 0x01: o->op = RDB_SS_ADD; break;

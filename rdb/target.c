@@ -843,7 +843,8 @@ static int sw_store(struct rdb_tg *t, int in, uint64_t fault)
 		if (poke(t, a + 8 * i, w[i]))
 			return 0; /* (the first word: nothing written; the page's second cannot fail) */
 	struct user_regs_struct r = t->regs;
-	r.rip += st.len;
+	r.rip = st.jump ? st.jump : r.rip + st.len;
+	r.rsp += (uint64_t)st.rsp;
 	r.eflags = efl;
 	if (put_regs(t->cur, &r))
 		return 0;

@@ -23,7 +23,16 @@ static void decode(const char *what, const uint8_t *code, size_t n, int ok, int 
 	r.rcx = 3, r.r9 = 0xa0b0c0d0e0f00102, r.rip = 0x401000;
 	struct rdb_ss o;
 	int got = rdb_ss_decode(p, &r, &o);
-	if (got != ok || (ok && (o.op != op || o.len != len || o.size != size || o.ea != ea || o.src != src))) {
+	int64_t rsp = 0;
+	uint64_t jump = 0;
+	if (ok == 2) { /* push or call: %rsp down 8; a call's target in src's place */
+		rsp = -8;
+		if (code[0] == 0xe8)
+			jump = src, src = r.rip + len;
+		ok = 1;
+	}
+	if (got != ok || (ok && (o.op != op || o.len != len || o.size != size || o.ea != ea ||
+	                         o.src != src || o.rsp != rsp || o.jump != jump))) {
 		printf("FAIL decode %s: got %d op %d len %u size %u ea %#llx src %#llx\n", what, got,
 		       got ? o.op : -1, got ? o.len : 0, got ? o.size : 0,
 		       got ? (unsigned long long)o.ea : 0, got ? (unsigned long long)o.src : 0);
@@ -94,11 +103,23 @@ int main(void)
 	/* subl %ecx, (%rsp,%rcx,4) with a disp32 base: 29 0c 8d d32 (no base) */
 	decode("subl no base", (const uint8_t[]){0x29, 0x0c, 0x8d, 0x00, 0x10, 0x00, 0x00}, 7, 1,
 	       RDB_SS_SUB, 7, 4, 0x1000 + 12, 3);
-	/* not done: or, cmp, a register destination, push, a lock or rep prefix */
+	/* push %rbp, push %r9, push $-2, push $0x12345678, call .+0x100 */
+	decode("push rbp", (const uint8_t[]){0x55}, 1, 2, RDB_SS_MOV, 1, 8, 0x7fffffffe6e8,
+	       0x7fffffffe700);
+	decode("push r9", (const uint8_t[]){0x41, 0x51}, 2, 2, RDB_SS_MOV, 2, 8, 0x7fffffffe6e8,
+	       0xa0b0c0d0e0f00102);
+	decode("push imm8", (const uint8_t[]){0x6a, 0xfe}, 2, 2, RDB_SS_MOV, 2, 8, 0x7fffffffe6e8, ~1ull);
+	decode("push imm32", (const uint8_t[]){0x68, 0x78, 0x56, 0x34, 0x12}, 5, 2, RDB_SS_MOV, 5, 8,
+	       0x7fffffffe6e8, 0x12345678);
+	decode("call", (const uint8_t[]){0xe8, 0x00, 0x01, 0x00, 0x00}, 5, 2, RDB_SS_MOV, 5, 8,
+	       0x7fffffffe6e8, 0x401005 + 0x100);
+	decode("call back", (const uint8_t[]){0xe8, 0xfb, 0xff, 0xff, 0xff}, 5, 2, RDB_SS_MOV, 5, 8,
+	       0x7fffffffe6e8, 0x401000);
+	/* not done: or, cmp, a register destination, a 2-byte push, a lock or rep prefix */
+	decode("pushw", (const uint8_t[]){0x66, 0x50}, 2, 0, 0, 0, 0, 0, 0);
 	decode("orl", (const uint8_t[]){0x83, 0x4d, 0xfc, 0x01}, 4, 0, 0, 0, 0, 0, 0);
 	decode("cmpl", (const uint8_t[]){0x83, 0x7d, 0xfc, 0x01}, 4, 0, 0, 0, 0, 0, 0);
 	decode("addl to a register", (const uint8_t[]){0x83, 0xc0, 0x01}, 3, 0, 0, 0, 0, 0, 0);
-	decode("push", (const uint8_t[]){0x50}, 1, 0, 0, 0, 0, 0, 0);
 	decode("lock addl", (const uint8_t[]){0xf0, 0x83, 0x45, 0xfc, 0x01}, 5, 0, 0, 0, 0, 0, 0);
 	decode("rep stosb", (const uint8_t[]){0xf3, 0xaa}, 2, 0, 0, 0, 0, 0, 0);
 
