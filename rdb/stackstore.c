@@ -35,11 +35,16 @@ int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
 	if ((opc >= 0x50 && opc < 0x58) || opc == 0x68 || opc == 0x6a || opc == 0xe8) {
 		if (size == 2)
 			return 0; /* (a 2-byte push) */
-		uint64_t v = opc == 0x6a ? (uint64_t)(int64_t)(int8_t)p[i] : opc < 0x58 ? 0 : disp32(p + i);
-		i += opc == 0x6a ? 1 : opc < 0x58 ? 0 : 4;
+		uint64_t v;
 		if (opc < 0x58)
 			v = g[(opc & 7) | (rex & 1 ? 8 : 0)];
-		else if (opc == 0xe8) {
+		else if (opc == 0x6a)
+			v = (uint64_t)(int64_t)(int8_t)p[i++];
+		else {
+			v = disp32(p + i); /* (imm32 or rel32) */
+			i += 4;
+		}
+		if (opc == 0xe8) {
 			o->jump = r->rip + i + v;
 			v = r->rip + i; /* the return address */
 		}

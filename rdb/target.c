@@ -876,8 +876,11 @@ static int sw_fault(struct rdb_tg *t, int *hit, int store)
 	if (getenv("RDB_GDB_DEBUG"))
 		fprintf(stderr, "rdb-gdb: shadow page fault at %p pc %#llx%s\n", si.si_addr,
 		        (unsigned long long)t->regs.rip, in_rt(t, t->regs.rip) ? " (runtime)" : "");
-	if (t->swr[in][2] & SW_PROG)
-		return in_rt(t, t->regs.rip) ? 2 : store && sw_store(t, in, (uint64_t)(uintptr_t)si.si_addr) ? 4 : 3;
+	if (t->swr[in][2] & SW_PROG) {
+		if (in_rt(t, t->regs.rip))
+			return 2;
+		return store && sw_store(t, in, (uint64_t)(uintptr_t)si.si_addr) ? 4 : 3;
+	}
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);
 	if (!rdb_sw_decode(code, &t->regs, &st))
