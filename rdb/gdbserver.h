@@ -21,6 +21,25 @@ int rdb_sw_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
  * into %r12 before one, or a no-op a replay made). */
 int rdb_sw_is_hook(const uint8_t b[8]);
 
+/* ---- stackstore.c: a program's store rdb does itself (a watched stack page) */
+enum { RDB_SS_MOV, RDB_SS_ADD, RDB_SS_SUB };
+struct rdb_ss {
+	int op;       /* RDB_SS_* */
+	unsigned len; /* the instruction's bytes */
+	unsigned size; /* the store's bytes: 1, 2, 4 or 8 */
+	uint64_t ea;  /* where it writes */
+	uint64_t src; /* the source (an immediate sign-extended), size bytes */
+	int64_t rsp;  /* what it adds to %rsp (push, call: -8) */
+	uint64_t jump; /* a call's target (0: on to the next instruction) */
+};
+/* The store at p (16 bytes of code, at r->rip) with registers r: 1 and *o
+ * if it is a form stackstore.c does (mov, add or sub of a register or an
+ * immediate to memory, push, call rel32), else 0. */
+int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_ss *o);
+/* What o writes over old (size bytes), and the status flags after it in
+ * *efl (a mov keeps them). */
+uint64_t rdb_ss_apply(const struct rdb_ss *o, uint64_t old, uint64_t *efl);
+
 /* ---- rsp.c: packets on a connection ------------------------------------ */
 struct rdb_rsp;
 /* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
@@ -127,6 +146,9 @@ int rdb_tg_watch_reads(void);
  * hook (docs/hooks.md): in the main stack's mapping, or in the one %rsp
  * is in now (1; also when the replay's maps cannot be read). */
 int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi);
+/* rdb_tg_stacky for watchpoint i (< the count rdb_tg_watch_get gives),
+ * asked once per watchpoint of the replay alive (1 while it is not). */
+int rdb_tg_watch_stacky(struct rdb_tg *t, int i);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
 int rdb_tg_nbps(const struct rdb_tg *t);

@@ -45,7 +45,6 @@
 
 enum { MAXBP = 1024, MAXIV = 4096, NRETS = 16, MAXDYING = 64, MAXWP = 256, MAXPIECE = 4096,
        MAXBYTES = 16384 };
-#define UR_(f) offsetof(struct user_regs_struct, f)
 
 /* One start of a replay (rdb_tg_start): the checkpoints cloned from it
  * and the replay share its channel; rdb keeps its own end of it. */
@@ -663,6 +662,14 @@ int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi)
 	return r;
 }
 
+int rdb_tg_watch_stacky(struct rdb_tg *t, int i)
+{
+	struct wp *w = &t->wp[i];
+	if (w->stack < 0 && t->alive)
+		w->stack = rdb_tg_stacky(t, w->addr, w->addr + w->len);
+	return w->stack < 0 ? 1 : w->stack;
+}
+
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
 {
 	if (i < 0 || i >= t->nwp)
@@ -688,6 +695,7 @@ int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, u
  * are not seen (docs/gdb.md). */
 
 static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c);
+static int put_regs(pid_t pid, const struct user_regs_struct *r);
 
 /* A range's flag (beside its protection): the program's own pages, not
  * a plane's (write watches where stores through %rsp may go). */
@@ -728,8 +736,8 @@ static int sw_ranges(struct rdb_tg *t, uint64_t (**out)[3])
 			if (plane ? kind == 2 : kind == 3)
 				continue; /* R plane for kinds 3 and 4, S for 2 and 4 */
 			struct wp *w = &t->wp[i];
-			if (w->stack < 0 && t->alive)
-				w->stack = rdb_tg_stacky(t, w->addr, w->addr + w->len);
+			if (t->alive)
+				rdb_tg_watch_stacky(t, i);
 			int prog = !plane && w->stack > 0;
 			uint64_t off = prog ? 0 : plane ? RDB_R_OFFSET : RDB_S_OFFSET;
 			uint64_t lo = (w->addr - off) & ~0xfffull;
@@ -806,9 +814,48 @@ static int sw_rwhich(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* A program instruction's store that faulted at fault on the watched
+ * program pages of range in, done by rdb through ptrace when stackstore.c
+ * knows its form and it writes no watched byte and nothing off the range
+ * (else the caller runs it, sw_prog): 1 (%rip past it, the flags its), or
+ * 0.  It costs no injected mprotect and no step. */
+static int sw_store(struct rdb_tg *t, int in, uint64_t fault)
+{
+	uint8_t code[16];
+	struct rdb_ss st;
+	memset(code, 0, sizeof code);
+	if (!rdb_tg_read(t, t->regs.rip, code, sizeof code) || !rdb_ss_decode(code, &t->regs, &st))
+		return 0;
+	uint64_t lo = st.ea, hi = st.ea + st.size;
+	if (fault < lo || fault >= hi || lo < t->swr[in][0] || hi > t->swr[in][1])
+		return 0; /* (not the decoded store's fault) */
+	for (int i = 0; i < t->nwp; i++)
+		if (lo < t->wp[i].addr + t->wp[i].len && t->wp[i].addr < hi)
+			return 0;
+	uint64_t w[2], a = lo & ~7ull, off = lo - a, old = 0, efl = t->regs.eflags;
+	size_t nw = off + st.size > 8 ? 2 : 1;
+	if (rdb_tg_read(t, a, w, nw * 8) != nw * 8)
+		return 0;
+	memcpy(&old, (uint8_t *)w + off, st.size);
+	uint64_t res = rdb_ss_apply(&st, old, &efl);
+	memcpy((uint8_t *)w + off, &res, st.size);
+	for (size_t i = 0; i < nw; i++)
+		if (poke(t, a + 8 * i, w[i]))
+			return 0; /* (the first word: nothing written; the page's second cannot fail) */
+	struct user_regs_struct r = t->regs;
+	r.rip = st.jump ? st.jump : r.rip + st.len;
+	r.rsp += (uint64_t)st.rsp;
+	r.eflags = efl;
+	if (put_regs(t->cur, &r))
+		return 0;
+	t->regs = r;
+	return 1;
+}
+
 /* A SIGSEGV stop: 0 if it is not an access to the pages rdb protected;
  * 3 for a program instruction's write to the program's own pages
- * (SW_PROG: the caller runs it, sw_prog); 1 for a hook's access, done
+ * (SW_PROG: the caller runs it, sw_prog), 4 for one done by rdb instead
+ * (with store: sw_store); 1 for a hook's access, done
  * by rdb (%rip past it), with *hit the
  * watchpoint whose bytes it touched (its index + 1, or 0): a write
  * hook's store to the S plane, a read hook's store to or compare with
@@ -816,7 +863,7 @@ static int sw_rwhich(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
  * check leaves either way, docs/hooks.md, and the program's read comes
  * next, not the cold path); 2 for any other access (the runtime's own),
  * not done: the caller runs it with the pages open. */
-static int sw_fault(struct rdb_tg *t, int *hit)
+static int sw_fault(struct rdb_tg *t, int *hit, int store)
 {
 	siginfo_t si;
 	*hit = 0;
@@ -829,8 +876,11 @@ static int sw_fault(struct rdb_tg *t, int *hit)
 	if (getenv("RDB_GDB_DEBUG"))
 		fprintf(stderr, "rdb-gdb: shadow page fault at %p pc %#llx%s\n", si.si_addr,
 		        (unsigned long long)t->regs.rip, in_rt(t, t->regs.rip) ? " (runtime)" : "");
-	if (t->swr[in][2] & SW_PROG)
-		return in_rt(t, t->regs.rip) ? 2 : 3;
+	if (t->swr[in][2] & SW_PROG) {
+		if (in_rt(t, t->regs.rip))
+			return 2;
+		return store && sw_store(t, in, (uint64_t)(uintptr_t)si.si_addr) ? 4 : 3;
+	}
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);
 	if (!rdb_sw_decode(code, &t->regs, &st))
@@ -1000,6 +1050,21 @@ static int sw_prog(struct rdb_tg *t, struct rdb_tg_stop *s)
 		}
 	}
 	return stop;
+}
+
+/* A stop after a step or resume: sw_fault's answer in *f (with *h); a
+ * program instruction's write to a watched program page (3) is done by
+ * rdb or run here (sw_prog), and the stop is then that of a step over
+ * it.  The stop signal, or -1 and *s. */
+static int sw_stop(struct rdb_tg *t, int stop, int *f, int *h, struct rdb_tg_stop *s)
+{
+	*h = 0;
+	*f = stop == SIGSEGV ? sw_fault(t, h, !getenv("RDB_GDB_STEP_STORES")) : 0;
+	if (*f == 4) {
+		*f = 3;
+		return SIGTRAP; /* (done, no watched byte written) */
+	}
+	return *f == 3 ? sw_prog(t, s) : stop;
 }
 
 /* After a SIGTRAP: the debug registers' hits (DR6 B0-B3), cleared.  A
@@ -1277,7 +1342,7 @@ static int through_runtime(struct rdb_tg *t, int sig, uint64_t ret, struct rdb_t
 		}
 		if (stop == SIGSTOP && intr)
 			continue; /* our interrupt: reported once back in the program */
-		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		int h, f = stop == SIGSEGV ? sw_fault(t, &h, 0) : 0;
 		if (f == 1 && h) /* a wide store's helper: the program's store is next */
 			t->swhit = h;
 		if (f >= 2 && !opened)
@@ -1418,14 +1483,14 @@ void rdb_tg_step(struct rdb_tg *t, struct rdb_tg_stop *s)
 	int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 	if (stop < 0)
 		return;
-	int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+	int h, f;
+	if ((stop = sw_stop(t, stop, &f, &h, s)) < 0)
+		return;
 	if (f == 1) { /* a hook's store, done by rdb */
 		if (h)
 			t->swhit = h;
 		return stepped(t, s);
 	}
-	if (f == 3 && (stop = sw_prog(t, s)) < 0) /* a write to a watched program page */
-		return;
 	if (stop == SIGTRAP && sw && !t->pend.kind && sw_report(t, sw, &t->pend))
 		memset(&t->pend, 0, sizeof t->pend);
 	if (stop == SIGTRAP && t->swhit && !hook) {
@@ -1595,14 +1660,12 @@ static int sw_finish(struct rdb_tg *t, int wp, struct rdb_tg_stop *s)
 		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 		if (stop < 0)
 			return -1;
-		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
-		if (f == 3 && (stop = sw_prog(t, s)) < 0)
+		int f;
+		if ((stop = sw_stop(t, stop, &f, &h, s)) < 0)
 			return -1;
-		if (f == 3)
-			f = 0; /* (run: on as after any step) */
 		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
 			return -1;
-		if (f)
+		if (f == 1 || f == 2)
 			continue; /* another hook's store (or the runtime's) */
 		if (stop == SIGSEGV && sic_fault(t)) {
 			if (through_runtime(t, SIGSEGV, 0, s))
@@ -1703,14 +1766,12 @@ static int sw_string(struct rdb_tg *t, struct rdb_tg_stop *s)
 		int stop = resume_wait(t, s, PTRACE_SINGLESTEP, 0, &intr);
 		if (stop < 0)
 			return 1;
-		int f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
-		if (f == 3 && (stop = sw_prog(t, s)) < 0)
+		int f;
+		if ((stop = sw_stop(t, stop, &f, &h, s)) < 0)
 			return 1;
-		if (f == 3)
-			f = 0;
 		if (f == 2 && through_runtime(t, 0, rt_return(t), s))
 			return 1;
-		if (f)
+		if (f == 1 || f == 2)
 			continue;
 		if (stop != SIGTRAP) {
 			t->sig = stop;
@@ -1823,10 +1884,10 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			if (dh == 0)
 				continue; /* the runtime's read, or a read watchpoint's write */
 		}
-		int h, f = stop == SIGSEGV ? sw_fault(t, &h) : 0;
+		int h, f;
+		if ((stop = sw_stop(t, stop, &f, &h, s)) < 0)
+			return;
 		if (f == 3) { /* a write to a watched program page: run, compared */
-			if ((stop = sw_prog(t, s)) < 0)
-				return;
 			f = 0;
 			if (stop == SIGTRAP && t->pend.kind) {
 				/* (a call into the runtime wrote them: reported back
@@ -1931,20 +1992,18 @@ static uint64_t syscall_insn(struct rdb_tg *t)
 	return 0;
 }
 
-/* The registers a clone syscall run in pid changes, put back from r. */
+/* pid's registers set to r, a PTRACE_GETREGS image (saved, or with the
+ * registers of an injected syscall changed), in one call: x86-64's
+ * SETREGS writes every field, but those rdb did not change go back as
+ * read, which changes nothing (the segment selectors and bases
+ * included: a base is written as it is, the selector kept, Linux 5.9 and
+ * later; the kernel hides and keeps its own single-step trap flag).  No
+ * trap or resume flag of rdb's goes in. */
 static int put_regs(pid_t pid, const struct user_regs_struct *r)
 {
-	static const size_t offs[] = {UR_(rip), UR_(rax), UR_(orig_rax), UR_(rcx), UR_(r11),
-	                              UR_(rdi), UR_(rsi), UR_(rdx), UR_(r10), UR_(r8), UR_(eflags)};
-	for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
-		uint64_t v;
-		memcpy(&v, (const char *)r + offs[i], 8);
-		if (offs[i] == UR_(eflags))
-			v &= ~0x10100ull; /* no trap or resume flag of rdb's */
-		if (ptrace(PTRACE_POKEUSER, pid, (void *)offs[i], (void *)v))
-			return -1;
-	}
-	return 0;
+	struct user_regs_struct v = *r;
+	v.eflags &= ~0x10100ull;
+	return ptrace(PTRACE_SETREGS, pid, NULL, &v) ? -1 : 0;
 }
 
 /* Syscall nr(a, b, c) run by the stopped replay at a syscall instruction

@@ -768,7 +768,7 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	int kind;
 	uint64_t a, n;
 	for (int i = 0; k.ok && rdb_tg_watch_get(l->t, i, &kind, &a, &n); i++)
-		if (rdb_tg_stacky(l->t, a, a + n)) {
+		if (rdb_tg_watch_stacky(l->t, i)) {
 			/* reads through %rsp are in no VALUES record */
 			k.ok = kind == 2 && i < 64;
 			k.stack |= 1ull << (i & 63);
