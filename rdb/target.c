@@ -251,7 +251,7 @@ static void trace_stop(struct rdb_tg *t, const char *where, int st)
 		return;
 	struct user_regs_struct r;
 	ptrace(PTRACE_GETREGS, t->cur, NULL, &r);
-	fprintf(stderr, "rdb-gdb: %s: status %#x pc %#llx%s\n", where, st,
+	fprintf(stderr, "rdb-gdb: %s: thread %d status %#x pc %#llx%s\n", where, (int)t->cur, st,
 	        (unsigned long long)r.rip, in_rt(t, r.rip) ? " (runtime)" : "");
 }
 
@@ -2319,10 +2319,12 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	 * not with RDB_GDB_WATCH=writes) */
 	if (rdb_tg_watch_shadow() && rdb_tg_watch_reads())
 		o.flags |= RDB_TF_HELLO_READS;
-	struct rdb_replay_opts fo = o;
-	rdb_replay_fork_child_from(&t->h, &fo);
+	/* (a fork child's history starts at its fork, interval 2: the start
+	 * of history, rdb_tl_restart, is there) */
+	rdb_replay_fork_child_from(&t->h, &o);
+	from = o.from;
 	struct launch *ln = rdb_xmalloc(sizeof *ln);
-	*ln = (struct launch){fo.from, to, quiet, -1, 1, o.flags};
+	*ln = (struct launch){from, to, quiet, -1, 1, o.flags};
 	t->pid = rdb_replay_spawn(&o, &t->h, &ln->chan);
 	t->feeder = rdb_replay_feeder(&o, &t->h, ln->chan, 0);
 	t->ln = ln;

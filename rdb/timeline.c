@@ -110,6 +110,14 @@ static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
 
 int rdb_tl_restart(struct rdb_tl *l) { return launch(l, 1, 0); }
 
+/* The first interval a replay can start at: a fork child's trace has
+ * none before its fork (interval 2). */
+static uint64_t first_interval(const struct rdb_tl *l)
+{
+	const struct rdb_header *h = rdb_tg_header(l->t);
+	return h->have_proc && (h->proc.flags & RDB_TF_PROC_FORKED) ? 2 : 1;
+}
+
 int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet)
 {
 	l->replays = 1;
@@ -706,7 +714,7 @@ static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
                                  struct rdb_tg_stop *s)
 {
 	l->rc_replayed = l->rc_skipped = 0;
-	for (uint64_t j = cur->interval; j >= 1; j--) {
+	for (uint64_t j = cur->interval; j >= first_interval(l); j--) {
 		uint64_t nth = 0;
 		const struct rdb_pos *upto = j == cur->interval ? cur : NULL;
 		l->rc_replayed++;
@@ -792,7 +800,7 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
 	l->rc_replayed = l->rc_skipped = 0;
-	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
+	for (uint64_t j = cur.interval; j >= first_interval(l) && !found && !err; j--) {
 		/* the current interval too: its WRITTEN records are the whole
 		 * interval's, so none there means none before here either */
 		if (skippable(l, &k, j)) {
