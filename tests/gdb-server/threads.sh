@@ -2,7 +2,7 @@
 # threads.sh: gdb's view of threads on a replay, and rdb flowback naming
 # the writing thread, on progs/threads.c (three workers and main, four
 # threads alive at each worker's turn; docs/gdb.md "Threads").
-#   threads.sh RDB RDB_CC gdb|flowback|fork
+#   threads.sh RDB RDB_CC gdb|flowback|fork|watch
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -15,7 +15,7 @@ fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
 cd "$W" || exit 1
 # (fork: intervals in the child, so that going back crosses boundaries)
-case $case in fork) prog=thfork every=20000 ;; *) prog=threads every= ;; esac
+case $case in fork | watch) prog=th$case every=20000 ;; *) prog=threads every= ;; esac
 "$RDB_CC" -O0 -g "$SRC/$prog.c" -o prog -lpthread 2>cc.err ||
 	{ status=77; echo "SKIP: rdb-cc cannot build $prog.c (instrumented musl built?)"; cat cc.err; exit 77; }
 ./prog > native.out || fail "prog"
@@ -160,6 +160,46 @@ fork)
 	# before the first: the start of the child's history
 	expect rc4.out "No more reverse-execution history"
 	expect end.out "exited with code 07"
+	;;
+watch)
+	# Three workers write `shared` in turns (progs/thwatch.c: 1, 2, 3,
+	# 11, ...), each write in an interval of its own.  watch + continue
+	# stops after each write in the thread that made it (the shadow
+	# pages, or the debug registers, see every thread's); reverse-continue
+	# goes back through the same writes in reverse order, each stop before
+	# its write in its thread (gdb: the value going back to the one
+	# before), the last one back at main's breakpoint.
+	command -v gdb > /dev/null || fail "gdb is not installed"
+	printf '%s\n' 'break main' continue 'watch shared' \
+		'echo gdb: f1\n' continue 'info threads' 'echo gdb: f2\n' continue 'info threads' \
+		'echo gdb: f3\n' continue 'info threads' 'echo gdb: f4\n' continue 'info threads' \
+		'echo gdb: b4\n' reverse-continue 'info threads' 'echo gdb: b3\n' reverse-continue \
+		'info threads' 'echo gdb: b2\n' reverse-continue 'info threads' \
+		'echo gdb: b1\n' reverse-continue 'info threads' 'echo gdb: b0\n' reverse-continue \
+		'echo gdb: end\n' delete continue > s.gdb
+	timeout 300 "$RDB" replay --gdb-batch s.gdb t > s.out 2>&1 || { cat s.out; fail "replay --gdb-batch"; }
+	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback\|unreadable" s.out || { cat s.out; fail "gdb or the server failed"; }
+	for p in f1 f2 f3 f4 b4 b3 b2 b1 b0 end; do
+		sed -n "/^gdb: $p\$/,/^gdb: /p" s.out > $p.out
+	done
+	# writer: FILE OLD NEW SLOT: the stop's values, and the thread
+	# selected is the worker of that slot, in worker (a=SLOT)
+	writer() {
+		expect $1.out "^Old value = $2\$"
+		expect $1.out "^New value = $3\$"
+		expect $1.out "^\* *[0-9]* *Thread [0-9]* (slot $4, born at syscall [0-9]*, running)  *\(0x[0-9a-f]* in \)\?worker (a=0x$4) at "
+	}
+	writer f1 0 1 1
+	writer f2 1 2 2
+	writer f3 2 3 3
+	writer f4 3 11 1
+	# back: before each write, the value the one before it left
+	writer b4 11 3 1
+	writer b3 3 2 3
+	writer b2 2 1 2
+	writer b1 1 0 1
+	expect b0.out "Breakpoint 1, main () at "
+	expect end.out "exited normally"
 	;;
 *)
 	fail "unknown case $case"
