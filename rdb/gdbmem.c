@@ -415,8 +415,32 @@ static void main_stack(struct rdb_gm *g)
 
 /* ---- values from before the replay's start ---------------------------------- */
 
+/* The thread that took boundary k, whose count the BOUNDARY's is: the
+ * HOLDER among the THCTX records right after it (a boundary taken while
+ * several threads lived); else the main thread. */
+static uint64_t holder_of(struct rdb_gm *g, uint64_t k)
+{
+	struct rdb_tr *r = rdb_tr_open(g->dir, RDB_TF_S_SYSCALLS);
+	uint64_t holder = 0;
+	uint32_t t;
+	const void *p;
+	size_t n;
+	if (rdb_tr_seek_interval(r, g->x, k) && rdb_tr_next(r, &t, &p, &n) && t == RDB_TF_BOUNDARY)
+		while (rdb_tr_next(r, &t, &p, &n) && (t == RDB_TF_THCTX || t == RDB_TF_THSTATE)) {
+			struct rdb_tf_thctx c;
+			if (t != RDB_TF_THCTX || !rdb_rec_ok(t, p, n))
+				continue;
+			memcpy(&c, p, sizeof c);
+			if (c.how == RDB_TF_PARK_HOLDER && c.interval == k)
+				holder = c.slot;
+		}
+	rdb_tr_close(r);
+	return holder;
+}
+
 /* rdb's own replay at the end of interval k (the check where the
- * boundary after it is taken, trace: k + 1's BOUNDARY): 0, or -1. */
+ * boundary after it is taken, trace: k + 1's BOUNDARY, a count of the
+ * thread that took it): 0, or -1. */
 static int vt_at_end(struct rdb_gm *g, uint64_t k)
 {
 	if (g->vt && g->vt_end == k && rdb_tg_alive(g->vt))
@@ -456,10 +480,13 @@ static int vt_at_end(struct rdb_gm *g, uint64_t k)
 	}
 	struct rdb_tg_stop s = {.kind = TG_COUNT};
 	struct rdb_pos p;
+	uint64_t slot = holder_of(g, k + 1);
 	rdb_tg_quiet_signals(g->vt, 1);
-	if (rdb_tg_pos(g->vt, &p) || p.interval != k || p.count < count)
+	rdb_tg_want_slot(g->vt, slot);
+	if (rdb_tg_pos(g->vt, &p) || p.interval != k || p.slot != slot || p.count < count)
 		rdb_tg_cont(g->vt, count, &s);
-	if (s.kind != TG_COUNT || rdb_tg_pos(g->vt, &p) || p.interval != k || p.count != count) {
+	if (s.kind != TG_COUNT || rdb_tg_pos(g->vt, &p) || p.interval != k || p.slot != slot ||
+	    p.count != count) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach its end (count "
 		         "%llu): memory it wrote is not known", (unsigned long long)k,
 		         (unsigned long long)count);

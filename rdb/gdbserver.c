@@ -667,6 +667,15 @@ static int thread_extra(struct srv *s, const char *arg)
 		return empty(s); /* (no threads: nothing to add, as before) */
 	if (!h.slot) {
 		snprintf(text, sizeof text, "slot 0, the main thread, %s", park_what(h.how));
+	} else if (!h.born) {
+		/* made before the trace began: a fork child's trace, whose
+		 * forking thread lives on in its slot (docs/threads.md) */
+		if (h.how == RDB_TF_PARK_BLOCKED)
+			snprintf(text, sizeof text, "slot %u, the thread that forked, blocked in syscall %ld",
+			         h.slot, h.nr);
+		else
+			snprintf(text, sizeof text, "slot %u, the thread that forked, %s", h.slot,
+			         park_what(h.how));
 	} else if (h.how == RDB_TF_PARK_BLOCKED) {
 		snprintf(text, sizeof text, "slot %u, born at syscall %llu, blocked in syscall %ld",
 		         h.slot, (unsigned long long)h.born, h.nr);

@@ -250,7 +250,7 @@ static void trace_stop(struct rdb_tg *t, const char *where, int st)
 		return;
 	struct user_regs_struct r;
 	ptrace(PTRACE_GETREGS, t->cur, NULL, &r);
-	fprintf(stderr, "rdb-gdb: %s: status %#x pc %#llx%s\n", where, st,
+	fprintf(stderr, "rdb-gdb: %s: thread %d status %#x pc %#llx%s\n", where, (int)t->cur, st,
 	        (unsigned long long)r.rip, in_rt(t, r.rip) ? " (runtime)" : "");
 }
 
@@ -868,7 +868,7 @@ static int sw_fault(struct rdb_tg *t, int *hit, int store)
 	siginfo_t si;
 	*hit = 0;
 	int in;
-	if (!t->nswr || ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) || si.si_signo != SIGSEGV ||
+	if (!t->nswr || ptrace(PTRACE_GETSIGINFO, t->cur, NULL, &si) || si.si_signo != SIGSEGV ||
 	    (in = sw_in(t, (uint64_t)(uintptr_t)si.si_addr)) < 0 || get_regs(t))
 		return 0;
 	uint8_t code[16];
@@ -2006,14 +2006,15 @@ static int put_regs(pid_t pid, const struct user_regs_struct *r)
 	return ptrace(PTRACE_SETREGS, pid, NULL, &v) ? -1 : 0;
 }
 
-/* Syscall nr(a, b, c) run by the stopped replay at a syscall instruction
- * of the runtime's, its registers put back after, as a checkpoint's
- * clone is: its result, or -EIO. */
+/* Syscall nr(a, b, c) run by the stopped replay (the thread stopped) at a
+ * syscall instruction of the runtime's, its registers put back after, as
+ * a checkpoint's clone is: its result, or -EIO. */
 static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, uint64_t c)
 {
 	struct user_regs_struct saved, r;
+	pid_t me = t->cur; /* (stopped: another thread may be running) */
 	uint64_t sc = syscall_insn(t);
-	if (!sc || ptrace(PTRACE_GETREGS, t->pid, NULL, &saved))
+	if (!sc || ptrace(PTRACE_GETREGS, me, NULL, &saved))
 		return -EIO;
 	r = saved;
 	r.rip = sc + t->bias;
@@ -2025,17 +2026,17 @@ static long tracee_syscall(struct rdb_tg *t, long nr, uint64_t a, uint64_t b, ui
 	/* the stop's signal (a SIC check's fault to pass on): its siginfo
 	 * goes back after, so the runtime gets the kernel's */
 	siginfo_t si;
-	int have_si = ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) == 0;
+	int have_si = ptrace(PTRACE_GETSIGINFO, me, NULL, &si) == 0;
 	int st;
 	long ret = -EIO;
-	if (put_regs(t->pid, &r) == 0 && ptrace(PTRACE_SINGLESTEP, t->pid, NULL, NULL) == 0 &&
-	    waitpid(t->pid, &st, __WALL) == t->pid && WIFSTOPPED(st) &&
-	    ptrace(PTRACE_GETREGS, t->pid, NULL, &r) == 0)
+	if (put_regs(me, &r) == 0 && ptrace(PTRACE_SINGLESTEP, me, NULL, NULL) == 0 &&
+	    waitpid(me, &st, __WALL) == me && WIFSTOPPED(st) &&
+	    ptrace(PTRACE_GETREGS, me, NULL, &r) == 0)
 		ret = (long)r.rax;
-	if (put_regs(t->pid, &saved))
+	if (put_regs(me, &saved))
 		ret = -EIO;
 	if (have_si)
-		ptrace(PTRACE_SETSIGINFO, t->pid, NULL, &si);
+		ptrace(PTRACE_SETSIGINFO, me, NULL, &si);
 	t->have_regs = 0;
 	return ret;
 }
@@ -2294,7 +2295,7 @@ int rdb_tg_detach(struct rdb_tg *t)
 	remove_bps(t);
 	/* the pages protected for watchpoints open again: untraced, a
 	 * write to the program's own would kill it */
-	if (t->nswr && !t->swopen && t->cur == t->pid)
+	if (t->nswr && !t->swopen)
 		sw_protect(t, t->swr, t->nswr, 1);
 	t->nswr = 0;
 	int st;
@@ -2378,10 +2379,12 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 	 * not with RDB_GDB_WATCH=writes) */
 	if (rdb_tg_watch_shadow() && rdb_tg_watch_reads())
 		o.flags |= RDB_TF_HELLO_READS;
-	struct rdb_replay_opts fo = o;
-	rdb_replay_fork_child_from(&t->h, &fo);
+	/* (a fork child's history starts at its fork, interval 2: the start
+	 * of history, rdb_tl_restart, is there) */
+	rdb_replay_fork_child_from(&t->h, &o);
+	from = o.from;
 	struct launch *ln = rdb_xmalloc(sizeof *ln);
-	*ln = (struct launch){fo.from, to, quiet, -1, 1, o.flags};
+	*ln = (struct launch){from, to, quiet, -1, 1, o.flags};
 	t->pid = rdb_replay_spawn(&o, &t->h, &ln->chan);
 	t->feeder = rdb_replay_feeder(&o, &t->h, ln->chan, 0);
 	t->ln = ln;

@@ -110,6 +110,14 @@ static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
 
 int rdb_tl_restart(struct rdb_tl *l) { return launch(l, 1, 0); }
 
+/* The first interval a replay can start at: a fork child's trace has
+ * none before its fork (interval 2). */
+static uint64_t first_interval(const struct rdb_tl *l)
+{
+	const struct rdb_header *h = rdb_tg_header(l->t);
+	return h->have_proc && (h->proc.flags & RDB_TF_PROC_FORKED) ? 2 : 1;
+}
+
 int rdb_tl_first(struct rdb_tl *l, uint64_t from, int quiet)
 {
 	l->replays = 1;
@@ -663,16 +671,19 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
 
 /* A recording with threads (docs/gdb.md): counts are each thread's own,
  * so the stops are told apart by their order instead.  Replays interval j
- * (to its end) with the user's breakpoints, and a temporary one at upto's
+ * (to its end) with the user's breakpoints and watchpoints (the shadow
+ * pages see every thread's writes), and a temporary breakpoint at upto's
  * pc when upto is in it, and counts the stops up to upto (or the end):
- * the ordinal of the last breakpoint stop before upto in *nth (0: at
- * the interval's first position).  1 if there is one, 0 if none, -1. */
+ * the ordinal of the last breakpoint or watchpoint stop before upto in
+ * *nth (0: at the interval's first position; a watchpoint's hit at upto
+ * itself is before it, the access being the instruction before).  1 if
+ * there is one, 0 if none, -1. */
 static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto, uint64_t *nth)
 {
 	if (launch(l, j, j))
 		return -1;
 	rdb_tg_quiet_signals(l->t, 1);
-	rdb_tg_watch_enable(l->t, 0);
+	rdb_tg_watch_group(l->t, 0);
 	rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
 	int found = 0;
 	struct rdb_pos at;
@@ -683,30 +694,34 @@ static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto
 	}
 	for (uint64_t n = 1; !(upto && rdb_tg_pos(l->t, &at) == 0 && same(&at, upto)); n++) {
 		rdb_tg_cont(l->t, 0, &st);
-		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.interval != j)
+		if ((st.kind != TG_BREAK && st.kind != TG_WATCH) || rdb_tg_pos(l->t, &at) ||
+		    at.interval != j)
 			break;
-		if (upto && same(&at, upto))
-			break;
-		if (rdb_tg_bp_at(l->t, at.pc)) {
+		if (st.kind == TG_WATCH || (!(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc))) {
 			*nth = n;
 			found = 1;
 		}
+		if (upto && same(&at, upto))
+			break;
 	}
 	rdb_tg_temp_bp(l->t, 0);
-	rdb_tg_watch_enable(l->t, 1);
 	rdb_tg_quiet_signals(l->t, 0);
 	return found;
 }
 
+static int before_access(struct rdb_tl *l);
+
 /* reverse-continue with threads: the intervals from the current one
  * back, each replayed whole (to here in the current one), the last
- * breakpoint stop of the first with any; then a replay of that interval
- * to the same stop (a replay makes the same stops every time). */
+ * breakpoint or watchpoint stop of the first with any; then a replay of
+ * that interval to the same stop (a replay makes the same stops every
+ * time), and for a watchpoint one instruction back, before its access,
+ * in the thread that made it. */
 static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
                                  struct rdb_tg_stop *s)
 {
 	l->rc_replayed = l->rc_skipped = 0;
-	for (uint64_t j = cur->interval; j >= 1; j--) {
+	for (uint64_t j = cur->interval; j >= first_interval(l); j--) {
 		uint64_t nth = 0;
 		const struct rdb_pos *upto = j == cur->interval ? cur : NULL;
 		l->rc_replayed++;
@@ -722,22 +737,26 @@ static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
 			return;
 		}
 		rdb_tg_quiet_signals(l->t, 1);
-		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_temp_bp(l->t, upto ? upto->pc : 0);
 		struct rdb_tg_stop st = {.kind = TG_BREAK};
-		for (uint64_t n = 0; n < nth && st.kind == TG_BREAK; n++)
+		for (uint64_t n = 0; n < nth && (st.kind == TG_BREAK || st.kind == TG_WATCH); n++)
 			rdb_tg_cont(l->t, 0, &st);
 		rdb_tg_temp_bp(l->t, 0);
-		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
 		struct rdb_pos at;
-		if (st.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || !rdb_tg_bp_at(l->t, at.pc)) {
-			rdb_warn("gdb server: interval %llu: its breakpoint stop %llu was not made again",
-			         (unsigned long long)j, (unsigned long long)nth);
+		if ((st.kind != TG_BREAK && st.kind != TG_WATCH) || rdb_tg_pos(l->t, &at) ||
+		    (st.kind == TG_BREAK && !rdb_tg_bp_at(l->t, at.pc))) {
+			rdb_warn("gdb server: interval %llu: its breakpoint or watchpoint stop %llu was "
+			         "not made again", (unsigned long long)j, (unsigned long long)nth);
 			s->kind = TG_ERROR;
 			return;
 		}
-		s->kind = TG_BREAK;
+		/* a syscall's write: before its call, in its thread */
+		if (st.kind == TG_WATCH && (st.before.pc ? rdb_tl_goto(l, &st.before) : before_access(l))) {
+			s->kind = TG_ERROR;
+			return;
+		}
+		*s = st;
 		return;
 	}
 	if (rdb_tl_restart(l))
@@ -792,7 +811,7 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 	}
 	int groups = rdb_tg_watch_groups(l->t), found = 0, err = 0;
 	l->rc_replayed = l->rc_skipped = 0;
-	for (uint64_t j = cur.interval; j >= 1 && !found && !err; j--) {
+	for (uint64_t j = cur.interval; j >= first_interval(l) && !found && !err; j--) {
 		/* the current interval too: its WRITTEN records are the whole
 		 * interval's, so none there means none before here either */
 		if (skippable(l, &k, j)) {
@@ -842,34 +861,39 @@ void rdb_tl_reverse_cont(struct rdb_tl *l, struct rdb_tg_stop *s)
 		s->kind = TG_ERROR;
 		return;
 	}
-	if (best.st.kind == TG_WATCH) {
-		struct rdb_tg_stop st;
-		struct rdb_pos at;
-		rdb_tl_reverse_step(l, &st);
-		if (st.kind != TG_STEPPED || rdb_tg_pos(l->t, &at)) {
-			s->kind = TG_ERROR;
-			return;
-		}
-		/* before the instruction's hooks (no-ops in a replay, or S
-		 * plane stores, or a read hook's check and its jne where the
-		 * replay keeps them): where its line begins, if it is the
-		 * line's first */
-		size_t i = 0;
-		while (i < l->nseg && !same(&l->seg[i], &at))
-			i++;
-		if (i < l->nseg) {
-			while (i > 0 && l->seg[i - 1].count == at.count && l->seg[i - 1].pc < l->seg[i].pc &&
-			       l->seg[i].pc - l->seg[i - 1].pc <= 15 &&
-			       (is_hook(l, l->seg[i - 1].pc) ||
-			        (i >= 2 && is_jne(l, l->seg[i - 1].pc) && is_hook(l, l->seg[i - 2].pc))))
-				i--;
-			if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i])) {
-				s->kind = TG_ERROR;
-				return;
-			}
-		}
+	if (best.st.kind == TG_WATCH && before_access(l)) {
+		s->kind = TG_ERROR;
+		return;
 	}
 	*s = best.st;
+}
+
+/* A watchpoint's stop going back is before its access, as record full
+ * gives it (the value as it was): from the position after the access
+ * one instruction back (in the thread that made it), and on back over
+ * the instruction's hooks (no-ops in a replay, or S plane stores, or a
+ * read hook's check and its jne where the replay keeps them): where its
+ * line begins, if it is the line's first.  0, or -1. */
+static int before_access(struct rdb_tl *l)
+{
+	struct rdb_tg_stop st;
+	struct rdb_pos at;
+	rdb_tl_reverse_step(l, &st);
+	if (st.kind != TG_STEPPED || rdb_tg_pos(l->t, &at))
+		return -1;
+	size_t i = 0;
+	while (i < l->nseg && !same(&l->seg[i], &at))
+		i++;
+	if (i < l->nseg) {
+		while (i > 0 && l->seg[i - 1].count == at.count && l->seg[i - 1].pc < l->seg[i].pc &&
+		       l->seg[i].pc - l->seg[i - 1].pc <= 15 &&
+		       (is_hook(l, l->seg[i - 1].pc) ||
+		        (i >= 2 && is_jne(l, l->seg[i - 1].pc) && is_hook(l, l->seg[i - 2].pc))))
+			i--;
+		if (!same(&l->seg[i], &at) && rdb_tl_goto(l, &l->seg[i]))
+			return -1;
+	}
+	return 0;
 }
 
 /* Continue with more watchpoints than the debug registers hold: the

@@ -2,7 +2,7 @@
 # threads.sh: gdb's view of threads on a replay, and rdb flowback naming
 # the writing thread, on progs/threads.c (three workers and main, four
 # threads alive at each worker's turn; docs/gdb.md "Threads").
-#   threads.sh RDB RDB_CC gdb|flowback
+#   threads.sh RDB RDB_CC gdb|flowback|fork|watch
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -14,12 +14,14 @@ trap 'if [ $status -eq 0 ] || [ $status -eq 77 ]; then rm -rf "$W"; else echo "w
 fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
 cd "$W" || exit 1
-"$RDB_CC" -O0 -g "$SRC/threads.c" -o prog -lpthread 2>cc.err ||
-	{ status=77; echo "SKIP: rdb-cc cannot build threads.c (instrumented musl built?)"; cat cc.err; exit 77; }
+# (fork: intervals in the child, so that going back crosses boundaries)
+case $case in fork | watch) prog=th$case every=20000 ;; *) prog=threads every= ;; esac
+"$RDB_CC" -O0 -g "$SRC/$prog.c" -o prog -lpthread 2>cc.err ||
+	{ status=77; echo "SKIP: rdb-cc cannot build $prog.c (instrumented musl built?)"; cat cc.err; exit 77; }
 ./prog > native.out || fail "prog"
-"$RDB" record -o t -- ./prog > rec.out 2>&1 || { cat rec.out; fail "record"; }
+"$RDB" record ${every:+--every-sic $every} -o t -- ./prog > rec.out 2>&1 || { cat rec.out; fail "record"; }
 cmp -s native.out rec.out || { cat native.out rec.out; fail "the recording's output"; }
-line() { grep -n "$1" "$SRC/threads.c" | head -n 1 | cut -d: -f1; }
+line() { grep -n "$1" "$SRC/$prog.c" | head -n 1 | cut -d: -f1; }
 
 case $case in
 gdb)
@@ -106,6 +108,98 @@ flowback)
 	expect fb.out "^  thread:      slot 3, born at syscall $born\$"
 	# beta's write, before gamma's interval... all in one interval here:
 	# an unthreaded recording says no thread (tests/record flowback)
+	;;
+fork)
+	# The child of a thread other than the main one (progs/thfork.c),
+	# replayed alone (--pid): its replay makes the forking thread again in
+	# its slot (1) while the replay's first thread idles, which is no
+	# thread of the program's.  gdb's first stop is the child's first
+	# instruction, in that thread (the return from fork); info threads
+	# lists it alone, then it and the child's own thread; breakpoints in
+	# both stop; continue to the end; reverse-continue back through the
+	# same stops.
+	command -v gdb > /dev/null || fail "gdb is not installed"
+	"$RDB" ps t > ps.out || fail "rdb ps"
+	kid=$(awk 'NR == 3 { print $1 }' ps.out)
+	[ -n "$kid" ] || { cat ps.out; fail "the fork child is not recorded"; }
+	last=$("$RDB" info --pid "$kid" --complete t) || fail "rdb info --pid $kid"
+	[ "$last" -ge 3 ] || fail "the child has $last complete intervals (going back crosses none)"
+	printf '%s\n' 'echo gdb: first\n' 'info threads' bt 'break in_child' 'break in_kid' \
+		'echo gdb: c1\n' continue 'info threads' 'echo gdb: c2\n' continue \
+		'echo gdb: c3\n' continue 'info threads' 'echo gdb: c4\n' continue \
+		'echo gdb: rc1\n' reverse-continue 'info threads' 'echo gdb: rc2\n' reverse-continue \
+		'info threads' 'echo gdb: rc3\n' reverse-continue 'info threads' 'echo gdb: rc4\n' \
+		reverse-continue 'echo gdb: end\n' delete continue > s.gdb
+	timeout 300 "$RDB" replay --gdb-batch s.gdb --pid "$kid" t > s.out 2>&1 ||
+		[ $? = 7 ] || { cat s.out; fail "replay --gdb-batch --pid $kid"; }
+	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" s.out || { cat s.out; fail "gdb or the server failed"; }
+	for p in first c1 c2 c3 c4 rc1 rc2 rc3 rc4 end; do
+		sed -n "/^gdb: $p\$/,/^gdb: /p" s.out > $p.out
+	done
+	# the first stop: the forking thread, back from fork, alone
+	expect first.out "^#[0-9]  0x[0-9a-f]* in forker (a=0x0) at .*thfork.c:$(line 'pid_t p = fork()')"
+	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' first.out)" -eq 1 ] || { cat first.out; fail "info threads at the first stop: not 1 thread"; }
+	expect first.out "^\* *[0-9]* *Thread [0-9]* (slot 1, the thread that forked, running) "
+	# its breakpoints, in order, each in its thread
+	expect c1.out "Breakpoint 1, in_child (v=1) at "
+	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' c1.out)" -eq 1 ] || { cat c1.out; fail "info threads at in_child(1): not 1 thread"; }
+	expect c1.out "^\* *[0-9]* *Thread [0-9]* (slot 1, the thread that forked, running)  *in_child "
+	expect c2.out "Breakpoint 1, in_child (v=2) at "
+	expect c3.out "hit Breakpoint 2, in_kid (a=0x28) at "
+	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' c3.out)" -eq 2 ] || { cat c3.out; fail "info threads at in_kid: not 2 threads"; }
+	expect c3.out "^  *[0-9]* *Thread [0-9]* (slot 1, the thread that forked, blocked in syscall 202) "
+	expect c3.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running)  *in_kid "
+	expect c4.out "hit Breakpoint 1, in_child (v=3) at "
+	# back: the same stops in reverse order, each thread selected
+	expect rc1.out "hit Breakpoint 2, in_kid (a=0x28) at "
+	expect rc1.out "^\* *[0-9]* *Thread [0-9]* (slot 2, born at syscall [0-9]*, running)  *in_kid "
+	expect rc2.out "hit Breakpoint 1, in_child (v=2) at "
+	expect rc2.out "^\* *[0-9]* *Thread [0-9]* (slot 1, the thread that forked, running)  *in_child "
+	expect rc3.out "hit Breakpoint 1, in_child (v=1) at "
+	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' rc3.out)" -eq 1 ] || { cat rc3.out; fail "info threads back at in_child(1): not 1 thread"; }
+	# before the first: the start of the child's history
+	expect rc4.out "No more reverse-execution history"
+	expect end.out "exited with code 07"
+	;;
+watch)
+	# Three workers write `shared` in turns (progs/thwatch.c: 1, 2, 3,
+	# 11, ...), each write in an interval of its own.  watch + continue
+	# stops after each write in the thread that made it (the shadow
+	# pages, or the debug registers, see every thread's); reverse-continue
+	# goes back through the same writes in reverse order, each stop before
+	# its write in its thread (gdb: the value going back to the one
+	# before), the last one back at main's breakpoint.
+	command -v gdb > /dev/null || fail "gdb is not installed"
+	printf '%s\n' 'break main' continue 'watch shared' \
+		'echo gdb: f1\n' continue 'info threads' 'echo gdb: f2\n' continue 'info threads' \
+		'echo gdb: f3\n' continue 'info threads' 'echo gdb: f4\n' continue 'info threads' \
+		'echo gdb: b4\n' reverse-continue 'info threads' 'echo gdb: b3\n' reverse-continue \
+		'info threads' 'echo gdb: b2\n' reverse-continue 'info threads' \
+		'echo gdb: b1\n' reverse-continue 'info threads' 'echo gdb: b0\n' reverse-continue \
+		'echo gdb: end\n' delete continue > s.gdb
+	timeout 300 "$RDB" replay --gdb-batch s.gdb t > s.out 2>&1 || { cat s.out; fail "replay --gdb-batch"; }
+	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback\|unreadable" s.out || { cat s.out; fail "gdb or the server failed"; }
+	for p in f1 f2 f3 f4 b4 b3 b2 b1 b0 end; do
+		sed -n "/^gdb: $p\$/,/^gdb: /p" s.out > $p.out
+	done
+	# writer: FILE OLD NEW SLOT: the stop's values, and the thread
+	# selected is the worker of that slot, in worker (a=SLOT)
+	writer() {
+		expect $1.out "^Old value = $2\$"
+		expect $1.out "^New value = $3\$"
+		expect $1.out "^\* *[0-9]* *Thread [0-9]* (slot $4, born at syscall [0-9]*, running)  *\(0x[0-9a-f]* in \)\?worker (a=0x$4) at "
+	}
+	writer f1 0 1 1
+	writer f2 1 2 2
+	writer f3 2 3 3
+	writer f4 3 11 1
+	# back: before each write, the value the one before it left
+	writer b4 11 3 1
+	writer b3 3 2 3
+	writer b2 2 1 2
+	writer b1 1 0 1
+	expect b0.out "Breakpoint 1, main () at "
+	expect end.out "exited normally"
 	;;
 *)
 	fail "unknown case $case"
