@@ -18,6 +18,7 @@
  * the one whose stop came last (t->cur); counts are each thread's own
  * (its slot's origin).  A count wanted of a thread that waits for the
  * token is the runtime's to arm when that thread goes on (want_runtime). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -2211,15 +2212,65 @@ int rdb_tg_ck_pid(const struct rdb_ck *k) { return k ? (int)k->pid : 0; }
 
 /* ---- starting and ending a replay --------------------------------------------- */
 
+/* A wait between polls of a replay's end: short at first, then 20 ms. */
+static void nap(int spins)
+{
+	struct timespec ts = {0, spins < 100 ? 1000000 : 20000000};
+	nanosleep(&ts, NULL);
+}
+
+/* pid's other threads that rdb still traces, each seen once: one that
+ * ended is reaped (until every other thread is, the kernel reports
+ * nothing of the first one's end), one stopped is let go (with detach:
+ * a thread made just before a detach, its clone event not seen yet). */
+static void sweep_threads(pid_t pid, int detach)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		int st;
+		if (tid <= 0 || tid == pid || waitpid(tid, &st, __WALL | WNOHANG) <= 0 ||
+		    !WIFSTOPPED(st) || !detach)
+			continue;
+		int sig = WSTOPSIG(st);
+		ptrace(PTRACE_DETACH, tid, NULL,
+		       (void *)(long)(st >> 16 || sig == SIGSTOP || sig == (SIGTRAP | 0x80) ? 0 : sig));
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Waits for pid, the first thread of a replay, to end (its other threads
+ * swept meanwhile): 0 and *st, or -1. */
+static int wait_first(pid_t pid, int *st, int detach)
+{
+	for (int spins = 0;; spins++) {
+		pid_t r = waitpid(pid, st, __WALL | WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		sweep_threads(pid, detach);
+		nap(spins);
+	}
+}
+
 void rdb_tg_reap(struct rdb_tg *t, int wait)
 {
 	int st;
 	for (int i = 0; i < t->ndying;) {
-		pid_t r;
-		while ((r = waitpid(t->dying[i], &st, __WALL | (wait ? 0 : WNOHANG))) < 0 &&
-		       errno == EINTR)
-			;
-		if (r == 0) {
+		pid_t r = 0;
+		if (wait)
+			wait_first(t->dying[i], &st, 0);
+		else {
+			sweep_threads(t->dying[i], 0);
+			while ((r = waitpid(t->dying[i], &st, __WALL | WNOHANG)) < 0 && errno == EINTR)
+				;
+		}
+		if (r == 0 && !wait) {
 			i++;
 			continue;
 		}
@@ -2290,6 +2341,47 @@ int rdb_tg_status(const struct rdb_tg *t)
 	return t->end.sig ? 128 + t->end.sig : t->end.value;
 }
 
+/* A thread other than the one stopped, detached where it is.  Stopped by
+ * a SIGSTOP of rdb's, which is the stop it is detached from: any other
+ * stop seen first (an event, or a signal of the program's, which goes on
+ * to it) is resumed until that one comes.  A thread made and not yet
+ * stopped (fresh) has its first SIGSTOP (the clone's) still to come: it
+ * gets none more, or the one left pending would stop the whole program
+ * once untraced, and rdb would wait for its end for ever. */
+static int detach_thr(struct rdb_tg *t, pid_t tid, int fresh, int *end)
+{
+	int st;
+	if (!fresh)
+		syscall(SYS_tgkill, t->pid, tid, SIGSTOP);
+	for (int spins = 0;; spins++) {
+		/* the first thread, the last one waited for: any thread rdb
+		 * has not heard of is swept meanwhile (it could keep the first
+		 * one's stop or end from coming) */
+		pid_t r = waitpid(tid, &st, __WALL | (tid == t->pid ? WNOHANG : 0));
+		if (r == 0) {
+			sweep_threads(t->pid, 1);
+			nap(spins);
+			continue;
+		}
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return 0; /* (gone) */
+		}
+		if (!WIFSTOPPED(st)) {
+			*end = st; /* (the program ended meanwhile: its status, for the first thread) */
+			return 1;
+		}
+		int sig = WSTOPSIG(st);
+		if (sig == SIGSTOP && !(st >> 16))
+			break;
+		ptrace(PTRACE_CONT, tid, NULL,
+		       (void *)(long)(st >> 16 || sig == (SIGTRAP | 0x80) ? 0 : sig));
+	}
+	ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	return 0;
+}
+
 int rdb_tg_detach(struct rdb_tg *t)
 {
 	remove_bps(t);
@@ -2301,32 +2393,24 @@ int rdb_tg_detach(struct rdb_tg *t)
 	int st;
 	/* the other threads go on untraced (those running are stopped first:
 	 * PTRACE_DETACH wants a stopped tracee) */
-	for (int i = 0; i < t->nth; i++) {
-		pid_t tid = t->th[i].tid;
-		if (tid == t->pid || tid == t->cur)
-			continue;
-		syscall(SYS_tgkill, t->pid, tid, SIGSTOP);
-		while (waitpid(tid, &st, __WALL) < 0 && errno == EINTR)
-			;
-		ptrace(PTRACE_DETACH, tid, NULL, NULL);
-	}
+	for (int i = 0; i < t->nth; i++)
+		if (t->th[i].tid != t->pid && t->th[i].tid != t->cur)
+			detach_thr(t, t->th[i].tid, t->th[i].fresh, &st);
+	int ended_now = 0;
 	if (t->cur != t->pid) {
 		ptrace(PTRACE_DETACH, t->cur, NULL, (void *)(long)t->sig);
 		t->sig = 0;
-		syscall(SYS_tgkill, t->pid, t->pid, SIGSTOP);
-		while (waitpid(t->pid, &st, __WALL) < 0 && errno == EINTR)
-			;
-	}
-	if (ptrace(PTRACE_DETACH, t->pid, NULL, (void *)(long)t->sig)) {
+		/* (the others run untraced now: the program may end first) */
+		ended_now = detach_thr(t, t->pid, 0, &st);
+	} else if (ptrace(PTRACE_DETACH, t->pid, NULL, (void *)(long)t->sig)) {
 		rdb_warn("gdb server: ptrace(PTRACE_DETACH): %s", strerror(errno));
 		rdb_tg_kill(t);
 		return 125;
 	}
-	while (waitpid(t->pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			rdb_warn("gdb server: waitpid: %s", strerror(errno));
-			return 125;
-		}
+	if (!ended_now && wait_first(t->pid, &st, 1)) {
+		rdb_warn("gdb server: waitpid: %s", strerror(errno));
+		return 125;
+	}
 	struct rdb_tg_stop s;
 	ended(t, st, &s);
 	return rdb_tg_status(t);

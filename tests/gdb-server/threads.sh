@@ -168,7 +168,8 @@ watch)
 	# pages, or the debug registers, see every thread's); reverse-continue
 	# goes back through the same writes in reverse order, each stop before
 	# its write in its thread (gdb: the value going back to the one
-	# before), the last one back at main's breakpoint.
+	# before), the last one back at main's breakpoint.  Then
+	# reverse-stepi back across a boundary in a worker.
 	command -v gdb > /dev/null || fail "gdb is not installed"
 	printf '%s\n' 'break main' continue 'watch shared' \
 		'echo gdb: f1\n' continue 'info threads' 'echo gdb: f2\n' continue 'info threads' \
@@ -200,6 +201,21 @@ watch)
 	writer b1 1 0 1
 	expect b0.out "Breakpoint 1, main () at "
 	expect end.out "exited normally"
+	# reverse-stepi across a boundary in a worker: interval 2 begins in
+	# alpha's spin (the boundary's holder, slot 1); one step back is the
+	# last position of interval 1 in that thread, stepi comes back
+	printf '%s\n' 'monitor where' 'info threads' 'echo gdb: back\n' reverse-stepi 'monitor where' \
+		'info threads' 'echo gdb: on\n' stepi 'monitor where' 'echo gdb: end\n' > r.gdb
+	timeout 300 "$RDB" replay --from 2 --gdb-batch r.gdb t > r.out 2>&1 || { cat r.out; fail "replay --from 2 --gdb-batch"; }
+	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" r.out || { cat r.out; fail "gdb or the server failed (reverse-stepi)"; }
+	expect r.out "^\* *[0-9]* *Thread [0-9]* (slot 1, born at syscall [0-9]*, running) .* in spin "
+	sed -n '/^gdb: back$/,/^gdb: on$/p' r.out > rb.out
+	sed -n '/^gdb: on$/,/^gdb: end$/p' r.out > ro.out
+	start=$(sed -n 's/^interval 2 count 0 pc \(0x[0-9a-f]*\)$/\1/p' r.out | head -n 1)
+	[ -n "$start" ] || { cat r.out; fail "the replay from 2 is not at interval 2's count 0"; }
+	expect rb.out "^interval 1 count [0-9]* pc 0x[0-9a-f]*\$"
+	expect rb.out "^\* *[0-9]* *Thread [0-9]* (slot 1, born at syscall [0-9]*, running) .* in spin "
+	expect ro.out "^interval 2 count 0 pc $start\$"
 	;;
 *)
 	fail "unknown case $case"
