@@ -548,6 +548,15 @@ watch-stack-pages)
 	expect wf0.out "^gdb: local 2\$"
 	left=$(sed -n 's/^last reverse-continue: [0-9]* intervals replayed, \([0-9]*\) left out$/\1/p' wf0.out)
 	[ "${left:-0}" -ge 5 ] || { cat wf0.out; fail "fork child: only ${left:-0} intervals left out going back"; }
+	# a fork child's history starts at its fork, its interval 2: going
+	# back past it stops there (it replayed interval 1, which its trace
+	# does not have, and rdb ended: "--to 1 is before")
+	printf '%s\n' "break stackwatch.c:$line" continue delete reverse-continue 'monitor where' \
+		'echo gdb: end\n' > wb.gdb
+	session wb.gdb wfb.out tf --pid "$kid" || { cat wfb.out; fail "replay --gdb-batch --pid $kid (back)"; }
+	expect wfb.out "No more reverse-execution history"
+	expect wfb.out "^interval 2 count 0 pc 0x[0-9a-f]*\$"
+	expect wfb.out "^gdb: end\$"
 	;;
 *) echo "unknown case $case" >&2; exit 2 ;;
 esac
