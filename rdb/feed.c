@@ -279,24 +279,31 @@ static void skip_boundary(struct rdb_feed *f, struct rdb_tr *r, const struct rdb
 		          "intervals stream", rdb_tr_where(r), (unsigned long long)b->interval);
 }
 
-/* The thread that took boundary b, whose count the first TARGET is: the
- * HOLDER among the THCTX records right after it (a boundary taken while
- * several threads lived); else the main thread. */
-static uint32_t holder_at(struct rdb_feed *f, const struct rdb_tf_boundary *b)
+/* The thread that took boundary k, r just past its BOUNDARY in the
+ * syscalls stream: the HOLDER among the THCTX records right after it (a
+ * boundary taken while several threads lived); else 0, the main thread.
+ * (Its count is the boundary's, and the first TARGET's.) */
+uint32_t rdb_boundary_holder(struct rdb_tr *r, uint64_t k)
 {
-	struct rdb_tr *r = rdb_tr_open(f->dir, RDB_TF_S_SYSCALLS);
 	uint32_t t, holder = 0;
 	const void *p;
 	size_t n;
-	skip_boundary(f, r, b);
 	while (rdb_tr_next(r, &t, &p, &n) && (t == RDB_TF_THCTX || t == RDB_TF_THSTATE)) {
 		struct rdb_tf_thctx c;
 		if (t != RDB_TF_THCTX || !rdb_rec_ok(t, p, n))
 			continue;
 		memcpy(&c, p, sizeof c);
-		if (c.how == RDB_TF_PARK_HOLDER)
+		if (c.how == RDB_TF_PARK_HOLDER && c.interval == k)
 			holder = c.slot;
 	}
+	return holder;
+}
+
+static uint32_t holder_at(struct rdb_feed *f, const struct rdb_tf_boundary *b)
+{
+	struct rdb_tr *r = rdb_tr_open(f->dir, RDB_TF_S_SYSCALLS);
+	skip_boundary(f, r, b);
+	uint32_t holder = rdb_boundary_holder(r, b->interval);
 	rdb_tr_close(r);
 	return holder;
 }

@@ -415,9 +415,7 @@ static void main_stack(struct rdb_gm *g)
 
 /* ---- values from before the replay's start ---------------------------------- */
 
-/* The thread that took boundary k, whose count the BOUNDARY's is: the
- * HOLDER among the THCTX records right after it (a boundary taken while
- * several threads lived); else the main thread. */
+/* The thread that took boundary k (rdb_boundary_holder), or 0. */
 static uint64_t holder_of(struct rdb_gm *g, uint64_t k)
 {
 	struct rdb_tr *r = rdb_tr_open(g->dir, RDB_TF_S_SYSCALLS);
@@ -426,14 +424,7 @@ static uint64_t holder_of(struct rdb_gm *g, uint64_t k)
 	const void *p;
 	size_t n;
 	if (rdb_tr_seek_interval(r, g->x, k) && rdb_tr_next(r, &t, &p, &n) && t == RDB_TF_BOUNDARY)
-		while (rdb_tr_next(r, &t, &p, &n) && (t == RDB_TF_THCTX || t == RDB_TF_THSTATE)) {
-			struct rdb_tf_thctx c;
-			if (t != RDB_TF_THCTX || !rdb_rec_ok(t, p, n))
-				continue;
-			memcpy(&c, p, sizeof c);
-			if (c.how == RDB_TF_PARK_HOLDER && c.interval == k)
-				holder = c.slot;
-		}
+		holder = rdb_boundary_holder(r, k);
 	rdb_tr_close(r);
 	return holder;
 }

@@ -158,6 +158,7 @@ uint64_t rdb_feed_last_complete(const char *dir, const struct rdb_ivx *x);
 int rdb_feed_run(struct rdb_feed *f, int (*emit)(void *ctx, uint32_t type, const void *p,
                                                  size_t n), void *ctx);
 void rdb_feed_close(struct rdb_feed *f);
+uint32_t rdb_boundary_holder(struct rdb_tr *r, uint64_t k);
 
 /* ---- elf.c ------------------------------------------------------------ */
 /* The NT_GNU_BUILD_ID descriptor of an ELF file: its length, 0 if none,
