@@ -9,16 +9,11 @@
  * their flags defined), with no prefix but 66 and REX; and push of a
  * register or an immediate, call rel32 (a frame's return address and
  * saved registers, at -O1 and up the most of a stack's writes). */
-#include <string.h>
-
 #include "gdbserver.h"
+#include "planeop.h"
 
-static uint64_t disp32(const uint8_t *p)
-{
-	int32_t d;
-	memcpy(&d, p, 4);
-	return (uint64_t)(int64_t)d;
-}
+/* (a sign-extended 32-bit field: displacement, imm32, rel32) */
+static uint64_t disp32(const uint8_t *p) { return (uint64_t)rdb_planeop_disp32(p); }
 
 int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct rdb_ss *o)
 {
