@@ -2219,6 +2219,15 @@ static void nap(int spins)
 	nanosleep(&ts, NULL);
 }
 
+/* The signal a thread rdb lets go from stop st goes on with: the
+ * program's own; none for an event, a syscall stop or a SIGSTOP (rdb's,
+ * or a new thread's first). */
+static int passed_on(int st)
+{
+	int sig = WSTOPSIG(st);
+	return st >> 16 || sig == SIGSTOP || sig == (SIGTRAP | 0x80) ? 0 : sig;
+}
+
 /* pid's other threads that rdb still traces, each seen once: one that
  * ended is reaped (until every other thread is, the kernel reports
  * nothing of the first one's end), one stopped is let go (with detach:
@@ -2235,9 +2244,7 @@ static void sweep_threads(pid_t pid, int detach)
 		if (tid <= 0 || tid == pid || waitpid(tid, &st, __WALL | WNOHANG) <= 0 ||
 		    !WIFSTOPPED(st) || !detach)
 			continue;
-		int sig = WSTOPSIG(st);
-		ptrace(PTRACE_DETACH, tid, NULL,
-		       (void *)(long)(st >> 16 || sig == SIGSTOP || sig == (SIGTRAP | 0x80) ? 0 : sig));
+		ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)passed_on(st));
 	}
 	if (d)
 		closedir(d);
@@ -2372,11 +2379,9 @@ static int detach_thr(struct rdb_tg *t, pid_t tid, int fresh, int *end)
 			*end = st; /* (the program ended meanwhile: its status, for the first thread) */
 			return 1;
 		}
-		int sig = WSTOPSIG(st);
-		if (sig == SIGSTOP && !(st >> 16))
+		if (WSTOPSIG(st) == SIGSTOP && !(st >> 16))
 			break;
-		ptrace(PTRACE_CONT, tid, NULL,
-		       (void *)(long)(st >> 16 || sig == (SIGTRAP | 0x80) ? 0 : sig));
+		ptrace(PTRACE_CONT, tid, NULL, (void *)(long)passed_on(st));
 	}
 	ptrace(PTRACE_DETACH, tid, NULL, NULL);
 	return 0;
