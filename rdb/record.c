@@ -101,7 +101,14 @@ static void record_usage(FILE *f)
 	      "  -i, --interval MS   CPU milliseconds per interval (default 1000; fractions\n"
 	      "                      such as 2.5 allowed; 0: no intervals), plus the\n"
 	      "                      kernel's time in the interval before (page faults).\n"
-	      "                      Replay can start at any complete interval (--from)\n"
+	      "                      Replay can start at any complete interval (--from).\n"
+	      "  --stretch           where the boundaries' copy-on-write faults cost more\n"
+	      "                      than a quarter of the program's time (a large heap\n"
+	      "                      written all over, on a VM with slow page faults), make\n"
+	      "                      the next interval longer, up to 8 times -i, and shorter\n"
+	      "                      again below a sixteenth: the default without -i\n"
+	      "  --no-stretch        intervals of -i (and the kernel's time) only: the\n"
+	      "                      default with -i\n"
 	      "  --every-sic N       instead of a timer, end an interval every N counts of\n"
 	      "                      the software instruction counter (loops' backward\n"
 	      "                      branches, calls): many intervals even for a run of a\n"
@@ -201,6 +208,7 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 	o->dir = NULL;
 	o->interval = 1000000;
 	o->flags = RDB_TF_HELLO_FORKS; /* --no-forks clears it */
+	int stretch = -1; /* --stretch, --no-stretch; -1: unless -i */
 	o->slice = 0;
 	o->gdb = 0;
 	o->gdb_script = NULL;
@@ -217,9 +225,11 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		}
 		if (rdb_run_opt_arg(argc, argv, &i, "-o", NULL, &v))
 			o->dir = v;
-		else if (rdb_run_opt_arg(argc, argv, &i, "--interval", "-i", &v))
+		else if (rdb_run_opt_arg(argc, argv, &i, "--interval", "-i", &v)) {
 			o->interval = parse_ms("--interval", v);
-		else if (rdb_run_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
+			if (stretch < 0)
+				stretch = 0;
+		} else if (rdb_run_opt_arg(argc, argv, &i, "--every-sic", NULL, &v)) {
 			char *end;
 			errno = 0;
 			unsigned long long n = strtoull(v, &end, 10);
@@ -252,6 +262,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 			o->flags &= ~RDB_TF_HELLO_FORKS;
 		else if (!strcmp(argv[i], "--no-stack-pages"))
 			o->flags |= RDB_TF_HELLO_NO_STACK_PAGES;
+		else if (!strcmp(argv[i], "--stretch") || !strcmp(argv[i], "--no-stretch"))
+			stretch = argv[i][2] == 's';
 		else if (rdb_run_gdb_opt(argc, argv, &i, &o->gdb, &o->gdb_script))
 			;
 		else if (argv[i][0] == '-') {
@@ -266,6 +278,8 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		return 2;
 	}
 	o->argv = argv + i;
+	if (stretch && !(o->flags & RDB_TF_HELLO_EVERY_SIC))
+		o->flags |= RDB_TF_HELLO_STRETCH;
 	if (o->gdb)
 		rdb_gdb_server_check(o->gdb_script);
 	return 0;

@@ -114,13 +114,16 @@ static void read_per_interval(const char *dir, struct ivinfo *v)
 struct row {
 	int64_t cpu, sys;
 	uint64_t vb, sigs;
+	unsigned stretch; /* the interval's timer in multiples of -i */
 };
 
 static struct row iv_row(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 {
 	uint64_t from = i > 1 ? v->b[i - 2].sc_id : 0;
 	uint64_t to = i < v->n ? v->b[i - 1].sc_id : nsys;
-	struct row r = {-1, -1, v->vbytes[i - 1], v->sigs[i - 1]};
+	struct row r = {-1, -1, v->vbytes[i - 1], v->sigs[i - 1], 1};
+	if (i > 1 && RDB_TF_B_STRETCH(v->b[i - 2].flags))
+		r.stretch = RDB_TF_B_STRETCH(v->b[i - 2].flags);
 	/* a fork child's interval 1 is its parent's run up to the fork:
 	 * none of those syscalls are the child's */
 	if (i == 1 && v->forked)
@@ -132,7 +135,7 @@ static struct row iv_row(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 	return r;
 }
 
-static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys)
+static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys, int stretched)
 {
 	struct row r = iv_row(v, i, nsys);
 	char cpu[32] = "-", sys[32] = "?", vb[32] = "-";
@@ -142,8 +145,11 @@ static void print_interval(const struct ivinfo *v, uint64_t i, uint64_t nsys)
 		snprintf(sys, sizeof sys, "%lld", (long long)r.sys);
 	if (r.vb != NONE)
 		snprintf(vb, sizeof vb, "%llu", (unsigned long long)r.vb);
-	printf("            %8llu %10s %10s %13s %8llu\n", (unsigned long long)i, cpu, sys, vb,
+	printf("            %8llu %10s %10s %13s %8llu", (unsigned long long)i, cpu, sys, vb,
 	       (unsigned long long)r.sigs);
+	if (stretched)
+		printf(" %7u", r.stretch);
+	printf("\n");
 }
 
 /* The typical interval: the median CPU time of those the timer ended (the
@@ -386,6 +392,8 @@ static void print_text(const struct info *in)
 	       (unsigned long long)in->v.complete);
 	if (in->ms >= 0)
 		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", in->ms);
+	if (h->record_flags & RDB_TF_HELLO_STRETCH)
+		printf("; made longer where the boundaries' page faults cost more (--stretch)");
 	printf("\n");
 	if (in->stack_ivs)
 		printf("stack pages: the main stack's written pages known for %llu of %llu "
@@ -394,10 +402,11 @@ static void print_text(const struct info *in)
 		printf("stack pages: not known (rdb record --no-stack-pages, or a kernel without "
 		       "userfaultfd write-protect and PAGEMAP_SCAN)\n");
 	printf("checksums:  %s\n", in->sums ? "yes" : "no");
-	printf("            %8s %10s %10s %13s %8s\n", "interval", "CPU ms", "syscalls",
-	       "values bytes", "signals");
+	int stretched = (h->record_flags & RDB_TF_HELLO_STRETCH) != 0;
+	printf("            %8s %10s %10s %13s %8s%s\n", "interval", "CPU ms", "syscalls",
+	       "values bytes", "signals", stretched ? "    x -i" : "");
 	for (uint64_t i = 1; i <= in->n && i <= SHOWN; i++)
-		print_interval(&in->v, i, in->nsys);
+		print_interval(&in->v, i, in->nsys, stretched);
 	if (in->n > SHOWN)
 		printf("            ...\n");
 	printf("streams:    %-10s %8s %12s %12s\n", "name", "frames", "raw bytes", "file bytes");
@@ -515,7 +524,7 @@ static void print_json(const struct info *in)
 			printf(", \"values_bytes\": %llu", (unsigned long long)r.vb);
 		else
 			printf(", \"values_bytes\": null");
-		printf(", \"signals\": %llu}", (unsigned long long)r.sigs);
+		printf(", \"signals\": %llu, \"stretch\": %u}", (unsigned long long)r.sigs, r.stretch);
 	}
 	printf("\n  ],\n  \"streams\": [");
 	for (int i = 0; i < RDB_TF_NSTREAMS; i++) {

@@ -155,6 +155,7 @@ void rdb_chan_record(const struct rdb_tf_hello *hello, uint32_t init_flags)
 	RT->chan.checksum = (hello->flags & RDB_TF_HELLO_CHECKSUM) != 0;
 	RT->chan.forks = (hello->flags & RDB_TF_HELLO_FORKS) != 0;
 	RT->chan.no_stack_pages = (hello->flags & RDB_TF_HELLO_NO_STACK_PAGES) != 0;
+	RT->intervals.fixed = !(hello->flags & RDB_TF_HELLO_STRETCH);
 	rdb_sched_init(hello->slice, (hello->flags & RDB_TF_HELLO_CHAOS) != 0);
 	uint64_t *rnd = (uint64_t *)rdb_getauxval(RDB_AT_RANDOM);
 	size_t na = 0;

@@ -779,9 +779,75 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp)
 	}
 }
 
+/* ---- stretched intervals ------------------------------------------------ */
+
+/* Each page an interval writes costs a copy-on-write fault after the
+ * boundary's fork: about 1-2 us on bare hardware, 75-90 us on a VM with
+ * shadow page tables (docs/perf.md).  There, a program that writes all
+ * over a large heap spends more time in those faults than in its own
+ * work, each interval again.  Those faults are about as many per boundary
+ * whatever the interval's length (a page is copied once per interval, and
+ * such a program writes the same pages in every one), so the next
+ * interval is made longer, up to STRETCH_MAX times -i, while they cost
+ * more than a quarter of the program's time in the interval, and shorter
+ * again below a sixteenth.  Their cost is estimated as the pages the
+ * interval wrote (its WRITTEN ranges) times one fault's, measured at the
+ * start on pages of the runtime's own state region.  rdb record does
+ * this by default, not with -i (--stretch, --no-stretch). */
+#define STRETCH_MAX 8
+#define COW_PROBE_PAGES 8
+#define COW_PROBE_ADDR (RDB_STATE_ADDR + RDB_STATE_SIZE - COW_PROBE_PAGES * 4096)
+_Static_assert(sizeof(struct rdb_state) <= COW_PROBE_ADDR - RDB_STATE_ADDR,
+               "the state region has no room for the copy-on-write probe");
+
+static uint64_t mono_ns(void)
+{
+	uint64_t ts[2];
+	rdb_sys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts);
+	return ts[0] * 1000000000ull + ts[1];
+}
+
+/* Before the first snapshot fork: the pages must be there to be shared. */
+static void cow_probe_touch(void)
+{
+	for (int i = 0; i < COW_PROBE_PAGES; i++)
+		((volatile char *)COW_PROBE_ADDR)[i * 4096] = 1;
+}
+
+/* After it: the snapshot child shares them now. */
+static void cow_probe(void)
+{
+	uint64_t t0 = mono_ns();
+	for (int i = 0; i < COW_PROBE_PAGES; i++)
+		((volatile char *)COW_PROBE_ADDR)[i * 4096] = 2;
+	RT->intervals.cow_ns = (mono_ns() - t0) / COW_PROBE_PAGES;
+}
+
+/* At a boundary: the stretch of the interval it starts, from the one it
+ * ends (its whole CPU time and the kernel's part of it, ns). */
+static void stretch_next(uint64_t cpu, uint64_t sys)
+{
+	uint64_t user = cpu > sys ? cpu - sys : 0;
+	uint64_t faults = RT->wr.pages * RT->intervals.cow_ns;
+	uint64_t k = RT->intervals.stretch;
+	if (RT->intervals.fixed)
+		k = 1;
+	else if (faults > user / 4)
+		k = k * 2 < STRETCH_MAX ? k * 2 : STRETCH_MAX;
+	else if (faults < user / 16 && k > 1)
+		k /= 2;
+	if (!RT->intervals.fixed && RT->start.debug > 1)
+		rdb_printf("rdb: interval %lu wrote %lu pages (a copy-on-write fault: %lu ns) in "
+		           "%lu ms of the program's: interval %lu is %lu times -i\n",
+		           (unsigned long)RT->interval, (unsigned long)RT->wr.pages,
+		           (unsigned long)RT->intervals.cow_ns, (unsigned long)(user / 1000000),
+		           (unsigned long)RT->interval + 1, (unsigned long)k);
+	RT->intervals.stretch = k;
+}
+
 static void arm_timer(void)
 {
-	uint64_t us = RT->intervals.interval_us + RT->intervals.sys_allow_us;
+	uint64_t us = RT->intervals.interval_us * RT->intervals.stretch + RT->intervals.sys_allow_us;
 	uint64_t sec = us / 1000000, ns = us % 1000000 * 1000;
 	uint64_t its[4] = {sec, ns, sec, ns};
 	long r = rdb_sys4(__NR_timer_settime, RT->intervals.timer_id, 0, its, 0);
@@ -836,7 +902,9 @@ static int boundary(void *uc, uint64_t count, uint64_t pc, uint32_t flags)
 	b.sc_id = RT->rr.sc_id;
 	b.nondets = RT->nondet.nondets;
 	b.cpu_ns = now - RT->intervals.cpu_start_ns;
-	b.flags = flags;
+	if (!RT->intervals.every_sic) /* (the scan counted the pages written) */
+		stretch_next(b.cpu_ns, sys);
+	b.flags = flags | (uint32_t)RT->intervals.stretch << RDB_TF_B_STRETCH_SHIFT;
 	rdb_chan_put(RDB_TF_BOUNDARY, &b, sizeof b, 0, 0);
 	send_context(uc, b.interval);
 	send_maps(b.interval);
@@ -1033,10 +1101,13 @@ void rdb_interval_init(void)
 	RT->intervals.interval_sp = (uintptr_t)RT->start.sp;
 	RT->intervals.cpu_start_ns = cpu_ns();
 	RT->intervals.sys_start_ns = sys_ns();
+	RT->intervals.stretch = 1;
+	cow_probe_touch();
 	if (!snap_fork(1 % SNAP_SLOTS)) {
 		RT->intervals.snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */
 		return;
 	}
+	cow_probe();
 	if (RT->intervals.every_sic) { /* the first check past the count faults */
 		rdb_sic_set(0, RT->intervals.every_sic);
 		return;
@@ -1069,6 +1140,7 @@ int rdb_interval_fork_child(void)
 	RT->intervals.cpu_start_ns = cpu_ns();
 	RT->intervals.sys_start_ns = sys_ns();
 	RT->intervals.sys_allow_us = 0;
+	RT->intervals.stretch = 1;
 	if (!RT->intervals.every_sic)
 		timer_start();
 	/* The event: as rdb_sic_want, on the live %r15 (the runtime never

@@ -203,6 +203,8 @@ struct rdb_tf_hello {
                                      the S plane: what the replay wrote, rdb/gdbmem.c) */
 #define RDB_TF_HELLO_READS 8192u  /* replay: keep the read hooks too (rdb's gdb server
                                      watches reads through the R plane, rdb/target.c) */
+#define RDB_TF_HELLO_STRETCH 16384u /* record (--stretch, or no -i): intervals may be
+                                       made longer (runtime/interval.c, stretch_next) */
 
 struct rdb_tf_init {
 	uint64_t random[2]; /* the AT_RANDOM bytes */
@@ -293,6 +295,11 @@ struct rdb_tf_boundary {
                                 intervals, a snapshot fork failed): the
                                 recording stops here, the rest runs untraced;
                                 no CONTEXT, no values, no interval follows */
+/* Bits 8-15: the timer's length for the interval that starts here, in
+ * multiples of rdb record -i (runtime/interval.c, stretch_next; 0 in a
+ * trace without it: 1) */
+#define RDB_TF_B_STRETCH_SHIFT 8
+#define RDB_TF_B_STRETCH(flags) ((flags) >> RDB_TF_B_STRETCH_SHIFT & 0xffu)
 
 /* The ucontext's general registers (the kernel's order: r8..r15, rdi, rsi,
  * rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, csgsfs, err, trapno, oldmask,

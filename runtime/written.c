@@ -31,8 +31,22 @@ static void close_range(void)
 	RT->wr.lo = RT->wr.hi = 0;
 }
 
+/* The pages too: what the boundary's copy-on-write faults will cost
+ * (interval.c, stretch).  Ranges come in ascending address order. */
+static void count_pages(uint64_t lo, uint64_t hi)
+{
+	uint64_t p0 = lo >> 12, p1 = (hi - 1) >> 12;
+	if (RT->wr.pages && p0 <= RT->wr.last_page)
+		p0 = RT->wr.last_page + 1;
+	if (p1 >= p0) {
+		RT->wr.pages += p1 - p0 + 1;
+		RT->wr.last_page = p1;
+	}
+}
+
 static void add(uint64_t lo, uint64_t hi)
 {
+	count_pages(lo, hi);
 	if (RT->wr.hi != RT->wr.lo && lo == RT->wr.hi) {
 		RT->wr.hi = hi;
 		return;
@@ -48,6 +62,7 @@ void rdb_written_begin(uint64_t interval)
 	RT->wr.n = 0;
 	RT->wr.sent = 0;
 	RT->wr.lo = RT->wr.hi = 0;
+	RT->wr.pages = RT->wr.last_page = 0;
 }
 
 /* s: the S plane's 8 bytes for each of [a, a + 8 * n), in ascending
