@@ -787,13 +787,14 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp)
  * over a large heap spends more time in those faults than in its own
  * work, each interval again.  Those faults are about as many per boundary
  * whatever the interval's length (a page is copied once per interval, and
- * such a program writes the same pages in every one), so the next
- * interval is made longer, up to STRETCH_MAX times -i, while they cost
- * more than a quarter of the program's time in the interval, and shorter
- * again below a sixteenth.  Their cost is estimated as the pages the
- * interval wrote (its WRITTEN ranges) times one fault's, measured at the
- * start on pages of the runtime's own state region.  rdb record does
- * this by default, not with -i (--stretch, --no-stretch). */
+ * such a program writes the same pages in every one), so when they cost
+ * more than a quarter of the program's time in the interval, the next
+ * one is made as much longer as brings them to a quarter, up to
+ * STRETCH_MAX times -i; below a sixteenth it is halved again.  Their
+ * cost is estimated as the pages the interval wrote (its WRITTEN ranges)
+ * times one fault's, measured at the start on pages of the runtime's own
+ * state region.  rdb record does this by default, not with -i
+ * (--stretch, --no-stretch). */
 #define STRETCH_MAX 8
 #define COW_PROBE_PAGES 8
 #define COW_PROBE_ADDR (RDB_STATE_ADDR + RDB_STATE_SIZE - COW_PROBE_PAGES * 4096)
@@ -832,8 +833,9 @@ static void stretch_next(uint64_t cpu, uint64_t sys)
 	uint64_t k = RT->intervals.stretch;
 	if (RT->intervals.fixed)
 		k = 1;
-	else if (faults > user / 4)
-		k = k * 2 < STRETCH_MAX ? k * 2 : STRETCH_MAX;
+	else if (faults > user / 4) /* to a quarter at once, as if they stay as many */
+		k = !user || k * 4 * faults / user >= STRETCH_MAX ? STRETCH_MAX
+		                                                 : (k * 4 * faults + user - 1) / user;
 	else if (faults < user / 16 && k > 1)
 		k /= 2;
 	if (!RT->intervals.fixed && RT->start.debug > 1)
