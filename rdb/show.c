@@ -506,6 +506,7 @@ static void print_json(const struct info *in)
 		printf("\"median_cpu_ms\": %.1f,\n  ", in->ms);
 	else
 		printf("\"median_cpu_ms\": null,\n  ");
+	printf("\"stretched\": %s,\n  ", h->record_flags & RDB_TF_HELLO_STRETCH ? "true" : "false");
 	jnum("stack_pages_intervals", in->stack_ivs, ",\n  ");
 	printf("\"checksums\": %s,\n  \"interval_table\": [", in->sums ? "true" : "false");
 	for (uint64_t i = 1; i <= in->n; i++) {

@@ -78,6 +78,8 @@ def main(text_path, json_path):
     iv = f"{j['intervals']} ({j['complete']} complete)"
     if j["median_cpu_ms"] is not None:
         iv += f"; each about {j['median_cpu_ms']:.1f} ms of CPU (median of the timer-ended ones)"
+    if j["stretched"]:
+        iv += "; made longer where the boundaries' page faults cost more (--stretch)"
     same("intervals", f["intervals"], iv)
     same("checksums", f["checksums"], "yes" if j["checksums"] else "no")
     sp = j["stack_pages_intervals"]
@@ -92,7 +94,7 @@ def main(text_path, json_path):
                 "-" if r["cpu_ms"] is None else f"{r['cpu_ms']:.1f}",
                 "?" if r["syscalls"] is None else str(r["syscalls"]),
                 "-" if r["values_bytes"] is None else str(r["values_bytes"]),
-                str(r["signals"])]
+                str(r["signals"])] + ([str(r["stretch"])] if j["stretched"] else [])
         same(f"interval {row[0]}", row, want)
     same("streams", streams, [[s["name"], str(s["frames"]), str(s["raw_bytes"]),
                                str(s["file_bytes"])] for s in j["streams"]])
