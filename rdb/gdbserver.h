@@ -40,6 +40,36 @@ int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
  * *efl (a mov keeps them). */
 uint64_t rdb_ss_apply(const struct rdb_ss *o, uint64_t old, uint64_t *efl);
 
+/* ---- memaccess.c: a program instruction's memory accesses (capstone) --- */
+enum { RDB_MA_READ = 1, RDB_MA_WRITE = 2, RDB_MA_MAX = 4 };
+/* the plain loads rdb may do itself (rdb_ma_load) */
+enum { RDB_MA_NONE, RDB_MA_MOV, RDB_MA_POP, RDB_MA_RET };
+struct rdb_ma {
+	unsigned len; /* the instruction's bytes */
+	int n;        /* its accesses */
+	struct {
+		uint64_t addr;
+		uint32_t size;
+		int rw; /* RDB_MA_READ | RDB_MA_WRITE */
+	} a[RDB_MA_MAX];
+	int load;      /* RDB_MA_*: a load into a general register, a[0] its read */
+	int dst;       /* its register (ModRM numbering, 0-15) */
+	unsigned dsize; /* the bytes of it written (1 with dhigh: %ah %ch %dh %bh) */
+	int dhigh, sx; /* sx: sign-extended from a[0].size */
+	uint64_t pop;  /* a ret's bytes popped past the return address */
+};
+/* The accesses of the instruction at p (n bytes of code, at r->rip) with
+ * registers r, implicit ones included (push, pop, call, ret, leave, enter,
+ * string instructions, xlat, maskmov), effective addresses with their
+ * fs or gs base: 1 and *o; 0 when capstone does not know the
+ * instruction or its accesses cannot be told (a gather's or scatter's
+ * vector index, xsave's size, enter with nesting). */
+int rdb_ma_decode(const uint8_t *p, size_t n, const struct user_regs_struct *r, struct rdb_ma *o);
+/* A plain load (o->load) done on r with the value val read at a[0]:
+ * the destination register, %rsp and %rip as the instruction leaves
+ * them. */
+void rdb_ma_load(const struct rdb_ma *o, uint64_t val, struct user_regs_struct *r);
+
 /* ---- rsp.c: packets on a connection ------------------------------------ */
 struct rdb_rsp;
 /* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
