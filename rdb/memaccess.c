@@ -264,8 +264,21 @@ int rdb_ma_decode(const uint8_t *p, size_t n, const struct user_regs_struct *r, 
 	           (dst = gpr(x->operands[0].reg, &dsize, &high)) >= 0 && dsize == 8) {
 		o->load = RDB_MA_POP;
 		o->dst = dst, o->dsize = 8;
-	} else if (ok && id == X86_INS_RET && o->n == 1)
+	} else if (ok && id == X86_INS_RET && o->n == 1) {
 		o->load = RDB_MA_RET;
+	} else if (ok && id == X86_INS_CMP && o->n == 1 && x->op_count == 2 && o->a[0].size <= 8 &&
+	           !x->prefix[0]) {
+		/* cmp mem, imm; cmp mem, reg; cmp reg, mem (-O0's loop tests) */
+		const cs_x86_op *other = &x->operands[x->operands[0].type == X86_OP_MEM ? 1 : 0];
+		if (other->type == X86_OP_IMM) {
+			o->load = RDB_MA_CMP;
+			o->cmp = (uint64_t)other->imm;
+		} else if (other->type == X86_OP_REG && gpr(other->reg, &dsize, &high) >= 0) {
+			o->load = RDB_MA_CMP;
+			o->cmp = value(r, other->reg, &ok);
+			o->cmprev = x->operands[0].type == X86_OP_REG;
+		}
+	}
 out:
 	cs_free(in, 1);
 	return ok;
@@ -279,6 +292,15 @@ void rdb_ma_load(const struct rdb_ma *o, uint64_t val, struct user_regs_struct *
 		return;
 	}
 	r->rip += o->len;
+	if (o->load == RDB_MA_CMP) {
+		struct rdb_ss sub = {.op = RDB_SS_SUB, .size = o->a[0].size};
+		uint64_t mask = sub.size == 8 ? ~0ull : (1ull << (8 * sub.size)) - 1;
+		uint64_t efl = r->eflags;
+		sub.src = (o->cmprev ? val : o->cmp) & mask;
+		rdb_ss_apply(&sub, (o->cmprev ? o->cmp : val) & mask, &efl);
+		r->eflags = efl;
+		return;
+	}
 	if (o->load == RDB_MA_POP)
 		r->rsp += 8; /* (first: a pop of %rsp loads it) */
 	unsigned s = o->a[0].size;

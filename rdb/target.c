@@ -148,7 +148,9 @@ struct rdb_tg {
 	 * bytes on the stack (index + 1), run by sw_prog; instructions on
 	 * inaccessible stack pages memaccess.c could not decode */
 	int swphit;
-	unsigned long swunknown;
+	/* this session's faults of program instructions on watched stack
+	 * pages: all, done by rdb, not decoded (monitor info) */
+	unsigned long swfaults, swdone, swunknown;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -676,6 +678,12 @@ int rdb_tg_watch_stacky(struct rdb_tg *t, int i)
 	return w->stack < 0 ? 1 : w->stack;
 }
 
+void rdb_tg_stack_faults(const struct rdb_tg *t, unsigned long *all, unsigned long *done,
+                         unsigned long *unknown)
+{
+	*all = t->swfaults, *done = t->swdone, *unknown = t->swunknown;
+}
+
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
 {
 	if (i < 0 || i >= t->nwp)
@@ -940,6 +948,7 @@ static int sw_fault(struct rdb_tg *t, int *hit, int store)
 	if (t->swr[in][2] & SW_PROG) {
 		if (in_rt(t, t->regs.rip))
 			return 2;
+		t->swfaults++;
 		uint64_t fault = (uint64_t)(uintptr_t)si.si_addr;
 		if ((t->swr[in][2] & ~SW_PROG) == PROT_NONE) {
 			/* a read or access watch: what the instruction touches */
@@ -953,9 +962,9 @@ static int sw_fault(struct rdb_tg *t, int *hit, int store)
 			if ((t->swphit = sw_access(t, &ma)))
 				return 3;
 			if (store && sw_load(t, in, fault, &ma))
-				return 4;
+				return t->swdone++, 4;
 		}
-		return store && sw_store(t, in, fault) ? 4 : 3;
+		return store && sw_store(t, in, fault) ? t->swdone++, 4 : 3;
 	}
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);

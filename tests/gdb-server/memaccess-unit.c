@@ -3,8 +3,8 @@
  * form's accesses (where, how wide, read or write; the implicit ones of
  * push, pop, call, ret, leave, enter, string instructions, xlat, and the
  * stores capstone 4 marks reads) on known encodings, and the plain loads
- * rdb does itself (mov, movzx, movsx, pop, ret) against the processor's
- * own, every width, both signs.  Exit 0 pass, 1 fail (each mismatch
+ * rdb does itself (mov, movzx, movsx, pop, ret; cmp's flags) against the
+ * processor's own, every width, both signs.  Exit 0 pass, 1 fail (each mismatch
  * printed). */
 #include <stdio.h>
 #include <string.h>
@@ -83,6 +83,52 @@ HWLOAD(hw_movzwq, "movzwq (%1), %0") HWLOAD(hw_movzbw, "movzbw (%1), %w0")
 HWLOAD(hw_movsbq, "movsbq (%1), %0") HWLOAD(hw_movswl, "movswl (%1), %k0")
 HWLOAD(hw_movslq, "movslq (%1), %0") HWLOAD(hw_movsbw, "movsbw (%1), %w0")
 
+/* A cmp with memory: the processor's status flags after it (the
+ * instruction reads (%rsi), its other operand %rax or an immediate). */
+#define HWCMP(name, insn)                                                                      \
+	static uint64_t name(uint64_t rax, const uint64_t *m)                                      \
+	{                                                                                          \
+		uint64_t f;                                                                            \
+		__asm__ volatile(insn "\n\tpushfq\n\tpopq %0" : "=r"(f) : "a"(rax), "S"(m) : "cc", "memory"); \
+		return f;                                                                              \
+	}
+HWCMP(hw_cmpl5, "cmpl $5, (%2)") HWCMP(hw_cmpb80, "cmpb $0x80, (%2)")
+HWCMP(hw_cmpqm1, "cmpq $-1, (%2)") HWCMP(hw_cmpqr, "cmpq %1, (%2)")
+HWCMP(hw_cmprq, "cmpq (%2), %1") HWCMP(hw_cmpwr, "cmpw %w1, (%2)") HWCMP(hw_cmprb, "cmpb (%2), %b1")
+
+static void cmp(const char *what, const char *hex, uint64_t (*hw)(uint64_t, const uint64_t *),
+                uint64_t rax, uint64_t m)
+{
+	const uint64_t status = 1 | 4 | 0x10 | 0x40 | 0x80 | 0x800;
+	uint8_t p[16];
+	size_t k = 0;
+	unsigned v;
+	memset(p, 0x90, sizeof p);
+	while (sscanf(hex + 2 * k, "%2x", &v) == 1)
+		p[k++] = (uint8_t)v;
+	struct user_regs_struct r = regs();
+	r.rax = rax;
+	r.rsi = (uint64_t)(uintptr_t)&m;
+	r.eflags = 0x202;
+	struct rdb_ma o;
+	if (!rdb_ma_decode(p, k, &r, &o) || o.load != RDB_MA_CMP || o.n != 1 || o.a[0].addr != r.rsi) {
+		printf("FAIL cmp %s (%s): not decoded as a cmp with (%%rsi)\n", what, hex);
+		bad++;
+		return;
+	}
+	uint64_t val = 0;
+	memcpy(&val, &m, o.a[0].size);
+	struct user_regs_struct after = r;
+	rdb_ma_load(&o, val, &after);
+	uint64_t want = hw(rax, &m);
+	if ((after.eflags & status) != (want & status) || after.rip != r.rip + k || after.rax != rax) {
+		printf("FAIL cmp %s %%rax %#llx, (%%rsi) %#llx: flags %#llx, the processor's %#llx\n", what,
+		       (unsigned long long)rax, (unsigned long long)m,
+		       (unsigned long long)(after.eflags & status), (unsigned long long)(want & status));
+		bad++;
+	}
+}
+
 static void load(const char *what, const char *hex, uint64_t (*hw)(uint64_t, const uint64_t *),
                  uint64_t rax, uint64_t m)
 {
@@ -131,7 +177,8 @@ int main(void)
 	CHECK("mov %gs:8(%rbx), %eax", "658b4308", 1, 4, RDB_MA_MOV, {0x600000 + 0x7fffffffe808, 4, R});
 	CHECK("mov 0x10(%rip), %rax", "488b0510000000", 1, 7, RDB_MA_MOV, {0x401000 + 7 + 0x10, 8, R});
 	CHECK("mov (%esp), %eax", "678b0424", 1, 4, RDB_MA_MOV, {0xffffe6f0, 4, R});
-	CHECK("cmpl $5, -4(%rbp)", "837dfc05", 1, 4, RDB_MA_NONE, {bp - 4, 4, R});
+	CHECK("cmpl $5, -4(%rbp)", "837dfc05", 1, 4, RDB_MA_CMP, {bp - 4, 4, R});
+	CHECK("cmp 8(%rsp), %rax", "483b442408", 1, 5, RDB_MA_CMP, {sp + 8, 8, R});
 	CHECK("testb $1, (%rsp)", "f6042401", 1, 4, RDB_MA_NONE, {sp, 1, R});
 	CHECK("addq %rax, (%rsp)", "48010424", 1, 4, RDB_MA_NONE, {sp, 8, R | W});
 	CHECK("addl $1, -4(%rbp)", "8345fc01", 1, 4, RDB_MA_NONE, {bp - 4, 4, R | W});
@@ -201,6 +248,13 @@ int main(void)
 			load("movswl", "0fbf06", hw_movswl, rax0[i], mem[j]);
 			load("movslq", "486306", hw_movslq, rax0[i], mem[j]);
 			load("movsbw", "660fbe06", hw_movsbw, rax0[i], mem[j]);
+			cmp("cmpl $5, (%rsi)", "833e05", hw_cmpl5, rax0[i], mem[j]);
+			cmp("cmpb $0x80, (%rsi)", "803e80", hw_cmpb80, rax0[i], mem[j]);
+			cmp("cmpq $-1, (%rsi)", "48833eff", hw_cmpqm1, rax0[i], mem[j]);
+			cmp("cmpq %rax, (%rsi)", "483906", hw_cmpqr, rax0[i], mem[j]);
+			cmp("cmpq (%rsi), %rax", "483b06", hw_cmprq, rax0[i], mem[j]);
+			cmp("cmpw %ax, (%rsi)", "663906", hw_cmpwr, rax0[i], mem[j]);
+			cmp("cmpb (%rsi), %al", "3a06", hw_cmprb, rax0[i], mem[j]);
 		}
 	/* pop and ret: the register, %rsp and %rip after */
 	struct user_regs_struct r = regs(), a;
