@@ -42,9 +42,9 @@ for i in $(seq "$rounds"); do
 	for c in w n ${base:+b} $loads; do
 		r=$rdb
 		[ $c != b ] || r=$base
-		step=; [ $c != l ] || step=1
+		step=; [ $c != l ] || step=RDB_GDB_STEP_LOADS=1
 		# bash's `times` after the session: the children's user and system time
-		RDB_GDB_STEP_LOADS=$step RDB_GDB_WATCH=shadow bash -c '"$1" replay --gdb-batch "$2" t > "$3.out" 2>&1; times' \
+		env $step RDB_GDB_WATCH=shadow bash -c '"$1" replay --gdb-batch "$2" t > "$3.out" 2>&1; times' \
 			sh "$r" "$c.gdb" "$c" | tail -1 | awk '{
 				split($1, u, "m"); split($2, s, "m")
 				printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' >> "$c.cpu"
