@@ -394,8 +394,9 @@ rwatch-stack)
 	# the program's order, back in the reverse order, across intervals
 	build stackreads prog -O1
 	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
-	st=$(grep -n 'the start' "$SRC/stackreads.c" | cut -d: -f1)
-	en=$(grep -n 'the end' "$SRC/stackreads.c" | cut -d: -f1)
+	at() { grep -n "$1" "$SRC/stackreads.c" | cut -d: -f1; }
+	st=$(at 'the start') en=$(at 'the end') r1=$(at 'read 1') r2=$(at 'read 2')
+	wr=$(at 'written, the same') aw=$(at 'after the write')
 	# a stop: "r" (read watchpoint) or "a" (access) or "B" (breakpoint),
 	# the value gdb shows ("=V", or ":OLD>NEW"), "@" the line it shows
 	# and "/" the instruction there (x/i $pc after each stop)
@@ -417,13 +418,13 @@ rwatch-stack)
 		sed '/^gdb: back/q' $kind.out | stops > fw
 		sed -n '/^gdb: back/,$p' $kind.out | stops > bw
 		if [ $kind = rwatch ]; then
-			want_f="B@$st r=1@35 r=1@39 B@$en "
-			want_b="r=1@39 r=1@35 B@$st "
+			want_f="B@$st r=1@$r1 r=1@$r2 B@$en "
+			want_b="r=1@$r2 r=1@$r1 B@$st "
 		else
 			# the write of the same value stops too, after it (on the
 			# next line) going forward, before it going back
-			want_f="B@$st a=1@35 a=1@38 a=1@39 B@$en "
-			want_b="a=1@39 a=1@37 a=1@35 B@$st "
+			want_f="B@$st a=1@$r1 a=1@$aw a=1@$r2 B@$en "
+			want_b="a=1@$r2 a=1@$wr a=1@$r1 B@$st "
 		fi
 		[ "$(cat fw)" = "$want_f" ] || { cat $kind.out; fail "$kind: forward stops: '$(cat fw)', not '$want_f'"; }
 		[ "$(cat bw)" = "$want_b" ] || { cat $kind.out; fail "$kind: backward stops: '$(cat bw)', not '$want_b'"; }
@@ -432,7 +433,7 @@ rwatch-stack)
 	done
 	# pop and ret: at work's entry, its saved %rbx's slot (read by its
 	# pop) and twice's return address's (read by twice's ret)
-	line=$(grep -n "after twice's ret" "$SRC/stackreads.c" | cut -d: -f1)
+	line=$(at "after twice's ret") ret=$(at "^} /. twice's ret") pop=$(at "work's pop") entry=$(at "work's entry")
 	printf '%s\n' 'break *work' "break stackreads.c:$en" continue \
 		'rwatch -l *(long *)($sp - 8)' 'rwatch -l *(long *)($sp - 16)' \
 		continue 'monitor where' 'x/i $pc' 'printf "gdb: pc %ld\n", $pc' \
@@ -443,13 +444,13 @@ rwatch-stack)
 	clean popret.out
 	sed '/^gdb: back/q' popret.out | stops | sed 's/=[0-9]*@/@/g' > fw
 	sed -n '/^gdb: back/,$p' popret.out | stops | sed 's/=[0-9]*@/@/g' > bw
-	want_f="B@26 r@$line /add r@29 /ret B@$en "
-	want_b="r@29 /pop r@23 /ret B@26 "
+	want_f="B@$entry r@$line /add r@$pop /ret B@$en "
+	want_b="r@$pop /pop r@$ret /ret B@$entry "
 	[ "$(cat fw)" = "$want_f" ] || { cat popret.out; fail "pop, ret: forward stops: '$(cat fw)', not '$want_f'"; }
 	[ "$(cat bw)" = "$want_b" ] || { cat popret.out; fail "pop, ret: backward stops: '$(cat bw)', not '$want_b'"; }
 	# the ret read its return address: where it stopped
-	ret=$(sed -n 's/^gdb: pc //p' popret.out)
-	[ -n "$ret" ] && grep -q "^Value = $ret\$" popret.out || { cat popret.out; fail "pop, ret: the return address read is not $ret"; }
+	back=$(sed -n 's/^gdb: pc //p' popret.out)
+	[ -n "$back" ] && grep -q "^Value = $back\$" popret.out || { cat popret.out; fail "pop, ret: the return address read is not $back"; }
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' popret.out > iv
 	[ "$(sed -n 6p iv)" -lt "$(sed -n 5p iv)" ] || { cat popret.out; fail "pop, ret: work's entry and twice's ret are not in different intervals"; }
 	;;

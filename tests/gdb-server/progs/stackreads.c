@@ -20,13 +20,13 @@ __attribute__((noipa)) static long twice(long x)
 {
 	spin(4000);
 	return 2 * x;
-}
+} /* twice's ret */
 
 __attribute__((noipa)) static long work(long x)
-{
+{ /* work's entry */
 	long r = twice(x);
 	return r + x; /* after twice's ret */
-}
+} /* work's pop */
 
 int main(void)
 {
@@ -35,7 +35,7 @@ int main(void)
 	sink = local; /* read 1 */
 	spin(4000);
 	local = 1; /* written, the same value */
-	spin(4000);
+	spin(4000); /* after the write */
 	sink = local; /* read 2 */
 	spin(4000);
 	long w = work(1); /* the calls */
