@@ -535,7 +535,7 @@ static char *flowback(struct srv *s, const char *args)
 static int monitor(struct srv *s, const char *hexcmd)
 {
 	size_t n = strlen(hexcmd) / 2;
-	char cmd[512], msg[1024];
+	char cmd[512], msg[2048];
 	if (n >= sizeof cmd || unhex(hexcmd, n, (uint8_t *)cmd))
 		return reply(s, "E01");
 	cmd[n] = 0;
@@ -563,11 +563,15 @@ static int monitor(struct srv *s, const char *hexcmd)
 			              (unsigned long long)p.interval, (unsigned long long)p.count,
 			              (unsigned long long)p.pc);
 		uint64_t rep, skip;
+		unsigned long sf, sd, su;
 		rdb_tl_rc_counts(s->l, &rep, &skip);
+		rdb_tg_stack_faults(s->t, &sf, &sd, &su);
 		snprintf(msg + k, sizeof msg - (size_t)k,
 		         "checkpoints: %d\nlast reverse-continue: %llu intervals replayed, %llu "
-		         "left out\n",
-		         rdb_tl_checkpoints(s->l), (unsigned long long)rep, (unsigned long long)skip);
+		         "left out\nwatched stack pages: %lu faults of the program's, %lu done by rdb, "
+		         "%lu not decoded\n",
+		         rdb_tl_checkpoints(s->l), (unsigned long long)rep, (unsigned long long)skip,
+		         sf, sd, su);
 	} else if (!strncmp(cmd, "flowback", 8) && (!cmd[8] || cmd[8] == ' ')) {
 		char *out = flowback(s, cmd + 8);
 		int r = monitor_out(s, out);

@@ -40,6 +40,39 @@ int rdb_ss_decode(const uint8_t p[16], const struct user_regs_struct *r, struct 
  * *efl (a mov keeps them). */
 uint64_t rdb_ss_apply(const struct rdb_ss *o, uint64_t old, uint64_t *efl);
 
+/* ---- memaccess.c: a program instruction's memory accesses (capstone) --- */
+enum { RDB_MA_READ = 1, RDB_MA_WRITE = 2, RDB_MA_MAX = 4 };
+/* the plain loads rdb may do itself (rdb_ma_load) */
+enum { RDB_MA_NONE, RDB_MA_MOV, RDB_MA_POP, RDB_MA_RET, RDB_MA_CMP };
+struct rdb_ma {
+	unsigned len; /* the instruction's bytes */
+	int n;        /* its accesses */
+	struct {
+		uint64_t addr;
+		uint32_t size;
+		int rw; /* RDB_MA_READ | RDB_MA_WRITE */
+	} a[RDB_MA_MAX];
+	int load;      /* RDB_MA_*: a load into a general register, a[0] its read */
+	int dst;       /* its register (ModRM numbering, 0-15) */
+	unsigned dsize; /* the bytes of it written (1 with dhigh: %ah %ch %dh %bh) */
+	int dhigh, sx; /* sx: sign-extended from a[0].size */
+	uint64_t pop;  /* a ret's bytes popped past the return address */
+	uint64_t cmp;  /* a cmp's other operand (an immediate or a register's value) */
+	int cmprev;    /* ... subtracted from it (cmp %reg, mem), not it from memory */
+};
+/* The accesses of the instruction at p (n bytes of code, at r->rip) with
+ * registers r, implicit ones included (push, pop, call, ret, leave, enter,
+ * string instructions, xlat, maskmov), effective addresses with their
+ * fs or gs base: 1 and *o; 0 when capstone does not know the
+ * instruction or its accesses cannot be told (a gather's or scatter's
+ * vector index, xsave's size, enter with nesting). */
+int rdb_ma_decode(const uint8_t *p, size_t n, const struct user_regs_struct *r, struct rdb_ma *o);
+/* A plain load (o->load) done on r with the value val read at a[0]:
+ * the destination register, %rsp and %rip as the instruction leaves
+ * them (a cmp of memory with an immediate or a register: its status
+ * flags, stackstore.c's sub's). */
+void rdb_ma_load(const struct rdb_ma *o, uint64_t val, struct user_regs_struct *r);
+
 /* ---- rsp.c: packets on a connection ------------------------------------ */
 struct rdb_rsp;
 /* A listening loopback (or HOST's) TCP socket on PORT (0: any; *port gets
@@ -149,6 +182,12 @@ int rdb_tg_stacky(struct rdb_tg *t, uint64_t lo, uint64_t hi);
 /* rdb_tg_stacky for watchpoint i (< the count rdb_tg_watch_get gives),
  * asked once per watchpoint of the replay alive (1 while it is not). */
 int rdb_tg_watch_stacky(struct rdb_tg *t, int i);
+/* This session's faults of program instructions on watched stack pages
+ * (watchpoints without debug registers): all of them, those rdb did
+ * itself (plain stores and loads), those memaccess.c could not decode
+ * (run alone; a read watchpoint misses their reads). */
+void rdb_tg_stack_faults(const struct rdb_tg *t, unsigned long *all, unsigned long *done,
+                         unsigned long *unknown);
 /* The watched ranges, for the timeline: the i-th (0: none left). */
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len);
 int rdb_tg_nbps(const struct rdb_tg *t);

@@ -144,6 +144,13 @@ struct rdb_tg {
 	 * last hook rdb did was a read's check (its jne is the hook's too) */
 	uint64_t (*swr)[3];
 	int nswr, swhit, swopen, swcheck;
+	/* a program instruction's access to a read or access watchpoint's
+	 * bytes on the stack (index + 1), run by sw_prog; instructions on
+	 * inaccessible stack pages memaccess.c could not decode */
+	int swphit;
+	/* this session's faults of program instructions on watched stack
+	 * pages: all, done by rdb, not decoded (monitor info) */
+	unsigned long swfaults, swdone, swunknown;
 };
 
 static const unsigned char check_insn[4] = {RDB_SIC_CHECK_BYTES};
@@ -671,6 +678,12 @@ int rdb_tg_watch_stacky(struct rdb_tg *t, int i)
 	return w->stack < 0 ? 1 : w->stack;
 }
 
+void rdb_tg_stack_faults(const struct rdb_tg *t, unsigned long *all, unsigned long *done,
+                         unsigned long *unknown)
+{
+	*all = t->swfaults, *done = t->swdone, *unknown = t->swunknown;
+}
+
 int rdb_tg_watch_get(const struct rdb_tg *t, int i, int *kind, uint64_t *addr, uint64_t *len)
 {
 	if (i < 0 || i >= t->nwp)
@@ -723,45 +736,57 @@ static int sw_protect(struct rdb_tg *t, uint64_t (*r)[3], int n, int open)
 /* The S plane pages of the write and access watchpoints (read-only)
  * and the R plane pages of the read and access ones (inaccessible: a
  * checked read hook compares first), sorted, merged: how many ranges in
- * *out (rdb_xmalloc'd).  The two planes never share a page.  A write or
- * access watchpoint on the stack (stores through %rsp have no hook, so
- * its S plane would miss them) has the program's own pages read-only
- * instead (SW_PROG): every write to them faults. */
+ * *out (rdb_xmalloc'd).  The two planes never share a page.  A
+ * watchpoint on the stack (accesses through %rsp have no hook, so its
+ * planes would miss them) has the program's own pages instead (SW_PROG):
+ * read-only for a write watchpoint (every write to them faults),
+ * inaccessible for a read or access one (every access faults).  Those
+ * are taken a page at a time, a page under both kinds inaccessible. */
 static int sw_ranges(struct rdb_tg *t, uint64_t (**out)[3])
 {
-	uint64_t (*r)[3] = rdb_xmalloc(((size_t)t->nwp * 2 + 1) * sizeof *r);
-	int n = 0;
+	size_t cap = (size_t)t->nwp * 2 + 1;
 	for (int i = 0; t->wp_on && i < t->nwp; i++)
+		cap += t->wp[i].len / 4096 + 2;
+	uint64_t (*r)[3] = rdb_xmalloc(cap * sizeof *r);
+	int n = 0;
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		struct wp *w = &t->wp[i];
+		if (t->alive)
+			rdb_tg_watch_stacky(t, i);
 		for (int plane = 0; plane < 2; plane++) {
-			int kind = t->wp[i].kind;
-			if (plane ? kind == 2 : kind == 3)
-				continue; /* R plane for kinds 3 and 4, S for 2 and 4 */
-			struct wp *w = &t->wp[i];
-			if (t->alive)
-				rdb_tg_watch_stacky(t, i);
-			int prog = !plane && w->stack > 0;
+			int kind = w->kind, prog = w->stack > 0;
+			if (prog ? plane : plane ? kind == 2 : kind == 3)
+				continue; /* R plane for kinds 3 and 4, S for 2 and 4; the stack's once */
 			uint64_t off = prog ? 0 : plane ? RDB_R_OFFSET : RDB_S_OFFSET;
 			uint64_t lo = (w->addr - off) & ~0xfffull;
 			uint64_t hi = ((w->addr + w->len - 1 - off) | 0xfff) + 1;
-			int k = n++;
-			while (k > 0 && r[k - 1][0] > lo) {
-				memcpy(r[k], r[k - 1], sizeof *r);
-				k--;
+			uint64_t prot = plane || (prog && kind != 2) ? PROT_NONE : PROT_READ;
+			for (uint64_t a = lo; a < hi; a = prog ? a + 4096 : hi) {
+				int k = n++;
+				while (k > 0 && r[k - 1][0] > a) {
+					memcpy(r[k], r[k - 1], sizeof *r);
+					k--;
+				}
+				r[k][0] = a, r[k][1] = prog ? a + 4096 : hi;
+				r[k][2] = prot | (prog ? SW_PROG : 0);
 			}
-			r[k][0] = lo, r[k][1] = hi;
-			r[k][2] = plane ? PROT_NONE : prog ? PROT_READ | SW_PROG : PROT_READ;
 		}
+	}
 	int m = 0;
 	for (int i = 0; i < n; i++)
-		if (m && r[i][0] <= r[m - 1][1] && r[i][2] == r[m - 1][2]) {
-			if (r[i][1] > r[m - 1][1])
-				r[m - 1][1] = r[i][1];
-		} else {
-			memcpy(r[m], r[i], sizeof *r);
-			m++;
-		}
+		if (m && r[i][2] & SW_PROG && r[i][0] == r[m - 1][0] && r[i][1] == r[m - 1][1])
+			r[m - 1][2] &= r[i][2]; /* (one page, both kinds: PROT_NONE) */
+		else
+			memcpy(r[m++], r[i], sizeof *r);
+	int k = 0;
+	for (int i = 0; i < m; i++)
+		if (k && r[i][0] <= r[k - 1][1] && r[i][2] == r[k - 1][2]) {
+			if (r[i][1] > r[k - 1][1])
+				r[k - 1][1] = r[i][1];
+		} else
+			memcpy(r[k++], r[i], sizeof *r);
 	*out = r;
-	return m;
+	return k;
 }
 
 /* The replay's read-only pages made those of the watchpoints now. */
@@ -804,12 +829,13 @@ static int sw_which(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 }
 
 /* The read (or access) watchpoint whose bytes [lo, hi) touches (program
- * addresses): its index + 1, or 0. */
+ * addresses): its index + 1, or 0 (one on the stack: its program's pages
+ * are watched instead, sw_access). */
 static int sw_rwhich(const struct rdb_tg *t, uint64_t lo, uint64_t hi)
 {
 	for (int i = 0; t->wp_on && i < t->nwp; i++) {
 		uint64_t a = t->wp[i].addr;
-		if (t->wp[i].kind != 2 && lo < a + t->wp[i].len && a < hi)
+		if (t->wp[i].kind != 2 && t->wp[i].stack <= 0 && lo < a + t->wp[i].len && a < hi)
 			return i + 1;
 	}
 	return 0;
@@ -853,6 +879,48 @@ static int sw_store(struct rdb_tg *t, int in, uint64_t fault)
 	return 1;
 }
 
+/* The read or access watchpoint on the stack that the decoded
+ * accesses of a program instruction touch as it watches them (a read
+ * for rwatch, a read or a write for awatch): its index + 1, or 0. */
+static int sw_access(const struct rdb_tg *t, const struct rdb_ma *ma)
+{
+	for (int i = 0; t->wp_on && i < t->nwp; i++) {
+		const struct wp *w = &t->wp[i];
+		if (w->kind == 2 || w->stack <= 0)
+			continue;
+		for (int k = 0; k < ma->n; k++)
+			if (ma->a[k].addr < w->addr + w->len && w->addr < ma->a[k].addr + ma->a[k].size &&
+			    (w->kind == 4 || ma->a[k].rw & RDB_MA_READ))
+				return i + 1;
+	}
+	return 0;
+}
+
+/* A program instruction's plain load (mov, movzx, movsx into a general
+ * register, pop of one, ret) that faulted at fault on the inaccessible
+ * program pages of range in, done by rdb through ptrace (which reads
+ * them) when it reads nothing off the range and no watched byte: 1
+ * (the registers as the instruction leaves them), or 0. */
+static int sw_load(struct rdb_tg *t, int in, uint64_t fault, const struct rdb_ma *ma)
+{
+	if (!ma->load || getenv("RDB_GDB_STEP_LOADS"))
+		return 0;
+	uint64_t lo = ma->a[0].addr, hi = lo + ma->a[0].size, v = 0;
+	if (fault < lo || fault >= hi || lo < t->swr[in][0] || hi > t->swr[in][1])
+		return 0;
+	for (int i = 0; i < t->nwp; i++)
+		if (lo < t->wp[i].addr + t->wp[i].len && t->wp[i].addr < hi)
+			return 0;
+	if (rdb_tg_read(t, lo, &v, ma->a[0].size) != ma->a[0].size)
+		return 0;
+	struct user_regs_struct r = t->regs;
+	rdb_ma_load(ma, v, &r);
+	if (put_regs(t->cur, &r))
+		return 0;
+	t->regs = r;
+	return 1;
+}
+
 /* A SIGSEGV stop: 0 if it is not an access to the pages rdb protected;
  * 3 for a program instruction's write to the program's own pages
  * (SW_PROG: the caller runs it, sw_prog), 4 for one done by rdb instead
@@ -880,7 +948,23 @@ static int sw_fault(struct rdb_tg *t, int *hit, int store)
 	if (t->swr[in][2] & SW_PROG) {
 		if (in_rt(t, t->regs.rip))
 			return 2;
-		return store && sw_store(t, in, (uint64_t)(uintptr_t)si.si_addr) ? 4 : 3;
+		t->swfaults++;
+		uint64_t fault = (uint64_t)(uintptr_t)si.si_addr;
+		if ((t->swr[in][2] & ~SW_PROG) == PROT_NONE) {
+			/* a read or access watch: what the instruction touches */
+			struct rdb_ma ma;
+			memset(code, 0, sizeof code);
+			rdb_tg_read(t, t->regs.rip, code, sizeof code);
+			if (!rdb_ma_decode(code, sizeof code, &t->regs, &ma)) {
+				t->swunknown++;
+				return 3; /* (run: its writes are found by the values) */
+			}
+			if ((t->swphit = sw_access(t, &ma)))
+				return 3;
+			if (store && sw_load(t, in, fault, &ma))
+				return t->swdone++, 4;
+		}
+		return store && sw_store(t, in, fault) ? t->swdone++, 4 : 3;
 	}
 	memset(code, 0, sizeof code);
 	rdb_tg_read(t, t->regs.rip, code, sizeof code);
@@ -1042,14 +1126,20 @@ static int sw_prog(struct rdb_tg *t, struct rdb_tg_stop *s)
 		return -1;
 	if (get_regs(t))
 		return fail(t, s, "ptrace(PTRACE_GETREGS)");
+	int hit = t->swphit;
+	t->swphit = 0;
 	for (int i = 0; t->wp_on && i < t->nwp; i++) {
 		struct wp *w = &t->wp[i];
-		if (w->kind != 3 && wp_changed(t, w) && !t->pend.kind) {
+		if (w->kind != 3 && wp_changed(t, w) && !t->pend.kind && !hit) {
 			t->pend.kind = TG_WATCH;
 			t->pend.value = w->kind;
 			t->pend.addr = w->addr;
 		}
 	}
+	/* a read or access watchpoint's bytes it read (or wrote): the stop
+	 * after it, whatever the value */
+	if (hit && !t->pend.kind && sw_report(t, hit, &t->pend))
+		memset(&t->pend, 0, sizeof t->pend);
 	return stop;
 }
 

@@ -515,6 +515,10 @@ static int scan_to(struct rdb_tl *l, const struct rdb_pos *upto, int exact, stru
 		}
 		if (exact && same(&at, upto))
 			break;
+		/* a watchpoint's stop where a breakpoint is: the breakpoint
+		 * comes after the access (a continue from it steps off it) */
+		if (s.kind == TG_WATCH && rdb_tg_bp_at(l->t, at.pc))
+			event_break(ev, &at);
 		if (s.kind == TG_BREAK && rdb_tg_bp_at(l->t, at.pc)) {
 			ev->at = at;
 			ev->st = s;
@@ -558,6 +562,8 @@ static int scan_interval(struct rdb_tl *l, uint64_t interval, struct event *ev)
 			ev->st = s;
 			n = 1;
 		}
+		if (s.kind == TG_WATCH && rdb_tg_bp_at(l->t, at.pc))
+			event_break(ev, &at); /* (after the access, as in scan_to) */
 	}
 	rdb_tg_quiet_signals(l->t, 0);
 	return n;

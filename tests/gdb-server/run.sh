@@ -5,7 +5,8 @@
 # CASE: forward | stepback | stepback-intervals | revcont | revstep |
 #       gdbserver | garbage | writes | flowback | life | leaks (LEAKS_N: 10000
 #       by default) | watch-many | watch-big | watch-stack |
-#       watch-stack-pages | watch-stack-sys | rwatch-many | break-ran.
+#       watch-stack-pages | watch-stack-sys | rwatch-many | rwatch-stack |
+#       break-ran.
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -17,7 +18,7 @@ trap 'if [ $status -eq 0 ] || [ $status -eq 77 ]; then rm -rf "$W"; else echo "w
 fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
 cd "$W" || exit 1
 command -v gdb > /dev/null || fail "gdb is not installed (scripts/setup-debian.sh installs it)"
-build() { "$RDB_CC" -O0 -g "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
+build() { "$RDB_CC" "${3:--O0}" -g "$SRC/$1.c" -o "$2" 2>cc.err || { status=77; echo "SKIP: rdb-cc cannot build $1 (instrumented musl built?)"; cat cc.err; exit 77; }; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
 # Where the debug registers do not fire (some virtual machines grant them
 # and never trigger), rdb's server watches writes through the shadow pages
@@ -384,6 +385,74 @@ rwatch-many)
 	expect w.out "^gdb: d 4 dst 0 q 0 msg2 0\$"
 	sed -n 's/^interval \([0-9]*\) count .*/\1/p' w.out > iv
 	[ "$(sed -n 1p iv)" -lt "$(sed -n 9p iv)" ] || { cat w.out; fail "the reads are not in different intervals"; }
+	;;
+rwatch-stack)
+	# reads of the stack that no hook sees (-O1): a local of main read
+	# through %rsp twice and written once with the value it has (rwatch,
+	# then awatch: every access stops, the write too), a saved register's
+	# slot read by `pop` and a return address read by `ret`; forward in
+	# the program's order, back in the reverse order, across intervals
+	build stackreads prog -O1
+	"$RDB" record --every-sic 3000 -o t -- ./prog > rec.out 2>&1 || fail "record"
+	at() { grep -n "$1" "$SRC/stackreads.c" | cut -d: -f1; }
+	st=$(at 'the start') en=$(at 'the end') r1=$(at 'read 1') r2=$(at 'read 2')
+	wr=$(at 'written, the same') aw=$(at 'after the write')
+	# a stop: "r" (read watchpoint) or "a" (access) or "B" (breakpoint),
+	# the value gdb shows ("=V", or ":OLD>NEW"), "@" the line it shows
+	# and "/" the instruction there (x/i $pc after each stop)
+	stops() { awk '/^Hardware read watchpoint [0-9]*: / { k = "r" } /^Hardware access .* watchpoint [0-9]*: / { k = "a" }
+	               /^Breakpoint [0-9]*, / { k = "B"; v = "" }
+	               /^Value = / && k { v = "=" $3 } /^Old value = / && k { o = $4 }
+	               /^New value = / && k { v = ":" o ">" $4 }
+	               /^[0-9]+\t/ && k { printf "%s%s@%s ", k, v, $1; k = ""; v = "" }
+	               /^=> / { split($0, f, "\t"); split(f[2], m, " "); printf "/%s ", m[1] }'; }
+	for kind in rwatch awatch; do
+		# (rwatch: two reads, then the end; awatch: the write between)
+		n=3; [ $kind = awatch ] && n=4
+		{ printf '%s\n' "break stackreads.c:$st" "break stackreads.c:$en" continue "$kind -l local"
+		  i=0; while [ $i -lt $n ]; do printf '%s\n' continue 'monitor where'; i=$((i + 1)); done
+		  echo 'echo gdb: back\n'
+		  i=0; while [ $i -lt $n ]; do printf '%s\n' reverse-continue 'monitor where'; i=$((i + 1)); done; } > $kind.gdb
+		session $kind.gdb $kind.out t || { cat $kind.out; fail "replay --gdb-batch ($kind)"; }
+		clean $kind.out
+		sed '/^gdb: back/q' $kind.out | stops > fw
+		sed -n '/^gdb: back/,$p' $kind.out | stops > bw
+		if [ $kind = rwatch ]; then
+			want_f="B@$st r=1@$r1 r=1@$r2 B@$en "
+			want_b="r=1@$r2 r=1@$r1 B@$st "
+		else
+			# the write of the same value stops too, after it (on the
+			# next line) going forward, before it going back
+			want_f="B@$st a=1@$r1 a=1@$aw a=1@$r2 B@$en "
+			want_b="a=1@$r2 a=1@$wr a=1@$r1 B@$st "
+		fi
+		[ "$(cat fw)" = "$want_f" ] || { cat $kind.out; fail "$kind: forward stops: '$(cat fw)', not '$want_f'"; }
+		[ "$(cat bw)" = "$want_b" ] || { cat $kind.out; fail "$kind: backward stops: '$(cat bw)', not '$want_b'"; }
+		sed -n 's/^interval \([0-9]*\) count .*/\1/p' $kind.out > iv
+		[ "$(sed -n 1p iv)" -lt "$(sed -n 2p iv)" ] || { cat $kind.out; fail "$kind: the reads are not in different intervals"; }
+	done
+	# pop and ret: at work's entry, its saved %rbx's slot (read by its
+	# pop) and twice's return address's (read by twice's ret)
+	line=$(at "after twice's ret") ret=$(at "^} /. twice's ret") pop=$(at "work's pop") entry=$(at "work's entry")
+	printf '%s\n' 'break *work' "break stackreads.c:$en" continue \
+		'rwatch -l *(long *)($sp - 8)' 'rwatch -l *(long *)($sp - 16)' \
+		continue 'monitor where' 'x/i $pc' 'printf "gdb: pc %ld\n", $pc' \
+		continue 'monitor where' 'x/i $pc' continue 'monitor where' 'echo gdb: back\n' \
+		reverse-continue 'monitor where' 'x/i $pc' reverse-continue 'monitor where' 'x/i $pc' \
+		reverse-continue 'monitor where' > popret.gdb
+	session popret.gdb popret.out t || { cat popret.out; fail "replay --gdb-batch (pop, ret)"; }
+	clean popret.out
+	sed '/^gdb: back/q' popret.out | stops | sed 's/=[0-9]*@/@/g' > fw
+	sed -n '/^gdb: back/,$p' popret.out | stops | sed 's/=[0-9]*@/@/g' > bw
+	want_f="B@$entry r@$line /add r@$pop /ret B@$en "
+	want_b="r@$pop /pop r@$ret /ret B@$entry "
+	[ "$(cat fw)" = "$want_f" ] || { cat popret.out; fail "pop, ret: forward stops: '$(cat fw)', not '$want_f'"; }
+	[ "$(cat bw)" = "$want_b" ] || { cat popret.out; fail "pop, ret: backward stops: '$(cat bw)', not '$want_b'"; }
+	# the ret read its return address: where it stopped
+	back=$(sed -n 's/^gdb: pc //p' popret.out)
+	[ -n "$back" ] && grep -q "^Value = $back\$" popret.out || { cat popret.out; fail "pop, ret: the return address read is not $back"; }
+	sed -n 's/^interval \([0-9]*\) count .*/\1/p' popret.out > iv
+	[ "$(sed -n 6p iv)" -lt "$(sed -n 5p iv)" ] || { cat popret.out; fail "pop, ret: work's entry and twice's ret are not in different intervals"; }
 	;;
 watch-stack)
 	# a local written through %rsp (no hook: the trace's WRITTEN records
