@@ -801,10 +801,12 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp)
 _Static_assert(sizeof(struct rdb_state) <= COW_PROBE_ADDR - RDB_STATE_ADDR,
                "the state region has no room for the copy-on-write probe");
 
-static uint64_t mono_ns(void)
+/* The thread's CPU time (the faults' kernel time is in it): a probe
+ * preempted on a loaded machine must not look like dear faults. */
+static uint64_t thread_ns(void)
 {
 	uint64_t ts[2];
-	rdb_sys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts);
+	rdb_sys2(__NR_clock_gettime, 3 /* CLOCK_THREAD_CPUTIME_ID */, ts);
 	return ts[0] * 1000000000ull + ts[1];
 }
 
@@ -818,10 +820,10 @@ static void cow_probe_touch(void)
 /* After it: the snapshot child shares them now. */
 static void cow_probe(void)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = thread_ns();
 	for (int i = 0; i < COW_PROBE_PAGES; i++)
 		((volatile char *)COW_PROBE_ADDR)[i * 4096] = 2;
-	RT->intervals.cow_ns = (mono_ns() - t0) / COW_PROBE_PAGES;
+	RT->intervals.cow_ns = (thread_ns() - t0) / COW_PROBE_PAGES;
 }
 
 /* At a boundary: the stretch of the interval it starts, from the one it
