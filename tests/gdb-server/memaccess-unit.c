@@ -32,17 +32,24 @@ struct want {
 #define R RDB_MA_READ
 #define W RDB_MA_WRITE
 
+/* hex's bytes into p (at most 16), nops after them; their count. */
+static size_t code(const char *hex, uint8_t p[16])
+{
+	size_t k = 0;
+	unsigned v;
+	memset(p, 0x90, 16);
+	while (k < 16 && sscanf(hex + 2 * k, "%2x", &v) == 1)
+		p[k++] = (uint8_t)v;
+	return k;
+}
+
 /* what: its text; hex: its bytes; ok: known; len; load: RDB_MA_*; the
  * accesses (n of them) */
 static void check(const char *what, const char *hex, int ok, unsigned len, int load, int n,
                   const struct want *w)
 {
 	uint8_t p[16];
-	size_t k = 0;
-	unsigned v;
-	memset(p, 0x90, sizeof p);
-	while (k < sizeof p && sscanf(hex + 2 * k, "%2x", &v) == 1)
-		p[k++] = (uint8_t)v;
+	size_t k = code(hex, p);
 	struct user_regs_struct r = regs();
 	struct rdb_ma o;
 	int got = rdb_ma_decode(p, k, &r, &o), same = got == ok;
@@ -101,11 +108,7 @@ static void cmp(const char *what, const char *hex, uint64_t (*hw)(uint64_t, cons
 {
 	const uint64_t status = 1 | 4 | 0x10 | 0x40 | 0x80 | 0x800;
 	uint8_t p[16];
-	size_t k = 0;
-	unsigned v;
-	memset(p, 0x90, sizeof p);
-	while (sscanf(hex + 2 * k, "%2x", &v) == 1)
-		p[k++] = (uint8_t)v;
+	size_t k = code(hex, p);
 	struct user_regs_struct r = regs();
 	r.rax = rax;
 	r.rsi = (uint64_t)(uintptr_t)&m;
@@ -133,11 +136,7 @@ static void load(const char *what, const char *hex, uint64_t (*hw)(uint64_t, con
                  uint64_t rax, uint64_t m)
 {
 	uint8_t p[16];
-	size_t k = 0;
-	unsigned v;
-	memset(p, 0x90, sizeof p);
-	while (sscanf(hex + 2 * k, "%2x", &v) == 1)
-		p[k++] = (uint8_t)v;
+	size_t k = code(hex, p);
 	struct user_regs_struct r = regs();
 	r.rax = rax;
 	r.rsi = (uint64_t)(uintptr_t)&m;
