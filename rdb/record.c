@@ -278,7 +278,9 @@ static int record_args(int argc, char **argv, struct record_opts *o)
 		return 2;
 	}
 	o->argv = argv + i;
-	if (stretch && !(o->flags & RDB_TF_HELLO_EVERY_SIC))
+	if (stretch > 0 && (o->flags & RDB_TF_HELLO_EVERY_SIC))
+		rdb_warn("record: --stretch is for timed intervals: with --every-sic it does nothing");
+	if (stretch && o->interval && !(o->flags & RDB_TF_HELLO_EVERY_SIC))
 		o->flags |= RDB_TF_HELLO_STRETCH;
 	if (o->gdb)
 		rdb_gdb_server_check(o->gdb_script);

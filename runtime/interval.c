@@ -504,6 +504,7 @@ static void scan_into(int slot, int take)
 		const struct rdb_tf_map *m = &RT->procmaps.maps[i];
 		if (!scanned(m))
 			continue;
+		RT->wr.shared = m->kind == RDB_TF_MAP_SHARED || m->kind == RDB_TF_MAP_SHARED_EXT;
 		uintptr_t lo = m->start;
 		for (;;) { /* [lo, m->end) less the dead ranges, in address order */
 			uintptr_t hi = m->end, next = m->end;
@@ -805,7 +806,7 @@ _Static_assert(sizeof(struct rdb_state) <= COW_PROBE_ADDR - RDB_STATE_ADDR,
  * preempted on a loaded machine must not look like dear faults. */
 static uint64_t thread_ns(void)
 {
-	uint64_t ts[2];
+	uint64_t ts[2] = {0, 0};
 	rdb_sys2(__NR_clock_gettime, 3 /* CLOCK_THREAD_CPUTIME_ID */, ts);
 	return ts[0] * 1000000000ull + ts[1];
 }
@@ -827,24 +828,32 @@ static void cow_probe(void)
 }
 
 /* At a boundary: the stretch of the interval it starts, from the one it
- * ends (its whole CPU time and the kernel's part of it, ns). */
+ * ends (its whole CPU time and the kernel's part of it, ns).  The faults
+ * cannot have cost more than the kernel's time; a fork child's first
+ * interval (its parent's run, its boundary at once) says nothing. */
 static void stretch_next(uint64_t cpu, uint64_t sys)
 {
 	uint64_t user = cpu > sys ? cpu - sys : 0;
 	uint64_t faults = RT->wr.pages * RT->intervals.cow_ns;
 	uint64_t k = RT->intervals.stretch;
+	if (faults > sys)
+		faults = sys;
 	if (RT->intervals.fixed)
 		k = 1;
+	else if (RT->intervals.stretch_skip)
+		RT->intervals.stretch_skip = 0;
 	else if (faults > user / 4) /* to a quarter at once, as if they stay as many */
 		k = !user || k * 4 * faults / user >= STRETCH_MAX ? STRETCH_MAX
 		                                                 : (k * 4 * faults + user - 1) / user;
 	else if (faults < user / 16 && k > 1)
 		k /= 2;
 	if (!RT->intervals.fixed && RT->start.debug > 1)
-		rdb_printf("rdb: interval %lu wrote %lu pages (a copy-on-write fault: %lu ns) in "
-		           "%lu ms of the program's: interval %lu is %lu times -i\n",
+		rdb_printf("rdb: interval %lu wrote %lu pages, %lu us of faults (a copy-on-write "
+		           "fault: %lu ns; the kernel's time %lu us) in %lu us of the program's: "
+		           "interval %lu is %lu times -i\n",
 		           (unsigned long)RT->interval, (unsigned long)RT->wr.pages,
-		           (unsigned long)RT->intervals.cow_ns, (unsigned long)(user / 1000000),
+		           (unsigned long)(faults / 1000), (unsigned long)RT->intervals.cow_ns,
+		           (unsigned long)(sys / 1000), (unsigned long)(user / 1000),
 		           (unsigned long)RT->interval + 1, (unsigned long)k);
 	RT->intervals.stretch = k;
 }
@@ -1106,12 +1115,15 @@ void rdb_interval_init(void)
 	RT->intervals.cpu_start_ns = cpu_ns();
 	RT->intervals.sys_start_ns = sys_ns();
 	RT->intervals.stretch = 1;
-	cow_probe_touch();
+	int probe = !RT->intervals.fixed && !RT->intervals.every_sic;
+	if (probe)
+		cow_probe_touch();
 	if (!snap_fork(1 % SNAP_SLOTS)) {
 		RT->intervals.snap_ok = 0; /* no snapshot of interval 1: no intervals, no timer */
 		return;
 	}
-	cow_probe();
+	if (probe)
+		cow_probe();
 	if (RT->intervals.every_sic) { /* the first check past the count faults */
 		rdb_sic_set(0, RT->intervals.every_sic);
 		return;
@@ -1145,6 +1157,7 @@ int rdb_interval_fork_child(void)
 	RT->intervals.sys_start_ns = sys_ns();
 	RT->intervals.sys_allow_us = 0;
 	RT->intervals.stretch = 1;
+	RT->intervals.stretch_skip = 1;
 	if (!RT->intervals.every_sic)
 		timer_start();
 	/* The event: as rdb_sic_want, on the live %r15 (the runtime never

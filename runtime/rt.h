@@ -169,6 +169,7 @@ struct rdb_state {
 		uint64_t stretch;     /* this interval is -i times this (1 to STRETCH_MAX) */
 		uint64_t cow_ns;      /* what a copy-on-write fault costs here (probed) */
 		int fixed;            /* not stretched (rdb record -i, --no-stretch) */
+		int stretch_skip;     /* the next boundary keeps the stretch (a fork child's first) */
 		int timer_id;
 		int snap_pid[2];      /* the snapshot children of interval - 1 and interval */
 		int snap_mem;         /* in a snapshot child: its /proc/self/mem, or < 0 */
@@ -234,7 +235,8 @@ struct rdb_state {
 	struct { /* written.c: the current interval's written ranges */
 		uint64_t interval, lo, hi;
 		uint32_t n, sent; /* ranges waiting; whether any record went out */
-		uint64_t pages, last_page; /* 4 KiB pages written (interval.c's stretch) */
+		uint64_t pages, last_page; /* private 4 KiB pages written (interval.c's stretch) */
+		int shared;                /* the mapping being scanned is MAP_SHARED: not counted */
 		struct rdb_tf_range r[RDB_WR_MAX];
 	} wr;
 

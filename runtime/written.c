@@ -35,6 +35,8 @@ static void close_range(void)
  * (interval.c, stretch).  Ranges come in ascending address order. */
 static void count_pages(uint64_t lo, uint64_t hi)
 {
+	if (RT->wr.shared) /* MAP_SHARED pages are not copied at a fork */
+		return;
 	uint64_t p0 = lo >> 12, p1 = (hi - 1) >> 12;
 	if (RT->wr.pages && p0 <= RT->wr.last_page)
 		p0 = RT->wr.last_page + 1;
@@ -63,6 +65,7 @@ void rdb_written_begin(uint64_t interval)
 	RT->wr.sent = 0;
 	RT->wr.lo = RT->wr.hi = 0;
 	RT->wr.pages = RT->wr.last_page = 0;
+	RT->wr.shared = 0;
 }
 
 /* s: the S plane's 8 bytes for each of [a, a + 8 * n), in ascending

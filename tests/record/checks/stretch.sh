@@ -4,20 +4,23 @@
 # longer when the interval before wrote pages whose copy-on-write faults
 # cost more than a quarter of the program's own time in it (as much
 # longer as brings them to a quarter, up to 8 times -i), and halves it
-# again below a sixteenth (runtime/interval.c, stretch_next).  progs/heapwrite.c writes all over 32 MiB in each pass,
-# then computes without writing memory (the stretch comes down again).
-# With RDB_DEBUG=2 the runtime says, at each boundary, the pages written,
-# the fault's measured cost, the program's time and the next stretch:
-# each stretch must follow the rule from the one before, the next
-# interval's CPU time must be at least that many times -i, and the
-# replays (whole and from every interval) must pass --verify.  Where
-# faults are cheap the rule keeps every interval at -i and the check
-# holds that too.  (Seen failing with the stretch left out of the
-# timer: "interval 2 took 74 ms, less than 2 x 50 ms"; with no shrink:
-# "the stretch after interval 6: 8, the rule says 4"; and, on a recorded
-# line, with doubling for the proportional step: "the stretch after
-# interval 1: 2, the rule says 7".  Whether a run meets a step below 8
-# depends on the machine's timing: most runs here go to 8 at once.)
+# again below a sixteenth (runtime/interval.c, stretch_next).
+# progs/heapwrite.c writes all over 32 MiB in each pass, then computes
+# without writing memory (the stretch comes down again).  With
+# RDB_DEBUG=2 the runtime says, at each boundary, the pages written,
+# their faults' estimated cost, its own time in the kernel, the
+# program's time and the next stretch: each stretch must follow the rule
+# from the one before, rdb info --json must show it, the next interval's
+# CPU time must be that many times -i (plus the timer's allowance for the
+# kernel's time), and the replays (whole and from every interval) must
+# pass --verify.  Where faults are cheap the rule keeps every interval at
+# -i and the check holds that too.  (Seen failing with the stretch left
+# out of the timer: "interval 2 took 74 ms, less than 2 x 50 ms"; with a
+# timer of 8 times -i for any stretch: "interval 2 took 432 ms, more than
+# 6 x 50 ms + the kernel's 31 ms before + 50"; with no shrink: "the
+# stretch after interval 6: 8, the rule says 4"; and, on a recorded line,
+# with doubling for the proportional step: "the stretch after interval 1:
+# 2, the rule says 7".)
 . "$(dirname "$0")/lib.sh"
 build heapwrite prog
 ./prog 60 1000 > native.out || fail "the program itself"
@@ -27,51 +30,62 @@ RDB_DEBUG=2 "$RDB" record -i 50 --stretch -o t -- ./prog 60 1000 > rec.out 2> re
 cmp -s native.out rec.out || fail "recorded, it printed something else"
 "$RDB" info t > info.out || fail "rdb info"
 expect info.out "(--stretch)"
-# interval N wrote P pages (a copy-on-write fault: C ns) in U ms of the
-# program's: interval M is K times -i
-grep "copy-on-write fault:" rec.err |
-	sed 's/.*interval \([0-9]*\) wrote \([0-9]*\) pages (a copy-on-write fault: \([0-9]*\) ns) in \([0-9]*\) ms .*interval \([0-9]*\) is \([0-9]*\) times.*/\1 \2 \3 \4 \5 \6/' > rule.txt
+# interval N wrote P pages, F us of faults (a copy-on-write fault: C
+# ns; the kernel's time S us) in U us of the program's: interval M is K
+# times -i   ->   N F U M K S
+sed -n 's/.*interval \([0-9]*\) wrote [0-9]* pages, \([0-9]*\) us of faults (.* the kernel.s time \([0-9]*\) us) in \([0-9]*\) us of the program.s: interval \([0-9]*\) is \([0-9]*\) times.*/\1 \2 \4 \5 \6 \3/p' rec.err > rule.txt
 [ -s rule.txt ] || { tail -20 rec.err; fail "no stretch lines from the runtime"; }
+[ "$(wc -l < rule.txt)" = "$(grep -c 'us of faults' rec.err)" ] || fail "unreadable stretch lines"
 awk '
-	# the stretch after k for faults of cost ms in user ms of the program
-	function rule(k, cost, user,   x) {
-		if (cost > user / 4) {
-			if (user <= 0) return 8
-			x = k * 4 * cost / user
+	# the stretch after k for faults of f us in u us of the program
+	function rule(k, f, u,   x) {
+		if (f > u / 4) {
+			if (u <= 0) return 8
+			x = k * 4 * f / u
 			return x >= 8 ? 8 : (x == int(x) ? x : int(x) + 1)
 		}
-		if (cost < user / 16 && k > 1) return k / 2
+		if (f < u / 16 && k > 1) return k / 2
 		return k
 	}
-	NF != 6 { print "unreadable: " $0; bad = 1; next }
 	{
-		cost = $2 * $3 / 1e6; user = $4; k = NR == 1 ? 1 : prev
-		# the runtime sees ns, the line whole ms: user is in [$4, $4 + 1)
-		a = rule(k, cost, user); b = rule(k, cost, user + 1)
-		if ($6 != a && $6 != b) {
-			printf "the stretch after interval %d: %d, the rule says %d (%.0f ms of faults, %d ms of the program)\n", $1, $6, a, cost, user
+		k = NR == 1 ? 1 : prev; ok = 0
+		# the runtime sees ns, the line whole us: either may be up to 1 more
+		for (df = 0; df <= 1; df++)
+			for (du = 0; du <= 1; du++)
+				if ($5 == rule(k, $2 + df, $3 + du)) ok = 1
+		if (!ok) {
+			printf "the stretch after interval %d: %d, the rule says %d (%d us of faults, %d us of the program)\n", $1, $5, rule(k, $2, $3), $2, $3
 			bad = 1
 		}
-		prev = $6
+		prev = $5
 	}
 	END { exit bad }' rule.txt || fail "a stretch broke the rule"
-# rdb info's x -i column is the stretch the runtime said, and each
-# interval the timer ended lasted that many times -i
-n=$("$RDB" info --complete t)
-while read -r _ _ _ _ m k; do
-	col=$(awk -v m="$m" '$1 == m && NF == 6 { print $6 }' info.out)
-	[ "$col" = "$k" ] || fail "rdb info says interval $m is ${col:-?} times -i, the runtime $k"
-	[ "$m" -lt "${n:-0}" ] || continue # the last one ended with the program
-	ms=$(awk -v m="$m" '$1 == m && $2 ~ /^[0-9.]+$/ { print int($2) }' info.out)
-	[ -n "$ms" ] || fail "no CPU time for interval $m in rdb info"
-	[ "$ms" -ge $((k * 50 * 9 / 10)) ] || fail "interval $m took $ms ms, less than $k x 50 ms"
+# rdb info --json's stretch (the text's x -i column) is the runtime's,
+# and each interval the timer ended lasted that many times -i: at least
+# nine tenths of it, at most that plus the kernel's time in the one
+# before (the timer's allowance) and 50 ms
+"$RDB" info --json t > info.json || fail "rdb info --json"
+python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["interval_table"]:
+    print(r["interval"], r["stretch"], -1 if r["cpu_ms"] is None else int(r["cpu_ms"]))
+' info.json > table.txt || fail "reading rdb info --json"
+while read -r _ _ _ m k sys; do
+	row=$(awk -v m="$m" '$1 == m' table.txt)
+	[ -n "$row" ] || fail "rdb info --json has no interval $m"
+	set -- $row
+	[ "$2" = "$k" ] || fail "rdb info says interval $m is $2 times -i, the runtime $k"
+	[ "$3" -ge 0 ] || continue # the last one ended with the program
+	[ "$3" -ge $((k * 50 * 9 / 10)) ] || fail "interval $m took $3 ms, less than $k x 50 ms"
+	[ "$3" -le $((k * 50 + sys / 1000 + 50)) ] ||
+		fail "interval $m took $3 ms, more than $k x 50 ms + the kernel's $((sys / 1000)) ms before + 50"
 done < rule.txt
 "$RDB" replay --verify t > w.out 2> w.err || { tail -20 w.err; fail "replay"; }
 cmp -s rec.out w.out || fail "the replay printed something else"
 from_each t rec.out 0
 # --no-stretch: no stretch (and rdb info does not claim one)
 RDB_DEBUG=2 "$RDB" record -i 200 --no-stretch -o u -- ./prog 2 > u.out 2> u.err || fail "record --no-stretch"
-! grep -q "copy-on-write fault:" u.err || fail "--no-stretch stretched"
+! grep -q "us of faults" u.err || fail "--no-stretch stretched"
 "$RDB" info u > uinfo.out || fail "rdb info u"
 ! grep -q -- "--stretch" uinfo.out || fail "rdb info says --stretch for --no-stretch"
 # the default without -i stretches; with -i it does not
