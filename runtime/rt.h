@@ -332,6 +332,9 @@ struct rdb_state {
 		uint32_t xsize;       /* CPUID 0xd: the xsave image's size (0: not asked) */
 		int thbound;          /* RDB_THREAD_BOUNDARIES=1: boundaries while threads
 		                         live (their THCTX records, sched.c) */
+		uint64_t revive_wait; /* RDB_TEST_REVIVE_WAIT=N, a test knob: the ms
+		                         replay's first thread waits for the program's
+		                         new thread after each it makes (threvive.c) */
 	} sched;
 
 	struct { /* grow.c: the bytes mapped of each table (enum rdb_grow_slot) */

@@ -31,7 +31,11 @@ static int self(void) { return (int)rdb_th_slot(); }
 
 void rdb_sched_init(uint32_t slice, int chaos)
 {
-	RT->sched.owner = 0;
+	/* (the caller's slot: a fork child of a thread other than the main
+	 * one starts its recording here in that thread's, rdb_sched_forked;
+	 * with thread 0 the token's owner it took no boundary until its
+	 * thread took the token back, and slot 0 counted as alive) */
+	RT->sched.owner = self();
 	RT->sched.nlive = 1;
 	RT->sched.slice = slice ? slice : SLICE_DEFAULT;
 	RT->sched.chaos = chaos;
@@ -47,7 +51,7 @@ void rdb_sched_init(uint32_t slice, int chaos)
 		}
 		RT->sched.rng = seed ? seed : 1;
 	}
-	rdb_th_at(0)->sched.alive = 1;
+	rdb_th_at(rdb_th_slot())->sched.alive = 1;
 }
 
 /* ---- --chaos (record) -------------------------------------------------- */

@@ -134,6 +134,18 @@ static void test_grow_max(const char *e)
 		RT->grow.grow_max = n;
 }
 
+/* RDB_TEST_REVIVE_WAIT=N: replay --from an interval that began while
+ * threads lived: after each thread it makes again, the first thread
+ * waits up to N ms for the program to start a thread of its own, so
+ * that a test meets the moment threvive.c's race needed
+ * (checks/forkthr.sh). */
+static void test_revive_wait(const char *e)
+{
+	uint64_t n = test_knob(e, "RDB_TEST_REVIVE_WAIT=", 1, 60000);
+	if (n)
+		RT->sched.revive_wait = n;
+}
+
 /* The lowest address the main stack may grow to: its rlimit below the
  * initial %rsp (1 GiB at most; unlimited, the kernel lays mmap out from
  * the bottom, far from it). */
@@ -182,7 +194,7 @@ uint64_t __rdb_start(long *sp)
 		else if (rdb_strcmp(*e, "RDB_THREAD_BOUNDARIES=0") == 0)
 			RT->sched.thbound = 0; /* (sched.c rdb_sched_boundary_ok) */
 		else
-			test_sic_span(*e), test_grow_max(*e);
+			test_sic_span(*e), test_grow_max(*e), test_revive_wait(*e);
 
 	/* The planes stay in fork children: the program's own children run
 	 * hooks too.  MADV_DONTFORK belongs around the runtime's own forks

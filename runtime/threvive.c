@@ -36,6 +36,7 @@ struct revive {
 
 #define FP_MAX (64u << 10) /* (an xsave image is a few KiB) */
 #define CLONE_SETTLS 0x80000
+#define CLONE_PARENT_SETTID 0x100000
 #define THREAD_FLAGS 0x50f00 /* VM FS FILES SIGHAND THREAD SYSVSEM */
 #define FUTEX_WAIT_PRIVATE 128
 
@@ -245,13 +246,15 @@ _Noreturn void rdb_threads_revived(void)
 }
 
 /* clone: the child starts on stack with %r15 = r15 (its slot's) in
- * rdb_threads_revived. */
-static long clone_at(uint64_t r15, uintptr_t stack)
+ * rdb_threads_revived; the kernel writes its tid to *tid before it runs
+ * (CLONE_PARENT_SETTID: a holder runs the program at once, and nothing
+ * of this thread may touch its slot after). */
+static long clone_at(uint64_t r15, uintptr_t stack, int *tid)
 {
 	register long rax __asm__("rax") = __NR_clone;
-	register long rdi __asm__("rdi") = THREAD_FLAGS;
+	register long rdi __asm__("rdi") = THREAD_FLAGS | CLONE_PARENT_SETTID;
 	register long rsi __asm__("rsi") = (long)stack;
-	register long rdx __asm__("rdx") = 0;
+	register long rdx __asm__("rdx") = (long)tid;
 	register long r10 __asm__("r10") = 0;
 	register long r8 __asm__("r8") = 0;
 	register uint64_t r9 __asm__("r9") = r15;
@@ -280,20 +283,52 @@ static _Noreturn void idle(void)
 		rdb_sys6(__NR_futex, (long)&never, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
 }
 
+/* RDB_TEST_REVIVE_WAIT (start.c): the first thread waits, up to that
+ * many ms, for the program to have a thread in a slot above top0 (one
+ * started after the boundary), the moment the race below needed. */
+static void test_wait(unsigned top0)
+{
+	const uint64_t ts[2] = {0, 100000}; /* 0.1 ms */
+	for (uint64_t n = RT->sched.revive_wait * 10; n; n--) {
+		unsigned top = __atomic_load_n(&RT->sched.top, __ATOMIC_ACQUIRE);
+		if (top > top0 && __atomic_load_n(&rdb_th_at(top)->sched.alive, __ATOMIC_ACQUIRE))
+			return;
+		rdb_sys2(__NR_nanosleep, ts, 0);
+	}
+}
+
+/* Slot k made again: its thread parked, or the holder, which runs the
+ * program at once. */
+static void make(unsigned k)
+{
+	struct rdb_thread *t = rdb_th_at(k);
+	unsigned top0 = __atomic_load_n(&RT->sched.top, __ATOMIC_ACQUIRE);
+	long tid = clone_at(t->origin, t->sc_lo + RDB_SCSTACK_SIZE, &t->tid);
+	if (tid <= 0)
+		rdb_die("replay: cannot make thread %u again (error %ld)\n", k, -tid);
+	test_wait(top0);
+}
+
+/* The slots to make are the THCTX records' (rdb_threads_revive_read),
+ * read here before any thread runs: once the holder runs, the program
+ * changes them (a pthread_create made slot top + 1 alive, and this loop
+ * made that slot's thread a second time, whose resume() found no revive
+ * record: SIGSEGV at address 0xc, or two threads on one syscall stack).
+ * So the parked threads first, which wait for the token, then the holder,
+ * after which this thread reads nothing the program's threads write
+ * (but the test knob's wait, which only looks). */
 _Noreturn void rdb_threads_revive_start(unsigned holder)
 {
 	uint64_t old = rdb_block_all(); /* (the children start with every signal blocked) */
-	for (unsigned k = 1; k <= RT->sched.top; k++) {
-		struct rdb_thread *t = rdb_th_at(k);
-		if (!t->sched.alive)
-			continue;
-		long tid = clone_at(t->origin, t->sc_lo + RDB_SCSTACK_SIZE);
-		if (tid <= 0)
-			rdb_die("replay: cannot make thread %u again (error %ld)\n", k, -tid);
-		__atomic_store_n(&t->tid, (int)tid, __ATOMIC_RELEASE);
-	}
+	unsigned top = RT->sched.top;
+	int main_alive = rdb_th_at(0)->sched.alive;
+	for (unsigned k = 1; k <= top; k++)
+		if (k != holder && rdb_th_at(k)->sched.alive)
+			make(k);
 	(void)old;
-	if (!rdb_th_at(0)->sched.alive)
+	if (holder != 0)
+		make(holder);
+	if (!main_alive)
 		idle();
 	own_robust();
 	if (holder == 0)

@@ -1,8 +1,9 @@
 /* forkthr: fork while another thread lives.  "main": the main thread
  * forks while a second thread waits on a pipe; "thread": the second
  * thread forks while the main thread waits in pthread_join.  In the
- * child only the caller lives on; it computes, starts and joins a thread
- * of its own, prints and exits with 7.  The parent prints the child's
+ * child only the caller lives on; it computes, starts a thread of its
+ * own, which waits on a pipe while it computes more, joins it, prints
+ * and exits with 7.  The parent prints the child's
  * status (record-check-forkthr). */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,9 +22,14 @@ static unsigned long work(const char *s, int n)
 	return h % 100000;
 }
 
+static int kid_pipe[2];
+
+/* (it lives, blocked in read, while the child computes: a replay from
+ * the interval that started it has it alive for a while, forkthr.sh) */
 static void *twice(void *arg)
 {
-	return (void *)((long)arg * 2);
+	char c;
+	return read(kid_pipe[0], &c, 1) == 1 ? (void *)((long)arg * 2) : 0;
 }
 
 static void child(const char *who)
@@ -31,9 +37,10 @@ static void child(const char *who)
 	unsigned long h = work(who, 20000);
 	pthread_t t;
 	void *r = 0;
-	int ok = pthread_create(&t, 0, twice, (void *)21) == 0 && pthread_join(t, &r) == 0;
-	printf("child of %s: %lu, its thread gave %ld\n", who, h + work("more", 20000),
-	       ok ? (long)r : -1);
+	int ok = pipe(kid_pipe) == 0 && pthread_create(&t, 0, twice, (void *)21) == 0;
+	h += work("more", 20000);
+	ok = ok && write(kid_pipe[1], "x", 1) == 1 && pthread_join(t, &r) == 0;
+	printf("child of %s: %lu, its thread gave %ld\n", who, h, ok ? (long)r : -1);
 	fflush(stdout);
 	_exit(7);
 }
