@@ -682,9 +682,13 @@ static int skippable(struct rdb_tl *l, struct skip *k, uint64_t j)
  * pc when upto is in it, and counts the stops up to upto (or the end):
  * the ordinal of the last breakpoint or watchpoint stop before upto in
  * *nth (0: at the interval's first position; a watchpoint's hit at upto
- * itself is before it, the access being the instruction before).  1 if
- * there is one, 0 if none, -1. */
-static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto, uint64_t *nth)
+ * itself is before it, the access being the instruction before).  A
+ * watchpoint's stop where a breakpoint is (not at upto) is two stops, the
+ * access then the breakpoint (as in scan_to): *brk 1 says the last one is
+ * that breakpoint, made by the replay's stop *nth.  1 if there is one, 0
+ * if none, -1. */
+static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto, uint64_t *nth,
+                        int *brk)
 {
 	if (launch(l, j, j))
 		return -1;
@@ -694,6 +698,7 @@ static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto
 	int found = 0;
 	struct rdb_pos at;
 	struct rdb_tg_stop st;
+	*brk = 0;
 	if (rdb_tg_pos(l->t, &at) == 0 && !(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc)) {
 		*nth = 0;
 		found = 1;
@@ -703,8 +708,10 @@ static int thread_stops(struct rdb_tl *l, uint64_t j, const struct rdb_pos *upto
 		if ((st.kind != TG_BREAK && st.kind != TG_WATCH) || rdb_tg_pos(l->t, &at) ||
 		    at.interval != j)
 			break;
-		if (st.kind == TG_WATCH || (!(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc))) {
+		int bp = !(upto && same(&at, upto)) && rdb_tg_bp_at(l->t, at.pc);
+		if (st.kind == TG_WATCH || bp) {
 			*nth = n;
+			*brk = st.kind == TG_WATCH && bp;
 			found = 1;
 		}
 		if (upto && same(&at, upto))
@@ -722,16 +729,18 @@ static int before_access(struct rdb_tl *l);
  * breakpoint or watchpoint stop of the first with any; then a replay of
  * that interval to the same stop (a replay makes the same stops every
  * time), and for a watchpoint one instruction back, before its access,
- * in the thread that made it. */
+ * in the thread that made it; a breakpoint where that watchpoint's stop
+ * is comes first, there. */
 static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
                                  struct rdb_tg_stop *s)
 {
 	l->rc_replayed = l->rc_skipped = 0;
 	for (uint64_t j = cur->interval; j >= first_interval(l); j--) {
 		uint64_t nth = 0;
+		int brk = 0;
 		const struct rdb_pos *upto = j == cur->interval ? cur : NULL;
 		l->rc_replayed++;
-		int r = thread_stops(l, j, upto, &nth);
+		int r = thread_stops(l, j, upto, &nth, &brk);
 		if (r < 0) {
 			s->kind = TG_ERROR;
 			return;
@@ -751,10 +760,17 @@ static void reverse_cont_threads(struct rdb_tl *l, const struct rdb_pos *cur,
 		rdb_tg_quiet_signals(l->t, 0);
 		struct rdb_pos at;
 		if ((st.kind != TG_BREAK && st.kind != TG_WATCH) || rdb_tg_pos(l->t, &at) ||
-		    (st.kind == TG_BREAK && !rdb_tg_bp_at(l->t, at.pc))) {
+		    ((st.kind == TG_BREAK || brk) && !rdb_tg_bp_at(l->t, at.pc)) ||
+		    (brk && st.kind != TG_WATCH)) {
 			rdb_warn("gdb server: interval %llu: its breakpoint or watchpoint stop %llu was "
 			         "not made again", (unsigned long long)j, (unsigned long long)nth);
 			s->kind = TG_ERROR;
+			return;
+		}
+		/* the breakpoint after the access: a stop of its own, there */
+		if (brk) {
+			memset(s, 0, sizeof *s);
+			s->kind = TG_BREAK;
 			return;
 		}
 		/* a syscall's write: before its call, in its thread */

@@ -2,7 +2,7 @@
 # threads.sh: gdb's view of threads on a replay, and rdb flowback naming
 # the writing thread, on progs/threads.c (three workers and main, four
 # threads alive at each worker's turn; docs/gdb.md "Threads").
-#   threads.sh RDB RDB_CC gdb|flowback|fork|watch
+#   threads.sh RDB RDB_CC gdb|flowback|fork|watch|bpwatch
 # Exit 0 pass, 1 fail, 77 skipped (no instrumented musl yet).
 set -u
 RDB=$1 RDB_CC=$2 case=$3
@@ -15,7 +15,7 @@ fail() { echo "FAIL ($case): $*" >&2; status=1; exit 1; }
 expect() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "no '$2' in $1"; }; }
 cd "$W" || exit 1
 # (fork: intervals in the child, so that going back crosses boundaries)
-case $case in fork | watch) prog=th$case every=20000 ;; *) prog=threads every= ;; esac
+case $case in fork | watch | bpwatch) prog=th$case every=20000 ;; *) prog=threads every= ;; esac
 "$RDB_CC" -O0 -g "$SRC/$prog.c" -o prog -lpthread 2>cc.err ||
 	{ status=77; echo "SKIP: rdb-cc cannot build $prog.c (instrumented musl built?)"; cat cc.err; exit 77; }
 ./prog > native.out || fail "prog"
@@ -216,6 +216,54 @@ watch)
 	expect rb.out "^interval 1 count [0-9]* pc 0x[0-9a-f]*\$"
 	expect rb.out "^\* *[0-9]* *Thread [0-9]* (slot 1, born at syscall [0-9]*, running) .* in spin "
 	expect ro.out "^interval 2 count 0 pc $start\$"
+	;;
+bpwatch)
+	# A breakpoint on the instruction after a watched write, where the
+	# watchpoint's stop is (progs/thbpwatch.c: put() writes `shared`,
+	# called by three workers one after the other, 1, 2, 3, then 4 by the
+	# third in the interval of 3): going back, reverse-continue stops at
+	# that breakpoint first (after the write, the value still the new
+	# one), then before the write (the watchpoint, the value going back),
+	# in the thread that wrote, as it does in the same program's recording
+	# without threads (`thbpwatch one`: main makes the calls), which this
+	# one is compared with.  From 4's stop, 3's breakpoint is in the
+	# interval of here; 2's and 1's are in intervals before.
+	command -v gdb > /dev/null || fail "gdb is not installed"
+	"$RDB" record --every-sic $every -o one -- ./prog one > rec1.out 2>&1 || { cat rec1.out; fail "record (one)"; }
+	{ printf '%s\n' 'break main' continue 'printf "gdb: stop %ld\n", shared' 'watch shared' \
+		continue 'printf "gdb: stop %ld\n", shared' 'break *$pc' \
+		continue 'printf "gdb: stop %ld\n", shared' continue 'printf "gdb: stop %ld\n", shared' \
+		continue 'printf "gdb: stop %ld\n", shared' 'echo gdb: back\n'
+	  for i in 1 2 3 4 5 6 7 8; do printf '%s\n' reverse-continue 'monitor where' 'printf "gdb: stop %ld\n", shared'; done
+	  printf '%s\n' 'echo gdb: end\n'; } > s.gdb
+	# a stop: M (main's breakpoint), W (the watchpoint, OLD>NEW), B (the
+	# breakpoint after the write), put's argument (which worker's call)
+	# and the value of `shared` there
+	stops() { awk '/^Breakpoint 1, main|hit Breakpoint 1, main/ { k = k "M" }
+	               /Hardware watchpoint 2: shared$/ { if (k !~ /W/) k = k "W" }
+	               /^Old value = / { o = $4 } /^New value = / { v = o ">" $4 }
+	               /Breakpoint 3, / { k = k "B" }
+	               match($0, /put \(v=[0-9]+\)/) { a = "(" substr($0, RSTART + 7, RLENGTH - 8) ")" }
+	               /^gdb: stop / { printf "%s%s%s=%s ", k, v, a, $3; k = v = a = "" }'; }
+	for r in t one; do
+		timeout 300 "$RDB" replay --gdb-batch s.gdb $r > $r.out 2>&1 || { cat $r.out; fail "replay --gdb-batch ($r)"; }
+		! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" $r.out || { cat $r.out; fail "gdb or the server failed ($r)"; }
+		sed '/^gdb: back$/q' $r.out | stops > $r.fw
+		sed -n '/^gdb: back$/,$p' $r.out | stops > $r.bw
+	done
+	want_f="M=0 W0>1(1)=1 WB1>2(2)=2 WB2>3(3)=3 WB3>4(4)=4 "
+	want_b="W4>3(4)=3 B(3)=3 W3>2(3)=2 B(2)=2 W2>1(2)=1 B(1)=1 W1>0(1)=0 M=0 "
+	for r in one t; do
+		[ "$(cat $r.fw)" = "$want_f" ] || { cat $r.out; fail "$r: forward stops: '$(cat $r.fw)', not '$want_f'"; }
+		[ "$(cat $r.bw)" = "$want_b" ] || { cat $r.out; fail "$r: backward stops: '$(cat $r.bw)', not '$want_b'"; }
+	done
+	# t has threads: each stop in put names its writer's thread
+	[ "$(grep -c "^Thread [0-9]* hit Breakpoint 3, put (v=" t.out)" -eq 6 ] || { cat t.out; fail "t: the breakpoint's stops do not name a thread"; }
+	# the intervals of the stops back: 4's and 3's breakpoint in one, 2's
+	# breakpoint in one before
+	sed -n '/^gdb: back$/,$s/^interval \([0-9]*\) count .*/\1/p' t.out | tr '\n' ' ' > iv
+	set -- $(cat iv)
+	[ $# -eq 8 ] && [ "$1" -eq "$2" ] && [ "$4" -lt "$3" ] || { cat t.out; fail "t: the stops back are not in the intervals wanted ($(cat iv))"; }
 	;;
 *)
 	fail "unknown case $case"
