@@ -107,9 +107,10 @@ struct rdb_gm {
 	size_t nmaps;
 	struct rset stacks; /* mappings of j's saved stacks but the main one */
 	int have_known;
-	/* the position the answers are for */
+	/* the position the answers are for, and the replay's moves then
+	 * (the same position may be another thread's later, same slot) */
 	struct rdb_pos at;
-	uint64_t at_from;
+	uint64_t at_from, at_moves;
 	int have_at;
 	uint64_t stack_lo, stack_hi; /* the main stack's mapping there */
 	int have_stack;
@@ -610,10 +611,12 @@ size_t rdb_gm_read(struct rdb_gm *g, uint64_t addr, uint8_t *buf, size_t n)
 	if (rdb_tg_pos(g->t, &p))
 		return rdb_tg_from(g->t) <= 1 ? rdb_tg_read(g->t, addr, buf, n) : 0;
 	uint64_t j = rdb_tg_from(g->t);
-	if (!g->have_at || memcmp(&p, &g->at, sizeof p) || g->at_from != j) {
+	uint64_t m = rdb_tg_moves(g->t);
+	if (!g->have_at || memcmp(&p, &g->at, sizeof p) || g->at_from != j || g->at_moves != m) {
 		forget_answers(g);
 		g->at = p;
 		g->at_from = j;
+		g->at_moves = m;
 		g->have_at = 1;
 		g->have_stack = 0;
 	}

@@ -224,6 +224,11 @@ int rdb_tg_bounded(const struct rdb_tg *t);
 /* The interval the replay started at (a fork child's: 2 at least; 0:
  * none running).  Every replay keeps its write hooks (the S plane). */
 uint64_t rdb_tg_from(const struct rdb_tg *t);
+/* How many times the replay was resumed or started so far: the memory
+ * is the same until the next (a position does not say: a thread made in
+ * a slot freed in the same interval can be at the position, count and
+ * %rsp an earlier one was at). */
+uint64_t rdb_tg_moves(const struct rdb_tg *t);
 /* Run-time address minus link address. */
 uint64_t rdb_tg_bias(const struct rdb_tg *t);
 /* The interval's first position's pc, known once a replay started there

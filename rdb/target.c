@@ -98,6 +98,7 @@ struct rdb_tg {
 	int nth, capth;
 	int sysstops;      /* syscall stops are the caller's (through_runtime) */
 	uint64_t want_slot; /* rdb_tg_cont's want: that thread's count */
+	uint64_t moves;    /* resumes and new replays so far (rdb_tg_moves) */
 	struct rdb_births *births;
 	struct launch *ln; /* the replay's */
 	uint64_t sc_insn;  /* a syscall instruction of the runtime's (link address) */
@@ -342,6 +343,7 @@ static long resume_thr(struct rdb_tg *t, pid_t tid, enum __ptrace_request req, i
 	struct thr *h = thr_of(t, tid);
 	if (h)
 		h->req = req;
+	t->moves++;
 	return ptrace(req, tid, NULL, (void *)(long)sig);
 }
 
@@ -2256,6 +2258,7 @@ static int refeed(struct rdb_tg *t, struct rdb_ck *k, pid_t c)
 
 int rdb_tg_ck_resume(struct rdb_tg *t, struct rdb_ck *k)
 {
+	t->moves++;
 	/* the channel already where the copy reads on: the replay (of the
 	 * checkpoint's launch) read nothing since the checkpoint and is
 	 * stopped in the program's code, so in no read of the runtime's that
@@ -2540,6 +2543,7 @@ static uint64_t elf_entry(const char *exe)
 int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 {
 	rdb_tg_kill(t);
+	t->moves++;
 	struct rdb_replay_opts o;
 	memset(&o, 0, sizeof o);
 	o.dir = t->dir;
@@ -2719,4 +2723,5 @@ int rdb_tg_threads(struct rdb_tg *t, struct rdb_tg_thread **out)
 
 int rdb_tg_bounded(const struct rdb_tg *t) { return !t->ln || t->ln->to != 0; }
 uint64_t rdb_tg_from(const struct rdb_tg *t) { return t->ln ? t->ln->from : 0; }
+uint64_t rdb_tg_moves(const struct rdb_tg *t) { return t->moves; }
 uint64_t rdb_tg_bias(const struct rdb_tg *t) { return t->bias; }

@@ -264,6 +264,23 @@ bpwatch)
 	sed -n '/^gdb: back$/,$s/^interval \([0-9]*\) count .*/\1/p' t.out | tr '\n' ' ' > iv
 	set -- $(cat iv)
 	[ $# -eq 8 ] && [ "$1" -eq "$2" ] && [ "$4" -lt "$3" ] || { cat t.out; fail "t: the stops back are not in the intervals wanted ($(cat iv))"; }
+	# The same writes in one interval (-i 0), watch and continue: each
+	# worker is made in the slot the one before left, its stack where
+	# that one's was, so 2's stop is at the position (interval, count,
+	# pc, %rsp, slot) 1's was at; gdb's memory read there is read again
+	# (it was 1's answer, kept for the position: gdb saw no change and
+	# went on to 4, "Old value = 1").
+	"$RDB" record -i 0 -o big -- ./prog > rec2.out 2>&1 || { cat rec2.out; fail "record -i 0"; }
+	{ printf '%s\n' 'break main' continue 'printf "gdb: stop %ld\n", shared' 'watch shared'
+	  for i in 1 2 3 4; do printf '%s\n' continue 'monitor where' 'printf "gdb: sp %#lx\n", $sp' \
+		'printf "gdb: stop %ld\n", shared'; done; } > big.gdb
+	timeout 300 "$RDB" replay --gdb-batch big.gdb big > big.out 2>&1 || { cat big.out; fail "replay --gdb-batch (-i 0)"; }
+	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" big.out || { cat big.out; fail "gdb or the server failed (-i 0)"; }
+	want="M=0 W0>1(1)=1 W1>2(2)=2 W2>3(3)=3 W3>4(4)=4 "
+	[ "$(stops < big.out)" = "$want" ] || { cat big.out; fail "-i 0: stops '$(stops < big.out)', not '$want'"; }
+	grep '^interval 1 count\|^gdb: sp ' big.out | paste -d ' ' - - > pos
+	[ "$(wc -l < pos)" -eq 4 ] && [ "$(sed -n 1p pos)" = "$(sed -n 2p pos)" ] ||
+		{ cat big.out; fail "-i 0: the first two writes' stops are not at one position (the case is not made)"; }
 	;;
 *)
 	fail "unknown case $case"
