@@ -392,7 +392,8 @@ static void print_text(const struct info *in)
 	       (unsigned long long)in->v.complete);
 	if (in->ms >= 0)
 		printf("; each about %.1f ms of CPU (median of the timer-ended ones)", in->ms);
-	if (h->record_flags & RDB_TF_HELLO_STRETCH)
+	int stretched = (h->record_flags & RDB_TF_HELLO_STRETCH) != 0;
+	if (stretched)
 		printf("; made longer where the boundaries' page faults cost more (--stretch)");
 	printf("\n");
 	if (in->stack_ivs)
@@ -402,7 +403,6 @@ static void print_text(const struct info *in)
 		printf("stack pages: not known (rdb record --no-stack-pages, or a kernel without "
 		       "userfaultfd write-protect and PAGEMAP_SCAN)\n");
 	printf("checksums:  %s\n", in->sums ? "yes" : "no");
-	int stretched = (h->record_flags & RDB_TF_HELLO_STRETCH) != 0;
 	printf("            %8s %10s %10s %13s %8s%s\n", "interval", "CPU ms", "syscalls",
 	       "values bytes", "signals", stretched ? "    x -i" : "");
 	for (uint64_t i = 1; i <= in->n && i <= SHOWN; i++)

@@ -103,6 +103,16 @@ HWCMP(hw_cmpl5, "cmpl $5, (%2)") HWCMP(hw_cmpb80, "cmpb $0x80, (%2)")
 HWCMP(hw_cmpqm1, "cmpq $-1, (%2)") HWCMP(hw_cmpqr, "cmpq %1, (%2)")
 HWCMP(hw_cmprq, "cmpq (%2), %1") HWCMP(hw_cmpwr, "cmpw %w1, (%2)") HWCMP(hw_cmprb, "cmpb (%2), %b1")
 
+/* The registers after rdb does o's load (or cmp) of *m, from r. */
+static struct user_regs_struct by_rdb(const struct rdb_ma *o, const uint64_t *m,
+                                      struct user_regs_struct r)
+{
+	uint64_t val = 0;
+	memcpy(&val, m, o->a[0].size);
+	rdb_ma_load(o, val, &r);
+	return r;
+}
+
 static void cmp(const char *what, const char *hex, uint64_t (*hw)(uint64_t, const uint64_t *),
                 uint64_t rax, uint64_t m)
 {
@@ -119,10 +129,7 @@ static void cmp(const char *what, const char *hex, uint64_t (*hw)(uint64_t, cons
 		bad++;
 		return;
 	}
-	uint64_t val = 0;
-	memcpy(&val, &m, o.a[0].size);
-	struct user_regs_struct after = r;
-	rdb_ma_load(&o, val, &after);
+	struct user_regs_struct after = by_rdb(&o, &m, r);
 	uint64_t want = hw(rax, &m);
 	if ((after.eflags & status) != (want & status) || after.rip != r.rip + k || after.rax != rax) {
 		printf("FAIL cmp %s %%rax %#llx, (%%rsi) %#llx: flags %#llx, the processor's %#llx\n", what,
@@ -147,10 +154,7 @@ static void load(const char *what, const char *hex, uint64_t (*hw)(uint64_t, con
 		bad++;
 		return;
 	}
-	uint64_t val = 0;
-	memcpy(&val, &m, o.a[0].size);
-	struct user_regs_struct after = r;
-	rdb_ma_load(&o, val, &after);
+	struct user_regs_struct after = by_rdb(&o, &m, r);
 	uint64_t want = hw(rax, &m);
 	if (after.rax != want || after.rip != r.rip + k || after.rsp != r.rsp) {
 		printf("FAIL load %s %#llx from %#llx: %%rax %#llx, the processor's %#llx\n", what,
