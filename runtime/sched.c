@@ -51,7 +51,7 @@ void rdb_sched_init(uint32_t slice, int chaos)
 		}
 		RT->sched.rng = seed ? seed : 1;
 	}
-	rdb_th_at(rdb_th_slot())->sched.alive = 1;
+	rdb_th_at(self())->sched.alive = 1;
 }
 
 /* ---- --chaos (record) -------------------------------------------------- */
