@@ -132,6 +132,54 @@ static void live_stack(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 		}
 }
 
+/* Threads' stacks, as the main one, are out of the full hash: below a
+ * thread's %rsp lie what the hooks' helpers left, which a replay without
+ * hooks does not write, and an ended thread's stack stays mapped until
+ * its joiner unmaps it, with no %rsp to bound it (progs/thnest.c and
+ * thslow.c diverged there).  Noted at each clone, record and replay at
+ * the same position; the table grows with the threads whose stacks are
+ * still mapped. */
+void rdb_checksum_thread_stack(uint64_t top)
+{
+	if (!RT->chan.checksum && !RT->chan.verify)
+		return;
+	uint64_t k = RT->checksum.nstack_tops;
+	if (!rdb_grow(RDB_G_STACKS, (k + 1) * sizeof *RT->checksum.stack_tops)) {
+		if (!RT->checksum.stack_tops_lost++)
+			rdb_printf("rdb: %lu threads' stacks are mapped: the others are in the full "
+			           "hash (replay --verify-full may differ in them)\n", (unsigned long)k);
+		return;
+	}
+	RT->checksum.stack_tops[k] = top;
+	RT->checksum.nstack_tops = k + 1;
+}
+
+/* The stacks whose mapping is gone leave the table; of mapping m, the
+ * end of the thread stacks at its start (m->start if none): up to the
+ * highest top in it, with the words musl's __clone pops there
+ * (interval.c own_top's bound). */
+static void prune_stack_tops(const struct rdb_tf_map *m, size_t n)
+{
+	uint64_t *t = RT->checksum.stack_tops, kept = 0;
+	for (uint64_t i = 0; i < RT->checksum.nstack_tops; i++)
+		if (rdb_map_find(m, n, t[i] - 1))
+			t[kept++] = t[i];
+	RT->checksum.nstack_tops = kept;
+}
+
+static uint64_t stacks_end(const struct rdb_tf_map *m)
+{
+	uint64_t hi = m->start;
+	for (uint64_t i = 0; i < RT->checksum.nstack_tops; i++) {
+		uint64_t top = RT->checksum.stack_tops[i];
+		if (top > m->start && top <= m->end) {
+			top = (top + 64 + 4095) & ~4095ull;
+			hi = top > hi ? top : hi;
+		}
+	}
+	return hi < m->end ? hi : m->end;
+}
+
 void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full)
 {
@@ -149,6 +197,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 	RT->checksum.alt_skip = 0;
 	if (shi > slo)
 		ht = mix(span(ht, slo, shi, 's'), slo, shi);
+	prune_stack_tops(m, n);
 	rdb_planes_batch(1); /* (the walks below share mincore's answers) */
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].kind == RDB_TF_MAP_SPECIAL || !(m[i].prot & 1))
@@ -159,7 +208,8 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 			continue;
 		rdb_planes_walk(m[i].start, m[i].end, touched_word, &ht);
 		/* The full hash leaves the stacks out (the main one, the
-		 * mapping holding %rsp, the program's alternate stack): it is
+		 * mapping holding %rsp, the program's alternate stack, the
+		 * threads' stacks: rdb_checksum_thread_stack): it is
 		 * also --verify-full's, whose replay runs without the hooks, and
 		 * a wide access's hook calls a helper (trace.rules), so the dead
 		 * stack below %rsp, which a frame's uninitialized slots show
@@ -169,7 +219,7 @@ void rdb_checksum(const uint64_t *g, const struct rdb_tf_map *m, size_t n,
 			continue;
 		RT->checksum.alt_skip = 1;
 		if (m[i].prot & 2)
-			hf = resident(hf, m[i].start, m[i].end);
+			hf = resident(hf, stacks_end(&m[i]), m[i].end);
 		RT->checksum.alt_skip = 0;
 	}
 	rdb_planes_batch(0);

@@ -26,6 +26,7 @@ void rdb_grow_init(void)
 	RT->signal.queued = (struct rdb_tf_queued *)slot_addr(RDB_G_QUEUED);
 	RT->ctx.q = (struct rdb_tf_queued *)slot_addr(RDB_G_CTXQ);
 	RT->api.cb = (struct rdb_cb *)slot_addr(RDB_G_CB);
+	RT->checksum.stack_tops = (uint64_t *)slot_addr(RDB_G_STACKS);
 }
 
 /* Doubling, so a table of n bytes cost O(log n) calls; in place (mremap

@@ -205,6 +205,11 @@ struct rdb_state {
 		 * rdb_sched_unsettled): left out of both hashes */
 		int nunsettled;
 		uint64_t unsettled[64][2]; /* RDB_UNSETTLED_MAX */
+		/* the stack tops clones gave threads whose stack may still be
+		 * mapped, left out of the full hash (grow.c RDB_G_STACKS) */
+		uint64_t *stack_tops;
+		uint64_t nstack_tops;
+		int stack_tops_lost; /* the table could not grow: said once */
 		unsigned char mincore_r[(4u << 20) / 4096 + 2];
 	} checksum;
 
@@ -584,7 +589,7 @@ _Noreturn void rdb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 /* Each has a slot of RDB_GROW_SLOT bytes at a fixed address (layout.h),
  * mapped as it grows: its pointer in RT never changes. */
 enum rdb_grow_slot { RDB_G_MAPS, RDB_G_REGIONS, RDB_G_SHARED, RDB_G_PENDING, RDB_G_QUEUED,
-                     RDB_G_CTXQ, RDB_G_CB, RDB_G_N };
+                     RDB_G_CTXQ, RDB_G_CB, RDB_G_STACKS, RDB_G_N };
 void rdb_grow_init(void); /* in __rdb_start: the pointers */
 /* Makes the first n bytes of the table usable: 1, or 0 when the kernel
  * refuses the memory (the caller stops recording, never the program). */
@@ -1060,6 +1065,7 @@ void rdb_shared_apply(const struct rdb_tf_shared *s); /* replay: len bytes follo
 /* ---- checksum.c ------------------------------------------------------- */
 /* Hashes of memory touched in this interval (the planes) and of all
  * writable memory, each with the stack from rsp and the registers. */
+void rdb_checksum_thread_stack(uint64_t top); /* a clone's new stack */
 void rdb_checksum(const uint64_t *gregs, const struct rdb_tf_map *m, size_t n,
                   uint64_t *touched, uint64_t *full);
 

@@ -681,6 +681,7 @@ static void new_regs(struct rdb_thread *c, const long *args)
 	g[REG_RSP] = (uint64_t)a[1];
 	g[REG_EFL] = 0x246;
 	c->stack_top = (uintptr_t)a[1]; /* (rdb_thread_child sets the same) */
+	rdb_checksum_thread_stack(c->stack_top);
 }
 
 long rdb_sched_parent(long ret, const long a[6])
