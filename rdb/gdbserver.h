@@ -96,10 +96,14 @@ void rdb_rsp_noack(struct rdb_rsp *c);
 
 /* ---- target.c: one replay, traced ---------------------------------------- */
 /* sp: a ret does not count, so a pc may run again in the same count, in
- * a caller's frame (a recursion's returns): its stack pointer is higher. */
+ * a caller's frame (a recursion's returns): its stack pointer is higher.
+ * born: a thread made in the slot an ended one left, its stack where that
+ * one's was, can come to the very (interval, count, pc, sp, slot) the
+ * ended one was at; its birth tells them apart. */
 struct rdb_pos {
 	uint64_t interval, count, pc, sp, rcx; /* rcx: only for a rep instruction */
 	uint64_t slot; /* the thread whose count it is (docs/threads.md) */
+	uint64_t born; /* ... and its birth (births.c; 0: the main thread, or none) */
 };
 
 enum rdb_tg_kind {
@@ -251,8 +255,12 @@ enum { TG_TH_UNKNOWN = 99 };
 int rdb_tg_threads(struct rdb_tg *t, struct rdb_tg_thread **out);
 /* Whether the recording made threads. */
 int rdb_tg_threaded(const struct rdb_tg *t);
-/* rdb_tg_cont's want: a count of this thread's (0 by default). */
-void rdb_tg_want_slot(struct rdb_tg *t, uint64_t slot);
+/* rdb_tg_cont's want: a count of this thread's, the one of that birth in
+ * that slot (slot 0, born 0 by default). */
+void rdb_tg_want_thread(struct rdb_tg *t, uint64_t slot, uint64_t born);
+/* The birth of the thread in `slot` at interval's start (0: none, or the
+ * main thread). */
+uint64_t rdb_tg_born_before(const struct rdb_tg *t, uint32_t slot, uint64_t interval);
 
 /* ---- timeline.c: positions, going back ----------------------------------- */
 struct rdb_tl;

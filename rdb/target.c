@@ -97,7 +97,7 @@ struct rdb_tg {
 	struct thr *th;    /* every thread of the replay */
 	int nth, capth;
 	int sysstops;      /* syscall stops are the caller's (through_runtime) */
-	uint64_t want_slot; /* rdb_tg_cont's want: that thread's count */
+	uint64_t want_slot, want_born; /* rdb_tg_cont's want: that thread's count */
 	uint64_t moves;    /* resumes and new replays so far (rdb_tg_moves) */
 	struct rdb_births *births;
 	struct launch *ln; /* the replay's */
@@ -1281,6 +1281,13 @@ int rdb_tg_pos(struct rdb_tg *t, struct rdb_pos *p)
 	if (p->slot >= RDB_THREAD_MAX || peek(t, origin_addr(p->slot), &origin))
 		return -1;
 	p->count = t->regs.r15 - origin;
+	/* (the runtime's birth is the launch's, 0 for a thread made before
+	 * it: the same in every replay through births.c) */
+	p->born = 0;
+	if (p->slot && peek(t, th_addr(p->slot) + RDB_TH_BORN, &p->born))
+		return -1;
+	if (p->slot && !p->born && t->ln)
+		p->born = rdb_born_at(t->births, (uint32_t)p->slot, t->ln->from, 0);
 	p->pc = t->regs.rip;
 	p->sp = t->regs.rsp;
 	p->rcx = rdb_tg_is_rep(t, p->pc) ? t->regs.rcx : 0;
@@ -1640,7 +1647,8 @@ static void arm(struct rdb_tg *t, uint64_t want)
 	struct rdb_pos p;
 	uint64_t origin;
 	/* (only the thread whose count is wanted: another's counts are its own) */
-	if (!want || rdb_tg_pos(t, &p) || p.slot != t->want_slot || want <= p.count ||
+	if (!want || rdb_tg_pos(t, &p) || p.slot != t->want_slot || p.born != t->want_born ||
+	    want <= p.count ||
 	    t->regs.r15 >= RDB_SIC_END + p.slot * RDB_SIC_STRIDE ||
 	    peek(t, origin_addr(p.slot), &origin))
 		return;
@@ -1688,7 +1696,9 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s);
  * start), which would undo arm(); the runtime arms for this count then,
  * with no stop of rdb's needed in between.  0: nothing wanted.  (Without
  * threads the runtime sets %r15 only at stops rdb sees, and arm() is
- * enough: no writes, a step back costs what it did.) */
+ * enough: no writes, a step back costs what it did.)  The runtime knows
+ * the slot only: an earlier thread of that slot, ended before the one
+ * wanted is made, faults at that count too, and cont() lets it go on. */
 static void want_runtime(struct rdb_tg *t, uint64_t want)
 {
 	if (!t->alive || !rdb_tg_threaded(t) || (want && poke(t, RDB_STATE_ADDR + RDB_STATE_DBG_SLOT, t->want_slot)))
@@ -2003,7 +2013,10 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			continue;
 		if (stop == SIGSEGV && sic_fault(t)) {
 			struct rdb_pos p;
-			if (want && rdb_tg_pos(t, &p) == 0 && p.slot == t->want_slot && p.count >= want) {
+			/* (an earlier thread of the slot, armed by the runtime
+			 * for the same count, goes on: not the birth wanted) */
+			if (want && rdb_tg_pos(t, &p) == 0 && p.slot == t->want_slot &&
+			    p.born == t->want_born && p.count >= want) {
 				remove_bps(t);
 				s->kind = TG_COUNT;
 				/* in the runtime (__rdb_syscall's checks): the count's
@@ -2614,7 +2627,15 @@ int rdb_tg_start(struct rdb_tg *t, uint64_t from, uint64_t to, int quiet)
 /* ---- threads ------------------------------------------------------------------ */
 
 int rdb_tg_threaded(const struct rdb_tg *t) { return rdb_births_any(t->births); }
-void rdb_tg_want_slot(struct rdb_tg *t, uint64_t slot) { t->want_slot = slot; }
+void rdb_tg_want_thread(struct rdb_tg *t, uint64_t slot, uint64_t born)
+{
+	t->want_slot = slot;
+	t->want_born = born;
+}
+uint64_t rdb_tg_born_before(const struct rdb_tg *t, uint32_t slot, uint64_t interval)
+{
+	return rdb_born_at(t->births, slot, interval, 0);
+}
 
 static uint64_t peek_at(struct rdb_tg *t, uint64_t a)
 {

@@ -51,7 +51,7 @@ struct rdb_tl {
 	uint64_t clock;
 	/* the last reverse-continue: intervals replayed, left out (monitor info) */
 	uint64_t rc_replayed, rc_skipped;
-	uint64_t slot; /* the thread whose counts are gone to (docs/threads.md) */
+	uint64_t slot, born; /* the thread whose counts are gone to (docs/threads.md) */
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -89,18 +89,26 @@ void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skip
 	*skipped = l->rc_skipped;
 }
 
-/* Counts are each thread's own: going to a count is going to thread
- * slot's (the main thread's without threads). */
-static void want_slot(struct rdb_tl *l, uint64_t slot)
+/* Counts are each thread's own: going to a count is going to the count
+ * of the thread of that birth in that slot (the main thread's without
+ * threads; an earlier thread of the slot may come to the same count). */
+static void want_thread(struct rdb_tl *l, uint64_t slot, uint64_t born)
 {
 	l->slot = slot;
-	rdb_tg_want_slot(l->t, slot);
+	l->born = born;
+	rdb_tg_want_thread(l->t, slot, born);
+}
+
+/* Whether p is a position of the thread wanted. */
+static int wanted(const struct rdb_tl *l, const struct rdb_pos *p)
+{
+	return p->slot == l->slot && p->born == l->born;
 }
 
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
 	return a->interval == b->interval && a->count == b->count && a->pc == b->pc &&
-	       a->sp == b->sp && a->rcx == b->rcx && a->slot == b->slot;
+	       a->sp == b->sp && a->rcx == b->rcx && a->slot == b->slot && a->born == b->born;
 }
 
 static int launch(struct rdb_tl *l, uint64_t interval, uint64_t to)
@@ -131,7 +139,7 @@ static int ck_before(struct rdb_tl *l, uint64_t interval, uint64_t count, int be
 	int best = -1;
 	for (int i = 0; i < l->nck; i++) {
 		const struct rdb_pos *p = &l->ck[i].pos;
-		if (p->interval == interval && p->slot == l->slot && (below ? p->count < count : p->count <= count) &&
+		if (p->interval == interval && wanted(l, p) && (below ? p->count < count : p->count <= count) &&
 		    (best < 0 || p->count > l->ck[best].pos.count))
 			best = i;
 	}
@@ -168,7 +176,7 @@ static int start_near(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
 	struct rdb_pos cur;
 	int here = rdb_tg_pos(l->t, &cur) == 0 && !rdb_tg_bounded(l->t) &&
-	           cur.interval == interval && cur.slot == l->slot && cur.count < count;
+	           cur.interval == interval && wanted(l, &cur) && cur.count < count;
 	int b = ck_before(l, interval, count, 0);
 	if (here && (b < 0 || cur.count >= l->ck[b].pos.count))
 		return 0;
@@ -192,14 +200,14 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 		return -1;
 	struct rdb_tg_stop s = {.kind = TG_COUNT};
 	struct rdb_pos p;
-	if (count && (rdb_tg_pos(l->t, &p) || p.slot != l->slot || p.count < count)) {
+	if (count && (rdb_tg_pos(l->t, &p) || !wanted(l, &p) || p.count < count)) {
 		rdb_tg_bp_enable(l->t, 0);
 		rdb_tg_watch_enable(l->t, 0);
 		rdb_tg_quiet_signals(l->t, 1);
 		rdb_tg_temp_bp(l->t, 0);
 		for (;;) {
 			uint64_t want = count;
-			if (rdb_tg_pos(l->t, &p) == 0 && p.slot == l->slot && p.count < count &&
+			if (rdb_tg_pos(l->t, &p) == 0 && wanted(l, &p) && p.count < count &&
 			    count - p.count > 2 * GAP)
 				want = count - (count - p.count) / 2;
 			rdb_tg_cont(l->t, want, &s);
@@ -214,7 +222,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 			ck_here(l);
 	}
 	if (s.kind != TG_COUNT || rdb_tg_pos(l->t, at) || at->interval != interval ||
-	    at->slot != l->slot) {
+	    !wanted(l, at)) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach count %llu",
 		         (unsigned long long)interval, (unsigned long long)count);
 		return -1;
@@ -225,7 +233,7 @@ static int to_segment(struct rdb_tl *l, uint64_t interval, uint64_t count, struc
 int rdb_tl_goto_count(struct rdb_tl *l, uint64_t interval, uint64_t count)
 {
 	struct rdb_pos at;
-	want_slot(l, 0); /* (monitor goto: the main thread's counts) */
+	want_thread(l, 0, 0); /* (monitor goto: the main thread's counts) */
 	return to_segment(l, interval, count, &at);
 }
 
@@ -233,7 +241,7 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 {
 	struct rdb_pos at;
 	struct rdb_tg_stop s = {.kind = 0};
-	want_slot(l, p->slot); /* (its thread's counts) */
+	want_thread(l, p->slot, p->born); /* (its thread's counts) */
 	/* to the count, or an earlier one where an increment had no check */
 	for (uint64_t k = 0;; k++) {
 		if (k > p->count || k == 64 || to_segment(l, p->interval, p->count - k, &at))
@@ -251,13 +259,13 @@ int rdb_tl_goto(struct rdb_tl *l, const struct rdb_pos *p)
 		do
 			rdb_tg_cont(l->t, p->count + 1, &s);
 		while (s.kind == TG_BREAK && rdb_tg_pos(l->t, &at) == 0 &&
-		       (at.slot != p->slot || at.count < p->count ||
+		       (!wanted(l, &at) || at.count < p->count ||
 		        (at.count == p->count && at.sp != p->sp)));
 		rdb_tg_temp_bp(l->t, 0);
 		rdb_tg_bp_enable(l->t, 1);
 		rdb_tg_watch_enable(l->t, 1);
 		rdb_tg_quiet_signals(l->t, 0);
-		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || at.slot != p->slot ||
+		if (s.kind != TG_BREAK || rdb_tg_pos(l->t, &at) || !wanted(l, &at) ||
 		    at.count != p->count) {
 			rdb_warn("gdb server: interval %llu count %llu: pc %#llx not reached",
 			         (unsigned long long)p->interval, (unsigned long long)p->count,
@@ -300,6 +308,7 @@ static int boundary_of(const char *dir, uint64_t interval, struct rdb_pos *last)
 				last->sp = 0;
 				last->rcx = 0;
 				last->slot = 0; /* (the main thread's: a limit with threads) */
+				last->born = 0;
 				found = 1;
 			}
 			if (b.interval > interval)
@@ -385,7 +394,7 @@ int rdb_tl_here(struct rdb_tl *l, const struct rdb_pos **seg, size_t *n)
 	struct rdb_pos cur;
 	if (rdb_tg_pos(l->t, &cur))
 		return -1;
-	want_slot(l, cur.slot);
+	want_thread(l, cur.slot, cur.born);
 	for (uint64_t k = 0; k <= cur.count && k < 64; k++)
 		if (walk(l, cur.interval, cur.count - k, &cur) == 0) {
 			*seg = l->seg;
@@ -405,13 +414,14 @@ void rdb_tl_reverse_step(struct rdb_tl *l, struct rdb_tg_stop *s)
 		return;
 	}
 	/* (the thread's own positions: the one before in its history) */
-	want_slot(l, cur.slot);
+	want_thread(l, cur.slot, cur.born);
 	uint8_t b[4];
 	int found = 0;
 	if (cur.count > 0 && rdb_tg_is_check(l->t, cur.pc) &&
 	    rdb_tg_read(l->t, cur.pc - 4, b, 4) == 4 && !memcmp(b, inc_insn, 4)) {
 		/* a check: right after its increment */
-		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0, cur.slot};
+		prev = (struct rdb_pos){cur.interval, cur.count - 1, cur.pc - 4, cur.sp, 0, cur.slot,
+		                        cur.born};
 		found = 1;
 	} else {
 		/* the positions walked last time, or a walk to here */
