@@ -179,9 +179,12 @@ threaded_workload() {
 	xz=$work/src/src/xz/xz
 	opts="-T4 --block-size=262144 -3"
 	proj_unpack "$tarball" "$work/native"
-	(cd "$work/native" && ./configure --disable-shared --enable-static --disable-nls --disable-doc &&
+	# CC=gcc: configure would take proj_init's exported CC, rdb-cc
+	(cd "$work/native" && ./configure CC=gcc --disable-shared --enable-static --disable-nls --disable-doc &&
 		make -j2 -C src/liblzma && make -j2 -C src/xz) > "$work/native.log" 2>&1 ||
 		proj_die "building xz with gcc failed (log: $work/native.log)"
+	readelf -SW "$work/native/src/xz/xz" | grep -q '\.rdb_iot' &&
+		proj_die "the gcc build of xz has an .rdb_iot section: built by rdb-cc"
 	# shellcheck disable=SC2086
 	"$work/native/src/xz/xz" $opts -c < "$in" > "$in.native.xz"
 	start=$(date +%s.%N)
