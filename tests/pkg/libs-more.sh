@@ -1,9 +1,12 @@
 #!/bin/sh
-# libs-more.sh RDB_CC BUILD_DIR: rdb-cc-pkg builds xz (liblzma), pcre2,
-# libffi, oniguruma and bzip2 (libbz2) with their own tests running
-# instrumented (--check),
-# and zstd without (its shortest suite takes minutes instrumented;
-# zstd-tests.sh, ctest pkg-zstd-tests, runs its library tests); a program on all six built through
+# libs-more.sh RDB_CC BUILD_DIR: rdb-cc-pkg builds pcre2, libffi,
+# oniguruma and bzip2 (libbz2) with their own tests running instrumented
+# (--check), and xz (liblzma) and zstd without: liblzma's unit tests, the
+# suite its recipe's pkg_check runs, are in xz-utils' make check, which
+# tests/projects/xz-utils.sh (ctest project-xz-utils) runs instrumented on
+# the same source, with threads and the programs; zstd's shortest suite
+# takes minutes instrumented (zstd-tests.sh, ctest pkg-zstd-tests, runs
+# its library tests).  A program on all six built through
 # pkg-config (usemore.c) must agree with grep and awk, carry the
 # libraries' code instrumented, and record and replay with --verify, whole
 # and from the middle.
@@ -13,8 +16,8 @@ proj_init pkg-libs-more "$@"
 pkg=$(dirname "$CC")/rdb-cc-pkg
 [ -x "$pkg" ] || proj_die "no rdb-cc-pkg next to $CC"
 
-proj_run add-checked "$pkg" --check add xz pcre2 libffi oniguruma bzip2
-proj_run add "$pkg" add zstd
+proj_run add-checked "$pkg" --check add pcre2 libffi oniguruma bzip2
+proj_run add "$pkg" add xz zstd
 "$pkg" list > "$work/list" || proj_die "rdb-cc-pkg list failed"
 for l in xz zstd pcre2 libffi oniguruma bzip2; do
 	grep -q "^$l *installed" "$work/list" || proj_die "list does not show $l installed: $(cat "$work/list")"

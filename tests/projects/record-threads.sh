@@ -1,5 +1,5 @@
 # record-threads.sh: recording a threaded workload of a project test
-# (sourced by pigz.sh and xz-threads.sh after common.sh; docs/threads.md).
+# (sourced by pigz.sh and xz-utils.sh after common.sh; docs/threads.md).
 #
 # proj_record_threads LABEL STDIN PROG ARGS...: PROG (threaded) recorded
 # with checksums, replayed whole with --verify: the same stdout and exit

@@ -1,39 +1,50 @@
 #!/bin/sh
 # xz-utils.sh RDB_CC BUILD_DIR: xz-utils 5.4.1 (Debian's xz-utils source
-# package) built with CC=rdb-cc by its own autotools build
-# (`./configure --disable-shared --disable-threads && make`), then its own
-# test suite, `make check`: liblzma's unit tests and the xz, xzdec and
-# script tests over the shipped test files.  Threads are off because rdb
-# is single-threaded for now; the suite then reports its three
-# multithreaded cases (test_check, test_hardware, test_memlimit) as SKIP,
-# as it does for any build without threads.  Then six of its unit tests
+# package) built once with CC=rdb-cc by its own autotools build, threads
+# on (`./configure --disable-shared --enable-threads=posix && make`), then
+# its own test suite, `make check`: liblzma's unit tests, the
+# multithreaded ones (test_check, test_memlimit, test_hardware: a build
+# without threads reports them SKIP) included, and the xz, xzdec and
+# script tests over the shipped test files.  Then six of its unit tests
 # recorded whole by rdb record (`make check TESTS=...`), each replayed
 # alone (proj_record_tree), and the whole `make check` recorded, every
-# process of it replayed alone (record_check below).
+# process of it replayed alone (record_check below), its threaded cases
+# included.  Last a threaded workload (threaded_workload below): `xz -T4`
+# gives the gcc build's bytes, unrecorded and recorded, replayed with
+# --verify (proj_record_threads, record-threads.sh).
+# (Until this file did all of it, xz-threads.sh built the same source a
+# second time for the threads; this one built it with --disable-threads.)
 set -eu
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/record-threads.sh"
 proj_init xz-utils "$@"
 
 tarball=$(proj_fetch xz-utils 'xz-utils_*.orig.tar.xz')
 proj_unpack "$tarball" "$work/src"
 cd "$work/src"
 proj_run configure ./configure CC="$CC" LDFLAGS="-Wl,$probe" \
-	--disable-shared --enable-static --disable-threads --disable-nls --disable-doc
+	--disable-shared --enable-static --enable-threads=posix --disable-nls --disable-doc
+grep -q '^#define MYTHREAD_POSIX 1' config.h || proj_die "configure did not enable POSIX threads"
 proj_run make make -j2
 export RDB_PROBE_LOG="$probe_log"
-# check_sum LOG: automake's summary in LOG; no failure, at least 15 PASS.
+# check_sum LOG: automake's summary in LOG; no failure, at least 18 PASS
+# (the 18 of 18 a threads build passes here; without threads 15, 3 SKIP).
 count() { echo "$sum" | awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) n = $(i + 1) } END { print n + 0 }'; }
 check_sum() {
 	sum=$(sed -n 's/^# \(TOTAL\|PASS\|SKIP\|FAIL\|XFAIL\|XPASS\|ERROR\): *\([0-9]*\)$/\1 \2/p' "$1" | tr '\n' ' ')
 	[ "$(count FAIL)" -eq 0 ] && [ "$(count ERROR)" -eq 0 ] && [ "$(count XPASS)" -eq 0 ] ||
 		proj_die "make check ($1): $sum"
-	[ "$(count PASS)" -ge 15 ] || proj_die "make check ($1) passed only $(count PASS) tests: $sum"
+	[ "$(count PASS)" -ge 18 ] || proj_die "make check ($1) passed only $(count PASS) tests: $sum"
 }
 t0=$(date +%s)
 proj_run check make -j2 check
 native_secs=$(( $(date +%s) - t0 ))
 unset RDB_PROBE_LOG
 check_sum "$work/check.log"
+# the multithreaded cases ran (with --disable-threads they say SKIP)
+for c in test_check test_memlimit; do
+	grep -q "^PASS: $c\$" "$work/check.log" || proj_die "make check: $c did not pass: $(grep ": $c\$" "$work/check.log")"
+done
 proj_note "make check: $sum(${native_secs} s)"
 # liblzma's unit tests, `make check` of them recorded whole with short
 # intervals (each test program replayed alone, rdb check:
@@ -151,4 +162,46 @@ proj_check_bin "$work/src/tests/test_block_header" lzma_block_header_encode
 cat "$work"/src/src/liblzma/*/*.c > "$work/input"
 proj_record_replay xz-6 "$work/input" "$work/src/src/xz/xz" -6 -c
 proj_check_probe 30
+
+# threaded_workload: liblzma's sources, several times over (about 5 MB),
+# compressed by `xz -T4` with 256 KiB blocks (each block a job of the
+# encoder's four threads; `xz -T4 -d` decodes them on four threads too):
+# unrecorded the same bytes as a gcc build's xz -T4, and the input back;
+# then recorded and replayed with --verify, compressing and decompressing
+# (proj_record_threads).
+threaded_workload() {
+	in=$work/input-mt
+	: > "$in"
+	for i in 1 2 3 4; do
+		cat "$work"/src/src/liblzma/*/*.c "$work"/src/src/liblzma/*/*.h >> "$in"
+		seq $((i * 7919)) 3 $((i * 7919 + 300000)) >> "$in"
+	done
+	xz=$work/src/src/xz/xz
+	opts="-T4 --block-size=262144 -3"
+	proj_unpack "$tarball" "$work/native"
+	# CC=gcc: configure would take proj_init's exported CC, rdb-cc
+	(cd "$work/native" && ./configure CC=gcc --disable-shared --enable-static --disable-nls --disable-doc &&
+		make -j2 -C src/liblzma && make -j2 -C src/xz) > "$work/native.log" 2>&1 ||
+		proj_die "building xz with gcc failed (log: $work/native.log)"
+	readelf -SW "$work/native/src/xz/xz" | grep -q '\.rdb_iot' &&
+		proj_die "the gcc build of xz has an .rdb_iot section: built by rdb-cc"
+	# shellcheck disable=SC2086
+	"$work/native/src/xz/xz" $opts -c < "$in" > "$in.native.xz"
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	"$xz" $opts -c < "$in" > "$in.xz" || proj_die "instrumented xz $opts failed"
+	end=$(date +%s.%N)
+	cmp -s "$in.native.xz" "$in.xz" || proj_die "instrumented xz $opts output differs from gcc's"
+	"$xz" -T4 -d -c < "$in.xz" | cmp -s - "$in" || proj_die "xz -T4 -d did not give the input back"
+	proj_note "workload: xz $opts on $(wc -c < "$in") bytes in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s: same output as gcc's build; -T4 -d gives it back"
+
+	# shellcheck disable=SC2086
+	rt_intervals="-i 200" proj_record_threads compress "$in" "$xz" $opts -c
+	cmp -s "$in.native.xz" "$work/rr-compress.rec.out" ||
+		proj_die "xz $opts recorded gave other bytes than gcc's build"
+	rt_intervals="-i 20" proj_record_threads decompress "$in.native.xz" "$xz" -T4 -d -c
+	cmp -s "$in" "$work/rr-decompress.rec.out" ||
+		proj_die "xz -T4 -d recorded did not give the input back"
+}
+threaded_workload
 echo "PASS xz-utils"

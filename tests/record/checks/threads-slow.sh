@@ -6,7 +6,7 @@
 # checks its parent once a second; it took that timeout for its ranges and
 # sent its values under a stale interval number, so rdb record warned
 # "values of interval N after its VALUES_END" and an interval had no
-# values (xz -T4 -i 200 in project-xz-threads, about 1 run in 19).  Here
+# values (xz -T4 -i 200 in project-xz-utils, about 1 run in 19).  Here
 # the recording must say nothing on stderr, every interval must be
 # complete, and the replay from each with --verify prints the same line.
 . "$(dirname "$0")/lib.sh"
