@@ -56,15 +56,15 @@ proj_init() {
 }
 
 # proj_record_replay LABEL STDIN PROG ARGS...: rdb record PROG (checksums,
-# 20 ms intervals), then rdb replay --verify of the whole run and from its
-# middle interval: same stdout as the recording (the middle one: its end),
-# same exit status.
+# 20 ms intervals, or rr_interval ms), then rdb replay --verify of the
+# whole run and from its middle interval: same stdout as the recording
+# (the middle one: its end), same exit status.
 proj_record_replay() {
 	label=$1 in=$2
 	shift 2
 	t=$work/rr-$label
 	rm -rf "$t"
-	"$rdb" record -i 20 --checksum -o "$t" -- "$@" < "$in" > "$t.rec.out" 2> "$t.rec.err" ||
+	"$rdb" record -i "${rr_interval:-20}" --checksum -o "$t" -- "$@" < "$in" > "$t.rec.out" 2> "$t.rec.err" ||
 		proj_die "rdb record $label failed (see $t.rec.err)"
 	"$rdb" replay --verify "$t" < /dev/null > "$t.rep.out" 2> "$t.rep.err" ||
 		proj_die "rdb replay --verify $label failed: $(head -n 3 "$t.rep.err")"

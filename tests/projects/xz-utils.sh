@@ -160,7 +160,12 @@ proj_check_bin "$work/src/src/xz/xz" lzma_code
 proj_check_bin "$work/src/src/xzdec/xzdec" lzma_crc64
 proj_check_bin "$work/src/tests/test_block_header" lzma_block_header_encode
 cat "$work"/src/src/liblzma/*/*.c > "$work/input"
-proj_record_replay xz-6 "$work/input" "$work/src/src/xz/xz" -6 -c
+# At 100 ms intervals: xz -6's match finder writes about 100 MB of hash
+# tables all over, and at 20 ms each boundary (its copy-on-write faults,
+# the checksums' hash of that memory) cost more than the interval, so
+# the recording of a 0.6 s run took 744 intervals and 61 s (at 100 ms: 12
+# intervals, 2.7 s; docs/perf.md).
+rr_interval=100 proj_record_replay xz-6 "$work/input" "$work/src/src/xz/xz" -6 -c
 proj_check_probe 30
 
 # threaded_workload: liblzma's sources, several times over (about 5 MB),
