@@ -175,11 +175,12 @@ proj_check_probe 30
 # then recorded and replayed with --verify, compressing and decompressing
 # (proj_record_threads).
 threaded_workload() {
-	in=$work/input-mt
-	: > "$in"
+	# (not $in: proj_record_threads sets it, to its own input)
+	mt=$work/input-mt
+	: > "$mt"
 	for i in 1 2 3 4; do
-		cat "$work"/src/src/liblzma/*/*.c "$work"/src/src/liblzma/*/*.h >> "$in"
-		seq $((i * 7919)) 3 $((i * 7919 + 300000)) >> "$in"
+		cat "$work"/src/src/liblzma/*/*.c "$work"/src/src/liblzma/*/*.h >> "$mt"
+		seq $((i * 7919)) 3 $((i * 7919 + 300000)) >> "$mt"
 	done
 	xz=$work/src/src/xz/xz
 	opts="-T4 --block-size=262144 -3"
@@ -191,21 +192,21 @@ threaded_workload() {
 	readelf -SW "$work/native/src/xz/xz" | grep -q '\.rdb_iot' &&
 		proj_die "the gcc build of xz has an .rdb_iot section: built by rdb-cc"
 	# shellcheck disable=SC2086
-	"$work/native/src/xz/xz" $opts -c < "$in" > "$in.native.xz"
+	"$work/native/src/xz/xz" $opts -c < "$mt" > "$mt.native.xz"
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	"$xz" $opts -c < "$in" > "$in.xz" || proj_die "instrumented xz $opts failed"
+	"$xz" $opts -c < "$mt" > "$mt.xz" || proj_die "instrumented xz $opts failed"
 	end=$(date +%s.%N)
-	cmp -s "$in.native.xz" "$in.xz" || proj_die "instrumented xz $opts output differs from gcc's"
-	"$xz" -T4 -d -c < "$in.xz" | cmp -s - "$in" || proj_die "xz -T4 -d did not give the input back"
-	proj_note "workload: xz $opts on $(wc -c < "$in") bytes in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s: same output as gcc's build; -T4 -d gives it back"
+	cmp -s "$mt.native.xz" "$mt.xz" || proj_die "instrumented xz $opts output differs from gcc's"
+	"$xz" -T4 -d -c < "$mt.xz" | cmp -s - "$mt" || proj_die "xz -T4 -d did not give the input back"
+	proj_note "workload: xz $opts on $(wc -c < "$mt") bytes in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s: same output as gcc's build; -T4 -d gives it back"
 
 	# shellcheck disable=SC2086
-	rt_intervals="-i 200" proj_record_threads compress "$in" "$xz" $opts -c
-	cmp -s "$in.native.xz" "$work/rr-compress.rec.out" ||
+	rt_intervals="-i 200" proj_record_threads compress "$mt" "$xz" $opts -c
+	cmp -s "$mt.native.xz" "$work/rr-compress.rec.out" ||
 		proj_die "xz $opts recorded gave other bytes than gcc's build"
-	rt_intervals="-i 20" proj_record_threads decompress "$in.native.xz" "$xz" -T4 -d -c
-	cmp -s "$in" "$work/rr-decompress.rec.out" ||
+	rt_intervals="-i 20" proj_record_threads decompress "$mt.native.xz" "$xz" -T4 -d -c
+	cmp -s "$mt" "$work/rr-decompress.rec.out" ||
 		proj_die "xz -T4 -d recorded did not give the input back"
 }
 threaded_workload
