@@ -477,11 +477,10 @@ static int vt_at_end(struct rdb_gm *g, uint64_t k)
 	uint64_t slot = holder_of(g, k + 1), born = rdb_tg_born_before(g->vt, (uint32_t)slot, k + 1);
 	rdb_tg_quiet_signals(g->vt, 1);
 	rdb_tg_want_thread(g->vt, slot, born);
-	if (rdb_tg_pos(g->vt, &p) || p.interval != k || p.slot != slot || p.born != born ||
-	    p.count < count)
+	if (rdb_tg_pos(g->vt, &p) || p.interval != k || !rdb_tg_wanted(g->vt, &p) || p.count < count)
 		rdb_tg_cont(g->vt, count, &s);
-	if (s.kind != TG_COUNT || rdb_tg_pos(g->vt, &p) || p.interval != k || p.slot != slot ||
-	    p.born != born || p.count != count) {
+	if (s.kind != TG_COUNT || rdb_tg_pos(g->vt, &p) || p.interval != k ||
+	    !rdb_tg_wanted(g->vt, &p) || p.count != count) {
 		rdb_warn("gdb server: the replay of interval %llu did not reach its end (count "
 		         "%llu): memory it wrote is not known", (unsigned long long)k,
 		         (unsigned long long)count);

@@ -258,6 +258,8 @@ int rdb_tg_threaded(const struct rdb_tg *t);
 /* rdb_tg_cont's want: a count of this thread's, the one of that birth in
  * that slot (slot 0, born 0 by default). */
 void rdb_tg_want_thread(struct rdb_tg *t, uint64_t slot, uint64_t born);
+/* Whether p is a position of that thread. */
+int rdb_tg_wanted(const struct rdb_tg *t, const struct rdb_pos *p);
 /* The birth of the thread in `slot` at interval's start (0: none, or the
  * main thread). */
 uint64_t rdb_tg_born_before(const struct rdb_tg *t, uint32_t slot, uint64_t interval);

@@ -1647,8 +1647,7 @@ static void arm(struct rdb_tg *t, uint64_t want)
 	struct rdb_pos p;
 	uint64_t origin;
 	/* (only the thread whose count is wanted: another's counts are its own) */
-	if (!want || rdb_tg_pos(t, &p) || p.slot != t->want_slot || p.born != t->want_born ||
-	    want <= p.count ||
+	if (!want || rdb_tg_pos(t, &p) || !rdb_tg_wanted(t, &p) || want <= p.count ||
 	    t->regs.r15 >= RDB_SIC_END + p.slot * RDB_SIC_STRIDE ||
 	    peek(t, origin_addr(p.slot), &origin))
 		return;
@@ -2015,8 +2014,7 @@ static void cont(struct rdb_tg *t, uint64_t want, struct rdb_tg_stop *s)
 			struct rdb_pos p;
 			/* (an earlier thread of the slot, armed by the runtime
 			 * for the same count, goes on: not the birth wanted) */
-			if (want && rdb_tg_pos(t, &p) == 0 && p.slot == t->want_slot &&
-			    p.born == t->want_born && p.count >= want) {
+			if (want && rdb_tg_pos(t, &p) == 0 && rdb_tg_wanted(t, &p) && p.count >= want) {
 				remove_bps(t);
 				s->kind = TG_COUNT;
 				/* in the runtime (__rdb_syscall's checks): the count's
@@ -2631,6 +2629,10 @@ void rdb_tg_want_thread(struct rdb_tg *t, uint64_t slot, uint64_t born)
 {
 	t->want_slot = slot;
 	t->want_born = born;
+}
+int rdb_tg_wanted(const struct rdb_tg *t, const struct rdb_pos *p)
+{
+	return p->slot == t->want_slot && p->born == t->want_born;
 }
 uint64_t rdb_tg_born_before(const struct rdb_tg *t, uint32_t slot, uint64_t interval)
 {

@@ -51,7 +51,6 @@ struct rdb_tl {
 	uint64_t clock;
 	/* the last reverse-continue: intervals replayed, left out (monitor info) */
 	uint64_t rc_replayed, rc_skipped;
-	uint64_t slot, born; /* the thread whose counts are gone to (docs/threads.md) */
 };
 
 static const unsigned char inc_insn[4] = {0x4d, 0x8d, 0x7f, 0x01}; /* lea 1(%r15), %r15 */
@@ -94,16 +93,11 @@ void rdb_tl_rc_counts(const struct rdb_tl *l, uint64_t *replayed, uint64_t *skip
  * threads; an earlier thread of the slot may come to the same count). */
 static void want_thread(struct rdb_tl *l, uint64_t slot, uint64_t born)
 {
-	l->slot = slot;
-	l->born = born;
 	rdb_tg_want_thread(l->t, slot, born);
 }
 
 /* Whether p is a position of the thread wanted. */
-static int wanted(const struct rdb_tl *l, const struct rdb_pos *p)
-{
-	return p->slot == l->slot && p->born == l->born;
-}
+static int wanted(const struct rdb_tl *l, const struct rdb_pos *p) { return rdb_tg_wanted(l->t, p); }
 
 static int same(const struct rdb_pos *a, const struct rdb_pos *b)
 {
