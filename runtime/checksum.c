@@ -154,10 +154,7 @@ void rdb_checksum_thread_stack(uint64_t top)
 	RT->checksum.nstack_tops = k + 1;
 }
 
-/* The stacks whose mapping is gone leave the table; of mapping m, the
- * end of the thread stacks at its start (m->start if none): up to the
- * highest top in it, with the words musl's __clone pops there
- * (interval.c own_top's bound). */
+/* The stacks whose mapping is gone leave the table. */
 static void prune_stack_tops(const struct rdb_tf_map *m, size_t n)
 {
 	uint64_t *t = RT->checksum.stack_tops, kept = 0;
@@ -167,13 +164,16 @@ static void prune_stack_tops(const struct rdb_tf_map *m, size_t n)
 	RT->checksum.nstack_tops = kept;
 }
 
+/* Of mapping m, the end of the thread stacks at its start (m->start if
+ * none): up to the highest top in it (rdb_clone_stack_end, as
+ * interval.c's own_top). */
 static uint64_t stacks_end(const struct rdb_tf_map *m)
 {
 	uint64_t hi = m->start;
 	for (uint64_t i = 0; i < RT->checksum.nstack_tops; i++) {
 		uint64_t top = RT->checksum.stack_tops[i];
 		if (top > m->start && top <= m->end) {
-			top = (top + 64 + 4095) & ~4095ull;
+			top = rdb_clone_stack_end(top);
 			hi = top > hi ? top : hi;
 		}
 	}

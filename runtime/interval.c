@@ -681,7 +681,7 @@ static uint64_t own_top(const struct rdb_thread *t, const struct rdb_tf_map *m)
 {
 	if (t == rdb_th_at(0) || !t->stack_top)
 		return m->end;
-	uint64_t top = (t->stack_top + 64 + 4095) & ~4095ull;
+	uint64_t top = rdb_clone_stack_end(t->stack_top);
 	return top > m->start && top < m->end ? top : m->end;
 }
 

@@ -951,6 +951,10 @@ void rdb_interval_saved_stack(struct rdb_thread *t, uint64_t sp);
  * nonzero byte (below, the mapping holds zeros) to its mapping's end; 0
  * if no mapping holds it (RT->procmaps.maps read). */
 int rdb_thread_stack(const struct rdb_thread *t, uint64_t *lo, uint64_t *hi);
+/* The page past the stack a clone gave a thread (top: its %rsp), with
+ * the words the child pops there first (musl's __clone leaves the start
+ * argument at the new %rsp): where that thread's stack ends. */
+static inline uint64_t rdb_clone_stack_end(uint64_t top) { return (top + 64 + 4095) & ~4095ull; }
 void rdb_interval_exec(void);  /* before an execve: values if it succeeds */
 /* Before the program closes a descriptor: the snapshot children's copies
  * are closed. */
