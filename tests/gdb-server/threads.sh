@@ -229,6 +229,12 @@ bpwatch)
 	# one is compared with.  From 4's stop, 3's breakpoint is in the
 	# interval of here; 2's and 1's are in intervals before.
 	command -v gdb > /dev/null || fail "gdb is not installed"
+	# batch SCRIPT TRACE OUT LABEL: gdb runs SCRIPT on a replay of TRACE,
+	# and neither it nor rdb's server says it failed
+	batch() {
+		timeout 300 "$RDB" replay --gdb-batch "$1" "$2" > "$3" 2>&1 || { cat "$3"; fail "replay --gdb-batch ($4)"; }
+		! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" "$3" || { cat "$3"; fail "gdb or the server failed ($4)"; }
+	}
 	"$RDB" record --every-sic $every -o one -- ./prog one > rec1.out 2>&1 || { cat rec1.out; fail "record (one)"; }
 	{ printf '%s\n' 'break main' continue 'printf "gdb: stop %ld\n", shared' 'watch shared' \
 		continue 'printf "gdb: stop %ld\n", shared' 'break *$pc' \
@@ -246,8 +252,7 @@ bpwatch)
 	               match($0, /put \(v=[0-9]+\)/) { a = "(" substr($0, RSTART + 7, RLENGTH - 8) ")" }
 	               /^gdb: stop / { printf "%s%s%s=%s ", k, v, a, $3; k = v = a = "" }'; }
 	for r in t one; do
-		timeout 300 "$RDB" replay --gdb-batch s.gdb $r > $r.out 2>&1 || { cat $r.out; fail "replay --gdb-batch ($r)"; }
-		! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" $r.out || { cat $r.out; fail "gdb or the server failed ($r)"; }
+		batch s.gdb $r $r.out "$r"
 		sed '/^gdb: back$/q' $r.out | stops > $r.fw
 		sed -n '/^gdb: back$/,$p' $r.out | stops > $r.bw
 	done
@@ -283,8 +288,7 @@ bpwatch)
 	{ printf '%s\n' 'break main' continue 'printf "gdb: stop %ld\n", shared' 'watch shared'
 	  for i in 1 2 3 4; do printf '%s\n' continue 'monitor where' 'printf "gdb: sp %#lx\n", $sp' \
 		'printf "gdb: stop %ld\n", shared'; done; } > big.gdb
-	timeout 300 "$RDB" replay --gdb-batch big.gdb big > big.out 2>&1 || { cat big.out; fail "replay --gdb-batch (-i 0)"; }
-	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" big.out || { cat big.out; fail "gdb or the server failed (-i 0)"; }
+	batch big.gdb big big.out "-i 0"
 	want="M=0 W0>1(1)=1 W1>2(2)=2 W2>3(3)=3 W3>4(4)=4 "
 	[ "$(stops < big.out)" = "$want" ] || { cat big.out; fail "-i 0: stops '$(stops < big.out)', not '$want'"; }
 	grep '^interval 1 count\|^gdb: sp ' big.out | paste -d ' ' - - > pos
@@ -307,8 +311,7 @@ bpwatch)
 		esac
 		printf '%s\n' 'printf "gdb: stop %ld\n", shared'
 	  done; } > bigback.gdb
-	timeout 300 "$RDB" replay --gdb-batch bigback.gdb big > bigback.out 2>&1 || { cat bigback.out; fail "replay --gdb-batch (-i 0, back)"; }
-	! grep -q "rdb: gdb server\|Couldn't\|Cannot\|Traceback" bigback.out || { cat bigback.out; fail "gdb or the server failed (-i 0, back)"; }
+	batch bigback.gdb big bigback.out "-i 0, back"
 	# a stop: its kind (W, B, R for a reverse-stepi, M), put's argument,
 	# the value of `shared`, the thread selected (gdb's `thread`)
 	tstops() { awk '/^Breakpoint 1, main|hit Breakpoint 1, main/ { k = "M" }
